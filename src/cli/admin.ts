@@ -1,0 +1,96 @@
+// Operator CLI (README: "Operator CLI"). Works against the same database as `npm start` (DATABASE_URL, or the
+// embedded server under DATA_DIR, started for the command when the API is not running). Prints one JSON line.
+//   bootstrap --name "<account name>"
+//   billing   --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
+//   key-limit --key <keyId> --per-minute <n|default>
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.js";
+import { createDb, type Db } from "../db/connection.js";
+import { migrate } from "../db/migrate.js";
+import { resolveDatabase } from "../database.js";
+import { bootstrapAccount, setBilling, setKeyLimit } from "../domain/accounts.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const USAGE = `usage: npm run admin -- bootstrap --name "<account name>"
+       npm run admin -- billing --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
+       npm run admin -- key-limit --key <keyId> --per-minute <n|default>`;
+
+class UsageError extends Error {}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function uuid(value: string | undefined, flag: string): string {
+  const v = required(value, flag);
+  if (!UUID.test(v)) throw new UsageError(`${flag} must be a UUID`);
+  return v;
+}
+
+async function execute(db: Db, command: string, values: Record<string, string | undefined>): Promise<unknown> {
+  switch (command) {
+    case "bootstrap": {
+      const name = required(values.name, "--name").trim();
+      if (!name || name.length > 255) throw new UsageError("--name must be 1 to 255 characters");
+      const { accountId, apiKey } = await bootstrapAccount(db, name);
+      return { accountId, apiKey };
+    }
+    case "billing": {
+      const accountId = uuid(values.account, "--account");
+      if (values["trial-ends"] === undefined && values.credit === undefined) throw new UsageError("give --trial-ends and/or --credit");
+      const trialEnds = values["trial-ends"];
+      if (trialEnds !== undefined && trialEnds !== "none" && !(/^\d{4}-\d{2}-\d{2}$/.test(trialEnds) && !Number.isNaN(Date.parse(trialEnds)))) {
+        throw new UsageError("--trial-ends must be YYYY-MM-DD or none");
+      }
+      if (values.credit !== undefined && !/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/.test(values.credit)) {
+        throw new UsageError("--credit must be a decimal like 25.00");
+      }
+      return setBilling(db, accountId, { trialEndsAt: trialEnds === "none" ? null : trialEnds, credit: values.credit });
+    }
+    case "key-limit": {
+      const keyId = uuid(values.key, "--key");
+      const raw = required(values["per-minute"], "--per-minute");
+      if (raw !== "default" && !/^[1-9][0-9]{0,8}$/.test(raw)) throw new UsageError("--per-minute must be a positive integer or default");
+      return setKeyLimit(db, keyId, raw === "default" ? null : Number(raw));
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: "string" },
+        account: { type: "string" },
+        "trial-ends": { type: "string" },
+        credit: { type: "string" },
+        key: { type: "string" },
+        "per-minute": { type: "string" },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const target = await resolveDatabase(loadConfig());
+  const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin" });
+  try {
+    await migrate(db, target.connectionString);
+    const result = await execute(db, parsed.positionals[0], parsed.values);
+    console.log(JSON.stringify(result));
+    return 0;
+  } catch (error) {
+    console.error(error instanceof UsageError ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await db.destroy();
+    await target.release();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,48 @@
+// Configuration comes from the environment only; see the README's "Configuration" table.
+import { resolve } from "node:path";
+
+function int(name: string, fallback: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  rateLimitPerMinute: number;
+  dbPoolMax: number;
+  workerConcurrency: number;
+  logLevel: string;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export function loadConfig(): Config {
+  return {
+    port: int("PORT", 3000),
+    host: process.env.HOST || "0.0.0.0",
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: resolve(process.env.DATA_DIR || ".data"),
+    embeddedPgPort: int("EMBEDDED_PG_PORT", 54329, 1),
+    rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 300, 1),
+    dbPoolMax: int("DB_POOL_MAX", 10, 2),
+    workerConcurrency: int("WORKER_CONCURRENCY", 2, 1),
+    logLevel: process.env.LOG_LEVEL || "info",
+    trustProxy: bool("TRUST_PROXY", false),
+    shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),
+  };
+}

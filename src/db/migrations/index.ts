@@ -1,0 +1,14 @@
+import type { Knex } from "knex";
+import * as platform from "./20261122000001_platform.js";
+
+// Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
+// jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
+const migrations: Record<string, Knex.Migration> = {
+  "20261122000001_platform": platform,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

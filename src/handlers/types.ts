@@ -1,0 +1,40 @@
+// What a handler is. One file per operation at src/handlers/<path after /v1>.ts, default-exporting
+// `defineHandler("<operationId>", fn)`. The pipeline (src/http/pipeline.ts) has already authenticated,
+// rate-limited, checked the scope, validated the body against the contract, resolved the company and,
+// for a mutating operation, opened the transaction `db` (committed after the handler returns).
+import type { operations } from "../../generated/types.js";
+import type { Db } from "../db/connection.js";
+import type { Principal } from "../http/auth.js";
+import type { CompanyContext } from "../http/company.js";
+
+export type OperationId = keyof operations;
+
+type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B : never;
+
+export type RequestOf<Op extends OperationId> = JsonContent<NonNullable<operations[Op]["requestBody"]>>;
+export type ResponseOf<Op extends OperationId> = JsonContent<operations[Op]["responses"][200]>;
+
+export interface HandlerContext<Op extends OperationId> {
+  /** The validated body, with the contract's defaults filled in. */
+  body: RequestOf<Op>;
+  /** The transaction of a mutating operation; the pool for a read. */
+  db: Db;
+  principal: Principal;
+  /** The company of a company-scoped operation (`x-company-scoped`), else null. */
+  company: CompanyContext | null;
+  requestId: string;
+}
+
+export type Handler<Op extends OperationId = OperationId> = ((ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>) & {
+  operationId: Op;
+};
+
+export function defineHandler<Op extends OperationId>(operationId: Op, fn: (ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>): Handler<Op> {
+  return Object.assign(fn, { operationId });
+}
+
+/** The company of a company-scoped operation; present whenever the contract says the operation is company-scoped. */
+export function requireCompany(ctx: { company: CompanyContext | null }): CompanyContext {
+  if (!ctx.company) throw new Error("handler of a company-scoped operation ran without a company");
+  return ctx.company;
+}

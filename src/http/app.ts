@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import Koa from "koa";
+import type { Config } from "../config.js";
+import type { Db } from "../db/connection.js";
+import { ApiError } from "../errors.js";
+import type { Handler } from "../handlers/types.js";
+import type { Logger } from "../log.js";
+import { internalError, toEnvelope } from "./envelope.js";
+import type { ContractApi } from "./openapi.js";
+import { apiPipeline } from "./pipeline.js";
+import { publicRoutes } from "./public-routes.js";
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  contract: ContractApi;
+  handlers: Map<string, Handler>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  app.silent = true;
+  app.use(requestEnvelope(deps.log));
+  app.use(publicRoutes(deps));
+  app.use(apiPipeline(deps));
+  return app;
+}
+
+/** Request id, the error envelope for every failure, and one structured log line per request. */
+function requestEnvelope(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const offered = ctx.get("x-request-id");
+    const requestId = REQUEST_ID.test(offered) ? offered : `req_${randomBytes(12).toString("base64url")}`;
+    ctx.state.requestId = requestId;
+    ctx.set("X-Request-Id", requestId);
+    try {
+      await next();
+    } catch (caught) {
+      let error: ApiError;
+      if (caught instanceof ApiError) {
+        error = caught;
+      } else {
+        // Logged with its stack for the operator; the client sees only the requestId.
+        log.error({ requestId, operationId: ctx.state.operationId, err: caught }, "unhandled error");
+        error = internalError();
+      }
+      ctx.status = error.status;
+      ctx.body = toEnvelope(error, requestId);
+      if (error.status === 500) for (const header of RATE_LIMIT_HEADERS) ctx.remove(header);
+    }
+    log.info({
+      requestId,
+      operationId: ctx.state.operationId,
+      keyId: ctx.state.keyId,
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+    });
+  };
+}

@@ -1,0 +1,94 @@
+// Idempotent execution of a mutating operation (spec: "Limits", idempotency; issue 2).
+//
+// The whole exchange runs in the operation's own transaction:
+//   1. pg_try_advisory_xact_lock on the (account, company, key) triple. Failing to get it means a request with
+//      the same key is running now: 409 `idempotency_in_progress` at once, without waiting.
+//   2. A stored record with the same payload hash is replayed; a different hash is 422 `idempotency_key_reuse`.
+//   3. Otherwise the handler runs (in a savepoint, so a 4xx it throws leaves nothing behind), and its response
+//      is stored in the same transaction as its writes. A crash before commit leaves neither; 5xx is not stored.
+// The lock ends with the transaction, so a retry after commit always finds the record.
+import { createHash } from "node:crypto";
+import type { Db, Trx } from "../db/connection.js";
+import { withTransaction } from "../db/transaction.js";
+import { ApiError } from "../errors.js";
+import { toEnvelope } from "./envelope.js";
+
+export const NO_COMPANY = "00000000-0000-0000-0000-000000000000";
+
+export interface WriteOutcome {
+  status: number;
+  body: unknown;
+  replay: boolean;
+}
+
+export interface IdempotencyScope {
+  accountId: string;
+  companyId: string | null;
+  key: string;
+  operationId: string;
+  requestId: string;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(operationId: string, body: unknown): string {
+  return createHash("sha256").update(operationId).update("\n").update(canonicalJson(body)).digest("hex");
+}
+
+function lockId(scope: IdempotencyScope): string {
+  const digest = createHash("sha256").update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.key}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+export async function runIdempotent(
+  db: Db,
+  scope: IdempotencyScope,
+  body: unknown,
+  execute: (trx: Trx) => Promise<unknown>,
+): Promise<WriteOutcome> {
+  const hash = requestHash(scope.operationId, body);
+  const companyId = scope.companyId ?? NO_COMPANY;
+  return withTransaction(db, async (trx) => {
+    const { rows: lock } = await trx.raw<{ rows: { locked: boolean }[] }>("select pg_try_advisory_xact_lock(?::bigint) as locked", [lockId(scope)]);
+    if (!lock[0].locked) {
+      throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed. Retry after it completes.", {
+        key: "idempotency.in_progress",
+      });
+    }
+    const stored = await trx("idempotency_keys")
+      .where({ account_id: scope.accountId, company_id: companyId, key: scope.key })
+      .first("request_hash", "status_code", "response_body");
+    if (stored) {
+      if (stored.request_hash !== hash) {
+        throw new ApiError("idempotency_key_reuse", "This Idempotency-Key was used with a different request. Use a new key for a new request.", {
+          key: "idempotency.key_reuse",
+        });
+      }
+      return { status: stored.status_code as number, body: stored.response_body as unknown, replay: true };
+    }
+    let outcome: WriteOutcome;
+    try {
+      outcome = { status: 200, body: await trx.transaction((savepoint) => execute(savepoint)), replay: false };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      outcome = { status: error.status, body: toEnvelope(error, scope.requestId), replay: false };
+    }
+    await trx("idempotency_keys").insert({
+      account_id: scope.accountId,
+      company_id: companyId,
+      key: scope.key,
+      operation_id: scope.operationId,
+      request_hash: hash,
+      status_code: outcome.status,
+      response_body: JSON.stringify(outcome.body),
+    });
+    return outcome;
+  });
+}

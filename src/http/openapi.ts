@@ -1,0 +1,88 @@
+// Loads the generated OpenAPI 3.0 document and prepares openapi-backend, which routes and validates every /v1
+// request before a handler runs. Operation metadata lives in the contract as extensions:
+//   x-required-scope  the scope the key needs (`<module>:read|write`)
+//   x-company-scoped  the operation acts on one company (X-Company-Id)
+//   x-body-limit      the operation's body size limit in bytes (default 1 MB)
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { OpenAPIBackend, type Document, type Operation } from "openapi-backend";
+import addFormatsModule from "ajv-formats";
+import YAML from "yaml";
+import { DEFAULT_BODY_LIMIT } from "./body.js";
+
+type AddFormats = (ajv: unknown, formats: string[]) => unknown;
+// ajv-formats is CommonJS; under ESM its function sits on `.default`.
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export const DOCUMENT_PATH = join(dirname(fileURLToPath(import.meta.url)), "../../generated/openapi.yaml");
+
+export function loadDocument(path = DOCUMENT_PATH): Document {
+  return YAML.parse(readFileSync(path, "utf8")) as Document;
+}
+
+export interface OperationInfo {
+  operationId: string;
+  path: string;
+  requiredScope: string;
+  mutating: boolean;
+  companyScoped: boolean;
+  bodyLimit: number;
+  /** lower-case header name -> declared name, for naming header fields in errors */
+  headerNames: Record<string, string>;
+  /** `/v1/declarations/{cc}/...`: the jurisdiction of a country-specific operation */
+  jurisdiction: string | undefined;
+  operation: Operation;
+}
+
+export interface ContractApi {
+  backend: OpenAPIBackend;
+  document: Document;
+  operations: Map<string, OperationInfo>;
+}
+
+function describeOperation(operation: Operation): OperationInfo {
+  const ext = operation as unknown as Record<string, unknown>;
+  const requiredScope = ext["x-required-scope"];
+  if (typeof requiredScope !== "string" || !/^[a-z]+:(read|write)$/.test(requiredScope)) {
+    throw new Error(`operation ${operation.operationId} declares no valid x-required-scope`);
+  }
+  const headerNames: Record<string, string> = {};
+  for (const p of operation.parameters ?? []) {
+    if ("in" in p && p.in === "header") headerNames[p.name.toLowerCase()] = p.name;
+  }
+  const jurisdiction = /^\/v1\/declarations\/([a-z]{2})\//.exec(operation.path)?.[1];
+  return {
+    operationId: operation.operationId!,
+    path: operation.path,
+    requiredScope,
+    mutating: requiredScope.endsWith(":write"),
+    companyScoped: ext["x-company-scoped"] === true || jurisdiction !== undefined,
+    bodyLimit: typeof ext["x-body-limit"] === "number" ? (ext["x-body-limit"] as number) : DEFAULT_BODY_LIMIT,
+    headerNames,
+    jurisdiction,
+    operation,
+  };
+}
+
+export async function createContractApi(document: Document = loadDocument()): Promise<ContractApi> {
+  const backend = new OpenAPIBackend({
+    definition: document,
+    strict: true,
+    validate: true,
+    ajvOpts: { allErrors: true, useDefaults: true },
+    customizeAjv: (ajv) => {
+      addFormats(ajv, ["date", "date-time", "uuid", "email"]);
+      return ajv;
+    },
+  });
+  await backend.init();
+  const operations = new Map<string, OperationInfo>();
+  for (const operation of backend.getOperations()) {
+    if (operation.method !== "post" || !operation.path.startsWith("/v1/")) {
+      throw new Error(`operation ${operation.operationId} must be POST /v1/...`);
+    }
+    operations.set(operation.operationId!, describeOperation(operation));
+  }
+  return { backend, document, operations };
+}

@@ -1,0 +1,113 @@
+// The path of every request that is not one of the fixed routes (/health, /openapi.*, /docs):
+//   rate limit (per key, or per client address without a valid key) -> route (404) -> 401 -> scope (403)
+//   -> billing (402) -> body (413, 400) -> contract validation (400) -> company (400/404)
+//   -> jurisdiction (422) -> handler, in one transaction with idempotency for a mutating operation.
+import type Koa from "koa";
+import type { Config } from "../config.js";
+import type { Db } from "../db/connection.js";
+import { withTransaction } from "../db/transaction.js";
+import { ApiError, unprocessable, validationError } from "../errors.js";
+import type { Handler } from "../handlers/types.js";
+import { authenticate, type Principal } from "./auth.js";
+import { readBody, parseJsonBody } from "./body.js";
+import { resolveCompany, type CompanyContext } from "./company.js";
+import { runIdempotent } from "./idempotency.js";
+import type { ContractApi, OperationInfo } from "./openapi.js";
+import { hit } from "./rate-limit.js";
+import { grants } from "./scopes.js";
+import { toFieldErrors } from "./validation.js";
+
+export interface PipelineDeps {
+  db: Db;
+  config: Config;
+  contract: ContractApi;
+  handlers: Map<string, Handler>;
+}
+
+export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): Koa.Middleware {
+  const byPath = new Map<string, OperationInfo>();
+  for (const op of contract.operations.values()) byPath.set(op.path, op);
+
+  return async (ctx) => {
+    const principal = await authenticate(db, ctx.get("authorization") || undefined);
+    await rateLimit(ctx, db, principal, config.rateLimitPerMinute);
+
+    const op = ctx.method === "POST" ? byPath.get(ctx.path) : undefined;
+    if (!op) {
+      throw new ApiError("not_found", `No operation ${ctx.method} ${ctx.path}. Every operation is POST /v1/{module}/{resource}/{action}.`, {
+        key: "route.not_found",
+        params: { method: ctx.method, path: ctx.path.slice(0, 200) },
+      });
+    }
+    ctx.state.operationId = op.operationId;
+
+    if (!principal) {
+      const missing = !ctx.get("authorization");
+      throw new ApiError("unauthorized", missing ? "An API key is required: send Authorization: Bearer <key>." : "The API key is not valid.", {
+        key: missing ? "auth.key_missing" : "auth.key_invalid",
+      });
+    }
+    ctx.state.keyId = principal.keyId;
+    if (!grants(principal.scopes, op.requiredScope)) {
+      throw new ApiError("forbidden", `This API key lacks the scope ${op.requiredScope}.`, {
+        key: "auth.scope_missing",
+        params: { requiredScope: op.requiredScope },
+      });
+    }
+    if (principal.paymentRequired) {
+      throw new ApiError("payment_required", "The account's trial has ended and its prepaid credit is used up.", { key: "billing.payment_required" });
+    }
+
+    const body = parseJsonBody(ctx.get("content-type"), await readBody(ctx.req, op.bodyLimit));
+    const validation = contract.backend.validator.validateRequest({ method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body }, op.operation);
+    if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
+
+    const company = op.companyScoped ? await resolveCompany(db, principal, ctx.get("x-company-id") || undefined) : null;
+    if (op.jurisdiction && company!.countryCode.toLowerCase() !== op.jurisdiction) {
+      throw unprocessable(`This operation is for companies registered in ${op.jurisdiction.toUpperCase()}.`, "jurisdiction.mismatch", {
+        jurisdiction: op.jurisdiction.toUpperCase(),
+        companyCountry: company!.countryCode,
+      });
+    }
+
+    const handler = handlers.get(op.operationId)!;
+    const run = (handlerDb: Db) => handler({ body: body as never, db: handlerDb, principal, company, requestId: ctx.state.requestId });
+    if (!op.mutating) {
+      ctx.body = await run(db);
+      return;
+    }
+    const idempotencyKey = ctx.get("idempotency-key");
+    if (!idempotencyKey) {
+      ctx.body = await withTransaction(db, run);
+      return;
+    }
+    const outcome = await runIdempotent(db, scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), body, run);
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
+    if (outcome.replay) ctx.set("x-idempotent-replay", "true");
+  };
+}
+
+const scopeOf = (principal: Principal, company: CompanyContext | null, key: string, op: OperationInfo, requestId: string) => ({
+  accountId: principal.accountId,
+  companyId: company?.id ?? null,
+  key,
+  operationId: op.operationId,
+  requestId,
+});
+
+async function rateLimit(ctx: Koa.Context, db: Db, principal: Principal | undefined, defaultLimit: number): Promise<void> {
+  const bucket = principal ? `key:${principal.keyId}` : `ip:${ctx.ip}`;
+  const state = await hit(db, bucket, principal?.rateLimitPerMinute ?? defaultLimit);
+  ctx.set("X-RateLimit-Limit", String(state.limit));
+  ctx.set("X-RateLimit-Remaining", String(state.remaining));
+  ctx.set("X-RateLimit-Reset", String(state.reset));
+  if (state.exceeded) {
+    ctx.set("Retry-After", String(state.reset));
+    throw new ApiError("rate_limited", `Rate limit of ${state.limit} requests per minute exceeded. Retry after ${state.reset} seconds.`, {
+      key: "rate_limit.exceeded",
+      params: { limit: state.limit, retryAfterSeconds: state.reset },
+    });
+  }
+}
+

@@ -1,0 +1,177 @@
+// The shared list engine behind every list operation (spec: "List request", "List response").
+// Each resource declares its fields once (ListSpec); field names from the request are only ever looked up in
+// that whitelist, and values reach SQL only as bound parameters.
+import type { Knex } from "knex";
+import { ApiError, type FieldErrors } from "../errors.js";
+
+export type FieldType = "string" | "uuid" | "date" | "timestamp" | "decimal" | "integer" | "boolean";
+
+export interface ListField {
+  /** SQL expression of the field; trusted text from the resource's own spec, never from a request. */
+  column: string;
+  type: FieldType;
+  filter?: boolean;
+  sort?: boolean;
+  /** May be named in `totals` (decimal and integer fields only). */
+  total?: boolean;
+}
+
+export interface ListSpec {
+  fields: Record<string, ListField>;
+  /** Unique column appended to every ordering, so paging never repeats or skips a row. */
+  tieBreaker: string;
+  defaultSort: { field: string; dir: "asc" | "desc" }[];
+}
+
+type Scalar = string | number | boolean;
+export interface ListRequest {
+  page?: number;
+  pageSize?: number;
+  sort?: { field: string; dir?: "asc" | "desc" }[];
+  filter?: { field: string; op: "eq" | "ne" | "contains" | "gte" | "lte" | "in"; value: Scalar | (string | number)[] }[];
+  totals?: string[];
+}
+
+export interface ListResult<Row> {
+  rows: Row[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totals?: Record<string, string>;
+}
+
+const OPS_BY_TYPE: Record<FieldType, readonly string[]> = {
+  string: ["eq", "ne", "contains", "gte", "lte", "in"],
+  uuid: ["eq", "ne", "in"],
+  date: ["eq", "ne", "gte", "lte", "in"],
+  timestamp: ["eq", "ne", "gte", "lte"],
+  decimal: ["eq", "ne", "gte", "lte", "in"],
+  integer: ["eq", "ne", "gte", "lte", "in"],
+  boolean: ["eq", "ne"],
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DECIMAL = /^-?[0-9]{1,20}(\.[0-9]{1,10})?$/;
+
+function validDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** Converts one filter value to the bound parameter for the field's type, or returns an error message. */
+function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+  switch (type) {
+    case "string":
+      return typeof value === "string" ? { ok: true, value } : { ok: false, message: "must be a string for this field" };
+    case "uuid":
+      return typeof value === "string" && UUID.test(value) ? { ok: true, value } : { ok: false, message: "must be a UUID" };
+    case "date":
+      return typeof value === "string" && validDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD" };
+    case "timestamp":
+      return typeof value === "string" && (validDate(value) || !Number.isNaN(Date.parse(value)))
+        ? { ok: true, value }
+        : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp" };
+    case "decimal": {
+      const text = typeof value === "number" ? String(value) : value;
+      return typeof text === "string" && DECIMAL.test(text) ? { ok: true, value: text } : { ok: false, message: "must be a decimal number" };
+    }
+    case "integer": {
+      const text = typeof value === "number" ? String(value) : value;
+      return typeof text === "string" && /^-?[0-9]{1,15}$/.test(text) ? { ok: true, value: Number(text) } : { ok: false, message: "must be an integer" };
+    }
+    case "boolean":
+      return typeof value === "boolean" ? { ok: true, value } : { ok: false, message: "must be true or false" };
+  }
+}
+
+interface Plan {
+  where: { sql: string; bindings: unknown[] }[];
+  order: string[];
+  totals: { name: string; column: string }[];
+}
+
+function plan(spec: ListSpec, request: ListRequest): Plan {
+  const errors: FieldErrors = {};
+  const fail = (path: string, message: string) => (errors[path] ??= []).push(message);
+  const where: Plan["where"] = [];
+
+  (request.filter ?? []).forEach((f, i) => {
+    const field = spec.fields[f.field];
+    if (!field || field.filter === false) return fail(`filter[${i}].field`, `is not a filterable field; one of: ${filterable(spec).join(", ")}`);
+    if (!OPS_BY_TYPE[field.type].includes(f.op)) return fail(`filter[${i}].op`, `${f.op} does not apply to ${field.type} field ${f.field}; use one of: ${OPS_BY_TYPE[field.type].join(", ")}`);
+    if (f.op === "in") {
+      if (!Array.isArray(f.value)) return fail(`filter[${i}].value`, "must be an array for op in");
+      const values: unknown[] = [];
+      f.value.forEach((v, j) => {
+        const c = coerce(field.type, v);
+        if (c.ok) values.push(c.value);
+        else fail(`filter[${i}].value[${j}]`, c.message);
+      });
+      where.push({ sql: `${field.column} = any(?)`, bindings: [values] });
+      return;
+    }
+    if (Array.isArray(f.value)) return fail(`filter[${i}].value`, `must be a single value for op ${f.op}`);
+    const c = coerce(field.type, f.value);
+    if (!c.ok) return fail(`filter[${i}].value`, c.message);
+    const sql = {
+      eq: `${field.column} = ?`,
+      ne: `${field.column} is distinct from ?`,
+      gte: `${field.column} >= ?`,
+      lte: `${field.column} <= ?`,
+      contains: `strpos(lower(${field.column}), lower(?)) > 0`,
+    }[f.op as "eq"];
+    where.push({ sql, bindings: [c.value] });
+  });
+
+  const order: string[] = [];
+  const sorts = request.sort?.length ? request.sort : spec.defaultSort;
+  sorts.forEach((s, i) => {
+    const field = spec.fields[s.field];
+    if (!field || field.sort === false) return fail(`sort[${i}].field`, `is not a sortable field; one of: ${sortable(spec).join(", ")}`);
+    order.push(`${field.column} ${s.dir === "desc" ? "desc" : "asc"}`);
+  });
+  order.push(`${spec.tieBreaker} asc`);
+
+  const totals: Plan["totals"] = [];
+  (request.totals ?? []).forEach((name, i) => {
+    const field = spec.fields[name];
+    if (!field || !field.total) return fail(`totals[${i}]`, `is not a totalable field; one of: ${Object.keys(spec.fields).filter((k) => spec.fields[k].total).join(", ") || "(none)"}`);
+    if (!totals.some((t) => t.name === name)) totals.push({ name, column: field.column });
+  });
+
+  if (Object.keys(errors).length) throw new ApiError("validation", "The list request is not valid.", { key: "list.invalid", fieldErrors: errors });
+  return { where, order, totals };
+}
+
+const filterable = (spec: ListSpec) => Object.keys(spec.fields).filter((k) => spec.fields[k].filter !== false);
+const sortable = (spec: ListSpec) => Object.keys(spec.fields).filter((k) => spec.fields[k].sort !== false);
+
+/**
+ * Runs a list request over `base`, a query already restricted to what the caller may see (its tenancy).
+ * `select` names what each row returns; rows come back as selected, for the caller to shape.
+ */
+export async function runList<Row>(
+  db: Knex,
+  base: () => Knex.QueryBuilder,
+  spec: ListSpec,
+  request: ListRequest,
+  select: string[],
+): Promise<ListResult<Row>> {
+  const page = request.page ?? 1;
+  const pageSize = request.pageSize ?? 50;
+  const { where, order, totals } = plan(spec, request);
+  const filtered = () => {
+    const q = base();
+    for (const w of where) q.whereRaw(w.sql, w.bindings as Knex.RawBinding[]);
+    return q;
+  };
+  const aggregates = ["count(*)::bigint as total", ...totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)];
+  const [rows, summary] = await Promise.all([
+    filtered().select(select).orderByRaw(order.join(", ")).limit(pageSize).offset((page - 1) * pageSize),
+    filtered().first(db.raw(aggregates.join(", "))),
+  ]);
+  const result: ListResult<Row> = { rows: rows as Row[], page, pageSize, total: Number(summary.total) };
+  if (totals.length) result.totals = Object.fromEntries(totals.map((t, i) => [t.name, summary[`total_${i}`] as string]));
+  return result;
+}

@@ -1,0 +1,44 @@
+// `npm start`: migrations, then the API server and (by default) the worker in this process.
+//   --no-worker     API only (run the worker elsewhere with `npm run worker`)
+//   --worker-only   worker only (`npm run worker`)
+import type { Runner } from "graphile-worker";
+import { loadConfig } from "./config.js";
+import { createDb } from "./db/connection.js";
+import { migrate } from "./db/migrate.js";
+import { resolveDatabase } from "./database.js";
+import { createLogger } from "./log.js";
+import { startApiServer, type ApiServer } from "./server.js";
+import { startWorker } from "./worker.js";
+
+const args = new Set(process.argv.slice(2));
+const runApi = !args.has("--worker-only");
+const runWorker = !args.has("--no-worker") && process.env.WORKER !== "false";
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+const target = await resolveDatabase(config);
+const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax });
+await migrate(db, target.connectionString);
+
+let api: ApiServer | undefined;
+let worker: Runner | undefined;
+if (runApi) {
+  api = await startApiServer({ db, config, log });
+  log.info({ port: api.port, worker: runWorker, database: config.databaseUrl ? "DATABASE_URL" : "embedded" }, "api listening");
+}
+if (runWorker) worker = await startWorker(target.connectionString, config.workerConcurrency, log);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "shutting down: finishing in-flight requests");
+  await api?.close();
+  await worker?.stop();
+  await db.destroy();
+  await target.release();
+  log.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
