@@ -5,6 +5,7 @@ import type { Document } from "openapi-backend";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { loadHandlers } from "./handlers/index.js";
+import type { Handler } from "./handlers/types.js";
 import { createApp } from "./http/app.js";
 import { createContractApi } from "./http/openapi.js";
 import type { Logger } from "./log.js";
@@ -16,9 +17,22 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export async function startApiServer(options: { db: Db; config: Config; log: Logger; document?: Document; port?: number }): Promise<ApiServer> {
+export interface ApiServerOptions {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /** Another contract document (tests add operations to prove cross-cutting rules); default generated/openapi.yaml. */
+  document?: Document;
+  /** Handlers of operations that have no file under src/handlers (only with `document`). */
+  extraHandlers?: Map<string, Handler>;
+  port?: number;
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const contract = await createContractApi(options.document);
-  const handlers = await loadHandlers(contract.operations.values());
+  const extra = options.extraHandlers ?? new Map<string, Handler>();
+  const handlers = await loadHandlers([...contract.operations.values()].filter((op) => !extra.has(op.operationId)));
+  for (const [operationId, handler] of extra) handlers.set(operationId, handler);
   const app = createApp({ db: options.db, config: options.config, log: options.log, contract, handlers });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -60,7 +60,17 @@ async function importWithoutSignalHooks() {
   return module.default;
 }
 
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; database?: string }): Promise<EmbeddedServer> {
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  database?: string;
+  /** Extra `postgres -c` settings (the test suite turns fsync off). */
+  settings?: Record<string, string>;
+  /** Delete the data directory on stop (tests). */
+  ephemeral?: boolean;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const database = options.database ?? EMBEDDED_DATABASE;
   const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
   const adminConnectionString = `${base}/postgres`;
@@ -76,7 +86,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       port: options.port,
       user: USER,
       password: PASSWORD,
-      persistent: true,
+      persistent: !options.ephemeral,
+      postgresFlags: Object.entries(options.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
       createPostgresUser: process.getuid?.() === 0,
       onLog: () => undefined,
       onError: () => undefined,

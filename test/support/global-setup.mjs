@@ -1,0 +1,54 @@
+// Once per test run: a PostgreSQL server (DATABASE_URL's, or an embedded one in a temporary directory) and a
+// template database with every migration applied. Each test file clones the template (test/support/harness.ts).
+import { chmodSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { tsImport } from "tsx/esm/api";
+
+// Jest runs this file outside its module system (no moduleNameMapper), so the TypeScript sources are loaded
+// through tsx.
+const { createDb, withDatabase } = await tsImport("../../src/db/connection.ts", import.meta.url);
+const { startEmbeddedPostgres } = await tsImport("../../src/db/embedded.ts", import.meta.url);
+const { migrate } = await tsImport("../../src/db/migrate.ts", import.meta.url);
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function globalSetup() {
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), "acct-test-"));
+    chmodSync(dataDir, 0o755); // as root, the server runs as the `postgres` user, which must reach the directory
+    const embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: await freePort(),
+      database: "postgres",
+      ephemeral: true,
+      settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" },
+    });
+    globalThis.__embeddedPostgres = embedded;
+    adminUrl = embedded.adminConnectionString;
+  }
+  const template = `acct_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists "${template}"`);
+  await admin.query(`create database "${template}"`);
+  await admin.end();
+  const templateUrl = withDatabase(adminUrl, template);
+  const db = createDb({ connectionString: templateUrl, poolMax: 2 });
+  await migrate(db, templateUrl);
+  await db.destroy();
+  process.env.TEST_PG_ADMIN_URL = adminUrl;
+  process.env.TEST_PG_TEMPLATE = template;
+}

@@ -1,0 +1,13 @@
+import pg from "pg";
+
+export default async function globalTeardown() {
+  const embedded = globalThis.__embeddedPostgres;
+  if (embedded) {
+    await embedded.stop();
+    return;
+  }
+  const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists "${process.env.TEST_PG_TEMPLATE}" with (force)`);
+  await admin.end();
+}

@@ -1,0 +1,188 @@
+// One test file's world: a fresh database cloned from the migrated template, the real API server listening on
+// a real port, and an HTTP client whose every response is validated against the OpenAPI document.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import AjvModule, { type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { Document } from "openapi-backend";
+import { loadConfig, type Config } from "../../src/config.js";
+import { createDb, withDatabase, type Db } from "../../src/db/connection.js";
+import { bootstrapAccount } from "../../src/domain/accounts.js";
+import type { Handler } from "../../src/handlers/types.js";
+import { createContractApi, loadDocument, type ContractApi } from "../../src/http/openapi.js";
+import { createLogger } from "../../src/log.js";
+import { startApiServer, type ApiServer } from "../../src/server.js";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string;
+  companyId?: string;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+  /** Sent as is instead of JSON.stringify(body). */
+  rawBody?: string | Buffer;
+  contentType?: string | null;
+  /** Skips validating the response against the contract (only for responses the contract cannot describe). */
+  skipContractCheck?: boolean;
+}
+
+export interface Harness {
+  url: string;
+  db: Db;
+  connectionString: string;
+  databaseName: string;
+  config: Config;
+  server: ApiServer;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get(path: string): Promise<Response>;
+  /** A new account with a `*` key, made as the operator CLI makes it. */
+  bootstrap(name?: string): Promise<{ accountId: string; apiKey: string; keyId: string }>;
+  /** A new account with a key and one LT company. */
+  tenant(overrides?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; keyId: string; companyId: string }>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  config?: Partial<Config>;
+  document?: Document;
+  extraHandlers?: Map<string, Handler>;
+}
+
+let counter = 0;
+
+export async function createTestDatabase(): Promise<{ name: string; connectionString: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_PG_ADMIN_URL!;
+  const name = `acct_t_${process.pid}_${++counter}_${randomBytes(3).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}" template "${process.env.TEST_PG_TEMPLATE}"`);
+  await admin.end();
+  return {
+    name,
+    connectionString: withDatabase(adminUrl, name),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const database = await createTestDatabase();
+  const config: Config = { ...loadConfig(), host: "127.0.0.1", port: 0, rateLimitPerMinute: 100_000, logLevel: process.env.TEST_LOG_LEVEL ?? "silent", ...options.config };
+  const db = createDb({ connectionString: database.connectionString, poolMax: 20 });
+  const document = options.document ?? loadDocument();
+  const server = await startApiServer({ db, config, log: createLogger(config.logLevel), document, extraHandlers: options.extraHandlers });
+  const contract = await createContractApi(document);
+  const url = `http://127.0.0.1:${server.port}`;
+
+  const post = async <T>(path: string, body: unknown = {}, o: RequestOptions = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.contentType !== null) headers["content-type"] = o.contentType ?? "application/json";
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    if (o.companyId) headers["x-company-id"] = o.companyId;
+    if (o.idempotencyKey !== undefined) headers["idempotency-key"] = o.idempotencyKey;
+    const res = await fetch(url + path, { method: "POST", headers, body: o.rawBody ?? JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new Error(`${path} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    }
+    const response = { status: res.status, headers: res.headers, body: parsed as T };
+    if (!o.skipContractCheck) assertMatchesContract(contract, path, response);
+    return response;
+  };
+
+  const bootstrap = (name = "Test account") => bootstrapAccount(db, name);
+
+  const tenant = async (overrides: Record<string, unknown> = {}) => {
+    const account = await bootstrap();
+    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: `C${++counter}`, countryCode: "LT", ...overrides }, { key: account.apiKey });
+    if (res.status !== 200) throw new Error(`company create failed: ${JSON.stringify(res.body)}`);
+    return { ...account, companyId: (res.body as { id: string }).id };
+  };
+
+  return {
+    url,
+    db,
+    connectionString: database.connectionString,
+    databaseName: database.name,
+    config,
+    server,
+    post,
+    get: (path) => fetch(url + path),
+    bootstrap,
+    tenant,
+    close: async () => {
+      await server.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Fails the test when a response does not match the contract: the operation's schema for that status (body and
+ * headers), or, for a path that is no operation, the error envelope.
+ */
+export function assertMatchesContract(contract: ContractApi, path: string, response: ApiResponse): void {
+  const problems: string[] = [];
+  const requestId = response.headers.get("x-request-id");
+  if (!requestId || !REQUEST_ID.test(requestId)) problems.push(`X-Request-Id header missing or malformed: ${requestId}`);
+  const op = [...contract.operations.values()].find((o) => o.path === path);
+  if (op) {
+    const validator = contract.backend.validator;
+    const bodyResult = validator.validateResponse(response.body, op.operationId, response.status);
+    if (bodyResult.errors?.length) problems.push(`body: ${JSON.stringify(bodyResult.errors)}`);
+    const declared = op.operation.responses?.[String(response.status)] as { headers?: Record<string, { required?: boolean; schema: { type?: string; enum?: string[] } }> } | undefined;
+    if (!declared) problems.push(`status ${response.status} is not in the contract`);
+    // Declared headers only (openapi-backend's header check treats every declared header as required and every
+    // transport header as unknown).
+    for (const [name, header] of Object.entries(declared?.headers ?? {})) {
+      const value = response.headers.get(name);
+      if (value === null) {
+        if (header.required) problems.push(`header ${name} is required`);
+      } else if (header.schema.type === "integer" && !/^-?[0-9]+$/.test(value)) {
+        problems.push(`header ${name} must be an integer, got ${value}`);
+      } else if (header.schema.enum && !header.schema.enum.includes(value)) {
+        problems.push(`header ${name} must be one of ${header.schema.enum.join(", ")}, got ${value}`);
+      }
+    }
+    if (response.status === 500) {
+      for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+        if (response.headers.has(name)) problems.push(`a 500 must not carry ${name}`);
+      }
+    }
+  } else {
+    const validate = envelopeValidator(contract);
+    if (!validate(response.body)) problems.push(`error envelope: ${JSON.stringify(validate.errors)}`);
+  }
+  if (response.status !== 200 && (response.body as { error?: { requestId?: string } })?.error?.requestId !== requestId) {
+    problems.push("error.requestId differs from X-Request-Id");
+  }
+  if (problems.length) throw new Error(`response of ${path} (${response.status}) breaks the contract:\n${problems.join("\n")}\n${JSON.stringify(response.body)}`);
+}
+
+let cachedEnvelope: ValidateFunction | undefined;
+function envelopeValidator(contract: ContractApi): ValidateFunction {
+  if (!cachedEnvelope) {
+    const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ((addFormatsModule as any).default ?? addFormatsModule)(ajv);
+    const schemas = (contract.document.components as { schemas: Record<string, unknown> }).schemas;
+    for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    cachedEnvelope = ajv.compile({ $ref: "#/components/schemas/ErrorEnvelope" });
+  }
+  return cachedEnvelope;
+}
