@@ -5,6 +5,7 @@
 //   key-limit --key <keyId> --per-minute <n|default>
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
+import { isIsoDate } from "../dates.js";
 import { createDb, type Db } from "../db/connection.js";
 import { migrate } from "../db/migrate.js";
 import { resolveDatabase } from "../database.js";
@@ -40,7 +41,7 @@ async function execute(db: Db, command: string, values: Record<string, string | 
       const accountId = uuid(values.account, "--account");
       if (values["trial-ends"] === undefined && values.credit === undefined) throw new UsageError("give --trial-ends and/or --credit");
       const trialEnds = values["trial-ends"];
-      if (trialEnds !== undefined && trialEnds !== "none" && !(/^\d{4}-\d{2}-\d{2}$/.test(trialEnds) && !Number.isNaN(Date.parse(trialEnds)))) {
+      if (trialEnds !== undefined && trialEnds !== "none" && !isIsoDate(trialEnds)) {
         throw new UsageError("--trial-ends must be YYYY-MM-DD or none");
       }
       if (values.credit !== undefined && !/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/.test(values.credit)) {

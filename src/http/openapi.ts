@@ -67,7 +67,8 @@ function describeOperation(operation: Operation): OperationInfo {
 
 export async function createContractApi(document: Document = loadDocument()): Promise<ContractApi> {
   const backend = new OpenAPIBackend({
-    definition: document,
+    // openapi-backend dereferences the definition in place; the original is kept intact for serving.
+    definition: structuredClone(document),
     strict: true,
     validate: true,
     ajvOpts: { allErrors: true, useDefaults: true },

@@ -2,6 +2,7 @@
 // Each resource declares its fields once (ListSpec); field names from the request are only ever looked up in
 // that whitelist, and values reach SQL only as bound parameters.
 import type { Knex } from "knex";
+import { isIsoDate } from "../dates.js";
 import { ApiError, type FieldErrors } from "../errors.js";
 
 export type FieldType = "string" | "uuid" | "date" | "timestamp" | "decimal" | "integer" | "boolean";
@@ -53,11 +54,6 @@ const OPS_BY_TYPE: Record<FieldType, readonly string[]> = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?[0-9]{1,20}(\.[0-9]{1,10})?$/;
 
-function validDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
 
 /** Converts one filter value to the bound parameter for the field's type, or returns an error message. */
 function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -67,9 +63,9 @@ function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } |
     case "uuid":
       return typeof value === "string" && UUID.test(value) ? { ok: true, value } : { ok: false, message: "must be a UUID" };
     case "date":
-      return typeof value === "string" && validDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD" };
+      return typeof value === "string" && isIsoDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD" };
     case "timestamp":
-      return typeof value === "string" && (validDate(value) || !Number.isNaN(Date.parse(value)))
+      return typeof value === "string" && (isIsoDate(value) || !Number.isNaN(Date.parse(value)))
         ? { ok: true, value }
         : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp" };
     case "decimal": {

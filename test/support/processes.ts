@@ -1,0 +1,91 @@
+// Helpers for tests that run the product as separate processes (a second API server, the admin CLI).
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment a child process gets: this one's, without DATABASE_URL unless given. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "" };
+  delete base.DATABASE_URL;
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete base[k];
+    else base[k] = v;
+  }
+  return base;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["src/cli/admin.ts", ...args], { cwd: ROOT, env: childEnv(env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `npm start`'s entry point (src/main.ts) as its own process and waits until /health answers. */
+export async function startServerProcess(env: Record<string, string | undefined>, args: string[] = ["--no-worker"]): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(TSX, ["src/main.ts", ...args], { cwd: ROOT, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server process exited early (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server process did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
