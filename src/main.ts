@@ -38,7 +38,7 @@ async function shutdown(signal: string) {
   await db.destroy();
   await target.release();
   log.info("stopped");
-  process.exit(0);
+  log.flush(() => process.exit(0));
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.js";
 import { ApiKeyRecord } from "../db/models.js";
 import { forbidden, notFound } from "../errors.js";
 import { generateKey } from "../http/api-keys.js";
-import type { Principal } from "../http/auth.js";
+import type { Principal } from "../http/gate.js";
 import { companyNotFound } from "../http/company.js";
 import { grantsAll } from "../http/scopes.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";

@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.js";
 import { CompanyRecord } from "../db/models.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { conflict, forbidden } from "../errors.js";
-import type { Principal } from "../http/auth.js";
+import type { Principal } from "../http/gate.js";
 import { companyNotFound, keyReaches } from "../http/company.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 

@@ -4,7 +4,7 @@
 // for a mutating operation, opened the transaction `db` (committed after the handler returns).
 import type { operations } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import type { Principal } from "../http/auth.js";
+import type { Principal } from "../http/gate.js";
 import type { CompanyContext } from "../http/company.js";
 
 export type OperationId = keyof operations;

@@ -1,6 +1,5 @@
-import type { Db } from "../db/connection.js";
 import { notFound, validationError } from "../errors.js";
-import type { Principal } from "./auth.js";
+import type { Principal } from "./gate.js";
 
 export interface CompanyContext {
   id: string;
@@ -17,8 +16,11 @@ export function keyReaches(principal: Principal, companyId: string): boolean {
   return principal.companyIds === null || principal.companyIds.includes(companyId);
 }
 
-/** Resolves `X-Company-Id` (or the only company of a key restricted to one) to a company of the key's account. */
-export async function resolveCompany(db: Db, principal: Principal, header: string | undefined): Promise<CompanyContext> {
+/**
+ * The company of a company-scoped request: `X-Company-Id`, or the only company of a key restricted to one.
+ * The gate (src/http/gate.ts) already fetched it when it belongs to the key's account.
+ */
+export function resolveCompany(principal: Principal, header: string | undefined): CompanyContext {
   let id = header;
   if (!id) {
     if (principal.companyIds?.length !== 1) {
@@ -26,12 +28,6 @@ export async function resolveCompany(db: Db, principal: Principal, header: strin
     }
     id = principal.companyIds[0];
   }
-  if (!keyReaches(principal, id)) throw companyNotFound(id);
-  const { rows } = await db.raw<{ rows: { id: string; country_code: string; base_currency: string; invoice_currency: string }[] }>(
-    "select id, country_code, base_currency, invoice_currency from companies where id = ? and account_id = ?",
-    [id, principal.accountId],
-  );
-  const row = rows[0];
-  if (!row) throw companyNotFound(id);
-  return { id: row.id, countryCode: row.country_code, baseCurrency: row.base_currency, invoiceCurrency: row.invoice_currency };
+  if (!keyReaches(principal, id) || principal.company?.id !== id) throw companyNotFound(id);
+  return principal.company;
 }

@@ -8,12 +8,12 @@ import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
-import { authenticate, type Principal } from "./auth.js";
+import { gate, type Principal } from "./gate.js";
 import { readBody, parseJsonBody } from "./body.js";
 import { resolveCompany, type CompanyContext } from "./company.js";
 import { runIdempotent } from "./idempotency.js";
 import type { ContractApi, OperationInfo } from "./openapi.js";
-import { hit } from "./rate-limit.js";
+import type { RateLimitState } from "./rate-limit.js";
 import { grants } from "./scopes.js";
 import { toFieldErrors } from "./validation.js";
 
@@ -29,8 +29,12 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
   for (const op of contract.operations.values()) byPath.set(op.path, op);
 
   return async (ctx) => {
-    const principal = await authenticate(db, ctx.get("authorization") || undefined);
-    await rateLimit(ctx, db, principal, config.rateLimitPerMinute);
+    const { principal, rateLimit } = await gate(
+      db,
+      { authorization: ctx.get("authorization") || undefined, companyHeader: ctx.get("x-company-id") || undefined, clientAddress: ctx.ip },
+      config.rateLimitPerMinute,
+    );
+    applyRateLimit(ctx, rateLimit);
 
     const op = ctx.method === "POST" ? byPath.get(ctx.path) : undefined;
     if (!op) {
@@ -62,7 +66,7 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     const validation = contract.backend.validator.validateRequest({ method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body }, op.operation);
     if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
 
-    const company = op.companyScoped ? await resolveCompany(db, principal, ctx.get("x-company-id") || undefined) : null;
+    const company = op.companyScoped ? resolveCompany(principal, ctx.get("x-company-id") || undefined) : null;
     if (op.jurisdiction && company!.countryCode.toLowerCase() !== op.jurisdiction) {
       throw unprocessable(`This operation is for companies registered in ${op.jurisdiction.toUpperCase()}.`, "jurisdiction.mismatch", {
         jurisdiction: op.jurisdiction.toUpperCase(),
@@ -96,9 +100,7 @@ const scopeOf = (principal: Principal, company: CompanyContext | null, key: stri
   requestId,
 });
 
-async function rateLimit(ctx: Koa.Context, db: Db, principal: Principal | undefined, defaultLimit: number): Promise<void> {
-  const bucket = principal ? `key:${principal.keyId}` : `ip:${ctx.ip}`;
-  const state = await hit(db, bucket, principal?.rateLimitPerMinute ?? defaultLimit);
+function applyRateLimit(ctx: Koa.Context, state: RateLimitState): void {
   ctx.set("X-RateLimit-Limit", String(state.limit));
   ctx.set("X-RateLimit-Remaining", String(state.remaining));
   ctx.set("X-RateLimit-Reset", String(state.reset));

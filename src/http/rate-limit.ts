@@ -1,7 +1,8 @@
 import type { Db } from "../db/connection.js";
 
 // Fixed one-minute windows counted in PostgreSQL, so the limit holds exactly across every process on the
-// database: the upsert increments atomically and returns the new count.
+// database: the upsert increments atomically and returns the new count. (Requests with a valid key are counted
+// by the same upsert inside src/http/gate.ts; this is the per-address count of the others.)
 export interface RateLimitState {
   limit: number;
   remaining: number;
@@ -19,10 +20,5 @@ export async function hit(db: Db, bucket: string, limit: number): Promise<RateLi
     [bucket],
   );
   const { count, reset } = rows[0];
-  return {
-    limit,
-    remaining: Math.max(0, limit - count),
-    reset: Math.max(1, Number(reset)),
-    exceeded: count > limit,
-  };
+  return { limit, remaining: Math.max(0, limit - count), reset: Math.max(1, Number(reset)), exceeded: count > limit };
 }

@@ -89,7 +89,7 @@ describe("routes outside /v1", () => {
     const yaml = await h.get("/openapi.yaml");
     expect(yaml.headers.get("content-type")).toContain("yaml");
     expect(YAML.parse(await yaml.text())).toEqual(document);
-    const v31 = await (await h.get("/openapi.3.1.json")).json();
+    const v31 = (await (await h.get("/openapi.3.1.json")).json()) as { openapi: string; info: { version: string } };
     expect(v31.openapi).toBe("3.1.0");
     expect(v31.info.version).toBe("0.3.6");
   });
@@ -110,7 +110,7 @@ describe("routes outside /v1", () => {
   test("an unknown path or method is 404 not_found in the envelope", async () => {
     for (const res of [await h.get("/nope"), await h.get("/v1/partners/create"), await fetch(`${h.url}/v1/partners/create`, { method: "PUT" })]) {
       expect(res.status).toBe(404);
-      const body = await res.json();
+      const body = (await res.json()) as { error: { code: string; requestId: string } };
       expect(body.error.code).toBe("not_found");
       expect(body.error.requestId).toBe(res.headers.get("x-request-id"));
     }

@@ -1,0 +1,118 @@
+// Shared pieces of the benchmark programs: a database of their own, child servers, autocannon runs.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import pg from "pg";
+import { createDb, withDatabase, type Db } from "../src/db/connection.js";
+import { startEmbeddedPostgres } from "../src/db/embedded.js";
+import { migrate } from "../src/db/migrate.js";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BenchDatabase {
+  db: Db;
+  connectionString: string;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database on DATABASE_URL's server or on a throw-away embedded one. */
+export async function benchDatabase(): Promise<BenchDatabase> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopEmbedded = async () => undefined as void;
+  if (!adminUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), "acct-bench-"));
+    chmodSync(dataDir, 0o755);
+    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200" } });
+    adminUrl = embedded.adminConnectionString;
+    stopEmbedded = () => embedded.stop();
+  }
+  const name = `acct_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists "${name}"`);
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const connectionString = withDatabase(adminUrl, name);
+  const db = createDb({ connectionString, poolMax: 4 });
+  await migrate(db, connectionString);
+  return {
+    db,
+    connectionString,
+    close: async () => {
+      await db.destroy();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+      await stopEmbedded();
+    },
+  };
+}
+
+/** Runs a process pinned to one CPU (when taskset exists) and resolves once `ready()` says so. */
+export async function startChild(args: string[], env: Record<string, string>, cpu: string, ready: () => Promise<boolean>): Promise<ChildProcess> {
+  const tsx = join(ROOT, "node_modules/.bin/tsx");
+  const command = hasTaskset() ? "taskset" : tsx;
+  const argv = hasTaskset() ? ["-c", cpu, tsx, ...args] : args;
+  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const deadline = Date.now() + 30_000;
+  while (!(await ready().catch(() => false))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(" ")} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return child;
+}
+
+let taskset: boolean | undefined;
+function hasTaskset(): boolean {
+  taskset ??= spawnSync("taskset", ["-c", "0", "true"]).status === 0;
+  return taskset;
+}
+export const pinned = () => hasTaskset();
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(options: { url: string; body: string; headers: Record<string, string>; connections: number; seconds: number }): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: "POST",
+    body: options.body,
+    headers: { "content-type": "application/json", ...options.headers },
+    connections: options.connections,
+    duration: options.seconds,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
