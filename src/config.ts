@@ -1,5 +1,6 @@
 // Configuration comes from the environment only; see the README's "Configuration" table.
 import { resolve } from "node:path";
+import { DEFAULT_ECB_URL } from "./reference/ecb.js";
 
 function int(name: string, fallback: number, min = 0): number {
   const raw = process.env[name];
@@ -29,6 +30,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** The ECB rates feed: its folder, or its daily file (src/reference/ecb.ts). */
+  exchangeRatesUrl: string;
 }
 
 export function loadConfig(): Config {
@@ -44,5 +47,6 @@ export function loadConfig(): Config {
     logLevel: process.env.LOG_LEVEL || "info",
     trustProxy: bool("TRUST_PROXY", false),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),
+    exchangeRatesUrl: process.env.EXCHANGE_RATES_URL || DEFAULT_ECB_URL,
   };
 }

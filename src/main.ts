@@ -26,7 +26,7 @@ if (runApi) {
   api = await startApiServer({ db, config, log });
   log.info({ port: api.port, worker: runWorker, database: config.databaseUrl ? "DATABASE_URL" : "embedded" }, "api listening");
 }
-if (runWorker) worker = await startWorker(target.connectionString, config.workerConcurrency, log);
+if (runWorker) worker = await startWorker(target.connectionString, config.workerConcurrency, log, { db, config });
 
 let stopping = false;
 async function shutdown(signal: string) {

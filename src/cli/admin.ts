@@ -3,8 +3,13 @@
 //   bootstrap --name "<account name>"
 //   billing   --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
 //   key-limit --key <keyId> --per-minute <n|default>
+//   rates-sync [--date YYYY-MM-DD]
+//   rates-backfill --from YYYY-MM-DD --to YYYY-MM-DD
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.js";
+import { loadConfig, type Config } from "../config.js";
+import { withTransaction } from "../db/transaction.js";
+import { backfillExchangeRates, syncExchangeRates } from "../domain/exchange-rates.js";
+import { ApiError } from "../errors.js";
 import { isIsoDate } from "../dates.js";
 import { createDb, type Db } from "../db/connection.js";
 import { migrate } from "../db/migrate.js";
@@ -14,7 +19,9 @@ import { bootstrapAccount, setBilling, setKeyLimit } from "../domain/accounts.js
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const USAGE = `usage: npm run admin -- bootstrap --name "<account name>"
        npm run admin -- billing --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
-       npm run admin -- key-limit --key <keyId> --per-minute <n|default>`;
+       npm run admin -- key-limit --key <keyId> --per-minute <n|default>
+       npm run admin -- rates-sync [--date YYYY-MM-DD]
+       npm run admin -- rates-backfill --from YYYY-MM-DD --to YYYY-MM-DD`;
 
 class UsageError extends Error {}
 
@@ -29,7 +36,13 @@ function uuid(value: string | undefined, flag: string): string {
   return v;
 }
 
-async function execute(db: Db, command: string, values: Record<string, string | undefined>): Promise<unknown> {
+function date(value: string | undefined, flag: string): string {
+  const v = required(value, flag);
+  if (!isIsoDate(v)) throw new UsageError(`${flag} must be a date YYYY-MM-DD`);
+  return v;
+}
+
+async function execute(db: Db, config: Config, command: string, values: Record<string, string | undefined>): Promise<unknown> {
   switch (command) {
     case "bootstrap": {
       const name = required(values.name, "--name").trim();
@@ -55,6 +68,16 @@ async function execute(db: Db, command: string, values: Record<string, string | 
       if (raw !== "default" && !/^[1-9][0-9]{0,8}$/.test(raw)) throw new UsageError("--per-minute must be a positive integer or default");
       return setKeyLimit(db, keyId, raw === "default" ? null : Number(raw));
     }
+    case "rates-sync": {
+      const day = values.date === undefined ? undefined : date(values.date, "--date");
+      return withTransaction(db, (trx) => syncExchangeRates(trx, config.exchangeRatesUrl, day));
+    }
+    case "rates-backfill": {
+      const from = date(values.from, "--from");
+      const to = date(values.to, "--to");
+      if (from > to) throw new UsageError("--from must not be after --to");
+      return withTransaction(db, (trx) => backfillExchangeRates(trx, config.exchangeRatesUrl, from, to));
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : "a command is required");
   }
@@ -72,21 +95,26 @@ async function main(): Promise<number> {
         credit: { type: "string" },
         key: { type: "string" },
         "per-minute": { type: "string" },
+        date: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
       },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const target = await resolveDatabase(loadConfig());
+  const config = loadConfig();
+  const target = await resolveDatabase(config);
   const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin" });
   try {
     await migrate(db, target.connectionString);
-    const result = await execute(db, parsed.positionals[0], parsed.values);
+    const result = await execute(db, config, parsed.positionals[0], parsed.values);
     console.log(JSON.stringify(result));
     return 0;
   } catch (error) {
     console.error(error instanceof UsageError ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
+    if (error instanceof ApiError && error.key) console.error(`(${error.key})`);
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await db.destroy();

@@ -3,6 +3,7 @@
 // rate-limited, checked the scope, validated the body against the contract, resolved the company and,
 // for a mutating operation, opened the transaction `db` (committed after the handler returns).
 import type { operations } from "../../generated/types.js";
+import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import type { Principal } from "../http/gate.js";
 import type { CompanyContext } from "../http/company.js";
@@ -23,6 +24,7 @@ export interface HandlerContext<Op extends OperationId> {
   /** The company of a company-scoped operation (`x-company-scoped`), else null. */
   company: CompanyContext | null;
   requestId: string;
+  config: Config;
 }
 
 export type Handler<Op extends OperationId = OperationId> = ((ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>) & {

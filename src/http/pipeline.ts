@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
+import type { ErrorEnvelope } from "./envelope.js";
 import { gate, type Principal } from "./gate.js";
 import { readBody, parseJsonBody } from "./body.js";
 import { resolveCompany, type CompanyContext } from "./company.js";
@@ -75,7 +76,7 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     }
 
     const handler = handlers.get(op.operationId)!;
-    const run = (handlerDb: Db) => handler({ body: body as never, db: handlerDb, principal, company, requestId: ctx.state.requestId });
+    const run = (handlerDb: Db) => handler({ body: body as never, db: handlerDb, principal, company, requestId: ctx.state.requestId, config });
     if (!op.mutating) {
       ctx.body = await run(db);
       return;
@@ -87,10 +88,13 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     }
     const outcome = await runIdempotent(db, scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), body, run);
     ctx.status = outcome.status;
-    ctx.body = outcome.body;
+    ctx.body = outcome.replay && outcome.status !== 200 ? withRequestId(outcome.body as ErrorEnvelope, ctx.state.requestId) : outcome.body;
     if (outcome.replay) ctx.set("x-idempotent-replay", "true");
   };
 }
+
+/** A replayed error keeps everything it said, but names this request (as its X-Request-Id header does). */
+const withRequestId = (envelope: ErrorEnvelope, requestId: string): ErrorEnvelope => ({ error: { ...envelope.error, requestId } });
 
 const scopeOf = (principal: Principal, company: CompanyContext | null, key: string, op: OperationInfo, requestId: string) => ({
   accountId: principal.accountId,

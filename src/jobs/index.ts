@@ -1,14 +1,25 @@
 import type { TaskList } from "graphile-worker";
+import { backfillExchangeRatesTask } from "./backfill-exchange-rates.js";
+import type { JobDeps } from "./deps.js";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys.js";
 import { pruneRateLimitCounters } from "./prune-rate-limit-counters.js";
+import { syncExchangeRatesTask } from "./sync-exchange-rates.js";
 
 // Every graphile-worker task, one file each, and the schedule of the recurring ones.
-export const taskList: TaskList = {
-  prune_idempotency_keys: pruneIdempotencyKeys,
-  prune_rate_limit_counters: pruneRateLimitCounters,
-};
+export function createTaskList(deps: JobDeps): TaskList {
+  return {
+    prune_idempotency_keys: pruneIdempotencyKeys,
+    prune_rate_limit_counters: pruneRateLimitCounters,
+    sync_exchange_rates: syncExchangeRatesTask(deps),
+    backfill_exchange_rates: backfillExchangeRatesTask(deps),
+  };
+}
 
+// Times are UTC. The ECB publishes at about 16:00 CET (15:00 UTC in winter, 14:00 in summer): sync at 15:30
+// and again at 17:30 in case publication was late, Monday to Friday.
 export const crontab = [
   "17 * * * * prune_idempotency_keys ?max=1",
   "*/5 * * * * prune_rate_limit_counters ?max=1",
+  "30 15 * * 1-5 sync_exchange_rates ?max=5",
+  "30 17 * * 1-5 sync_exchange_rates ?max=5",
 ].join("\n");

@@ -19,8 +19,8 @@ export interface ListField {
 
 export interface ListSpec {
   fields: Record<string, ListField>;
-  /** Unique column appended to every ordering, so paging never repeats or skips a row. */
-  tieBreaker: string;
+  /** Columns that together identify a row, appended to every ordering so paging never repeats or skips a row. */
+  tieBreaker: string | string[];
   defaultSort: { field: string; dir: "asc" | "desc" }[];
 }
 
@@ -127,7 +127,7 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
     if (!field || field.sort === false) return fail(`sort[${i}].field`, `is not a sortable field; one of: ${sortable(spec).join(", ")}`);
     order.push(`${field.column} ${s.dir === "desc" ? "desc" : "asc"}`);
   });
-  order.push(`${spec.tieBreaker} asc`);
+  for (const column of [spec.tieBreaker].flat()) order.push(`${column} asc`);
 
   const totals: Plan["totals"] = [];
   (request.totals ?? []).forEach((name, i) => {

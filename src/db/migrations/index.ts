@@ -1,10 +1,12 @@
 import type { Knex } from "knex";
 import * as platform from "./20261122000001_platform.js";
+import * as reference from "./20261122000002_reference.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
 const migrations: Record<string, Knex.Migration> = {
   "20261122000001_platform": platform,
+  "20261122000002_reference": reference,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
