@@ -1,8 +1,19 @@
-// Starts the benchmark pinned to CPU 1 when taskset exists, so that the servers it starts on CPU 0 are not
-// competing with the load generator.
+// `npm run bench [-- name ...]`: runs the benchmark programs (default: all) one after another, each pinned to
+// CPU 1 when taskset exists, so that the servers they start on CPU 0 do not compete with the load generator.
 import { spawnSync } from "node:child_process";
 
+const ALL = ["platform", "rates-list"];
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const hasTaskset = spawnSync("taskset", ["-c", "1", "true"]).status === 0;
-const [cmd, args] = hasTaskset ? ["taskset", ["-c", "1", "tsx", "bench/run.ts"]] : ["tsx", ["bench/run.ts"]];
-const result = spawnSync(cmd, [...args, ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+let failed = false;
+for (const name of chosen) {
+  if (!ALL.includes(name)) {
+    console.error(`unknown benchmark ${name}; one of: ${ALL.join(", ")}`);
+    process.exit(2);
+  }
+  const script = `bench/${name}.ts`;
+  const [cmd, args] = hasTaskset ? ["taskset", ["-c", "1", "tsx", script]] : ["tsx", [script]];
+  const result = spawnSync(cmd, args, { stdio: "inherit" });
+  failed ||= result.status !== 0;
+}
+process.exit(failed ? 1 : 0);

@@ -9,7 +9,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** @description Creates an API key and returns its secret once. */
+        /**
+         * @description Creates an API key and returns its secret once. With an `Idempotency-Key`, the stored response is sealed
+         *     to the calling key: only a retry with the same API key can replay it (others get 409
+         *     `idempotency.replay_sealed`).
+         */
         post: operations["account_api_keys_create"];
         delete?: never;
         options?: never;
@@ -563,7 +567,7 @@ export type components = {
         FilterValueList: (string | number)[];
         /**
          * Format: uuid
-         * @description Identifier of a resource (UUID).
+         * @description Identifier of a resource: a UUID in its 36-character form (either case).
          */
         Id: string;
         /** @description `Idempotency-Key` value: 1 to 255 printable ASCII characters. */

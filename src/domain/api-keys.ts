@@ -45,7 +45,7 @@ export async function createApiKey(trx: Db, principal: Principal, input: CreateI
   if (!grantsAll(principal.scopes, input.scopes)) {
     throw forbidden("A key can only grant scopes it holds itself.", "api_key.scope_escalation", { scopes: input.scopes });
   }
-  const companyIds = input.companyIds ? [...new Set(input.companyIds)] : null;
+  const companyIds = input.companyIds ? [...new Set(input.companyIds.map((id) => id.toLowerCase()))] : null;
   if (principal.companyIds && (!companyIds || companyIds.some((id) => !principal.companyIds!.includes(id)))) {
     throw forbidden("A key restricted to some companies can only create keys restricted to those companies.", "api_key.company_escalation");
   }

@@ -70,7 +70,8 @@ export async function createCompany(trx: Db, principal: Principal, input: Create
 /** The company, when the key may reach it; otherwise the same 404 as for a company that does not exist. */
 async function reachableCompany(db: Db, principal: Principal, id: string, forUpdate = false): Promise<CompanyRecord> {
   if (!keyReaches(principal, id)) throw companyNotFound(id);
-  const query = CompanyRecord.query(db).findOne({ id, accountId: principal.accountId });
+  // Objection maps model properties, not the keys of a where-object: columns are named as in the database.
+  const query = CompanyRecord.query(db).findOne({ id, account_id: principal.accountId });
   const record = await (forUpdate ? query.forUpdate() : query);
   if (!record) throw companyNotFound(id);
   return record;
@@ -87,7 +88,7 @@ export async function updateCompany(trx: Db, principal: Principal, input: Update
   const record = await mapCodeConflict(changes.code, () =>
     CompanyRecord.query(trx)
       .patch({ ...changes, updatedAt: new Date() } as Partial<CompanyRecord>)
-      .where({ id, accountId: principal.accountId })
+      .where({ id, account_id: principal.accountId })
       .returning("*")
       .first(),
   );

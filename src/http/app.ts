@@ -51,6 +51,8 @@ function requestEnvelope(log: Logger): Koa.Middleware {
       }
       ctx.status = error.status;
       ctx.body = toEnvelope(error, requestId);
+      // The unread rest of an oversized body would otherwise be taken for the next request on the connection.
+      if (error.status === 413) ctx.set("Connection", "close");
       if (error.status === 500) for (const header of RATE_LIMIT_HEADERS) ctx.remove(header);
     }
     log.info({

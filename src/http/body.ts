@@ -3,6 +3,7 @@ import { ApiError, validationError } from "../errors.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** Thrown before the body is read: the connection must close, since its unread remainder cannot be skipped. */
 const tooLarge = (limit: number) =>
   new ApiError("payload_too_large", `The request body exceeds ${limit} bytes, the limit of this operation.`, {
     key: "request.body_too_large",
@@ -30,9 +31,25 @@ export function parseJsonBody(contentType: string | undefined, raw: Buffer): unk
     throw validationError({ body: ["must be sent with Content-Type: application/json"] }, "The request body must be JSON.");
   }
   if (raw.length === 0) throw validationError({ body: ["is required (send {} when there is nothing to say)"] }, "The request body is empty.");
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(raw.toString("utf8"));
   } catch (error) {
     throw validationError({ body: [`is not valid JSON: ${(error as Error).message}`] }, "The request body is not valid JSON.");
   }
+  const withNul = pathsWithNul(value, "");
+  if (withNul.length) {
+    throw validationError(Object.fromEntries(withNul.map((path) => [path || "body", ["must not contain the character U+0000"]])));
+  }
+  return value;
+}
+
+/** Paths of strings holding U+0000, which PostgreSQL text cannot store (valid JSON, but never valid input). */
+function pathsWithNul(value: unknown, path: string): string[] {
+  if (typeof value === "string") return value.includes("\u0000") ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => pathsWithNul(v, `${path}[${i}]`));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, v]) => [...(k.includes("\u0000") ? [path || "body"] : []), ...pathsWithNul(v, path ? `${path}.${k}` : k)]);
+  }
+  return [];
 }

@@ -13,7 +13,7 @@ export const companyNotFound = (id: string) => notFound("The company", "company.
 
 /** True when the key may act on the company (its account's company, within the key's restriction). */
 export function keyReaches(principal: Principal, companyId: string): boolean {
-  return principal.companyIds === null || principal.companyIds.includes(companyId);
+  return principal.companyIds === null || principal.companyIds.includes(companyId.toLowerCase());
 }
 
 /**
@@ -21,7 +21,8 @@ export function keyReaches(principal: Principal, companyId: string): boolean {
  * The gate (src/http/gate.ts) already fetched it when it belongs to the key's account.
  */
 export function resolveCompany(principal: Principal, header: string | undefined): CompanyContext {
-  let id = header;
+  // UUIDs compare in lower case (the contract accepts either case; Postgres prints lower case).
+  let id = header?.toLowerCase();
   if (!id) {
     if (principal.companyIds?.length !== 1) {
       throw validationError({ "X-Company-Id": ["is required: name the company this operation acts on"] }, "X-Company-Id is required.");

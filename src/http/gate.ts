@@ -66,7 +66,7 @@ export async function gate(db: Db, request: { authorization?: string; companyHea
   const parsed = token ? parseKey(token) : undefined;
   let row: GateRow | undefined;
   if (parsed) {
-    const companyId = request.companyHeader && UUID.test(request.companyHeader) ? request.companyHeader : null;
+    const companyId = request.companyHeader && UUID.test(request.companyHeader) ? request.companyHeader.toLowerCase() : null;
     row = (await db.raw<{ rows: GateRow[] }>(GATE_SQL, [parsed.id, companyId])).rows[0];
   }
   const valid = parsed !== undefined && secretMatches(parsed.secret, row?.secret_hash) && row !== undefined;

@@ -6,12 +6,14 @@
 //   2. A stored record with the same payload hash is replayed; a different hash is 422 `idempotency_key_reuse`.
 //   3. Otherwise the handler runs (in a savepoint, so a 4xx it throws leaves nothing behind), and its response
 //      is stored in the same transaction as its writes. A crash before commit leaves neither; 5xx is not stored.
+//      A response that carries a secret is stored sealed to the caller's own token (./sealed.ts).
 // The lock ends with the transaction, so a retry after commit always finds the record.
 import { createHash } from "node:crypto";
 import type { Db, Trx } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { toEnvelope } from "./envelope.js";
+import { isSealed, seal, unseal } from "./sealed.js";
 
 export const NO_COMPANY = "00000000-0000-0000-0000-000000000000";
 
@@ -27,6 +29,8 @@ export interface IdempotencyScope {
   key: string;
   operationId: string;
   requestId: string;
+  /** Set for an operation whose response carries a secret: the stored response is sealed with it (./sealed.ts). */
+  sealWith?: string;
 }
 
 function canonicalJson(value: unknown): string {
@@ -71,7 +75,16 @@ export async function runIdempotent(
           key: "idempotency.key_reuse",
         });
       }
-      return { status: stored.status_code as number, body: stored.response_body as unknown, replay: true };
+      let body = stored.response_body as unknown;
+      if (isSealed(body)) {
+        body = scope.sealWith ? unseal(body, scope.sealWith, scope.key) : undefined;
+        if (body === undefined) {
+          throw new ApiError("conflict", "The first response to this Idempotency-Key holds a secret; only the API key that sent the request can replay it.", {
+            key: "idempotency.replay_sealed",
+          });
+        }
+      }
+      return { status: stored.status_code as number, body, replay: true };
     }
     let outcome: WriteOutcome;
     try {
@@ -87,7 +100,7 @@ export async function runIdempotent(
       operation_id: scope.operationId,
       request_hash: hash,
       status_code: outcome.status,
-      response_body: JSON.stringify(outcome.body),
+      response_body: JSON.stringify(scope.sealWith ? seal(outcome.body, scope.sealWith, scope.key) : outcome.body),
     });
     return outcome;
   });

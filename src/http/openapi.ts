@@ -3,6 +3,7 @@
 //   x-required-scope  the scope the key needs (`<module>:read|write`)
 //   x-company-scoped  the operation acts on one company (X-Company-Id)
 //   x-body-limit      the operation's body size limit in bytes (default 1 MB)
+//   x-sensitive-response  the response carries a secret (stored sealed for idempotent replays)
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +31,8 @@ export interface OperationInfo {
   bodyLimit: number;
   /** lower-case header name -> declared name, for naming header fields in errors */
   headerNames: Record<string, string>;
+  /** The response carries a secret (`x-sensitive-response`): an idempotent replay stores it sealed. */
+  sensitiveResponse: boolean;
   /** `/v1/declarations/{cc}/...`: the jurisdiction of a country-specific operation */
   jurisdiction: string | undefined;
   operation: Operation;
@@ -60,6 +63,7 @@ function describeOperation(operation: Operation): OperationInfo {
     companyScoped: ext["x-company-scoped"] === true || jurisdiction !== undefined,
     bodyLimit: typeof ext["x-body-limit"] === "number" ? (ext["x-body-limit"] as number) : DEFAULT_BODY_LIMIT,
     headerNames,
+    sensitiveResponse: ext["x-sensitive-response"] === true,
     jurisdiction,
     operation,
   };

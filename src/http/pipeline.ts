@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
+import { bearerToken } from "./api-keys.js";
 import type { ErrorEnvelope } from "./envelope.js";
 import { gate, type Principal } from "./gate.js";
 import { readBody, parseJsonBody } from "./body.js";
@@ -86,7 +87,8 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
       ctx.body = await withTransaction(db, run);
       return;
     }
-    const outcome = await runIdempotent(db, scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), body, run);
+    const scope = { ...scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), sealWith: op.sensitiveResponse ? bearerToken(ctx.get("authorization")) : undefined };
+    const outcome = await runIdempotent(db, scope, body, run);
     ctx.status = outcome.status;
     ctx.body = outcome.replay && outcome.status !== 200 ? withRequestId(outcome.body as ErrorEnvelope, ctx.state.requestId) : outcome.body;
     if (outcome.replay) ctx.set("x-idempotent-replay", "true");

@@ -20,6 +20,6 @@ export function createTaskList(deps: JobDeps): TaskList {
 export const crontab = [
   "17 * * * * prune_idempotency_keys ?max=1",
   "*/5 * * * * prune_rate_limit_counters ?max=1",
-  "30 15 * * 1-5 sync_exchange_rates ?max=5",
-  "30 17 * * 1-5 sync_exchange_rates ?max=5",
+  "30 15 * * 1-5 sync_exchange_rates ?id=ecb_after_publication&max=5",
+  "30 17 * * 1-5 sync_exchange_rates ?id=ecb_late_publication&max=5",
 ].join("\n");

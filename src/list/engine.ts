@@ -51,6 +51,15 @@ const OPS_BY_TYPE: Record<FieldType, readonly string[]> = {
   boolean: ["eq", "ne"],
 };
 
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A date, or an RFC 3339 timestamp whose parts are all in range (what PostgreSQL will accept). */
+function isTimestamp(value: string): boolean {
+  if (isIsoDate(value)) return true;
+  const m = RFC3339.exec(value);
+  return m !== null && isIsoDate(m[1]) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 60;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?[0-9]{1,20}(\.[0-9]{1,10})?$/;
 
@@ -65,7 +74,7 @@ function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } |
     case "date":
       return typeof value === "string" && isIsoDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD" };
     case "timestamp":
-      return typeof value === "string" && (isIsoDate(value) || !Number.isNaN(Date.parse(value)))
+      return typeof value === "string" && isTimestamp(value)
         ? { ok: true, value }
         : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp" };
     case "decimal": {

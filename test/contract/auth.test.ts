@@ -77,15 +77,26 @@ function keyWith(scopes: string[], companyIds?: string[]): Promise<CreatedKey> {
   return keyCache.get(id)!;
 }
 
-/** Every row a request could write (the rate-limit counters aside). */
-async function snapshot() {
-  return {
-    accounts: await h.db("accounts").orderBy("id").select("id", "name", "trial_ends_at", "prepaid_credit"),
-    companies: await h.db("companies").orderBy("id").select(),
-    partners: await h.db("partners").orderBy(["company_id", "id"]).select(),
-    apiKeys: await h.db("api_keys").orderBy("id").select("id", "account_id", "name", "scopes", "company_ids", "revoked_at", "rate_limit_per_minute"),
-    idempotency: await h.db("idempotency_keys").orderBy(["account_id", "company_id", "key"]).select("account_id", "company_id", "key", "status_code"),
-  };
+/**
+ * A fingerprint of every row of every table a request could write (all tables of the schema but the rate-limit
+ * counters and the migration bookkeeping), so that "nothing written" also covers tables added later.
+ */
+async function snapshot(): Promise<Record<string, { rows: number; digest: string }>> {
+  const tables: string[] = await h.db("information_schema.tables")
+    .where({ table_schema: h.db.raw("current_schema()"), table_type: "BASE TABLE" })
+    .whereNotIn("table_name", ["rate_limit_counters", "knex_migrations", "knex_migrations_lock"])
+    .orderBy("table_name")
+    .pluck("table_name");
+  expect(tables).toEqual(expect.arrayContaining(["accounts", "api_keys", "companies", "partners", "idempotency_keys"]));
+  const result: Record<string, { rows: number; digest: string }> = {};
+  for (const table of tables) {
+    const { rows } = await h.db.raw<{ rows: { rows: string; digest: string | null }[] }>(
+      `select count(*) as rows, md5(string_agg(t::text, '|' order by t::text)) as digest from ?? t`,
+      [table],
+    );
+    result[table] = { rows: Number(rows[0].rows), digest: rows[0].digest ?? "" };
+  }
+  return result;
 }
 
 function expectError(res: ApiResponse, status: number, code: string, key: string) {
@@ -522,7 +533,10 @@ describe("api-keys/create and companies: a key restricted to companies", () => {
 
   test("an unrestricted key must send X-Company-Id on a company-scoped operation (400)", async () => {
     const before = await snapshot();
-    for (const op of OPS.filter((o) => o.companyScoped)) {
+    // Operations with a known valid body only: an invalid body is reported before the company is resolved.
+    const known = OPS.filter((o) => o.companyScoped && VALID_CALLS[o.operationId]);
+    expect(known.length).toBeGreaterThanOrEqual(2);
+    for (const op of known) {
       const call = await callOf(op, op.scope);
       const res = await h.post(op.path, call.body, { key: root.apiKey });
       expectError(res, 400, "validation", "request.invalid");
@@ -540,7 +554,9 @@ describe("malformed X-Company-Id", () => {
     const before = await snapshot();
     const res = await h.post(op.path, call.body, { key: root.apiKey, companyId: value });
     expectError(res, 400, "validation", "request.invalid");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["X-Company-Id"]);
+    expect(res.body.error.fieldErrors["X-Company-Id"]?.length).toBeGreaterThan(0);
+    // With a valid body (operations this file knows), the header is the only offending field.
+    if (VALID_CALLS[op.operationId]) expect(Object.keys(res.body.error.fieldErrors)).toEqual(["X-Company-Id"]);
     expect(await snapshot()).toEqual(before);
   });
 
