@@ -3,6 +3,7 @@
 // rate-limited, checked the scope, validated the body against the contract, resolved the company and,
 // for a mutating operation, opened the transaction `db` (committed after the handler returns).
 import type { operations } from "../../generated/types.js";
+import type { AuditNote } from "../audit.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import type { Principal } from "../http/gate.js";
@@ -25,6 +26,8 @@ export interface HandlerContext<Op extends OperationId> {
   company: CompanyContext | null;
   requestId: string;
   config: Config;
+  /** A mutating handler may refine what the audit log records about it (src/audit.ts). */
+  audit: AuditNote;
 }
 
 export type Handler<Op extends OperationId = OperationId> = ((ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>) & {

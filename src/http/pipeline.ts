@@ -6,6 +6,7 @@ import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
+import { recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
 import { bearerToken } from "./api-keys.js";
@@ -77,11 +78,20 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     }
 
     const handler = handlers.get(op.operationId)!;
-    const run = (handlerDb: Db) => handler({ body: body as never, db: handlerDb, principal, company, requestId: ctx.state.requestId, config });
+    const requestId: string = ctx.state.requestId;
+    const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, db: handlerDb, principal, company, requestId, config, audit });
     if (!op.mutating) {
-      ctx.body = await run(db);
+      ctx.body = await call(db, {});
       return;
     }
+    // A mutation and its audit record commit together, or neither does.
+    const auditContext = { accountId: principal.accountId, companyId: company?.id ?? null, keyId: principal.keyId, requestId, operationPath: op.path };
+    const run = async (trx: Db) => {
+      const note: AuditNote = {};
+      const result = await call(trx, note);
+      await recordAudit(trx, auditContext, note, result);
+      return result;
+    };
     const idempotencyKey = ctx.get("idempotency-key");
     if (!idempotencyKey) {
       ctx.body = await withTransaction(db, run);

@@ -16,10 +16,13 @@ export interface EcbDay {
 
 export type EcbFile = "daily" | "hist-90d" | "hist";
 
-/** The address of one of the three files, from EXCHANGE_RATES_URL (the folder, or any file in it). */
+/** The address of one of the three files, from EXCHANGE_RATES_URL (the folder, or any `.xml` file in it). */
 export function ecbFileUrl(source: string, file: EcbFile): string {
-  const folder = source.endsWith("/") ? source : source.slice(0, source.lastIndexOf("/") + 1);
-  return `${folder}eurofxref-${file}.xml`;
+  const url = new URL(source);
+  if (url.pathname.endsWith(".xml")) url.pathname = url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1);
+  else if (!url.pathname.endsWith("/")) url.pathname += "/";
+  url.search = "";
+  return new URL(`eurofxref-${file}.xml`, url).toString();
 }
 
 const unreachable = (detail: string, params: Record<string, unknown>) =>

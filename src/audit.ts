@@ -1,0 +1,42 @@
+// The audit log: every successful mutation of every module writes one record in the mutation's own transaction
+// (src/http/pipeline.ts calls recordAudit; handlers may refine the note). Records cannot be changed (trigger).
+import type { Db } from "./db/connection.js";
+
+/** What a handler may say about its mutation; the defaults are derived from the operation and its result. */
+export interface AuditNote {
+  /** Defaults to the operation's path as dotted words (`partners.create`). */
+  operation?: string;
+  /** Defaults to the result's `id`. */
+  targetIds?: string[];
+  /** Defaults to the identifying scalars of the result (code, number, name, date...). */
+  summary?: Record<string, unknown>;
+}
+
+export interface AuditContext {
+  accountId: string;
+  companyId: string | null;
+  keyId: string;
+  requestId: string;
+  operationPath: string;
+}
+
+const SUMMARY_FIELDS = ["code", "number", "name", "date", "documentType", "currencyCode", "rate", "month", "template", "imported", "created", "existing"];
+
+export function defaultOperation(operationPath: string): string {
+  return operationPath.replace(/^\/v1\//, "").split("/").join(".");
+}
+
+export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
+  const r = (result && typeof result === "object" ? result : {}) as Record<string, unknown>;
+  const targetIds = note.targetIds ?? (typeof r.id === "string" ? [r.id] : []);
+  const summary = note.summary ?? Object.fromEntries(SUMMARY_FIELDS.filter((f) => ["string", "number", "boolean"].includes(typeof r[f])).map((f) => [f, r[f]]));
+  await trx("audit_log").insert({
+    account_id: context.accountId,
+    company_id: context.companyId,
+    key_id: context.keyId,
+    operation: note.operation ?? defaultOperation(context.operationPath),
+    target_ids: targetIds,
+    summary: JSON.stringify(summary),
+    request_id: context.requestId,
+  });
+}
