@@ -1,12 +1,14 @@
 import type { Knex } from "knex";
 import * as platform from "./20261122000001_platform.js";
 import * as reference from "./20261122000002_reference.js";
+import * as ledger from "./20261122000003_ledger.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
 const migrations: Record<string, Knex.Migration> = {
   "20261122000001_platform": platform,
   "20261122000002_reference": reference,
+  "20261122000003_ledger": ledger,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,229 @@
+import type { Knex } from "knex";
+
+// The general ledger and the audit log. Invariants live here as well as in code, so that no code path can
+// break them: journal rows are immutable and can only be written together with their header, a transaction
+// balances at commit, nothing is posted into a locked month, account hierarchy rules hold, audit records are
+// append-only.
+export async function up(knex: Knex): Promise<void> {
+  await knex.raw(`
+    -- ------------------------------------------------------------------------------------------------------
+    -- Audit log: every successful mutation, written in the mutation's own transaction.
+    create table audit_log (
+      account_id uuid not null references accounts (id),
+      id bigint generated always as identity,
+      company_id uuid references companies (id),
+      key_id uuid references api_keys (id),
+      operation text not null,
+      target_ids text[] not null default '{}',
+      summary jsonb not null default '{}',
+      request_id text,
+      occurred_at timestamptz not null default now(),
+      primary key (account_id, id)
+    );
+    create index audit_log_company_idx on audit_log (company_id, occurred_at);
+
+    create function refuse_change() returns trigger language plpgsql as $$
+    begin
+      raise exception '% rows cannot be changed or deleted (%)', tg_table_name, tg_op
+        using errcode = 'integrity_constraint_violation';
+    end $$;
+
+    create trigger audit_log_append_only before update or delete on audit_log
+      for each row execute function refuse_change();
+    create trigger audit_log_no_truncate before truncate on audit_log
+      for each statement execute function refuse_change();
+
+    -- ------------------------------------------------------------------------------------------------------
+    -- Chart of accounts.
+    create table ledger_accounts (
+      company_id uuid not null references companies (id),
+      code text not null check (code ~ '^[A-Za-z0-9.]{1,20}$'),
+      id uuid not null default gen_random_uuid(),
+      name text not null,
+      name_en text,
+      type text not null check (type in ('asset', 'liability', 'equity', 'income', 'expense')),
+      parent_code text,
+      is_postable boolean not null default true,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      primary key (company_id, code),
+      constraint ledger_accounts_id_key unique (company_id, id),
+      constraint ledger_accounts_parent_fkey foreign key (company_id, parent_code) references ledger_accounts (company_id, code)
+    );
+    create index ledger_accounts_parent_idx on ledger_accounts (company_id, parent_code);
+
+    -- ------------------------------------------------------------------------------------------------------
+    -- Journal.
+    create table journal_transactions (
+      company_id uuid not null references companies (id),
+      id uuid not null default gen_random_uuid(),
+      number text,
+      date date not null,
+      description text,
+      reference text,
+      document_type text not null check (document_type in
+        ('manual', 'reversal', 'migration', 'migration_opening', 'sale_invoice', 'purchase_invoice', 'payment', 'depreciation', 'inventory', 'fx_revaluation')),
+      source_type text,
+      source_id text,
+      reverses_id uuid,
+      total numeric(18, 2) not null check (total > 0),
+      account_codes text[] not null,
+      partner_codes text[] not null default '{}',
+      created_by_key_id uuid references api_keys (id),
+      created_at timestamptz not null default now(),
+      primary key (company_id, id),
+      constraint journal_transactions_number_key unique (company_id, number),
+      constraint journal_transactions_reverses_fkey foreign key (company_id, reverses_id) references journal_transactions (company_id, id)
+    );
+    create unique index journal_transactions_reversed_once on journal_transactions (company_id, reverses_id) where reverses_id is not null;
+    create index journal_transactions_date_idx on journal_transactions (company_id, date, id);
+    create index journal_transactions_accounts_idx on journal_transactions using gin (account_codes);
+    create index journal_transactions_partners_idx on journal_transactions using gin (partner_codes);
+
+    create table journal_entries (
+      company_id uuid not null,
+      transaction_id uuid not null,
+      line_no smallint not null check (line_no between 1 and 1000),
+      date date not null,
+      account_code text not null,
+      debit numeric(18, 2) not null default 0 check (debit >= 0),
+      credit numeric(18, 2) not null default 0 check (credit >= 0),
+      partner_code text,
+      currency text check (currency ~ '^[A-Z]{3}$'),
+      currency_amount numeric(18, 2) check (currency_amount > 0),
+      rate numeric(18, 8) check (rate > 0),
+      description text,
+      primary key (company_id, transaction_id, line_no),
+      constraint journal_entries_one_side check ((debit > 0) <> (credit > 0)),
+      constraint journal_entries_currency_complete check ((currency is null) = (currency_amount is null) and (currency is null) = (rate is null)),
+      constraint journal_entries_transaction_fkey foreign key (company_id, transaction_id) references journal_transactions (company_id, id),
+      constraint journal_entries_account_fkey foreign key (company_id, account_code) references ledger_accounts (company_id, code),
+      constraint journal_entries_partner_fkey foreign key (company_id, partner_code) references partners (company_id, code)
+    );
+    -- Reports read balances by account and date without touching the heap.
+    create index journal_entries_account_date_idx on journal_entries (company_id, account_code, date) include (debit, credit);
+    create index journal_entries_date_idx on journal_entries (company_id, date) include (account_code, debit, credit);
+
+    create trigger journal_transactions_immutable before update or delete on journal_transactions
+      for each row execute function refuse_change();
+    create trigger journal_entries_immutable before update or delete on journal_entries
+      for each row execute function refuse_change();
+    create trigger journal_transactions_no_truncate before truncate on journal_transactions
+      for each statement execute function refuse_change();
+    create trigger journal_entries_no_truncate before truncate on journal_entries
+      for each statement execute function refuse_change();
+
+    -- Period locks: a month is open unless a row names it.
+    create table ledger_period_locks (
+      company_id uuid not null references companies (id),
+      month date not null check (month = date_trunc('month', month)),
+      locked_at timestamptz not null default now(),
+      locked_by_key_id uuid references api_keys (id),
+      primary key (company_id, month)
+    );
+
+    -- A posting holds the company's period lock in shared mode; locking and unlocking take it exclusively. So a
+    -- month cannot be locked while a posting into it is being committed, and the check below cannot go stale.
+    create function journal_transaction_checks() returns trigger language plpgsql as $$
+    begin
+      perform pg_advisory_xact_lock_shared(7301, hashtext(new.company_id::text));
+      if exists (select 1 from ledger_period_locks where company_id = new.company_id and month = date_trunc('month', new.date)) then
+        raise exception 'period % of company % is locked', to_char(new.date, 'YYYY-MM'), new.company_id
+          using errcode = 'check_violation', constraint = 'ledger_period_locked';
+      end if;
+      return new;
+    end $$;
+    create trigger journal_transaction_checks before insert on journal_transactions
+      for each row execute function journal_transaction_checks();
+
+    -- Entries are written with their header, in the header's own database transaction, on postable accounts.
+    create function journal_entry_checks() returns trigger language plpgsql as $$
+    declare
+      header record;
+    begin
+      select date, xmin into header from journal_transactions where company_id = new.company_id and id = new.transaction_id;
+      if header.xmin::text <> pg_current_xact_id()::xid::text then
+        raise exception 'entries can only be added in the transaction that creates their journal transaction'
+          using errcode = 'check_violation', constraint = 'journal_entries_with_header';
+      end if;
+      if new.date <> header.date then
+        raise exception 'entry date % differs from its transaction date %', new.date, header.date
+          using errcode = 'check_violation', constraint = 'journal_entries_date';
+      end if;
+      if not (select is_postable from ledger_accounts where company_id = new.company_id and code = new.account_code) then
+        raise exception 'account % is not postable', new.account_code
+          using errcode = 'check_violation', constraint = 'journal_entries_postable_account';
+      end if;
+      return new;
+    end $$;
+    create trigger journal_entry_checks before insert on journal_entries
+      for each row execute function journal_entry_checks();
+
+    -- At commit: at least two entries, debits = credits = the header's total.
+    create function journal_transaction_balanced() returns trigger language plpgsql as $$
+    declare
+      debits numeric;
+      credits numeric;
+      lines int;
+    begin
+      select coalesce(sum(debit), 0), coalesce(sum(credit), 0), count(*) into debits, credits, lines
+        from journal_entries where company_id = new.company_id and transaction_id = new.id;
+      if lines < 2 or debits <> credits or debits <> new.total then
+        raise exception 'journal transaction % does not balance (% lines, debits %, credits %, total %)', new.id, lines, debits, credits, new.total
+          using errcode = 'check_violation', constraint = 'journal_transactions_balanced';
+      end if;
+      return null;
+    end $$;
+    create constraint trigger journal_transaction_balanced after insert on journal_transactions
+      deferrable initially deferred for each row execute function journal_transaction_balanced();
+
+    -- Account hierarchy: a parent is never postable; an account with postings keeps its type and stays postable.
+    create function ledger_account_checks() returns trigger language plpgsql as $$
+    begin
+      if new.parent_code is not null and (select is_postable from ledger_accounts where company_id = new.company_id and code = new.parent_code) then
+        raise exception 'parent account % is postable', new.parent_code
+          using errcode = 'check_violation', constraint = 'ledger_accounts_parent_not_postable';
+      end if;
+      if tg_op = 'UPDATE' then
+        if new.is_postable and not old.is_postable and exists (select 1 from ledger_accounts where company_id = new.company_id and parent_code = new.code) then
+          raise exception 'account % has sub-accounts and cannot be postable', new.code
+            using errcode = 'check_violation', constraint = 'ledger_accounts_parent_not_postable';
+        end if;
+        if (new.type <> old.type or (old.is_postable and not new.is_postable))
+           and exists (select 1 from journal_entries where company_id = new.company_id and account_code = new.code) then
+          raise exception 'account % has postings', new.code
+            using errcode = 'check_violation', constraint = 'ledger_accounts_has_postings';
+        end if;
+      end if;
+      return new;
+    end $$;
+    create trigger ledger_account_checks before insert or update on ledger_accounts
+      for each row execute function ledger_account_checks();
+
+    -- Posting rules: named uses of accounts; a rule without a row uses its default code (src/ledger/posting-rules.ts).
+    create table posting_rules (
+      company_id uuid not null references companies (id),
+      rule text not null,
+      account_code text not null,
+      updated_at timestamptz not null default now(),
+      primary key (company_id, rule),
+      constraint posting_rules_account_fkey foreign key (company_id, account_code) references ledger_accounts (company_id, code)
+    );
+  `);
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.raw(`
+    drop table posting_rules;
+    drop table ledger_period_locks;
+    drop table journal_entries;
+    drop table journal_transactions;
+    drop table ledger_accounts;
+    drop table audit_log;
+    drop function journal_transaction_balanced();
+    drop function journal_entry_checks();
+    drop function journal_transaction_checks();
+    drop function ledger_account_checks();
+    drop function refuse_change();
+  `);
+}
