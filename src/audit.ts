@@ -20,7 +20,7 @@ export interface AuditContext {
   operationPath: string;
 }
 
-const SUMMARY_FIELDS = ["code", "number", "name", "date", "documentType", "currencyCode", "rate", "month", "template", "imported", "created", "existing"];
+const SUMMARY_FIELDS = ["code", "number", "name", "date", "documentType", "currencyCode", "rate", "month", "template", "imported", "created", "existing", "rule", "accountCode", "prefix", "year"];
 
 export function defaultOperation(operationPath: string): string {
   return operationPath.replace(/^\/v1\//, "").split("/").join(".");

@@ -33,9 +33,33 @@ interface PgError {
   nativeError?: PgError;
 }
 
+/**
+ * The constraint a check violation (SQLSTATE 23514, also raised by our triggers with a constraint name), unique
+ * violation (23505) or foreign-key violation (23503) names; undefined for any other error.
+ */
+export function violatedConstraint(error: unknown): { sqlstate: "23514" | "23505" | "23503"; constraint: string } | undefined {
+  const e = error as PgError | undefined;
+  const native = e?.nativeError ?? e;
+  if (native?.constraint && (native.code === "23514" || native.code === "23505" || native.code === "23503")) {
+    return { sqlstate: native.code, constraint: native.constraint };
+  }
+  return undefined;
+}
+
 /** The constraint a unique violation (SQLSTATE 23505) names, or undefined for any other error. */
 export function uniqueViolation(error: unknown): string | undefined {
   const e = error as PgError | undefined;
   const native = e?.nativeError ?? e;
   return native?.code === "23505" ? native.constraint : undefined;
+}
+
+/**
+ * The constraint a foreign-key violation (SQLSTATE 23503) names, or undefined for any other error. On a delete or
+ * key update of a referenced row it names the referencing table's constraint, so a caller can treat "any table
+ * still references this row" generically without knowing which tables do.
+ */
+export function foreignKeyViolation(error: unknown): string | undefined {
+  const e = error as PgError | undefined;
+  const native = e?.nativeError ?? e;
+  return native?.code === "23503" ? (native.constraint ?? "") : undefined;
 }

@@ -3,9 +3,11 @@
 // that whitelist, and values reach SQL only as bound parameters.
 import type { Knex } from "knex";
 import { isIsoDate } from "../dates.js";
+import { Decimal } from "../decimal.js";
 import { ApiError, type FieldErrors } from "../errors.js";
 
-export type FieldType = "string" | "uuid" | "date" | "timestamp" | "decimal" | "integer" | "boolean";
+/** `textArray`: a text[] column; `eq` matches rows whose array holds the value, `in` rows holding any of them. */
+export type FieldType = "string" | "uuid" | "date" | "timestamp" | "decimal" | "integer" | "boolean" | "textArray";
 
 export interface ListField {
   /** SQL expression of the field; trusted text from the resource's own spec, never from a request. */
@@ -49,6 +51,7 @@ const OPS_BY_TYPE: Record<FieldType, readonly string[]> = {
   decimal: ["eq", "ne", "gte", "lte", "in"],
   integer: ["eq", "ne", "gte", "lte", "in"],
   boolean: ["eq", "ne"],
+  textArray: ["eq", "in"],
 };
 
 const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -78,15 +81,20 @@ function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } |
         ? { ok: true, value }
         : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp" };
     case "decimal": {
-      const text = typeof value === "number" ? String(value) : value;
+      // decimal.js, not String(): String(0.0000001) is "1e-7".
+      const text = typeof value === "number" && Number.isFinite(value) ? new Decimal(value).toFixed() : value;
       return typeof text === "string" && DECIMAL.test(text) ? { ok: true, value: text } : { ok: false, message: "must be a decimal number" };
     }
     case "integer": {
-      const text = typeof value === "number" ? String(value) : value;
-      return typeof text === "string" && /^-?[0-9]{1,15}$/.test(text) ? { ok: true, value: Number(text) } : { ok: false, message: "must be an integer" };
+      // Bound as text and compared as numeric (see bind()), so a value beyond the column's range matches nothing
+      // instead of failing the query.
+      const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
+      return typeof text === "string" && /^-?[0-9]{1,15}$/.test(text) ? { ok: true, value: text } : { ok: false, message: "must be an integer" };
     }
     case "boolean":
       return typeof value === "boolean" ? { ok: true, value } : { ok: false, message: "must be true or false" };
+    case "textArray":
+      return typeof value === "string" ? { ok: true, value } : { ok: false, message: "must be a string for this field" };
   }
 }
 
@@ -102,7 +110,7 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   const where: Plan["where"] = [];
 
   (request.filter ?? []).forEach((f, i) => {
-    const field = spec.fields[f.field];
+    const field = fieldOf(spec, f.field);
     if (!field || field.filter === false) return fail(`filter[${i}].field`, `is not a filterable field; one of: ${filterable(spec).join(", ")}`);
     if (!OPS_BY_TYPE[field.type].includes(f.op)) return fail(`filter[${i}].op`, `${f.op} does not apply to ${field.type} field ${f.field}; use one of: ${OPS_BY_TYPE[field.type].join(", ")}`);
     if (f.op === "in") {
@@ -113,17 +121,19 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
         if (c.ok) values.push(c.value);
         else fail(`filter[${i}].value[${j}]`, c.message);
       });
-      where.push({ sql: `${field.column} = any(?)`, bindings: [values] });
+      const list = { textArray: `${field.column} && ?::text[]`, integer: `${field.column} = any(?::numeric[])` }[field.type as string] ?? `${field.column} = any(?)`;
+      where.push({ sql: list, bindings: [values] });
       return;
     }
     if (Array.isArray(f.value)) return fail(`filter[${i}].value`, `must be a single value for op ${f.op}`);
     const c = coerce(field.type, f.value);
     if (!c.ok) return fail(`filter[${i}].value`, c.message);
+    const p = field.type === "integer" ? "?::numeric" : "?";
     const sql = {
-      eq: `${field.column} = ?`,
-      ne: `${field.column} is distinct from ?`,
-      gte: `${field.column} >= ?`,
-      lte: `${field.column} <= ?`,
+      eq: field.type === "textArray" ? `${field.column} @> array[?]::text[]` : `${field.column} = ${p}`,
+      ne: `${field.column} is distinct from ${p}`,
+      gte: `${field.column} >= ${p}`,
+      lte: `${field.column} <= ${p}`,
       contains: `strpos(lower(${field.column}), lower(?)) > 0`,
     }[f.op as "eq"];
     where.push({ sql, bindings: [c.value] });
@@ -132,7 +142,7 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   const order: string[] = [];
   const sorts = request.sort?.length ? request.sort : spec.defaultSort;
   sorts.forEach((s, i) => {
-    const field = spec.fields[s.field];
+    const field = fieldOf(spec, s.field);
     if (!field || field.sort === false) return fail(`sort[${i}].field`, `is not a sortable field; one of: ${sortable(spec).join(", ")}`);
     order.push(`${field.column} ${s.dir === "desc" ? "desc" : "asc"}`);
   });
@@ -140,7 +150,7 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
 
   const totals: Plan["totals"] = [];
   (request.totals ?? []).forEach((name, i) => {
-    const field = spec.fields[name];
+    const field = fieldOf(spec, name);
     if (!field || !field.total) return fail(`totals[${i}]`, `is not a totalable field; one of: ${Object.keys(spec.fields).filter((k) => spec.fields[k].total).join(", ") || "(none)"}`);
     if (!totals.some((t) => t.name === name)) totals.push({ name, column: field.column });
   });
@@ -148,6 +158,9 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   if (Object.keys(errors).length) throw new ApiError("validation", "The list request is not valid.", { key: "list.invalid", fieldErrors: errors });
   return { where, order, totals };
 }
+
+/** The declared field of that name; never an inherited member such as `constructor`. */
+const fieldOf = (spec: ListSpec, name: string): ListField | undefined => (Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined);
 
 const filterable = (spec: ListSpec) => Object.keys(spec.fields).filter((k) => spec.fields[k].filter !== false);
 const sortable = (spec: ListSpec) => Object.keys(spec.fields).filter((k) => spec.fields[k].sort !== false);

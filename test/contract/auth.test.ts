@@ -28,9 +28,11 @@ const OPS: Op[] = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
   }),
 );
 const MODULES = [...new Set(OPS.map((o) => o.module))];
+/** A module the spec names that has no operation in the contract yet (its scopes grant nothing here). */
+const IDLE_MODULE = ["webhooks", "bank", "assets", "inventory", "sales", "purchases", "migration", "declarations"].find((m) => !MODULES.includes(m))!;
 
 /** Scopes of other modules: one of a module with no operation here, and the write scope of each other module. */
-const unrelatedScopes = (op: Op) => ["ledger:write", ...MODULES.filter((m) => m !== op.module).map((m) => `${m}:write`)];
+const unrelatedScopes = (op: Op) => [`${IDLE_MODULE}:write`, ...MODULES.filter((m) => m !== op.module).map((m) => `${m}:write`)];
 
 const KEY_SHAPE = /^ak_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/;
 
@@ -368,7 +370,7 @@ describe("403 forbidden per scope", () => {
   });
 
   test("the scope check comes before body validation and company resolution", async () => {
-    const key = await keyWith(["ledger:write"]);
+    const key = await keyWith([`${IDLE_MODULE}:write`]);
     for (const op of OPS) {
       const res = await h.post(op.path, { notAField: true }, { key: key.key, companyId: op.companyScoped ? randomUUID() : undefined });
       expectError(res, 403, "forbidden", "auth.scope_missing");

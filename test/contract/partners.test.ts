@@ -1,5 +1,5 @@
-// partners/create and partners/get: the partner's shape, lookup by id or by code, and code uniqueness within
-// a company.
+// partners/create, get, list, update and delete: the partner's shape, lookup by id or by code, code uniqueness
+// within a company, the rules of VAT codes, IBANs and country codes, and deletes refused while referenced.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 
@@ -19,6 +19,21 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
+// What a partner created with only name and code has.
+const DEFAULTS = {
+  vatCode: null,
+  registrationCode: null,
+  countryCode: null,
+  address: null,
+  email: null,
+  phone: null,
+  iban: null,
+  isCustomer: true,
+  isSupplier: false,
+  isPrivatePerson: false,
+  paymentTermDays: 0,
+};
+
 let seq = 0;
 const code = (prefix = "P") => `${prefix}${Date.now().toString(36)}-${++seq}`;
 
@@ -26,7 +41,7 @@ function expectError(res: ApiResponse, status: number, code: string) {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
 }
 
-async function createPartner(body: { name: string; code: string }, company = companyId, apiKey = key) {
+async function createPartner(body: { name: string; code: string; [field: string]: unknown }, company = companyId, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey, companyId: company });
   if (res.status !== 200) throw new Error(`partner create failed: ${JSON.stringify(res.body)}`);
   return res.body;
@@ -37,7 +52,7 @@ describe("create", () => {
     const input = { name: "Tiekėjas UAB", code: code("SUP") };
     const res = await h.post(CREATE, input, { key, companyId });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(UUID), ...input, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+    expect(res.body).toEqual({ id: expect.stringMatching(UUID), ...input, ...DEFAULTS, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
     expect(res.body.createdAt).toBe(res.body.updatedAt);
     const rows = await h.db("partners").where({ id: res.body.id });
     expect(rows).toHaveLength(1);
@@ -76,7 +91,7 @@ describe("create", () => {
 });
 
 describe("get", () => {
-  let partner: { id: string; code: string; name: string; createdAt: string; updatedAt: string };
+  let partner: { id: string; code: string; name: string; createdAt: string; updatedAt: string; [field: string]: unknown };
   beforeAll(async () => {
     partner = await createPartner({ name: "Pirkėjas UAB", code: code("CUS") });
   });
@@ -178,5 +193,416 @@ describe("code uniqueness within a company", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     for (const r of results.filter((r) => r.status === 409)) expect(r.body.error.key).toBe("partner.code_taken");
     expect(await h.db("partners").where({ company_id: companyId, code: c })).toHaveLength(1);
+  });
+});
+
+const LIST = "/v1/partners/list";
+const UPDATE = "/v1/partners/update";
+const DELETE = "/v1/partners/delete";
+
+const FULL = {
+  vatCode: "LT100001234567",
+  registrationCode: "304000001",
+  countryCode: "LT",
+  address: { line1: "Gedimino pr. 1", line2: "3 aukštas", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" },
+  email: "buhalterija@pirkejas.lt",
+  phone: "+370 600 00000",
+  iban: "LT121000011101001000",
+  isCustomer: false,
+  isSupplier: true,
+  isPrivatePerson: true,
+  paymentTermDays: 30,
+};
+
+describe("master data on create", () => {
+  test("every field is returned and stored in its column", async () => {
+    const input = { name: "Pilnas UAB", code: code("FULL"), ...FULL };
+    const res = await h.post(CREATE, input, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: expect.stringMatching(UUID), ...input, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+    const row = await h.db("partners").where({ company_id: companyId, id: res.body.id }).first();
+    expect(row).toMatchObject({
+      vat_code: FULL.vatCode,
+      registration_code: FULL.registrationCode,
+      country_code: "LT",
+      address: FULL.address,
+      email: FULL.email,
+      phone: FULL.phone,
+      iban: FULL.iban,
+      is_customer: false,
+      is_supplier: true,
+      is_private_person: true,
+      payment_term_days: 30,
+    });
+  });
+
+  test.each([
+    { name: "LT with 9 digits", vatCode: "LT123456715" },
+    { name: "LT with 12 digits", vatCode: "LT100001234567" },
+    { name: "DE with 9 digits", vatCode: "DE136695976" },
+    { name: "AT with U and 8 digits", vatCode: "ATU13585627" },
+    { name: "NL with B and 2 digits", vatCode: "NL004495445B01" },
+    { name: "FR with a letter key", vatCode: "FRK7399859412" },
+    { name: "IE in the old format", vatCode: "IE8Z49289F" },
+    { name: "IE in the new format", vatCode: "IE3628739UA" },
+    { name: "EL (Greece) with 9 digits", vatCode: "EL094259216" },
+    { name: "ES with letters at both ends", vatCode: "ESX2482300W" },
+    { name: "NO with MVA", vatCode: "NO974760673MVA" },
+    { name: "a prefix without a known format (pattern only)", vatCode: "CHE123456789" },
+  ])("vatCode $name is accepted", async ({ vatCode }) => {
+    const res = await h.post(CREATE, { name: "PVM", code: code("VAT"), vatCode }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body.vatCode).toBe(vatCode);
+  });
+
+  test.each([
+    { name: "LT with 8 digits", vatCode: "LT12345678" },
+    { name: "LT with 10 digits", vatCode: "LT1234567890" },
+    { name: "LT with 11 digits", vatCode: "LT12345678901" },
+    { name: "LT with 13 digits", vatCode: "LT1234567890123" },
+    { name: "LT with a letter", vatCode: "LT12345678A" },
+    { name: "DE with 8 digits", vatCode: "DE12345678" },
+    { name: "AT without the U", vatCode: "AT123456789" },
+    { name: "NL without the B", vatCode: "NL123456789012" },
+    { name: "PL with 9 digits", vatCode: "PL123456789" },
+    { name: "SE not ending in 01", vatCode: "SE123456789012" },
+  ])("vatCode $name -> 422 vat_code.invalid naming vatCode, nothing stored", async ({ vatCode }) => {
+    const c = code("BADVAT");
+    const res = await h.post(CREATE, { name: "PVM", code: c, vatCode }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("vat_code.invalid");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["vatCode"]);
+    expect(await h.db("partners").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  test.each([
+    { name: "lower case", vatCode: "lt123456789" },
+    { name: "with a space", vatCode: "LT 123456789" },
+    { name: "too short", vatCode: "LT1" },
+    { name: "too long", vatCode: "LT12345678901234" },
+    { name: "a number", vatCode: 123456789 },
+  ])("vatCode $name -> 400 (the contract's pattern)", async ({ vatCode }) => {
+    const res = await h.post(CREATE, { name: "PVM", code: code("PATVAT"), vatCode }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["vatCode"]);
+  });
+
+  test.each([
+    { name: "LT (the issue's example)", iban: "LT121000011101001000" },
+    { name: "DE", iban: "DE89370400440532013000" },
+    { name: "GB with letters", iban: "GB82WEST12345698765432" },
+    { name: "NO, the shortest (15)", iban: "NO9386011117947" },
+    { name: "a country without a known length (checksum only)", iban: "BR1800360305000010009795493C1" },
+  ])("iban $name is accepted", async ({ iban }) => {
+    const res = await h.post(CREATE, { name: "Bankas", code: code("IBAN"), iban }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body.iban).toBe(iban);
+  });
+
+  test.each([
+    { name: "one digit changed", iban: "LT121000011101001001", message: /check digits/ },
+    { name: "two digits swapped", iban: "LT121000011101000100", message: /check digits/ },
+    { name: "wrong check digits", iban: "LT131000011101001000", message: /check digits/ },
+    { name: "LT of 21 characters", iban: "LT1210000111010010000", message: /20 characters/ },
+    { name: "DE of 21 characters", iban: "DE8937040044053201300", message: /22 characters/ },
+  ])("iban $name -> 422 iban.invalid naming iban", async ({ iban, message }) => {
+    const c = code("BADIBAN");
+    const res = await h.post(CREATE, { name: "Bankas", code: c, iban }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("iban.invalid");
+    expect(res.body.error.fieldErrors.iban[0]).toMatch(message);
+    expect(await h.db("partners").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  test.each([
+    { name: "with spaces", iban: "LT12 1000 0111 0100 1000" },
+    { name: "lower case", iban: "lt121000011101001000" },
+    { name: "too short for any country", iban: "LT1210000111" },
+  ])("iban $name -> 400 (the contract's pattern)", async ({ iban }) => {
+    const res = await h.post(CREATE, { name: "Bankas", code: code("PATIBAN"), iban }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["iban"]);
+  });
+
+  test("several rule failures -> one 422 partner.invalid_fields naming each field", async () => {
+    const res = await h.post(
+      CREATE,
+      { name: "Visi blogi", code: code("MANY"), vatCode: "LT1", iban: "LT121000011101001001", countryCode: "XX", address: { ...FULL.address, countryCode: "ZZ" } },
+      { key, companyId },
+    );
+    // "LT1" fails the pattern first: the contract's 400 comes before any rule.
+    expectError(res, 400, "validation");
+    const rules = await h.post(
+      CREATE,
+      { name: "Visi blogi", code: code("MANY"), vatCode: "LT12345678", iban: "LT121000011101001001", countryCode: "XX", address: { ...FULL.address, countryCode: "ZZ" } },
+      { key, companyId },
+    );
+    expectError(rules, 422, "unprocessable");
+    expect(rules.body.error.key).toBe("partner.invalid_fields");
+    expect(Object.keys(rules.body.error.fieldErrors).sort()).toEqual(["address.countryCode", "countryCode", "iban", "vatCode"]);
+  });
+
+  test.each([
+    { name: "countryCode not assigned", body: { countryCode: "XX" }, field: "countryCode" },
+    { name: "address.countryCode not assigned", body: { address: { ...FULL.address, countryCode: "ZZ" } }, field: "address.countryCode" },
+  ])("$name -> 422 country_code.unknown", async ({ body, field }) => {
+    const res = await h.post(CREATE, { name: "Šalis", code: code("CC"), ...body }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("country_code.unknown");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+
+  test.each([
+    { name: "paymentTermDays 0", body: { paymentTermDays: 0 } },
+    { name: "paymentTermDays 365", body: { paymentTermDays: 365 } },
+    { name: "an address without line2", body: { address: { line1: "A", city: "B", postalCode: "1", countryCode: "LV" } } },
+    { name: "Kosovo (XK)", body: { countryCode: "XK" } },
+    { name: "an e-mail of 254 characters", body: { email: `${"a".repeat(64)}@${"b".repeat(185)}.com` } },
+  ])("edge $name is accepted", async ({ body }) => {
+    const res = await h.post(CREATE, { name: "Kraštas", code: code("EDGE"), ...body }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(body);
+  });
+
+  test.each([
+    { name: "paymentTermDays -1", body: { paymentTermDays: -1 }, field: "paymentTermDays" },
+    { name: "paymentTermDays 366", body: { paymentTermDays: 366 }, field: "paymentTermDays" },
+    { name: "paymentTermDays 1.5", body: { paymentTermDays: 1.5 }, field: "paymentTermDays" },
+    { name: "paymentTermDays as a string", body: { paymentTermDays: "30" }, field: "paymentTermDays" },
+    { name: "countryCode in lower case", body: { countryCode: "lt" }, field: "countryCode" },
+    { name: "countryCode of 3 letters", body: { countryCode: "LTU" }, field: "countryCode" },
+    { name: "email without @", body: { email: "pirkejas.lt" }, field: "email" },
+    { name: "email of 255 characters", body: { email: `${"a".repeat(64)}@${"b".repeat(186)}.com` }, field: "email" },
+    { name: "phone with letters", body: { phone: "+370 six" }, field: "phone" },
+    { name: "registrationCode empty", body: { registrationCode: "" }, field: "registrationCode" },
+    { name: "registrationCode with a leading space", body: { registrationCode: " 304" }, field: "registrationCode" },
+    { name: "isCustomer as a string", body: { isCustomer: "yes" }, field: "isCustomer" },
+    { name: "isSupplier null", body: { isSupplier: null }, field: "isSupplier" },
+    { name: "address without city", body: { address: { line1: "A", postalCode: "1", countryCode: "LT" } }, field: "address.city" },
+    { name: "address with an unknown property", body: { address: { ...FULL.address, zip: "1" } }, field: "address.zip" },
+    { name: "vatCode null on create", body: { vatCode: null }, field: "vatCode" },
+    { name: "an unknown property", body: { website: "x" }, field: "website" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const res = await h.post(CREATE, { name: "Blogas", code: code("BAD"), ...body }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+});
+
+describe("update", () => {
+  test("changes only the fields sent and moves updatedAt", async () => {
+    const before = await createPartner({ name: "Keičiamas", code: code("UPD"), ...FULL });
+    const res = await h.post(UPDATE, { id: before.id, name: "Pakeistas", paymentTermDays: 45, isCustomer: true }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...before, name: "Pakeistas", paymentTermDays: 45, isCustomer: true, updatedAt: expect.stringMatching(ISO) });
+    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
+    const row = await h.db("partners").where({ company_id: companyId, id: before.id }).first();
+    expect(row).toMatchObject({ name: "Pakeistas", payment_term_days: 45, is_customer: true, iban: FULL.iban, vat_code: FULL.vatCode });
+  });
+
+  test("null clears every optional field", async () => {
+    const before = await createPartner({ name: "Valomas", code: code("CLR"), ...FULL });
+    const cleared = { vatCode: null, registrationCode: null, countryCode: null, address: null, email: null, phone: null, iban: null };
+    const res = await h.post(UPDATE, { id: before.id, ...cleared }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ...cleared, name: "Valomas", isSupplier: true, paymentTermDays: 30 });
+    const row = await h.db("partners").where({ company_id: companyId, id: before.id }).first();
+    expect([row.vat_code, row.registration_code, row.country_code, row.address, row.email, row.phone, row.iban]).toEqual([null, null, null, null, null, null, null]);
+  });
+
+  test("an empty change returns the partner unchanged", async () => {
+    const before = await createPartner({ name: "Nekeičiamas", code: code("SAME") });
+    const res = await h.post(UPDATE, { id: before.id }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(before);
+  });
+
+  test.each([
+    { name: "name null", body: { name: null }, field: "name" },
+    { name: "code null", body: { code: null }, field: "code" },
+    { name: "isCustomer null", body: { isCustomer: null }, field: "isCustomer" },
+    { name: "paymentTermDays null", body: { paymentTermDays: null }, field: "paymentTermDays" },
+    { name: "paymentTermDays 366", body: { paymentTermDays: 366 }, field: "paymentTermDays" },
+    { name: "no id", body: { id: undefined }, field: "id" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const p = await createPartner({ name: "Tvirtas", code: code("NN") });
+    const res = await h.post(UPDATE, { id: p.id, ...body }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+
+  test.each([
+    { name: "a corrupted iban", body: { iban: "LT121000011101001001" }, key: "iban.invalid" },
+    { name: "a malformed LT VAT code", body: { vatCode: "LT1234567890" }, key: "vat_code.invalid" },
+    { name: "an unassigned country", body: { countryCode: "AA" }, key: "country_code.unknown" },
+  ])("$name -> 422 $key, and nothing changes", async ({ body, key: errorKey }) => {
+    const p = await createPartner({ name: "Saugomas", code: code("R"), ...FULL });
+    const res = await h.post(UPDATE, { id: p.id, name: "Neturi keistis", ...body }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe(errorKey);
+    expect((await h.post(GET, { id: p.id }, { key, companyId })).body).toEqual(p);
+  });
+
+  test("the code changes while nothing references the partner; a taken code is 409 partner.code_taken", async () => {
+    const a = await createPartner({ name: "A", code: code("A") });
+    const b = await createPartner({ name: "B", code: code("B") });
+    const fresh = code("NEW");
+    const renamed = await h.post(UPDATE, { id: a.id, code: fresh }, { key, companyId });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.code).toBe(fresh);
+    expect((await h.post(GET, { code: fresh }, { key, companyId })).body.id).toBe(a.id);
+    const taken = await h.post(UPDATE, { id: a.id, code: b.code }, { key, companyId });
+    expectError(taken, 409, "conflict");
+    expect(taken.body.error).toMatchObject({ key: "partner.code_taken", params: { code: b.code } });
+    expect((await h.db("partners").where({ company_id: companyId, id: a.id }).first()).code).toBe(fresh);
+  });
+
+  test("an unknown id, or another account's partner -> 404", async () => {
+    expectError(await h.post(UPDATE, { id: NO_SUCH_ID, name: "X" }, { key, companyId }), 404, "not_found");
+    const other = await h.tenant();
+    const theirs = await createPartner({ name: "Svetimas", code: code("T") }, other.companyId, other.apiKey);
+    expectError(await h.post(UPDATE, { id: theirs.id, name: "Užgrobtas" }, { key, companyId }), 404, "not_found");
+    expectError(await h.post(UPDATE, { id: theirs.id, name: "Užgrobtas" }, { key, companyId: other.companyId }), 404, "not_found");
+    expect((await h.db("partners").where({ id: theirs.id }).first()).name).toBe("Svetimas");
+  });
+});
+
+describe("delete", () => {
+  test.each([
+    { name: "by id", by: (p: { id: string }) => ({ id: p.id }) },
+    { name: "by code", by: (p: { code: string }) => ({ code: p.code }) },
+  ])("$name returns the partner as it was and removes the row", async ({ by }) => {
+    const p = await createPartner({ name: "Trinamas", code: code("DEL"), ...FULL });
+    const res = await h.post(DELETE, by(p), { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(p);
+    expect(await h.db("partners").where({ company_id: companyId, id: p.id })).toHaveLength(0);
+    expectError(await h.post(GET, { id: p.id }, { key, companyId }), 404, "not_found");
+    expectError(await h.post(DELETE, by(p), { key, companyId }), 404, "not_found");
+  });
+
+  test.each([
+    { name: "both id and code", body: { id: NO_SUCH_ID, code: "X" }, status: 400 },
+    { name: "neither", body: {}, status: 400 },
+    { name: "an unknown code", body: { code: "NO-SUCH" }, status: 404 },
+  ])("$name -> $status", async ({ body, status }) => {
+    expect((await h.post(DELETE, body, { key, companyId })).status).toBe(status);
+  });
+
+  test("another account's partner cannot be deleted (404) and stays", async () => {
+    const other = await h.tenant();
+    const theirs = await createPartner({ name: "Svetimas", code: code("T") }, other.companyId, other.apiKey);
+    expectError(await h.post(DELETE, { id: theirs.id }, { key, companyId }), 404, "not_found");
+    expectError(await h.post(DELETE, { code: theirs.code }, { key, companyId }), 404, "not_found");
+    expect(await h.db("partners").where({ id: theirs.id })).toHaveLength(1);
+  });
+
+  describe("while referenced (any table with a foreign key to the partner's code)", () => {
+    // A table of this test database that references partners the way journal_entries does, so the 23503 mapping
+    // is proven for any referencing table, not only the ledger's.
+    beforeAll(async () => {
+      await h.db.raw(`
+        create table test_partner_refs (
+          company_id uuid not null,
+          id serial,
+          partner_code text not null,
+          primary key (company_id, id),
+          constraint test_partner_refs_partner_fkey foreign key (company_id, partner_code) references partners (company_id, code)
+        )`);
+    });
+
+    test("delete and code change are 409 partner.referenced and change nothing; both work once the reference is gone", async () => {
+      const p = await createPartner({ name: "Naudojamas", code: code("REF") });
+      await h.db("test_partner_refs").insert({ company_id: companyId, partner_code: p.code });
+
+      for (const body of [{ id: p.id }, { code: p.code }]) {
+        const res = await h.post(DELETE, body, { key, companyId, idempotencyKey: `del-${p.id}-${Object.keys(body)[0]}` });
+        expectError(res, 409, "conflict");
+        expect(res.body.error).toMatchObject({ key: "partner.referenced", params: { id: p.id, code: p.code } });
+      }
+      const rename = await h.post(UPDATE, { id: p.id, code: code("RENAMED") }, { key, companyId });
+      expectError(rename, 409, "conflict");
+      expect(rename.body.error.key).toBe("partner.referenced");
+      expect(await h.db("partners").where({ company_id: companyId, id: p.id }).first()).toMatchObject({ code: p.code, name: "Naudojamas" });
+
+      // Other fields still change while referenced.
+      const named = await h.post(UPDATE, { id: p.id, name: "Pervadintas", code: p.code }, { key, companyId });
+      expect(named.status).toBe(200);
+      expect(named.body).toMatchObject({ name: "Pervadintas", code: p.code });
+
+      await h.db("test_partner_refs").where({ company_id: companyId, partner_code: p.code }).delete();
+      const res = await h.post(DELETE, { id: p.id }, { key, companyId });
+      expect(res.status).toBe(200);
+      expect(await h.db("partners").where({ company_id: companyId, id: p.id })).toHaveLength(0);
+    });
+  });
+});
+
+describe("list", () => {
+  let t: { apiKey: string; companyId: string };
+  const seeded = [
+    { name: "Alfa UAB", code: "A1", countryCode: "LT", isSupplier: true, paymentTermDays: 30, email: "alfa@alfa.lt" },
+    { name: "Beta SIA", code: "B1", countryCode: "LV", isCustomer: false, isSupplier: true, paymentTermDays: 14 },
+    { name: "Gama OÜ", code: "G1", countryCode: "EE", paymentTermDays: 0 },
+    { name: "Delta UAB", code: "D1", countryCode: "LT", isPrivatePerson: true, paymentTermDays: 60 },
+    { name: "Alfa Vardenis", code: "A2", isPrivatePerson: true },
+  ];
+  const list = (body: object) => h.post(LIST, body, { key: t.apiKey, companyId: t.companyId });
+  const codes = (res: ApiResponse) => res.body.rows.map((r: { code: string }) => r.code);
+
+  beforeAll(async () => {
+    t = await h.tenant();
+    for (const p of seeded) await createPartner(p, t.companyId, t.apiKey);
+    // Another company's partners never show.
+    const other = await h.tenant();
+    await createPartner({ name: "Alfa svetimas", code: "A1" }, other.companyId, other.apiKey);
+  });
+
+  test("default order is name then code; rows have the full shape", async () => {
+    const res = await list({});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ page: 1, pageSize: 50, total: 5 });
+    expect(codes(res)).toEqual(["A1", "A2", "B1", "D1", "G1"]);
+    expect(res.body.rows[0]).toEqual({ id: expect.stringMatching(UUID), ...DEFAULTS, ...seeded[0], createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+  });
+
+  test.each([
+    { name: "isSupplier eq true", body: { filter: [{ field: "isSupplier", op: "eq", value: true }] }, codes: ["A1", "B1"] },
+    { name: "isCustomer ne true", body: { filter: [{ field: "isCustomer", op: "ne", value: true }] }, codes: ["B1"] },
+    { name: "isPrivatePerson eq true", body: { filter: [{ field: "isPrivatePerson", op: "eq", value: true }] }, codes: ["A2", "D1"] },
+    { name: "countryCode in LT, EE", body: { filter: [{ field: "countryCode", op: "in", value: ["LT", "EE"] }] }, codes: ["A1", "D1", "G1"] },
+    { name: "countryCode ne LT (null counts as different)", body: { filter: [{ field: "countryCode", op: "ne", value: "LT" }] }, codes: ["A2", "B1", "G1"] },
+    { name: "name contains 'ALFA'", body: { filter: [{ field: "name", op: "contains", value: "ALFA" }] }, codes: ["A1", "A2"] },
+    { name: "paymentTermDays gte 14 and lte 30", body: { filter: [{ field: "paymentTermDays", op: "gte", value: 14 }, { field: "paymentTermDays", op: "lte", value: 30 }] }, codes: ["A1", "B1"] },
+    { name: "email eq", body: { filter: [{ field: "email", op: "eq", value: "alfa@alfa.lt" }] }, codes: ["A1"] },
+    { name: "sort paymentTermDays desc then code", body: { sort: [{ field: "paymentTermDays", dir: "desc" }, { field: "code" }] }, codes: ["D1", "A1", "B1", "A2", "G1"] },
+    { name: "sort code desc", body: { sort: [{ field: "code", dir: "desc" }] }, codes: ["G1", "D1", "B1", "A2", "A1"] },
+  ])("$name", async ({ body, codes: expected }) => {
+    const res = await list(body);
+    expect(res.status).toBe(200);
+    expect(codes(res)).toEqual(expected);
+    expect(res.body.total).toBe(expected.length);
+  });
+
+  test("pages split the ordered rows and total counts them all", async () => {
+    const first = await list({ pageSize: 2, page: 1 });
+    const third = await list({ pageSize: 2, page: 3 });
+    expect([codes(first), first.body.total, codes(third), third.body.total]).toEqual([["A1", "A2"], 5, ["G1"], 5]);
+  });
+
+  test.each([
+    { name: "totals of paymentTermDays (no totals here)", body: { totals: ["paymentTermDays"] }, field: "totals[0]" },
+    { name: "filter on address", body: { filter: [{ field: "address", op: "eq", value: "x" }] }, field: "filter[0].field" },
+    { name: "contains on a boolean", body: { filter: [{ field: "isSupplier", op: "contains", value: "t" }] }, field: "filter[0].op" },
+    { name: "a boolean filter with a string", body: { filter: [{ field: "isSupplier", op: "eq", value: "true" }] }, field: "filter[0].value" },
+    { name: "sort by id", body: { sort: [{ field: "id" }] }, field: "sort[0].field" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const res = await list(body);
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+
+  test("another account's company -> 404", async () => {
+    expectError(await h.post(LIST, {}, { key, companyId: t.companyId }), 404, "not_found");
   });
 });

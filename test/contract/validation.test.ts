@@ -421,7 +421,7 @@ describe("body size limit (1 MB by default)", () => {
 
 describe("unknown routes are 404 not_found in the envelope", () => {
   test.each<{ name: string; path: string; options?: RequestOptions }>([
-    { name: "an unknown /v1 path", path: "/v1/partners/delete" },
+    { name: "an unknown /v1 path", path: "/v1/partners/purge" },
     { name: "an unknown module", path: "/v1/nothing/here/list" },
     { name: "an unknown path without a key", path: "/v1/nothing/here/list", options: { key: undefined } },
     { name: "a path outside /v1", path: "/v2/account/companies/list" },

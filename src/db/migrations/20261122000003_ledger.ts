@@ -126,6 +126,9 @@ export async function up(knex: Knex): Promise<void> {
     -- month cannot be locked while a posting into it is being committed, and the check below cannot go stale.
     create function journal_transaction_checks() returns trigger language plpgsql as $$
     begin
+      -- Marks the header as open for entries in this database transaction only (see journal_entry_checks). A
+      -- transaction-local setting: gone at commit, and undone with a rolled-back savepoint.
+      perform set_config('ledger.open_' || replace(new.id::text, '-', ''), 'yes', true);
       perform pg_advisory_xact_lock_shared(7301, hashtext(new.company_id::text));
       if exists (select 1 from ledger_period_locks where company_id = new.company_id and month = date_trunc('month', new.date)) then
         raise exception 'period % of company % is locked', to_char(new.date, 'YYYY-MM'), new.company_id
@@ -136,13 +139,14 @@ export async function up(knex: Knex): Promise<void> {
     create trigger journal_transaction_checks before insert on journal_transactions
       for each row execute function journal_transaction_checks();
 
-    -- Entries are written with their header, in the header's own database transaction, on postable accounts.
+    -- Entries are written with their header, in the header's own database transaction (savepoints included), on
+    -- postable accounts.
     create function journal_entry_checks() returns trigger language plpgsql as $$
     declare
       header record;
     begin
-      select date, xmin into header from journal_transactions where company_id = new.company_id and id = new.transaction_id;
-      if header.xmin::text <> pg_current_xact_id()::xid::text then
+      select date into header from journal_transactions where company_id = new.company_id and id = new.transaction_id;
+      if coalesce(current_setting('ledger.open_' || replace(new.transaction_id::text, '-', ''), true), '') <> 'yes' then
         raise exception 'entries can only be added in the transaction that creates their journal transaction'
           using errcode = 'check_violation', constraint = 'journal_entries_with_header';
       end if;

@@ -1,0 +1,158 @@
+// Catalog items: a company's goods and services with their default VAT rate and prices. Prices and rates are
+// decimal strings in and out and `numeric` in Postgres; nothing here turns them into JS numbers.
+import type { components } from "../../generated/types.js";
+import type { Db } from "../db/connection.js";
+import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
+import { formatDecimal } from "../decimal.js";
+import { conflict, notFound, validationError, type FieldErrors } from "../errors.js";
+import type { CompanyContext } from "../http/company.js";
+import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { barcodeProblem, throwRuleFailures } from "./identifiers.js";
+import { checkVatRateToday } from "./vat-rates.js";
+
+type CatalogItem = components["schemas"]["Catalog.CatalogItem"];
+type CreateInput = components["schemas"]["Catalog.CatalogItemCreateRequest"];
+type UpdateInput = components["schemas"]["Catalog.CatalogItemUpdateRequest"];
+type KeyInput = components["schemas"]["Catalog.CatalogItemKey"];
+
+const COLUMNS = {
+  code: "code",
+  name: "name",
+  type: "type",
+  unit: "unit",
+  barcode: "barcode",
+  vatRatePercent: "vat_rate_percent",
+  salePriceExclVat: "sale_price_excl_vat",
+  purchasePriceExclVat: "purchase_price_excl_vat",
+  tracking: "tracking",
+  active: "active",
+} as const;
+type Field = keyof typeof COLUMNS;
+
+const price = (value: string | null) => (value === null ? null : formatDecimal(value, "unitPrice"));
+
+export function catalogItemToApi(row: Record<string, any>): CatalogItem {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    unit: row.unit,
+    barcode: row.barcode,
+    vatRatePercent: formatDecimal(row.vat_rate_percent, "percent"),
+    salePriceExclVat: price(row.sale_price_excl_vat),
+    purchasePriceExclVat: price(row.purchase_price_excl_vat),
+    tracking: row.tracking,
+    active: row.active,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Barcode check digits and the VAT rate of the company's country (422, each failing field named). */
+async function checkRules(db: Db, company: CompanyContext, input: Partial<Record<Field, unknown>>): Promise<void> {
+  const errors: FieldErrors = {};
+  const keys: Record<string, string> = {};
+  if (typeof input.barcode === "string") {
+    const problem = barcodeProblem(input.barcode);
+    if (problem) (errors.barcode = [problem]), (keys.barcode = "barcode.invalid_checksum");
+  }
+  if (typeof input.vatRatePercent === "string") {
+    const check = await checkVatRateToday(db, company.countryCode, input.vatRatePercent);
+    if (!check.known) {
+      errors.vatRatePercent = [`is not a VAT rate of ${company.countryCode} valid today; one of: ${check.validRates.join(", ")}`];
+      keys.vatRatePercent = "vat_rate.unknown";
+    }
+  }
+  throwRuleFailures(errors, keys, "catalog_item.invalid_fields");
+}
+
+const toColumns = (input: Partial<Record<Field, unknown>>) =>
+  Object.fromEntries(Object.entries(COLUMNS).filter(([field]) => input[field as Field] !== undefined).map(([field, column]) => [column, input[field as Field]]));
+
+const codeTaken = (code: string) => conflict(`A catalog item with code ${code} already exists.`, "catalog_item.code_taken", { code });
+const referenced = (row: Record<string, any>, action: string) =>
+  conflict(`The catalog item ${row.code} is referenced by other records; it cannot be ${action}.`, "catalog_item.referenced", { id: row.id, code: row.code });
+
+/** Constraint violations that the contract's patterns should have prevented; mapped so they are never a 500. */
+function mapWriteError(error: unknown, code: string | undefined, current?: Record<string, any>): never {
+  if (uniqueViolation(error) === "catalog_items_company_code_key") throw codeTaken(code!);
+  if (current && foreignKeyViolation(error) !== undefined) throw referenced(current, "given another code");
+  throw error;
+}
+
+export async function createCatalogItem(trx: Db, company: CompanyContext, input: CreateInput): Promise<CatalogItem> {
+  await checkRules(trx, company, input);
+  try {
+    const [row] = await trx("catalog_items").insert({ company_id: company.id, ...toColumns(input) }).returning("*");
+    return catalogItemToApi(row);
+  } catch (error) {
+    mapWriteError(error, input.code);
+  }
+}
+
+async function findItem(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<Record<string, any>> {
+  if ((key.id === undefined) === (key.code === undefined)) {
+    const message = "send exactly one of id and code";
+    throw validationError({ id: [message], code: [message] }, "Name the item by id or by code.");
+  }
+  const where = key.id !== undefined ? { company_id: companyId, id: key.id } : { company_id: companyId, code: key.code };
+  const query = db("catalog_items").where(where).first();
+  const row = await (forUpdate ? query.forUpdate() : query);
+  if (!row) throw notFound("The catalog item", "catalog_item.not_found", key.id !== undefined ? { id: key.id } : { code: key.code });
+  return row;
+}
+
+export async function getCatalogItem(db: Db, companyId: string, key: KeyInput): Promise<CatalogItem> {
+  return catalogItemToApi(await findItem(db, companyId, key));
+}
+
+export async function updateCatalogItem(trx: Db, company: CompanyContext, input: UpdateInput): Promise<CatalogItem> {
+  const { id, ...changes } = input;
+  const current = await findItem(trx, company.id, { id }, true);
+  await checkRules(trx, company, changes);
+  const columns = toColumns(changes);
+  if (Object.keys(columns).length === 0) return catalogItemToApi(current);
+  try {
+    const [row] = await trx("catalog_items").where({ company_id: company.id, id }).update({ ...columns, updated_at: trx.fn.now() }).returning("*");
+    return catalogItemToApi(row);
+  } catch (error) {
+    mapWriteError(error, changes.code, current);
+  }
+}
+
+export async function deleteCatalogItem(trx: Db, companyId: string, key: KeyInput): Promise<CatalogItem> {
+  const current = await findItem(trx, companyId, key, true);
+  try {
+    await trx("catalog_items").where({ company_id: companyId, id: current.id }).delete();
+  } catch (error) {
+    if (foreignKeyViolation(error) !== undefined) throw referenced(current, "deleted");
+    throw error;
+  }
+  return catalogItemToApi(current);
+}
+
+const catalogItemListSpec: ListSpec = {
+  fields: {
+    id: { column: "id", type: "uuid", sort: false },
+    code: { column: "code", type: "string" },
+    name: { column: "name", type: "string" },
+    type: { column: "type", type: "string" },
+    unit: { column: "unit", type: "string" },
+    barcode: { column: "barcode", type: "string" },
+    tracking: { column: "tracking", type: "string" },
+    vatRatePercent: { column: "vat_rate_percent", type: "decimal" },
+    salePriceExclVat: { column: "sale_price_excl_vat", type: "decimal", total: true },
+    purchasePriceExclVat: { column: "purchase_price_excl_vat", type: "decimal", total: true },
+    active: { column: "active", type: "boolean" },
+    createdAt: { column: "created_at", type: "timestamp" },
+    updatedAt: { column: "updated_at", type: "timestamp" },
+  },
+  tieBreaker: "id",
+  defaultSort: [{ field: "code", dir: "asc" }],
+};
+
+export async function listCatalogItems(db: Db, companyId: string, request: ListRequest) {
+  const result = await runList<Record<string, any>>(db, () => db("catalog_items").where("company_id", companyId), catalogItemListSpec, request, ["*"]);
+  return { ...result, rows: result.rows.map(catalogItemToApi) };
+}

@@ -1,0 +1,169 @@
+// The chart of accounts. Hierarchy and posting rules are enforced by the database (ledger_account_checks) as
+// well; the checks here give the clear 4xx first.
+import type { components } from "../../generated/types.js";
+import type { Db } from "../db/connection.js";
+import { uniqueViolation, violatedConstraint } from "../db/transaction.js";
+import { conflict, notFound, unprocessable, validationError } from "../errors.js";
+import { LT_STANDARD } from "../ledger/lt-standard.js";
+import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+
+type LedgerAccount = components["schemas"]["Ledger.LedgerAccount"];
+type CreateInput = components["schemas"]["Ledger.LedgerAccountCreateRequest"];
+type UpdateInput = components["schemas"]["Ledger.LedgerAccountUpdateRequest"];
+type GetInput = components["schemas"]["Ledger.LedgerAccountGetRequest"];
+
+const TEMPLATES = { "lt-standard": LT_STANDARD } as const;
+
+export function accountToApi(row: Record<string, any>): LedgerAccount {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    nameEn: row.name_en,
+    type: row.type,
+    parentCode: row.parent_code,
+    isPostable: row.is_postable,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Turns the hierarchy triggers' violations into the API's answers. */
+function mapAccountError(error: unknown, code: string): never {
+  const violation = violatedConstraint(error);
+  switch (violation?.constraint) {
+    case "ledger_accounts_pkey":
+      throw conflict(`An account with code ${code} already exists.`, "ledger_account.code_taken", { code });
+    case "ledger_accounts_parent_not_postable":
+      throw conflict("A parent account cannot be postable: make the parent non-postable first, or the account has sub-accounts.", "ledger_account.parent_postable", { code });
+    case "ledger_accounts_has_postings":
+      throw conflict(`Account ${code} has postings: its type cannot change and it must stay postable.`, "ledger_account.has_postings", { code });
+  }
+  throw error;
+}
+
+export async function applyTemplate(trx: Db, companyId: string, template: keyof typeof TEMPLATES) {
+  const accounts = TEMPLATES[template];
+  const existing = new Map<string, { is_postable: boolean }>(
+    (await trx("ledger_accounts").where("company_id", companyId).whereIn("code", accounts.map((a) => a.code)).select("code", "is_postable")).map((r) => [r.code, r]),
+  );
+  const blocked = accounts.find((a) => a.parentCode && existing.get(a.parentCode)?.is_postable && !existing.has(a.code));
+  if (blocked) {
+    throw conflict(`The template puts ${blocked.code} under ${blocked.parentCode}, which exists here as a postable account.`, "ledger_account.template_conflict", {
+      code: blocked.code,
+      parentCode: blocked.parentCode,
+    });
+  }
+  const missing = accounts.filter((a) => !existing.has(a.code));
+  if (missing.length) {
+    // Parents come first in the template, and the insert runs row by row in that order, so the hierarchy
+    // trigger sees each parent before its children.
+    await trx("ledger_accounts").insert(
+      missing.map((a) => ({ company_id: companyId, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
+    );
+  }
+  return { template, created: missing.length, existing: accounts.length - missing.length };
+}
+
+async function checkParent(trx: Db, companyId: string, parentCode: string, type: string): Promise<void> {
+  const parent = await trx("ledger_accounts").where({ company_id: companyId, code: parentCode }).forUpdate().first("type", "is_postable");
+  if (!parent) throw unprocessable(`Parent account ${parentCode} does not exist.`, "ledger_account.parent_unknown", { parentCode });
+  if (parent.type !== type) {
+    throw unprocessable(`An account has its parent's type (${parent.type}).`, "ledger_account.type_differs_from_parent", { parentCode, parentType: parent.type });
+  }
+  if (parent.is_postable) {
+    throw conflict(`Parent account ${parentCode} is postable; make it non-postable first.`, "ledger_account.parent_postable", { parentCode });
+  }
+}
+
+export async function createAccount(trx: Db, companyId: string, input: CreateInput): Promise<LedgerAccount> {
+  if (input.parentCode) await checkParent(trx, companyId, input.parentCode, input.type);
+  try {
+    const [row] = await trx("ledger_accounts")
+      .insert({
+        company_id: companyId,
+        code: input.code,
+        name: input.name,
+        name_en: input.nameEn ?? null,
+        type: input.type,
+        parent_code: input.parentCode ?? null,
+        is_postable: input.isPostable ?? true,
+      })
+      .returning("*");
+    return accountToApi(row);
+  } catch (error) {
+    if (uniqueViolation(error)) mapAccountError(error, input.code);
+    return mapAccountError(error, input.code);
+  }
+}
+
+export async function getAccount(db: Db, companyId: string, input: GetInput): Promise<LedgerAccount> {
+  if ((input.id === undefined) === (input.code === undefined)) {
+    throw validationError({ id: ["send exactly one of id and code"], code: ["send exactly one of id and code"] }, "Name the account by id or by code.");
+  }
+  const row = await db("ledger_accounts")
+    .where(input.id !== undefined ? { company_id: companyId, id: input.id } : { company_id: companyId, code: input.code })
+    .first();
+  if (!row) throw notFound("The account", "ledger_account.not_found", input.id !== undefined ? { id: input.id } : { code: input.code });
+  return accountToApi(row);
+}
+
+async function hasCycle(trx: Db, companyId: string, code: string, parentCode: string): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: unknown[] }>(
+    `with recursive up as (
+       select code, parent_code from ledger_accounts where company_id = ? and code = ?
+       union all
+       select a.code, a.parent_code from ledger_accounts a join up on a.company_id = ? and a.code = up.parent_code
+     ) select 1 from up where code = ? limit 1`,
+    [companyId, parentCode, companyId, code],
+  );
+  return rows.length > 0;
+}
+
+export async function updateAccount(trx: Db, companyId: string, input: UpdateInput): Promise<LedgerAccount> {
+  const current = await trx("ledger_accounts").where({ company_id: companyId, code: input.code }).forUpdate().first();
+  if (!current) throw notFound("The account", "ledger_account.not_found", { code: input.code });
+  const type = input.type ?? current.type;
+  if (input.parentCode) {
+    if (input.parentCode === input.code || (await hasCycle(trx, companyId, input.code, input.parentCode))) {
+      throw unprocessable("An account cannot be placed under itself or its own sub-account.", "ledger_account.parent_cycle", { parentCode: input.parentCode });
+    }
+    await checkParent(trx, companyId, input.parentCode, type);
+  }
+  if (input.type && input.type !== current.type) {
+    const child = await trx("ledger_accounts").where({ company_id: companyId, parent_code: input.code }).whereNot("type", input.type).first("code");
+    if (child) throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", { code: child.code });
+  }
+  const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.nameEn !== undefined) patch.name_en = input.nameEn;
+  if (input.type !== undefined) patch.type = input.type;
+  if (input.parentCode !== undefined) patch.parent_code = input.parentCode;
+  if (input.isPostable !== undefined) patch.is_postable = input.isPostable;
+  try {
+    const [row] = await trx("ledger_accounts").where({ company_id: companyId, code: input.code }).update(patch).returning("*");
+    return accountToApi(row);
+  } catch (error) {
+    return mapAccountError(error, input.code);
+  }
+}
+
+const accountListSpec: ListSpec = {
+  fields: {
+    id: { column: "id", type: "uuid" },
+    code: { column: "code", type: "string" },
+    name: { column: "name", type: "string" },
+    nameEn: { column: "name_en", type: "string" },
+    type: { column: "type", type: "string" },
+    parentCode: { column: "parent_code", type: "string" },
+    isPostable: { column: "is_postable", type: "boolean" },
+    createdAt: { column: "created_at", type: "timestamp" },
+  },
+  tieBreaker: "code",
+  defaultSort: [{ field: "code", dir: "asc" }],
+};
+
+export async function listAccounts(db: Db, companyId: string, request: ListRequest) {
+  const result = await runList<Record<string, any>>(db, () => db("ledger_accounts").where("company_id", companyId), accountListSpec, request, ["*"]);
+  return { ...result, rows: result.rows.map(accountToApi) };
+}

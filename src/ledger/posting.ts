@@ -1,0 +1,197 @@
+// The one posting function of the product: manual journal transactions now; invoices, payments, depreciation,
+// the migration later. It checks every rule, then writes the transaction and its lines inside the caller's
+// transaction. The database checks the same rules again (balance at commit, locked months, postable accounts,
+// immutability), so no other code path can break them.
+import type { components } from "../../generated/types.js";
+import type { Db } from "../db/connection.js";
+import { violatedConstraint } from "../db/transaction.js";
+import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
+import { ApiError, conflict, type FieldErrors } from "../errors.js";
+import { takeNumberCte } from "../domain/number-series.js";
+
+export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
+export type JournalDocumentType = JournalTransaction["documentType"];
+
+export interface PostingEntry {
+  accountCode: string;
+  debit?: string;
+  credit?: string;
+  partnerCode?: string;
+  currency?: string;
+  currencyAmount?: string;
+  rate?: string;
+  description?: string;
+}
+
+export interface PostingRequest {
+  companyId: string;
+  date: string;
+  description?: string | null;
+  reference?: string | null;
+  documentType: JournalDocumentType;
+  source?: { type: string; id: string } | null;
+  reversesId?: string | null;
+  entries: PostingEntry[];
+  createdByKeyId?: string | null;
+}
+
+const isZero = (v: string) => new Decimal(v).isZero();
+
+/** Shape rules a schema cannot say: exactly one positive side; the currency triple complete. 400 when broken. */
+function checkShape(entries: PostingEntry[]): void {
+  const errors: FieldErrors = {};
+  const fail = (path: string, message: string) => (errors[path] ??= []).push(message);
+  if (entries.length < 2) fail("entries", "needs at least two lines");
+  entries.forEach((e, i) => {
+    if ((e.debit === undefined) === (e.credit === undefined)) fail(`entries[${i}]`, "needs exactly one of debit and credit");
+    if (e.debit !== undefined && isZero(e.debit)) fail(`entries[${i}].debit`, "must be above 0");
+    if (e.credit !== undefined && isZero(e.credit)) fail(`entries[${i}].credit`, "must be above 0");
+    const triple = [e.currency, e.currencyAmount, e.rate].filter((v) => v !== undefined).length;
+    if (triple !== 0 && triple !== 3) fail(`entries[${i}]`, "currency, currencyAmount and rate go together: send all three or none");
+    if (e.currencyAmount !== undefined && isZero(e.currencyAmount)) fail(`entries[${i}].currencyAmount`, "must be above 0");
+    if (e.rate !== undefined && isZero(e.rate)) fail(`entries[${i}].rate`, "must be above 0");
+  });
+  if (Object.keys(errors).length) throw new ApiError("validation", "The journal lines are not valid.", { key: "journal.invalid_lines", fieldErrors: errors });
+}
+
+/** The accounts, partners and period the lines name, in one round trip. */
+async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]) {
+  const { rows } = await trx.raw<{ rows: { accounts: [string, boolean][]; partners: string[]; locked: boolean }[] }>(
+    `select (select coalesce(json_agg(json_build_array(code, is_postable)), '[]') from ledger_accounts where company_id = ? and code = any(?)) as accounts,
+            (select coalesce(json_agg(code), '[]') from partners where company_id = ? and code = any(?)) as partners,
+            exists (select 1 from ledger_period_locks where company_id = ? and month = date_trunc('month', ?::date)) as locked`,
+    [req.companyId, accountCodes, req.companyId, partnerCodes, req.companyId, req.date],
+  );
+  return rows[0];
+}
+
+/** Business rules against the company's data: 409 for a locked month, 422 naming the lines otherwise. */
+async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]): Promise<{ total: Decimal }> {
+  const errors: FieldErrors = {};
+  const fail = (path: string, message: string) => (errors[path] ??= []).push(message);
+  const context = await loadContext(trx, req, accountCodes, partnerCodes);
+  if (context.locked) throw periodLocked(req.date.slice(0, 7));
+  const postable = new Map(context.accounts);
+  const partners = context.partners;
+  let debits = new Decimal(0);
+  let credits = new Decimal(0);
+  req.entries.forEach((e, i) => {
+    if (!postable.has(e.accountCode)) fail(`entries[${i}].accountCode`, `account ${e.accountCode} does not exist`);
+    else if (!postable.get(e.accountCode)) fail(`entries[${i}].accountCode`, `account ${e.accountCode} is not postable`);
+    if (e.partnerCode && !partners.includes(e.partnerCode)) fail(`entries[${i}].partnerCode`, `partner ${e.partnerCode} does not exist`);
+    const amount = new Decimal(e.debit ?? e.credit!);
+    if (e.debit !== undefined) debits = debits.plus(amount);
+    else credits = credits.plus(amount);
+    if (e.currencyAmount !== undefined && e.rate !== undefined) {
+      const converted = new Decimal(e.currencyAmount).dividedBy(e.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+      if (!converted.equals(amount)) fail(`entries[${i}]`, `${e.currencyAmount} ${e.currency} at ${e.rate} per EUR is ${converted.toFixed(2)} EUR, not ${amount.toFixed(2)}`);
+    }
+  });
+  if (Object.keys(errors).length) {
+    throw new ApiError("unprocessable", "Some journal lines cannot be posted.", { key: "journal.lines_rejected", fieldErrors: errors });
+  }
+  if (!debits.equals(credits)) {
+    throw new ApiError("unprocessable", `Debits (${debits.toFixed(2)}) do not equal credits (${credits.toFixed(2)}).`, {
+      key: "journal.unbalanced",
+      params: { debit: debits.toFixed(2), credit: credits.toFixed(2) },
+    });
+  }
+  return { total: debits };
+}
+
+export const periodLocked = (month: string) =>
+  conflict(`The period ${month} is locked; nothing can be posted into it.`, "period.locked", { month });
+
+export function entryToApi(row: Record<string, any>): JournalTransaction["entries"][number] {
+  return {
+    lineNo: row.line_no,
+    accountCode: row.account_code,
+    debit: isZero(row.debit) ? null : formatDecimal(row.debit, "money"),
+    credit: isZero(row.credit) ? null : formatDecimal(row.credit, "money"),
+    partnerCode: row.partner_code,
+    currency: row.currency,
+    currencyAmount: row.currency_amount === null ? null : formatDecimal(row.currency_amount, "money"),
+    rate: row.rate === null ? null : trimDecimal(row.rate),
+    description: row.description,
+  };
+}
+
+export function transactionToApi(header: Record<string, any>, entries: Record<string, any>[], reversedById: string | null): JournalTransaction {
+  return {
+    id: header.id,
+    number: header.number,
+    date: header.date,
+    description: header.description,
+    reference: header.reference,
+    documentType: header.document_type,
+    source: header.source_type ? { type: header.source_type, id: header.source_id } : null,
+    reversesId: header.reverses_id,
+    reversedById,
+    total: formatDecimal(header.total, "money"),
+    entries: entries.map(entryToApi),
+    createdByKeyId: header.created_by_key_id,
+    createdAt: new Date(header.created_at).toISOString(),
+  };
+}
+
+/** Posts one journal transaction inside `trx` and returns it. */
+export async function post(trx: Db, req: PostingRequest): Promise<JournalTransaction> {
+  checkShape(req.entries);
+  const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
+  const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
+  const { total } = await checkRules(trx, req, accountCodes, partnerCodes);
+  try {
+    // The number is taken in the same statement (gapless: the series row stays locked until commit).
+    const [header] = await trx
+      .with("taken", takeNumberCte(trx, req.companyId, "journal", Number(req.date.slice(0, 4))))
+      .into("journal_transactions")
+      .insert({
+        company_id: req.companyId,
+        number: trx.raw("(select number from taken)"),
+        date: req.date,
+        description: req.description ?? null,
+        reference: req.reference ?? null,
+        document_type: req.documentType,
+        source_type: req.source?.type ?? null,
+        source_id: req.source?.id ?? null,
+        reverses_id: req.reversesId ?? null,
+        total: total.toFixed(2),
+        account_codes: accountCodes,
+        partner_codes: partnerCodes,
+        created_by_key_id: req.createdByKeyId ?? null,
+      })
+      .returning("*");
+    const entries = await trx("journal_entries")
+      .insert(
+        req.entries.map((e, i) => ({
+          company_id: req.companyId,
+          transaction_id: header.id,
+          line_no: i + 1,
+          date: req.date,
+          account_code: e.accountCode,
+          debit: e.debit ?? "0",
+          credit: e.credit ?? "0",
+          partner_code: e.partnerCode ?? null,
+          currency: e.currency ?? null,
+          currency_amount: e.currencyAmount ?? null,
+          rate: e.rate ?? null,
+          description: e.description ?? null,
+        })),
+      )
+      .returning("*");
+    return transactionToApi(header, entries, null);
+  } catch (error) {
+    // A lock or a change of the chart that committed after the checks above: the database has the last word.
+    switch (violatedConstraint(error)?.constraint) {
+      case "ledger_period_locked":
+        throw periodLocked(req.date.slice(0, 7));
+      case "journal_entries_postable_account":
+      case "journal_entries_account_fkey":
+      case "journal_entries_partner_fkey":
+        throw new ApiError("unprocessable", "An account or partner of the lines changed while posting; retry.", { key: "journal.lines_rejected" });
+      case "journal_transactions_reversed_once":
+        throw conflict("The transaction is reversed already.", "journal.already_reversed", { id: req.reversesId });
+    }
+    throw error;
+  }
+}

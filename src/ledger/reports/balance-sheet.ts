@@ -1,0 +1,62 @@
+// ledger/reports/balance-sheet: balances at the end of a day by type, class and group, with the results of the
+// income and expense accounts shown as equity lines (they belong to equity until a closing entry moves them).
+import type { components } from "../../../generated/types.js";
+import type { Db } from "../../db/connection.js";
+import { Decimal } from "../../decimal.js";
+import { classifyGroups, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type AccountType, type ChartAccount } from "./common.js";
+
+type BalanceSheet = components["schemas"]["Ledger.BalanceSheet"];
+
+/** First day of the financial year holding `date`, for a year starting in `startMonth` (1-12). */
+export function fiscalYearStart(date: string, startMonth: number): string {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  return `${month >= startMonth ? year : year - 1}-${String(startMonth).padStart(2, "0")}-01`;
+}
+
+export async function balanceSheet(db: Db, companyId: string, date: string): Promise<BalanceSheet> {
+  const company = await db("companies").where("id", companyId).first("fiscal_year_start_month");
+  const yearStart = fiscalYearStart(date, company.fiscal_year_start_month);
+  const [chart, { rows }] = await Promise.all([
+    loadChart(db, companyId),
+    db.raw<{ rows: { account_code: string; balance: string; before_year: string }[] }>(
+      `select account_code, sum(debit - credit)::text as balance, coalesce(sum(debit - credit) filter (where date < :yearStart), 0)::text as before_year
+         from journal_entries where company_id = :companyId and date <= :date
+        group by account_code`,
+      { companyId, date, yearStart },
+    ),
+  ]);
+  const byType = new Map<AccountType, AccountAmount[]>();
+  let currentYearResult = new Decimal(0);
+  let priorYearsResult = new Decimal(0);
+  for (const r of rows) {
+    const account = chart.get(r.account_code) as ChartAccount;
+    if (account.type === "income" || account.type === "expense") {
+      // Credit positive: income raises the result, expense lowers it.
+      priorYearsResult = priorYearsResult.minus(r.before_year);
+      currentYearResult = currentYearResult.minus(new Decimal(r.balance).minus(r.before_year));
+      continue;
+    }
+    const amount = account.type === "asset" ? new Decimal(r.balance) : new Decimal(r.balance).negated();
+    byType.set(account.type, [...(byType.get(account.type) ?? []), { accountCode: account.code, name: account.name, amount }]);
+  }
+  const section = (type: AccountType) => {
+    const lines = byType.get(type) ?? [];
+    return { classes: classifyGroups(chart, type, groupAccounts(chart, type, lines)), total: sumAmounts(lines) };
+  };
+  const assets = section("asset");
+  const equity = section("equity");
+  const liabilities = section("liability");
+  const equityTotal = equity.total.plus(currentYearResult).plus(priorYearsResult);
+  const equityAndLiabilities = equityTotal.plus(liabilities.total);
+  return {
+    date,
+    fiscalYearStart: yearStart,
+    assets: { classes: assets.classes, total: money(assets.total) },
+    equity: { classes: equity.classes, total: money(equityTotal), currentYearResult: money(currentYearResult), priorYearsResult: money(priorYearsResult) },
+    liabilities: { classes: liabilities.classes, total: money(liabilities.total) },
+    totalAssets: money(assets.total),
+    totalEquityAndLiabilities: money(equityAndLiabilities),
+    balanced: assets.total.equals(equityAndLiabilities),
+  };
+}

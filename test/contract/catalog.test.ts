@@ -1,0 +1,365 @@
+// catalog/items/create, get, list, update and delete: the item's shape, decimal prices end to end, barcode check
+// digits, the VAT rate checked against the company's country's rates of today, code uniqueness, deletes refused
+// while referenced, and tenancy.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+
+let h: Harness;
+let key: string;
+let companyId: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ apiKey: key, companyId } = await h.tenant());
+});
+afterAll(() => h.close());
+
+const CREATE = "/v1/catalog/items/create";
+const GET = "/v1/catalog/items/get";
+const LIST = "/v1/catalog/items/list";
+const UPDATE = "/v1/catalog/items/update";
+const DELETE = "/v1/catalog/items/delete";
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
+
+let seq = 0;
+const code = (prefix = "I") => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+const MINIMAL = { name: "Kava", type: "product", unit: "kg", vatRatePercent: "21" };
+
+function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+}
+
+async function createItem(body: Record<string, unknown>, company = companyId, apiKey = key) {
+  const res = await h.post(CREATE, { ...MINIMAL, code: code(), ...body }, { key: apiKey, companyId: company });
+  if (res.status !== 200) throw new Error(`item create failed: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+describe("create", () => {
+  test("returns every field with defaults; decimals come back in their canonical scale and are numeric columns", async () => {
+    const c = code("COFFEE");
+    const res = await h.post(CREATE, { ...MINIMAL, code: c, salePriceExclVat: "12.5", barcode: "4006381333931" }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID),
+      code: c,
+      name: "Kava",
+      type: "product",
+      unit: "kg",
+      barcode: "4006381333931",
+      vatRatePercent: "21.00",
+      salePriceExclVat: "12.500000",
+      purchasePriceExclVat: null,
+      tracking: "none",
+      active: true,
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
+    const row = await h.db("catalog_items").where({ company_id: companyId, id: res.body.id }).first();
+    expect(row).toMatchObject({ code: c, vat_rate_percent: "21.00", sale_price_excl_vat: "12.500000", purchase_price_excl_vat: null, tracking: "none", active: true });
+    const types = await h.db.raw("select data_type from information_schema.columns where table_name = 'catalog_items' and column_name in ('vat_rate_percent', 'sale_price_excl_vat', 'purchase_price_excl_vat')");
+    expect(types.rows.map((r: { data_type: string }) => r.data_type)).toEqual(["numeric", "numeric", "numeric"]);
+  });
+
+  test("the largest price keeps every digit (no float on the way)", async () => {
+    const item = await createItem({ salePriceExclVat: "999999999999999.999999", purchasePriceExclVat: "0.000001" });
+    expect([item.salePriceExclVat, item.purchasePriceExclVat]).toEqual(["999999999999999.999999", "0.000001"]);
+  });
+
+  test.each([
+    { name: "a service tracked by serial, inactive", body: { type: "service", tracking: "serial", active: false, unit: "h" } },
+    { name: "tracking by lot", body: { tracking: "lot" } },
+    { name: "a unit of 16 characters", body: { unit: "x".repeat(16) } },
+    { name: "a unit of 1 character", body: { unit: "m" } },
+    { name: "EAN-8", body: { barcode: "96385074" } },
+    { name: "UPC-A", body: { barcode: "036000291452" } },
+    { name: "EAN-13", body: { barcode: "5901234123457" } },
+    { name: "a free-text barcode", body: { barcode: "ABC-123/x" } },
+    { name: "14 digits (free text, no check)", body: { barcode: "12345678901234" } },
+    { name: "10 digits (free text, no check)", body: { barcode: "1234567890" } },
+    { name: "a barcode of 64 characters", body: { barcode: "B".repeat(64) } },
+    { name: "prices of 0", body: { salePriceExclVat: "0", purchasePriceExclVat: "0" } },
+  ])("$name is accepted", async ({ body }) => {
+    const res = await h.post(CREATE, { ...MINIMAL, code: code(), ...body }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(Object.fromEntries(Object.entries(body).filter(([k]) => !k.endsWith("ExclVat"))));
+  });
+
+  test.each([
+    { name: "EAN-13 with a wrong check digit", barcode: "4006381333932", kind: "EAN-13" },
+    { name: "EAN-8 with a wrong check digit", barcode: "96385075", kind: "EAN-8" },
+    { name: "UPC-A with a wrong check digit", barcode: "036000291453", kind: "UPC-A" },
+  ])("$name -> 422 barcode.invalid_checksum naming barcode, nothing stored", async ({ barcode, kind }) => {
+    const c = code("BAR");
+    const res = await h.post(CREATE, { ...MINIMAL, code: c, barcode }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("barcode.invalid_checksum");
+    expect(res.body.error.fieldErrors).toEqual({ barcode: [expect.stringContaining(kind)] });
+    expect(await h.db("catalog_items").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  // Lithuania today (after 2026-01-01): 21, 12, 5 and 0; the 9% rate ended on 2025-12-31.
+  test.each([
+    { rate: "21", stored: "21.00" },
+    { rate: "21.00", stored: "21.00" },
+    { rate: "12", stored: "12.00" },
+    { rate: "5.0", stored: "5.00" },
+    { rate: "0", stored: "0.00" },
+  ])("vatRatePercent $rate is an LT rate of today -> $stored", async ({ rate, stored }) => {
+    const item = await createItem({ vatRatePercent: rate });
+    expect(item.vatRatePercent).toBe(stored);
+  });
+
+  test.each([
+    { name: "9 (abolished on 2026-01-01)", rate: "9" },
+    { name: "7 (never an LT rate)", rate: "7" },
+    { name: "21.5", rate: "21.5" },
+    { name: "100", rate: "100" },
+  ])("vatRatePercent $name -> 422 vat_rate.unknown naming vatRatePercent", async ({ rate }) => {
+    const c = code("VAT");
+    const res = await h.post(CREATE, { ...MINIMAL, code: c, vatRatePercent: rate }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("vat_rate.unknown");
+    expect(res.body.error.fieldErrors).toEqual({ vatRatePercent: [expect.stringContaining("0.00, 5.00, 12.00, 21.00")] });
+    expect(await h.db("catalog_items").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  test("a country without published rates (LV) accepts any rate", async () => {
+    const lv = await h.tenant({ countryCode: "LV" });
+    const item = await createItem({ vatRatePercent: "9" }, lv.companyId, lv.apiKey);
+    expect(item.vatRatePercent).toBe("9.00");
+  });
+
+  test("a bad barcode and an unknown rate together -> 422 catalog_item.invalid_fields naming both", async () => {
+    const res = await h.post(CREATE, { ...MINIMAL, code: code(), vatRatePercent: "9", barcode: "96385075" }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe("catalog_item.invalid_fields");
+    expect(Object.keys(res.body.error.fieldErrors).sort()).toEqual(["barcode", "vatRatePercent"]);
+  });
+
+  test.each([
+    { name: "no type, unit, name, code or rate", body: { code: undefined, name: undefined, type: undefined, unit: undefined, vatRatePercent: undefined }, fields: ["code", "name", "type", "unit", "vatRatePercent"] },
+    { name: "type goods", body: { type: "goods" }, fields: ["type"] },
+    { name: "tracking batch", body: { tracking: "batch" }, fields: ["tracking"] },
+    { name: "an empty unit", body: { unit: "" }, fields: ["unit"] },
+    { name: "a unit of 17 characters", body: { unit: "x".repeat(17) }, fields: ["unit"] },
+    { name: "a unit with a leading space", body: { unit: " kg" }, fields: ["unit"] },
+    { name: "a barcode of 65 characters", body: { barcode: "B".repeat(65) }, fields: ["barcode"] },
+    { name: "a negative price", body: { salePriceExclVat: "-1" }, fields: ["salePriceExclVat"] },
+    { name: "a price with 7 decimals", body: { purchasePriceExclVat: "1.1234567" }, fields: ["purchasePriceExclVat"] },
+    { name: "a price as a JSON number", body: { salePriceExclVat: 12.5 }, fields: ["salePriceExclVat"] },
+    { name: "a price of 16 integer digits", body: { salePriceExclVat: "1000000000000000" }, fields: ["salePriceExclVat"] },
+    { name: "a rate above 100", body: { vatRatePercent: "101" }, fields: ["vatRatePercent"] },
+    { name: "a rate with 3 decimals", body: { vatRatePercent: "21.001" }, fields: ["vatRatePercent"] },
+    { name: "a rate as a JSON number", body: { vatRatePercent: 21 }, fields: ["vatRatePercent"] },
+    { name: "active as a string", body: { active: "true" }, fields: ["active"] },
+    { name: "barcode null on create", body: { barcode: null }, fields: ["barcode"] },
+    { name: "an unknown property", body: { price: "1" }, fields: ["price"] },
+  ])("$name -> 400 naming $fields", async ({ body, fields }) => {
+    const res = await h.post(CREATE, { ...MINIMAL, code: code(), ...body }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors).sort()).toEqual(fields);
+  });
+
+  test("a duplicate code -> 409 catalog_item.code_taken; the same code in another company is fine", async () => {
+    const c = code("DUP");
+    const first = await createItem({ code: c });
+    const res = await h.post(CREATE, { ...MINIMAL, code: c, name: "Antras" }, { key, companyId });
+    expectError(res, 409, "conflict");
+    expect(res.body.error).toMatchObject({ key: "catalog_item.code_taken", params: { code: c } });
+    expect(await h.db("catalog_items").where({ company_id: companyId, code: c })).toEqual([expect.objectContaining({ id: first.id, name: "Kava" })]);
+    const other = await h.tenant();
+    expect((await h.post(CREATE, { ...MINIMAL, code: c }, { key: other.apiKey, companyId: other.companyId })).status).toBe(200);
+  });
+
+  test("another account's company -> 404; a key without catalog scope -> 403", async () => {
+    const other = await h.tenant();
+    expectError(await h.post(CREATE, { ...MINIMAL, code: code() }, { key, companyId: other.companyId }), 404, "not_found");
+    const readOnly = await h.post("/v1/account/api-keys/create", { name: "Skaitytojas", scopes: ["catalog:read"] }, { key });
+    expect(readOnly.status).toBe(200);
+    expectError(await h.post(CREATE, { ...MINIMAL, code: code() }, { key: readOnly.body.key, companyId }), 403, "forbidden");
+    expect((await h.post(LIST, {}, { key: readOnly.body.key, companyId })).status).toBe(200);
+  });
+});
+
+describe("get", () => {
+  test("by id and by code give the body create gave; unknown, both or neither fail", async () => {
+    const item = await createItem({ barcode: "96385074", salePriceExclVat: "1.5" });
+    expect((await h.post(GET, { id: item.id }, { key, companyId })).body).toEqual(item);
+    expect((await h.post(GET, { code: item.code }, { key, companyId })).body).toEqual(item);
+    const unknown = await h.post(GET, { code: "NO-SUCH" }, { key, companyId });
+    expectError(unknown, 404, "not_found");
+    expect(unknown.body.error).toMatchObject({ key: "catalog_item.not_found", params: { code: "NO-SUCH" } });
+    expectError(await h.post(GET, { id: item.id, code: item.code }, { key, companyId }), 400, "validation");
+    expectError(await h.post(GET, {}, { key, companyId }), 400, "validation");
+  });
+
+  test("another company's item is not found", async () => {
+    const other = await h.tenant();
+    const theirs = await createItem({}, other.companyId, other.apiKey);
+    expectError(await h.post(GET, { id: theirs.id }, { key, companyId }), 404, "not_found");
+    expectError(await h.post(GET, { code: theirs.code }, { key, companyId }), 404, "not_found");
+  });
+});
+
+describe("update", () => {
+  test("changes only the fields sent; null clears optional fields", async () => {
+    const before = await createItem({ barcode: "96385074", salePriceExclVat: "10", purchasePriceExclVat: "7.25" });
+    const res = await h.post(UPDATE, { id: before.id, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12" }, { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...before, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12.00", updatedAt: expect.stringMatching(ISO) });
+    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
+    const row = await h.db("catalog_items").where({ company_id: companyId, id: before.id }).first();
+    expect(row).toMatchObject({ barcode: null, purchase_price_excl_vat: null, sale_price_excl_vat: "10.000000", vat_rate_percent: "12.00" });
+  });
+
+  test.each([
+    { name: "rate 9 (not valid today)", body: { vatRatePercent: "9" }, key: "vat_rate.unknown" },
+    { name: "a bad EAN-13", body: { barcode: "5901234123458" }, key: "barcode.invalid_checksum" },
+  ])("$name -> 422 $key, nothing changes", async ({ body, key: errorKey }) => {
+    const before = await createItem({});
+    const res = await h.post(UPDATE, { id: before.id, name: "Neturi keistis", ...body }, { key, companyId });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe(errorKey);
+    expect((await h.post(GET, { id: before.id }, { key, companyId })).body).toEqual(before);
+  });
+
+  test.each([
+    { name: "vatRatePercent null", body: { vatRatePercent: null }, field: "vatRatePercent" },
+    { name: "name null", body: { name: null }, field: "name" },
+    { name: "type null", body: { type: null }, field: "type" },
+    { name: "active null", body: { active: null }, field: "active" },
+    { name: "a negative price", body: { salePriceExclVat: "-0.01" }, field: "salePriceExclVat" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const before = await createItem({});
+    const res = await h.post(UPDATE, { id: before.id, ...body }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+
+  test("a new free code is taken; a code of another item is 409 catalog_item.code_taken", async () => {
+    const a = await createItem({});
+    const b = await createItem({});
+    const fresh = code("NEW");
+    expect((await h.post(UPDATE, { id: a.id, code: fresh }, { key, companyId })).body.code).toBe(fresh);
+    const res = await h.post(UPDATE, { id: a.id, code: b.code }, { key, companyId });
+    expectError(res, 409, "conflict");
+    expect(res.body.error.key).toBe("catalog_item.code_taken");
+  });
+
+  test("an unknown id or another account's item -> 404, theirs unchanged", async () => {
+    expectError(await h.post(UPDATE, { id: NO_SUCH_ID, name: "X" }, { key, companyId }), 404, "not_found");
+    const other = await h.tenant();
+    const theirs = await createItem({}, other.companyId, other.apiKey);
+    expectError(await h.post(UPDATE, { id: theirs.id, name: "Užgrobta" }, { key, companyId }), 404, "not_found");
+    expect((await h.db("catalog_items").where({ id: theirs.id }).first()).name).toBe("Kava");
+  });
+});
+
+describe("delete", () => {
+  test.each([
+    { name: "by id", by: (i: { id: string }) => ({ id: i.id }) },
+    { name: "by code", by: (i: { code: string }) => ({ code: i.code }) },
+  ])("$name returns the item and removes the row", async ({ by }) => {
+    const item = await createItem({ salePriceExclVat: "3" });
+    const res = await h.post(DELETE, by(item), { key, companyId });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(item);
+    expect(await h.db("catalog_items").where({ company_id: companyId, id: item.id })).toHaveLength(0);
+    expectError(await h.post(DELETE, by(item), { key, companyId }), 404, "not_found");
+  });
+
+  test("another account's item -> 404 and stays", async () => {
+    const other = await h.tenant();
+    const theirs = await createItem({}, other.companyId, other.apiKey);
+    expectError(await h.post(DELETE, { id: theirs.id }, { key, companyId }), 404, "not_found");
+    expect(await h.db("catalog_items").where({ id: theirs.id })).toHaveLength(1);
+  });
+
+  test("while a row references the item: delete and code change are 409 catalog_item.referenced", async () => {
+    await h.db.raw(`
+      create table test_item_refs (
+        company_id uuid not null,
+        id serial,
+        item_code text not null,
+        primary key (company_id, id),
+        foreign key (company_id, item_code) references catalog_items (company_id, code)
+      )`);
+    const item = await createItem({});
+    await h.db("test_item_refs").insert({ company_id: companyId, item_code: item.code });
+    const del = await h.post(DELETE, { code: item.code }, { key, companyId });
+    expectError(del, 409, "conflict");
+    expect(del.body.error).toMatchObject({ key: "catalog_item.referenced", params: { id: item.id, code: item.code } });
+    const rename = await h.post(UPDATE, { id: item.id, code: code("X") }, { key, companyId });
+    expectError(rename, 409, "conflict");
+    expect(rename.body.error.key).toBe("catalog_item.referenced");
+    expect((await h.db("catalog_items").where({ company_id: companyId, id: item.id }).first()).code).toBe(item.code);
+    await h.db("test_item_refs").delete();
+    expect((await h.post(DELETE, { id: item.id }, { key, companyId })).status).toBe(200);
+  });
+});
+
+describe("list", () => {
+  let t: { apiKey: string; companyId: string };
+  const list = (body: object) => h.post(LIST, body, { key: t.apiKey, companyId: t.companyId });
+  const codes = (res: ApiResponse) => res.body.rows.map((r: { code: string }) => r.code);
+
+  beforeAll(async () => {
+    t = await h.tenant();
+    const items = [
+      { code: "C", name: "Cukrus", salePriceExclVat: "1.10", purchasePriceExclVat: "0.80", vatRatePercent: "21" },
+      { code: "A", name: "Arbata", salePriceExclVat: "0.333333", purchasePriceExclVat: "0.1", vatRatePercent: "21", barcode: "96385074" },
+      { code: "K", name: "Knyga", salePriceExclVat: "15", vatRatePercent: "5", active: false },
+      { code: "V", name: "Viešbutis", type: "service", unit: "naktis", vatRatePercent: "12" },
+      { code: "E", name: "Eksportas", type: "service", unit: "vnt", salePriceExclVat: "100", vatRatePercent: "0", tracking: "serial" },
+    ];
+    for (const item of items) await createItem(item, t.companyId, t.apiKey);
+    await createItem({ code: "A", salePriceExclVat: "1000" }); // another company's
+  });
+
+  test("default order is code; totals sum decimals exactly over every matching row", async () => {
+    const res = await list({ totals: ["salePriceExclVat", "purchasePriceExclVat"], pageSize: 2 });
+    expect(res.status).toBe(200);
+    expect(codes(res)).toEqual(["A", "C"]);
+    expect(res.body).toMatchObject({ total: 5, page: 1, pageSize: 2, totals: { salePriceExclVat: "116.433333", purchasePriceExclVat: "0.900000" } });
+  });
+
+  test.each([
+    { name: "type eq service", body: { filter: [{ field: "type", op: "eq", value: "service" }] }, codes: ["E", "V"] },
+    { name: "active eq false", body: { filter: [{ field: "active", op: "eq", value: false }] }, codes: ["K"] },
+    { name: "vatRatePercent eq 21 (decimal compare)", body: { filter: [{ field: "vatRatePercent", op: "eq", value: "21.0" }] }, codes: ["A", "C"] },
+    { name: "vatRatePercent in 0, 5", body: { filter: [{ field: "vatRatePercent", op: "in", value: ["0", 5] }] }, codes: ["E", "K"] },
+    { name: "salePriceExclVat gte 1.1", body: { filter: [{ field: "salePriceExclVat", op: "gte", value: "1.1" }] }, codes: ["C", "E", "K"] },
+    { name: "barcode eq", body: { filter: [{ field: "barcode", op: "eq", value: "96385074" }] }, codes: ["A"] },
+    { name: "name contains 'ARB'", body: { filter: [{ field: "name", op: "contains", value: "ARB" }] }, codes: ["A"] },
+    { name: "tracking ne none", body: { filter: [{ field: "tracking", op: "ne", value: "none" }] }, codes: ["E"] },
+    { name: "sort salePriceExclVat desc", body: { sort: [{ field: "salePriceExclVat", dir: "desc" }], filter: [{ field: "salePriceExclVat", op: "gte", value: 0 }] }, codes: ["E", "K", "C", "A"] },
+    { name: "sort name", body: { sort: [{ field: "name" }] }, codes: ["A", "C", "E", "K", "V"] },
+  ])("$name", async ({ body, codes: expected }) => {
+    const res = await list(body);
+    expect(res.status).toBe(200);
+    expect(codes(res)).toEqual(expected);
+    expect(res.body.total).toBe(expected.length);
+  });
+
+  test("totals follow the filter", async () => {
+    const res = await list({ filter: [{ field: "vatRatePercent", op: "eq", value: "21" }], totals: ["salePriceExclVat"] });
+    expect(res.body.totals).toEqual({ salePriceExclVat: "1.433333" });
+  });
+
+  test.each([
+    { name: "totals of vatRatePercent", body: { totals: ["vatRatePercent"] }, field: "totals[0]" },
+    { name: "a price filter that is not a decimal", body: { filter: [{ field: "salePriceExclVat", op: "eq", value: "abc" }] }, field: "filter[0].value" },
+    { name: "contains on active", body: { filter: [{ field: "active", op: "contains", value: "t" }] }, field: "filter[0].op" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const res = await list(body);
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+
+  test("another account's company -> 404", async () => {
+    expectError(await h.post(LIST, {}, { key, companyId: t.companyId }), 404, "not_found");
+  });
+});

@@ -1,0 +1,466 @@
+// ledger/journal/transactions: create (every posting rule as a case), get, list (filters and totals) and reverse;
+// and the immutability the database enforces on posted transactions whatever code runs against it.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { Decimal } from "decimal.js";
+import pg from "pg";
+import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const CREATE = "/v1/ledger/journal/transactions/create";
+const GET = "/v1/ledger/journal/transactions/get";
+const LIST = "/v1/ledger/journal/transactions/list";
+const REVERSE = "/v1/ledger/journal/transactions/reverse";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+interface World {
+  companyId: string;
+  keyId: string;
+  o: RequestOptions;
+  call(path: string, body: unknown): Promise<ApiResponse>;
+}
+
+/** A tenant with the lt-standard chart, optionally a `journal` series BZ for 2026, and a partner PARTNER1. */
+async function world({ series = false } = {}): Promise<World> {
+  const t = await h.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  const w: World = { companyId: t.companyId, keyId: t.keyId, o, call: (path, body) => h.post(path, body, o) };
+  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
+  await ok(w, "/v1/partners/create", { name: "Pirkėjas UAB", code: "PARTNER1" });
+  if (series) await ok(w, "/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026 });
+  return w;
+}
+
+async function ok(w: World, path: string, body: unknown) {
+  const res = await w.call(path, body);
+  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function expectError(res: ApiResponse, status: number, code: string, key?: string) {
+  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
+}
+
+const pair = (debitAccount: string, creditAccount: string, amount: string) => [
+  { accountCode: debitAccount, debit: amount },
+  { accountCode: creditAccount, credit: amount },
+];
+
+const headers = (companyId: string) => h.db("journal_transactions").where({ company_id: companyId }).orderBy("created_at");
+const entriesOf = (companyId: string, transactionId: string) =>
+  h.db("journal_entries").where({ company_id: companyId, transaction_id: transactionId }).orderBy("line_no");
+const countOf = async (companyId: string) => ({
+  transactions: Number((await h.db("journal_transactions").where({ company_id: companyId }).count<{ count: string }[]>("* as count"))[0].count),
+  entries: Number((await h.db("journal_entries").where({ company_id: companyId }).count<{ count: string }[]>("* as count"))[0].count),
+});
+
+describe("create", () => {
+  test("returns the transaction with its number, lines and total, and stores header and entries", async () => {
+    const w = await world({ series: true });
+    const input = {
+      date: "2026-03-15",
+      description: "Kapitalo įnešimas",
+      reference: "SUT-1",
+      entries: [
+        { accountCode: "2710", debit: "2500.5", description: "Bankas" },
+        { accountCode: "3010", credit: "2000" },
+        { accountCode: "2410", credit: "500.50", partnerCode: "PARTNER1" },
+      ],
+    };
+    const res = await w.call(CREATE, input);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID),
+      number: "BZ-1",
+      date: "2026-03-15",
+      description: "Kapitalo įnešimas",
+      reference: "SUT-1",
+      documentType: "manual",
+      source: null,
+      reversesId: null,
+      reversedById: null,
+      total: "2500.50",
+      entries: [
+        { lineNo: 1, accountCode: "2710", debit: "2500.50", credit: null, partnerCode: null, currency: null, currencyAmount: null, rate: null, description: "Bankas" },
+        { lineNo: 2, accountCode: "3010", debit: null, credit: "2000.00", partnerCode: null, currency: null, currencyAmount: null, rate: null, description: null },
+        { lineNo: 3, accountCode: "2410", debit: null, credit: "500.50", partnerCode: "PARTNER1", currency: null, currencyAmount: null, rate: null, description: null },
+      ],
+      createdByKeyId: w.keyId,
+      createdAt: expect.stringMatching(ISO),
+    });
+    const [header] = await headers(w.companyId);
+    expect(header).toMatchObject({ id: res.body.id, number: "BZ-1", document_type: "manual", total: "2500.50", reference: "SUT-1", created_by_key_id: w.keyId });
+    expect(header.account_codes.sort()).toEqual(["2410", "2710", "3010"]);
+    expect(header.partner_codes).toEqual(["PARTNER1"]);
+    const entries = await entriesOf(w.companyId, res.body.id);
+    expect(entries.map((e) => [e.line_no, e.account_code, e.debit, e.credit, e.partner_code])).toEqual([
+      [1, "2710", "2500.50", "0.00", null],
+      [2, "3010", "0.00", "2000.00", null],
+      [3, "2410", "0.00", "500.50", "PARTNER1"],
+    ]);
+  });
+
+  test("numbers come from the journal series of the date's year, consecutively; null without a series", async () => {
+    const w = await world({ series: true });
+    const first = await ok(w, CREATE, { date: "2026-01-02", entries: pair("2710", "3010", "1.00") });
+    const second = await ok(w, CREATE, { date: "2026-12-31", entries: pair("2710", "3010", "1.00") });
+    const otherYear = await ok(w, CREATE, { date: "2025-12-31", entries: pair("2710", "3010", "1.00") });
+    expect([first.number, second.number, otherYear.number]).toEqual(["BZ-1", "BZ-2", null]);
+    expect((await headers(w.companyId)).map((r) => r.number)).toEqual(["BZ-1", "BZ-2", null]);
+    expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "journal", year: 2026 }).first()).toMatchObject({ next_number: "3" });
+  });
+
+  test("a company without a journal series gets null numbers", async () => {
+    const w = await world();
+    const res = await w.call(CREATE, { date: "2026-04-01", entries: pair("2710", "3010", "3.00") });
+    expect(res).toMatchObject({ status: 200, body: { number: null } });
+    expect((await headers(w.companyId))[0].number).toBeNull();
+  });
+
+  test("a line in another currency converts at its rate: 110.00 USD at 1.1 = 100.00 EUR", async () => {
+    const w = await world();
+    const res = await w.call(CREATE, {
+      date: "2026-05-05",
+      entries: [
+        { accountCode: "2710", debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" },
+        { accountCode: "5000", credit: "100.00" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.entries[0]).toMatchObject({ debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" });
+    expect(new Decimal(res.body.entries[0].rate).equals("1.1")).toBe(true);
+    const [row] = await entriesOf(w.companyId, res.body.id);
+    expect(row).toMatchObject({ currency: "USD", currency_amount: "110.00", debit: "100.00" });
+    expect(new Decimal(row.rate).equals("1.1")).toBe(true);
+  });
+
+  test("with an Idempotency-Key: posted once, the retry replays it", async () => {
+    const w = await world({ series: true });
+    const options = { ...w.o, idempotencyKey: "journal-create-1" };
+    const first = await h.post(CREATE, { date: "2026-03-09", entries: pair("2710", "3010", "4.00") }, options);
+    const retry = await h.post(CREATE, { date: "2026-03-09", entries: pair("2710", "3010", "4.00") }, options);
+    expect({ first: first.status, retry: retry.status, replay: retry.headers.get("x-idempotent-replay") }).toEqual({ first: 200, retry: 200, replay: "true" });
+    expect(retry.body).toEqual(first.body);
+    expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 2 });
+  });
+
+  test("500 lines are accepted", async () => {
+    const w = await world();
+    const entries = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? { accountCode: "2710", debit: "1.01" } : { accountCode: "3010", credit: "1.01" }));
+    const res = await w.call(CREATE, { date: "2026-06-01", entries });
+    expect(res.status).toBe(200);
+    expect(res.body.entries).toHaveLength(500);
+    expect(res.body.entries[499].lineNo).toBe(500);
+    expect(res.body.total).toBe("252.50");
+    expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 500 });
+  });
+
+  // Each case posts into a fresh company with the chart, partner PARTNER1 and 2025-06 locked; nothing may be stored.
+  const lines501 = Array.from({ length: 501 }, (_, i) => (i === 0 ? { accountCode: "2710", debit: "250.00" } : { accountCode: "3010", credit: i <= 250 ? "1.00" : "0.00" }));
+  test.each([
+    { name: "one line", entries: [{ accountCode: "2710", debit: "1.00" }], status: 400, code: "validation", fields: { entries: expect.any(Array) } },
+    { name: "no lines", entries: [], status: 400, code: "validation", fields: { entries: expect.any(Array) } },
+    { name: "both debit and credit", entries: [{ accountCode: "2710", debit: "1.00", credit: "1.00" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0]": expect.any(Array) } },
+    { name: "neither debit nor credit", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010" }], status: 400, code: "validation", fields: { "entries[1]": expect.any(Array) } },
+    { name: "a zero debit", entries: [{ accountCode: "2710", debit: "0.00" }, { accountCode: "3010", credit: "0" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) } },
+    { name: "a negative amount", entries: [{ accountCode: "2710", debit: "-1.00" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array) } },
+    { name: "three decimals", entries: [{ accountCode: "2710", debit: "1.001" }, { accountCode: "3010", credit: "1.001" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) } },
+    { name: "an amount given as a number", entries: [{ accountCode: "2710", debit: 1 }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array) } },
+    { name: "currency without rate", entries: [{ accountCode: "2710", debit: "1.00", currency: "USD", currencyAmount: "1.10" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0]": expect.any(Array) } },
+    { name: "rate without currency", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00", rate: "1.1" }], status: 400, code: "validation", fields: { "entries[1]": expect.any(Array) } },
+    { name: "501 lines", entries: lines501, status: 400, code: "validation", fields: { entries: expect.any(Array) } },
+    { name: "an unknown property on a line", entries: [{ accountCode: "2710", debit: "1.00", amount: "1" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].amount": expect.any(Array) } },
+    { name: "an unknown account", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "9999", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[1].accountCode": ["account 9999 does not exist"] } },
+    { name: "a header account", entries: [{ accountCode: "27", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0].accountCode": ["account 27 is not postable"] } },
+    { name: "an unknown partner", entries: [{ accountCode: "2410", debit: "1.00", partnerCode: "NOBODY" }, { accountCode: "5000", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0].partnerCode": ["partner NOBODY does not exist"] } },
+    { name: "a conversion that does not match", entries: [{ accountCode: "2710", debit: "100.01", currency: "USD", currencyAmount: "110.00", rate: "1.1" }, { accountCode: "5000", credit: "100.01" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0]": expect.any(Array) } },
+  ])("$name -> $status, nothing stored", async ({ entries, status, code, key, fields }) => {
+    const w = await world();
+    const res = await w.call(CREATE, { date: "2026-03-01", entries });
+    expectError(res, status, code, key);
+    expect(res.body.error.fieldErrors).toEqual(fields);
+    expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+  });
+
+  test("unbalanced lines -> 422 journal.unbalanced with both sums, nothing stored", async () => {
+    const w = await world();
+    const res = await w.call(CREATE, { date: "2026-03-01", entries: [{ accountCode: "2710", debit: "10.00" }, { accountCode: "3010", credit: "9.99" }, { accountCode: "3010", credit: "0.02" }] });
+    expectError(res, 422, "unprocessable", "journal.unbalanced");
+    expect(res.body.error.params).toEqual({ debit: "10.00", credit: "10.01" });
+    expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+  });
+
+  test("a date in a locked month -> 409 period.locked; the month next to it is open", async () => {
+    const w = await world();
+    await ok(w, "/v1/ledger/periods/lock", { month: "2025-06" });
+    const res = await w.call(CREATE, { date: "2025-06-30", entries: pair("2710", "3010", "5.00") });
+    expectError(res, 409, "conflict", "period.locked");
+    expect(res.body.error.params).toEqual({ month: "2025-06" });
+    expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+    expect((await w.call(CREATE, { date: "2025-07-01", entries: pair("2710", "3010", "5.00") })).status).toBe(200);
+    expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 2 });
+  });
+
+  test.each([
+    { name: "missing date", body: { entries: pair("2710", "3010", "1.00") }, field: "date" },
+    { name: "impossible date", body: { date: "2026-02-30", entries: pair("2710", "3010", "1.00") }, field: "date" },
+    { name: "reference of 129 characters", body: { date: "2026-02-01", reference: "r".repeat(129), entries: pair("2710", "3010", "1.00") }, field: "reference" },
+    { name: "unknown property", body: { date: "2026-02-01", number: "X-1", entries: pair("2710", "3010", "1.00") }, field: "number" },
+  ])("$name -> 400 naming $field", async ({ body, field }) => {
+    const w = await world();
+    const res = await w.call(CREATE, body);
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+  });
+});
+
+describe("get", () => {
+  test("returns what create returned", async () => {
+    const w = await world({ series: true });
+    const created = await ok(w, CREATE, { date: "2026-02-02", description: "D", entries: pair("6000", "2040", "7.70") });
+    expect(await w.call(GET, { id: created.id })).toMatchObject({ status: 200, body: created });
+  });
+
+  test("another company's transaction and an unknown id -> 404", async () => {
+    const w = await world();
+    const other = await world();
+    const theirs = await ok(other, CREATE, { date: "2026-02-02", entries: pair("6000", "2040", "7.70") });
+    expectError(await w.call(GET, { id: theirs.id }), 404, "not_found");
+    expectError(await w.call(GET, { id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found");
+    expect(await h.db("journal_transactions").where({ id: theirs.id }).first()).toMatchObject({ company_id: other.companyId });
+  });
+});
+
+describe("list", () => {
+  let w: World;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    w = await world();
+    ids.t1 = (await ok(w, CREATE, { date: "2026-01-10", reference: "INV-1", entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "5000", credit: "100.00", partnerCode: "PARTNER1" }] })).id;
+    ids.t2 = (await ok(w, CREATE, { date: "2026-02-15", reference: "INV-2", entries: pair("2410", "5000", "50.50") })).id;
+    ids.t3 = (await ok(w, CREATE, { date: "2026-02-20", reference: "X-3", entries: pair("6000", "2040", "20.00") })).id;
+    ids.t4 = (await ok(w, REVERSE, { id: ids.t3 })).id;
+  });
+
+  /** Debit and credit sums of the given transactions' entries, from the database. */
+  async function dbSums(names: string[]) {
+    const [row] = await h.db("journal_entries").where({ company_id: w.companyId }).whereIn("transaction_id", names.map((n) => ids[n])).select(h.db.raw("coalesce(sum(debit), 0)::text as debit, coalesce(sum(credit), 0)::text as credit"));
+    return { debit: new Decimal(row.debit).toFixed(2), credit: new Decimal(row.credit).toFixed(2) };
+  }
+
+  test.each([
+    { name: "no filter, default order date desc then createdAt desc", filter: [], expected: ["t4", "t3", "t2", "t1"] },
+    { name: "date eq", filter: [{ field: "date", op: "eq", value: "2026-02-15" }], expected: ["t2"] },
+    { name: "date range", filter: [{ field: "date", op: "gte", value: "2026-02-01" }, { field: "date", op: "lte", value: "2026-02-19" }], expected: ["t2"] },
+    { name: "documentType reversal", filter: [{ field: "documentType", op: "eq", value: "reversal" }], expected: ["t4"] },
+    { name: "documentType manual", filter: [{ field: "documentType", op: "eq", value: "manual" }], expected: ["t3", "t2", "t1"] },
+    { name: "account eq", filter: [{ field: "account", op: "eq", value: "5000" }], expected: ["t2", "t1"] },
+    { name: "account in", filter: [{ field: "account", op: "in", value: ["6000", "2410"] }], expected: ["t4", "t3", "t2"] },
+    { name: "partner eq", filter: [{ field: "partner", op: "eq", value: "PARTNER1" }], expected: ["t1"] },
+    { name: "reference eq", filter: [{ field: "reference", op: "eq", value: "INV-2" }], expected: ["t2"] },
+    { name: "reference contains", filter: [{ field: "reference", op: "contains", value: "inv" }], expected: ["t2", "t1"] },
+    { name: "nothing matches", filter: [{ field: "account", op: "eq", value: "1110" }], expected: [] },
+  ])("$name: rows and totals over all matching rows (page of 1)", async ({ filter, expected }) => {
+    const all = await w.call(LIST, { filter, totals: ["debit", "credit"], pageSize: 100 });
+    expect(all.status).toBe(200);
+    expect(all.body.rows.map((r: { id: string }) => r.id)).toEqual(expected.map((n) => ids[n]));
+    const sums = await dbSums(expected);
+    expect(all.body.totals).toEqual(sums);
+    const page = await w.call(LIST, { filter, totals: ["debit", "credit"], pageSize: 1 });
+    expect({ rows: page.body.rows.length, total: page.body.total, totals: page.body.totals }).toEqual({ rows: Math.min(1, expected.length), total: expected.length, totals: sums });
+  });
+
+  test("a row carries its sums, accounts and partners", async () => {
+    const res = await w.call(LIST, { filter: [{ field: "reference", op: "eq", value: "INV-1" }] });
+    expect(res.body.rows).toEqual([
+      expect.objectContaining({ id: ids.t1, debit: "100.00", credit: "100.00", documentType: "manual", reversesId: null, date: "2026-01-10", partnerCodes: ["PARTNER1"] }),
+    ]);
+    expect([...res.body.rows[0].accountCodes].sort()).toEqual(["2710", "5000"]);
+    const reversal = await w.call(LIST, { filter: [{ field: "documentType", op: "eq", value: "reversal" }] });
+    expect(reversal.body.rows[0]).toMatchObject({ reversesId: ids.t3 });
+  });
+
+  test("another company's transactions are not listed", async () => {
+    const other = await world();
+    expect((await other.call(LIST, {})).body).toMatchObject({ rows: [], total: 0 });
+  });
+});
+
+describe("reverse", () => {
+  async function original(w: World, date = "2026-04-10") {
+    return ok(w, CREATE, {
+      date,
+      description: "Pardavimas",
+      reference: "SF-7",
+      entries: [
+        { accountCode: "2410", debit: "121.00", partnerCode: "PARTNER1", description: "Pirkėjas" },
+        { accountCode: "5000", credit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" },
+        { accountCode: "4492", credit: "21.00" },
+      ],
+    });
+  }
+
+  test("posts the opposite lines as a reversal, linked both ways, with the default description", async () => {
+    const w = await world({ series: true });
+    const tx = await original(w);
+    const res = await w.call(REVERSE, { id: tx.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ documentType: "reversal", reversesId: tx.id, reversedById: null, date: "2026-04-10", description: "Reversal of BZ-1", reference: "SF-7", number: "BZ-2", total: "121.00" });
+    expect(res.body.entries).toEqual(
+      tx.entries.map((e: Record<string, unknown>) => ({ ...e, debit: e.credit, credit: e.debit })),
+    );
+    expect((await w.call(GET, { id: tx.id })).body).toMatchObject({ reversedById: res.body.id, reversesId: null });
+    expect((await w.call(GET, { id: res.body.id })).body).toMatchObject({ reversesId: tx.id, reversedById: null });
+    const row = await h.db("journal_transactions").where({ company_id: w.companyId, id: res.body.id }).first();
+    expect(row).toMatchObject({ document_type: "reversal", reverses_id: tx.id, total: "121.00" });
+    const [a, b] = await Promise.all([entriesOf(w.companyId, tx.id), entriesOf(w.companyId, res.body.id)]);
+    expect(b.map((e) => [e.account_code, e.debit, e.credit])).toEqual(a.map((e) => [e.account_code, e.credit, e.debit]));
+  });
+
+  test("without a number the default description names the id; date and description may be given", async () => {
+    const w = await world();
+    const tx = await ok(w, CREATE, { date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
+    const byDefault = await ok(w, REVERSE, { id: tx.id });
+    expect(byDefault.description).toBe(`Reversal of ${tx.id}`);
+    const tx2 = await ok(w, CREATE, { date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
+    const given = await ok(w, REVERSE, { id: tx2.id, date: "2026-05-01", description: "Klaida" });
+    expect(given).toMatchObject({ date: "2026-05-01", description: "Klaida" });
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, id: given.id }).first()).toMatchObject({ description: "Klaida", reverses_id: tx2.id });
+  });
+
+  test.each([
+    { name: "a second reversal", setup: async (w: World, id: string) => { await ok(w, REVERSE, { id }); return { id }; }, status: 409, code: "conflict", key: "journal.already_reversed" },
+    { name: "reversing a reversal", setup: async (w: World, id: string) => ({ id: (await ok(w, REVERSE, { id })).id }), status: 409, code: "conflict", key: "journal.reversal_of_reversal" },
+    { name: "into a locked month (the original's)", setup: async (w: World, id: string) => { await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" }); return { id }; }, status: 409, code: "conflict", key: "period.locked" },
+    { name: "into a locked month (given date)", setup: async (w: World, id: string) => { await ok(w, "/v1/ledger/periods/lock", { month: "2026-05" }); return { id, date: "2026-05-02" }; }, status: 409, code: "conflict", key: "period.locked" },
+    { name: "an unknown id", setup: async () => ({ id: "00000000-0000-4000-8000-000000000000" }), status: 404, code: "not_found" },
+  ])("$name -> $status, nothing stored", async ({ setup, status, code, key }) => {
+    const w = await world();
+    const tx = await original(w);
+    const body = await setup(w, tx.id);
+    const before = await countOf(w.companyId);
+    expectError(await w.call(REVERSE, body), status, code, key);
+    expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  test("with an Idempotency-Key: reversed once, the retry replays it", async () => {
+    const w = await world();
+    const tx = await original(w);
+    const options = { ...w.o, idempotencyKey: "journal-reverse-1" };
+    const first = await h.post(REVERSE, { id: tx.id }, options);
+    const retry = await h.post(REVERSE, { id: tx.id }, options);
+    expect({ first: first.status, retry: retry.status, replay: retry.headers.get("x-idempotent-replay") }).toEqual({ first: 200, retry: 200, replay: "true" });
+    expect(retry.body).toEqual(first.body);
+    expect(await countOf(w.companyId)).toEqual({ transactions: 2, entries: 6 });
+  });
+
+  test("another company's transaction cannot be reversed", async () => {
+    const w = await world();
+    const other = await world();
+    const theirs = await original(other);
+    expectError(await w.call(REVERSE, { id: theirs.id }), 404, "not_found");
+    expect(await countOf(other.companyId)).toEqual({ transactions: 1, entries: 3 });
+  });
+
+  test("the original's month locked: a reversal dated in an open month works", async () => {
+    const w = await world();
+    const tx = await original(w);
+    await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
+    const res = await w.call(REVERSE, { id: tx.id, date: "2026-06-01" });
+    expect(res).toMatchObject({ status: 200, body: { date: "2026-06-01", reversesId: tx.id } });
+    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: res.body.id }).pluck("date")).toEqual(["2026-06-01", "2026-06-01", "2026-06-01"]);
+  });
+});
+
+describe("immutability in the database", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+    await ok(w, CREATE, { date: "2026-03-03", entries: pair("2710", "3010", "10.00") });
+  });
+
+  test.each([
+    ["journal_transactions", "update", "update journal_transactions set description = 'changed'"],
+    ["journal_transactions", "update of the total", "update journal_transactions set total = total + 1"],
+    ["journal_transactions", "delete", "delete from journal_transactions"],
+    ["journal_entries", "update", "update journal_entries set debit = debit * 2, credit = credit * 2"],
+    ["journal_entries", "delete", "delete from journal_entries"],
+    ["audit_log", "update", "update audit_log set operation = 'changed'"],
+    ["audit_log", "delete", "delete from audit_log"],
+    ["journal_transactions", "truncate", "truncate journal_transactions cascade"],
+    ["journal_entries", "truncate", "truncate journal_entries"],
+    ["audit_log", "truncate", "truncate audit_log"],
+  ])("%s: %s is refused", async (table, _op, sql) => {
+    const before = await h.db(table).select("*");
+    expect(before.length).toBeGreaterThan(0);
+    await expect(h.db.raw(sql)).rejects.toThrow(/cannot be changed or deleted/);
+    expect(await h.db(table).select("*")).toEqual(before);
+  });
+
+  test("an entry cannot be added to a committed transaction later", async () => {
+    const [header] = await headers(w.companyId);
+    const before = await entriesOf(w.companyId, header.id);
+    await expect(
+      h.db.transaction(async (trx) => {
+        await trx("journal_entries").insert([
+          { company_id: w.companyId, transaction_id: header.id, line_no: 3, date: header.date, account_code: "2710", debit: "5.00" },
+          { company_id: w.companyId, transaction_id: header.id, line_no: 4, date: header.date, account_code: "3010", credit: "5.00" },
+        ]);
+      }),
+    ).rejects.toThrow(/only be added in the transaction that creates/);
+    expect(await entriesOf(w.companyId, header.id)).toEqual(before);
+  });
+
+  async function writeDirectly(entries: { account: string; debit: string; credit: string }[]) {
+    const client = new pg.Client({ connectionString: h.connectionString });
+    await client.connect();
+    try {
+      await client.query("begin");
+      const { rows } = await client.query(
+        `insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 10, $2) returning id`,
+        [w.companyId, entries.map((e) => e.account)],
+      );
+      for (const [i, e] of entries.entries()) {
+        await client.query(`insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, $3, '2026-03-04', $4, $5, $6)`, [
+          w.companyId, rows[0].id, i + 1, e.account, e.debit, e.credit,
+        ]);
+      }
+      await client.query("commit");
+      return rows[0].id as string;
+    } finally {
+      await client.end();
+    }
+  }
+
+  test.each([
+    ["one entry", [{ account: "2710", debit: "10", credit: "0" }]],
+    ["debits differ from credits", [{ account: "2710", debit: "10", credit: "0" }, { account: "3010", debit: "0", credit: "9" }]],
+    ["debits differ from the header's total", [{ account: "2710", debit: "5", credit: "0" }, { account: "3010", debit: "0", credit: "5" }]],
+  ])("a header whose entries do not balance cannot commit: %s", async (_name, entries) => {
+    const before = await countOf(w.companyId);
+    await expect(writeDirectly(entries)).rejects.toThrow(/does not balance/);
+    expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  test("a header with balanced entries written in the same database transaction commits (the control)", async () => {
+    const before = await countOf(w.companyId);
+    const id = await writeDirectly([{ account: "2710", debit: "10", credit: "0" }, { account: "3010", debit: "0", credit: "10" }]);
+    expect(await countOf(w.companyId)).toEqual({ transactions: before.transactions + 1, entries: before.entries + 2 });
+    expect((await w.call(GET, { id })).body).toMatchObject({ total: "10.00" });
+  });
+
+  test("the contract has no update or delete operation for journal transactions", async () => {
+    const res = await h.get("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, unknown> };
+    const journalPaths = Object.keys(doc.paths).filter((p) => p.startsWith("/v1/ledger/journal/"));
+    expect(journalPaths.sort()).toEqual(["/v1/ledger/journal/transactions/create", "/v1/ledger/journal/transactions/get", "/v1/ledger/journal/transactions/list", "/v1/ledger/journal/transactions/reverse"]);
+    expect(Object.keys(doc.paths).filter((p) => p.includes("journal") && /update|delete|edit|remove/.test(p))).toEqual([]);
+  });
+});

@@ -1,0 +1,349 @@
+// ledger/accounts: the lt-standard template, create, get, list and update of the chart of accounts, the
+// hierarchy rules (parents are never postable, children share the parent's type, no cycles) and the rules that
+// protect accounts with postings. Every case checks the answer and the rows in ledger_accounts.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const APPLY = "/v1/ledger/accounts/apply-template";
+const CREATE = "/v1/ledger/accounts/create";
+const GET = "/v1/ledger/accounts/get";
+const LIST = "/v1/ledger/accounts/list";
+const UPDATE = "/v1/ledger/accounts/update";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const TEMPLATE_SIZE = 143;
+const CLASS_TYPE: Record<string, string> = { "1": "asset", "2": "asset", "3": "equity", "4": "liability", "5": "income", "6": "expense" };
+
+interface World {
+  companyId: string;
+  o: RequestOptions;
+  call(path: string, body: unknown): Promise<ApiResponse>;
+}
+
+async function world(): Promise<World> {
+  const t = await h.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  return { companyId: t.companyId, o, call: (path, body) => h.post(path, body, o) };
+}
+
+async function ok(w: World, path: string, body: unknown) {
+  const res = await w.call(path, body);
+  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function expectError(res: ApiResponse, status: number, code: string, key?: string) {
+  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
+}
+
+const rowsOf = (companyId: string) => h.db("ledger_accounts").where({ company_id: companyId }).orderBy("code");
+const rowOf = (companyId: string, code: string) => h.db("ledger_accounts").where({ company_id: companyId, code }).first();
+
+describe("apply-template lt-standard", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+  });
+
+  test("creates the whole chart once, then is idempotent", async () => {
+    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({ status: 200, body: { template: "lt-standard", created: TEMPLATE_SIZE, existing: 0 } });
+    expect(await rowsOf(w.companyId)).toHaveLength(TEMPLATE_SIZE);
+    const before = await rowsOf(w.companyId);
+    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({ status: 200, body: { template: "lt-standard", created: 0, existing: TEMPLATE_SIZE } });
+    expect(await rowsOf(w.companyId)).toEqual(before);
+  });
+
+  test.each([
+    ["2410", "asset"], ["4430", "liability"], ["2040", "asset"], ["6206", "expense"], ["2443", "asset"], ["4492", "liability"],
+    ["2710", "asset"], ["2720", "asset"], ["3010", "equity"], ["3410", "equity"], ["3420", "equity"], ["5000", "income"],
+    ["6000", "expense"], ["5803", "income"], ["6803", "expense"], ["1292", "asset"], ["1293", "asset"], ["1294", "asset"], ["1295", "asset"],
+  ])("default account %s exists, is a postable %s with LT and EN names", async (code, type) => {
+    const res = await w.call(GET, { code });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code, type, isPostable: true, parentCode: code === "4492" ? "4490" : code.slice(0, 2) });
+    expect(res.body.name).toMatch(/\S/);
+    expect(res.body.nameEn).toMatch(/\S/);
+    expect(res.body.nameEn).not.toBe(res.body.name);
+    expect(await rowOf(w.companyId, code)).toMatchObject({ id: res.body.id, type, is_postable: true, name: res.body.name, name_en: res.body.nameEn });
+  });
+
+  test("every account has an LT and an EN name", async () => {
+    const missing = (await rowsOf(w.companyId)).filter((r) => !/\S/.test(r.name ?? "") || !/\S/.test(r.name_en ?? ""));
+    expect(missing.map((r) => r.code)).toEqual([]);
+  });
+
+  test("headers (accounts with sub-accounts, and every 1- and 2-digit code) are not postable; leaves are", async () => {
+    const rows = await rowsOf(w.companyId);
+    const parents = new Set(rows.map((r) => r.parent_code).filter(Boolean));
+    const wrong = rows.filter((r) => r.is_postable === parents.has(r.code) || (r.code.length <= 2 && r.is_postable));
+    expect(wrong.map((r) => r.code)).toEqual([]);
+    expect(rows.filter((r) => r.code.length <= 2).length).toBeGreaterThan(20);
+    // Every parent exists in the chart.
+    const codes = new Set(rows.map((r) => r.code));
+    expect([...parents].filter((p) => !codes.has(p))).toEqual([]);
+  });
+
+  test("every account's type matches its class, and its parent's type", async () => {
+    const rows = await rowsOf(w.companyId);
+    const byCode = new Map(rows.map((r) => [r.code, r]));
+    expect(rows.filter((r) => r.type !== CLASS_TYPE[r.code[0]]).map((r) => r.code)).toEqual([]);
+    expect(rows.filter((r) => r.parent_code && byCode.get(r.parent_code)!.type !== r.type).map((r) => r.code)).toEqual([]);
+  });
+
+  test("an account that exists already is left untouched and counted as existing", async () => {
+    const v = await world();
+    await ok(v, CREATE, { code: "2410", name: "Mano pirkėjai", type: "asset" });
+    expect((await v.call(APPLY, { template: "lt-standard" })).body).toEqual({ template: "lt-standard", created: TEMPLATE_SIZE - 1, existing: 1 });
+    expect(await rowOf(v.companyId, "2410")).toMatchObject({ name: "Mano pirkėjai", name_en: null, parent_code: null });
+    expect(await rowsOf(v.companyId)).toHaveLength(TEMPLATE_SIZE);
+  });
+
+  test.each([
+    ["unknown template", { template: "us-gaap" }, "template"],
+    ["missing template", {}, "template"],
+  ])("%s -> 400, nothing created", async (_name, body, field) => {
+    const v = await world();
+    const res = await v.call(APPLY, body);
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toContain(field);
+    expect(await rowsOf(v.companyId)).toHaveLength(0);
+  });
+});
+
+describe("create and get", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+  });
+
+  test("create returns the account with its defaults and stores it", async () => {
+    const res = await w.call(CREATE, { code: "A.100", name: "Sąskaita", type: "asset" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID), code: "A.100", name: "Sąskaita", nameEn: null, type: "asset", parentCode: null, isPostable: true,
+      createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
+    });
+    const row = await rowOf(w.companyId, "A.100");
+    expect(row).toMatchObject({ id: res.body.id, name: "Sąskaita", name_en: null, type: "asset", parent_code: null, is_postable: true });
+  });
+
+  test("create under a non-postable parent of the same type", async () => {
+    await ok(w, CREATE, { code: "H1", name: "Header", nameEn: "Header EN", type: "liability", isPostable: false });
+    const res = await w.call(CREATE, { code: "H1.1", name: "Child", nameEn: "Child EN", type: "liability", parentCode: "H1" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code: "H1.1", parentCode: "H1", nameEn: "Child EN", isPostable: true });
+    expect(await rowOf(w.companyId, "H1.1")).toMatchObject({ parent_code: "H1", name_en: "Child EN" });
+  });
+
+  test("get by id and by code return the same single account", async () => {
+    const created = await ok(w, CREATE, { code: "G1", name: "Get me", type: "income" });
+    const byId = await w.call(GET, { id: created.id });
+    const byCode = await w.call(GET, { code: "G1" });
+    expect(byId).toMatchObject({ status: 200, body: created });
+    expect(byCode).toMatchObject({ status: 200, body: created });
+  });
+
+  test.each([
+    ["both id and code", (id: string) => ({ id, code: "G2" }), 400, "validation"],
+    ["neither id nor code", () => ({}), 400, "validation"],
+    ["an unknown code", () => ({ code: "NOPE" }), 404, "not_found"],
+    ["an unknown id", () => ({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found"],
+  ])("get with %s", async (_name, body, status, code) => {
+    const created = await ok(w, CREATE, { code: `G2${status}${code.length}${_name.length}`, name: "X", type: "income" });
+    const res = await w.call(GET, body(created.id));
+    expectError(res, status, code);
+  });
+
+  test("another company's account is not found by id or code", async () => {
+    const other = await world();
+    const theirs = await ok(other, CREATE, { code: "THEIRS", name: "Kita", type: "asset" });
+    expectError(await w.call(GET, { id: theirs.id }), 404, "not_found");
+    expectError(await w.call(GET, { code: "THEIRS" }), 404, "not_found");
+  });
+
+  test.each([
+    { name: "duplicate code", setup: [{ code: "D1", name: "First", type: "asset" }], input: { code: "D1", name: "Second", type: "asset" }, status: 409, code: "conflict", key: "ledger_account.code_taken" },
+    { name: "parent missing", setup: [], input: { code: "P1.1", name: "Orphan", type: "asset", parentCode: "P1" }, status: 422, code: "unprocessable", key: "ledger_account.parent_unknown" },
+    { name: "parent postable", setup: [{ code: "P2", name: "Postable parent", type: "asset" }], input: { code: "P2.1", name: "Child", type: "asset", parentCode: "P2" }, status: 409, code: "conflict", key: "ledger_account.parent_postable" },
+    { name: "child type differs from parent", setup: [{ code: "P3", name: "Header", type: "asset", isPostable: false }], input: { code: "P3.1", name: "Child", type: "expense", parentCode: "P3" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_parent" },
+  ])("create: $name -> $status $key, nothing stored", async ({ setup, input, status, code, key }) => {
+    const v = await world();
+    for (const s of setup) await ok(v, CREATE, s);
+    const before = await rowsOf(v.companyId);
+    const res = await v.call(CREATE, input);
+    expectError(res, status, code, key);
+    expect(await rowsOf(v.companyId)).toEqual(before);
+  });
+
+  test.each([
+    { name: "code of 20 characters", input: { code: "A".repeat(20) }, ok: true },
+    { name: "code of 21 characters", input: { code: "A".repeat(21) }, field: "code" },
+    { name: "code with a dash", input: { code: "24-10" }, field: "code" },
+    { name: "code with a space", input: { code: "24 10" }, field: "code" },
+    { name: "code with a letter outside ASCII", input: { code: "Ž1" }, field: "code" },
+    { name: "empty code", input: { code: "" }, field: "code" },
+    { name: "name of 255 characters", input: { name: "ž".repeat(255) }, ok: true },
+    { name: "name of 256 characters", input: { name: "n".repeat(256) }, field: "name" },
+    { name: "blank name", input: { name: "   " }, field: "name" },
+    { name: "nameEn of 256 characters", input: { nameEn: "n".repeat(256) }, field: "nameEn" },
+    { name: "unknown type", input: { type: "revenue" }, field: "type" },
+    { name: "missing type", input: { type: undefined }, field: "type" },
+    { name: "unknown property", input: { currency: "EUR" }, field: "currency" },
+    { name: "isPostable not a boolean", input: { isPostable: "yes" }, field: "isPostable" },
+  ])("create validation: $name", async ({ input, ok: accepted, field }) => {
+    const v = await world();
+    const body = { code: "V1", name: "Valid", type: "asset", ...input };
+    const res = await v.call(CREATE, body);
+    if (accepted) {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject(Object.fromEntries(Object.entries(input)));
+      expect(await rowsOf(v.companyId)).toHaveLength(1);
+    } else {
+      expectError(res, 400, "validation");
+      expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+      expect(await rowsOf(v.companyId)).toHaveLength(0);
+    }
+  });
+});
+
+describe("list", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+    for (const a of [
+      { code: "1", name: "Turtas", type: "asset", isPostable: false },
+      { code: "10", name: "Banko sąskaita", type: "asset", parentCode: "1" },
+      { code: "11", name: "Kasa", type: "asset", parentCode: "1" },
+      { code: "4", name: "Įsipareigojimai", type: "liability", isPostable: false },
+      { code: "40", name: "Tiekėjai", type: "liability", parentCode: "4" },
+      { code: "5", name: "Pajamos", type: "income" },
+    ]) await ok(w, CREATE, a);
+  });
+
+  const codes = (res: ApiResponse) => res.body.rows.map((r: { code: string }) => r.code);
+
+  test.each([
+    { name: "default order is code", body: {}, expected: ["1", "10", "11", "4", "40", "5"] },
+    { name: "code eq", body: { filter: [{ field: "code", op: "eq", value: "40" }] }, expected: ["40"] },
+    { name: "name contains (case-insensitive)", body: { filter: [{ field: "name", op: "contains", value: "KAS" }] }, expected: ["11"] },
+    { name: "type eq", body: { filter: [{ field: "type", op: "eq", value: "liability" }] }, expected: ["4", "40"] },
+    { name: "parentCode eq", body: { filter: [{ field: "parentCode", op: "eq", value: "1" }] }, expected: ["10", "11"] },
+    { name: "isPostable false", body: { filter: [{ field: "isPostable", op: "eq", value: false }] }, expected: ["1", "4"] },
+    { name: "isPostable true and type asset", body: { filter: [{ field: "isPostable", op: "eq", value: true }, { field: "type", op: "eq", value: "asset" }] }, expected: ["10", "11"] },
+    { name: "sort code desc", body: { sort: [{ field: "code", dir: "desc" }] }, expected: ["5", "40", "4", "11", "10", "1"] },
+    { name: "sort name asc", body: { sort: [{ field: "name", dir: "asc" }] }, expected: ["10", "11", "5", "40", "1", "4"] },
+    { name: "sort type then code desc", body: { sort: [{ field: "type", dir: "asc" }, { field: "code", dir: "desc" }] }, expected: ["11", "10", "1", "5", "40", "4"] },
+  ])("$name", async ({ body, expected }) => {
+    const res = await w.call(LIST, body);
+    expect(res.status).toBe(200);
+    expect({ codes: codes(res), total: res.body.total }).toEqual({ codes: expected, total: expected.length });
+    const db = await rowsOf(w.companyId);
+    for (const row of res.body.rows) expect(db.find((r) => r.code === row.code)).toMatchObject({ id: row.id, name: row.name, type: row.type, is_postable: row.isPostable });
+  });
+
+  test("another company's accounts are not listed", async () => {
+    const other = await world();
+    await ok(other, CREATE, { code: "ZZ", name: "Kitos", type: "asset" });
+    expect(codes(await w.call(LIST, { filter: [{ field: "code", op: "eq", value: "ZZ" }] }))).toEqual([]);
+  });
+
+  test("an unknown filter field -> 400", async () => {
+    expectError(await w.call(LIST, { filter: [{ field: "balance", op: "eq", value: "1" }] }), 400, "validation");
+  });
+});
+
+describe("update", () => {
+  test("changes only the fields sent; nameEn null clears it; updatedAt moves", async () => {
+    const w = await world();
+    const created = await ok(w, CREATE, { code: "U1", name: "Old", nameEn: "Old EN", type: "asset" });
+    const res = await w.call(UPDATE, { code: "U1", name: "New", nameEn: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...created, name: "New", nameEn: null, updatedAt: expect.stringMatching(ISO) });
+    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(created.updatedAt).getTime());
+    expect(await rowOf(w.companyId, "U1")).toMatchObject({ name: "New", name_en: null, type: "asset", is_postable: true, parent_code: null });
+  });
+
+  test("moves an account under a header, changes its type, and back to top level", async () => {
+    const w = await world();
+    await ok(w, CREATE, { code: "HX", name: "Header", type: "expense", isPostable: false });
+    await ok(w, CREATE, { code: "U2", name: "Account", type: "asset" });
+    const moved = await w.call(UPDATE, { code: "U2", type: "expense", parentCode: "HX" });
+    expect(moved).toMatchObject({ status: 200, body: { code: "U2", type: "expense", parentCode: "HX" } });
+    expect(await rowOf(w.companyId, "U2")).toMatchObject({ type: "expense", parent_code: "HX" });
+    const top = await w.call(UPDATE, { code: "U2", parentCode: null });
+    expect(top).toMatchObject({ status: 200, body: { parentCode: null, type: "expense" } });
+    expect(await rowOf(w.companyId, "U2")).toMatchObject({ parent_code: null });
+  });
+
+  test("an account without postings may become non-postable and postable again", async () => {
+    const w = await world();
+    await ok(w, CREATE, { code: "U3", name: "Account", type: "asset" });
+    expect((await w.call(UPDATE, { code: "U3", isPostable: false })).body.isPostable).toBe(false);
+    expect((await rowOf(w.companyId, "U3")).is_postable).toBe(false);
+    expect((await w.call(UPDATE, { code: "U3", isPostable: true })).body.isPostable).toBe(true);
+    expect((await rowOf(w.companyId, "U3")).is_postable).toBe(true);
+  });
+
+  // A chart: A (header) > A.1 (header) > A.1.1 (postable); E (header, expense); P (postable, asset, with postings); L (postable, liability).
+  async function chart() {
+    const w = await world();
+    for (const a of [
+      { code: "A", name: "A", type: "asset", isPostable: false },
+      { code: "A.1", name: "A.1", type: "asset", isPostable: false, parentCode: "A" },
+      { code: "A.1.1", name: "A.1.1", type: "asset", parentCode: "A.1" },
+      { code: "E", name: "E", type: "expense", isPostable: false },
+      { code: "P", name: "P", type: "asset" },
+      { code: "L", name: "L", type: "liability" },
+      { code: "FREE", name: "FREE", type: "asset" },
+    ]) await ok(w, CREATE, a);
+    await ok(w, "/v1/ledger/journal/transactions/create", { date: "2026-02-10", entries: [{ accountCode: "P", debit: "10.00" }, { accountCode: "L", credit: "10.00" }] });
+    return w;
+  }
+
+  test.each([
+    { name: "unknown account", input: { code: "NOPE", name: "x" }, status: 404, code: "not_found", key: "ledger_account.not_found" },
+    { name: "parent is itself", input: { code: "A", parentCode: "A" }, status: 422, code: "unprocessable", key: "ledger_account.parent_cycle" },
+    { name: "parent is its own grandchild (cycle)", input: { code: "A", parentCode: "A.1" }, status: 422, code: "unprocessable", key: "ledger_account.parent_cycle" },
+    { name: "parent missing", input: { code: "FREE", parentCode: "MISSING" }, status: 422, code: "unprocessable", key: "ledger_account.parent_unknown" },
+    { name: "parent postable", input: { code: "FREE", parentCode: "P" }, status: 409, code: "conflict", key: "ledger_account.parent_postable" },
+    { name: "parent of another type", input: { code: "FREE", parentCode: "E" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_parent" },
+    { name: "type differing from its sub-accounts", input: { code: "A.1", type: "expense" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_children" },
+    { name: "account with postings changes type", input: { code: "P", type: "expense" }, status: 409, code: "conflict", key: "ledger_account.has_postings" },
+    { name: "account with postings becomes non-postable", input: { code: "P", isPostable: false }, status: 409, code: "conflict", key: "ledger_account.has_postings" },
+    { name: "account with sub-accounts becomes postable", input: { code: "A.1", isPostable: true }, status: 409, code: "conflict" },
+  ])("$name -> $status, nothing changes", async ({ input, status, code, key }) => {
+    const w = await chart();
+    const before = await rowsOf(w.companyId);
+    const res = await w.call(UPDATE, input);
+    expectError(res, status, code, key);
+    expect(await rowsOf(w.companyId)).toEqual(before);
+  });
+
+  test("an account with postings may still be renamed", async () => {
+    const w = await chart();
+    const res = await w.call(UPDATE, { code: "P", name: "Renamed", type: "asset", isPostable: true });
+    expect(res).toMatchObject({ status: 200, body: { code: "P", name: "Renamed", type: "asset", isPostable: true } });
+    expect(await rowOf(w.companyId, "P")).toMatchObject({ name: "Renamed" });
+  });
+
+  test.each([
+    { name: "unknown property", input: { code: "FREE", id: "00000000-0000-4000-8000-000000000000" }, field: "id" },
+    { name: "name of 256 characters", input: { code: "FREE", name: "x".repeat(256) }, field: "name" },
+    { name: "unknown type", input: { code: "FREE", type: "cost" }, field: "type" },
+    { name: "code of 21 characters", input: { code: "F".repeat(21), name: "x" }, field: "code" },
+    { name: "missing code", input: { name: "x" }, field: "code" },
+  ])("update validation: $name -> 400", async ({ input, field }) => {
+    const w = await chart();
+    const before = await rowsOf(w.companyId);
+    const res = await w.call(UPDATE, input);
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    expect(await rowsOf(w.companyId)).toEqual(before);
+  });
+});

@@ -1,0 +1,304 @@
+// ledger/periods: the list of months (default range, filters, sort), lock by month or through a date, unlock of
+// the latest locked month only, the effect of locks on postings, and a lock racing an in-flight posting.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import pg from "pg";
+import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+
+let h: Harness;
+// The tables of cases are built when the file loads; the database's current year must agree (it decides the range).
+const year = new Date().getFullYear();
+beforeAll(async () => {
+  h = await startHarness();
+  const dbYear = Number((await h.db.raw("select extract(year from current_date)::int as y")).rows[0].y);
+  if (dbYear !== year) throw new Error(`the database's year ${dbYear} differs from ${year}: rerun after midnight`);
+});
+afterAll(() => h.close());
+
+const LIST = "/v1/ledger/periods/list";
+const LOCK = "/v1/ledger/periods/lock";
+const UNLOCK = "/v1/ledger/periods/unlock";
+const POST = "/v1/ledger/journal/transactions/create";
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+interface World {
+  companyId: string;
+  keyId: string;
+  o: RequestOptions;
+  call(path: string, body: unknown): Promise<ApiResponse>;
+}
+
+async function world(): Promise<World> {
+  const t = await h.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  const w: World = { companyId: t.companyId, keyId: t.keyId, o, call: (path, body) => h.post(path, body, o) };
+  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
+  return w;
+}
+
+async function ok(w: World, path: string, body: unknown) {
+  const res = await w.call(path, body);
+  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function expectError(res: ApiResponse, status: number, code: string, key?: string) {
+  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
+}
+
+const posting = (date: string, amount = "10.00") => ({ date, entries: [{ accountCode: "2710", debit: amount }, { accountCode: "3010", credit: amount }] });
+const lockedInDb = async (companyId: string) =>
+  (await h.db("ledger_period_locks").where({ company_id: companyId }).orderBy("month").select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).map((r: { m: string }) => r.m);
+const monthsOf = (res: ApiResponse) => res.body.rows.map((r: { month: string }) => r.month);
+
+/** Every month from `from` to `to` (YYYY-MM), both included. */
+function monthRange(from: string, to: string): string[] {
+  const out: string[] = [];
+  let [y, m] = from.split("-").map(Number);
+  const [ty, tm] = to.split("-").map(Number);
+  while (y < ty || (y === ty && m <= tm)) {
+    out.push(`${y}-${String(m).padStart(2, "0")}`);
+    if (++m === 13) [y, m] = [y + 1, 1];
+  }
+  return out;
+}
+
+describe("list", () => {
+  test("a new company: January to December of the current year, all open", async () => {
+    const w = await world();
+    const res = await w.call(LIST, { pageSize: 100 });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(12);
+    expect(res.body.rows).toEqual(monthRange(`${year}-01`, `${year}-12`).map((month) => ({ month, state: "open", lockedAt: null, lockedByKeyId: null })));
+  });
+
+  test("the range widens to the earliest posting or lock and the latest posting", async () => {
+    const w = await world();
+    await ok(w, POST, posting(`${year - 1}-10-05`));
+    await ok(w, LOCK, { month: `${year - 2}-03` });
+    await ok(w, POST, posting(`${year + 1}-02-28`));
+    const res = await w.call(LIST, { pageSize: 500 });
+    const expected = monthRange(`${year - 2}-03`, `${year + 1}-02`);
+    expect({ months: monthsOf(res), total: res.body.total }).toEqual({ months: expected, total: expected.length });
+    expect(res.body.rows.filter((r: { state: string }) => r.state === "locked").map((r: { month: string }) => r.month)).toEqual(await lockedInDb(w.companyId));
+  });
+
+  test.each([
+    { name: "state locked", body: { filter: [{ field: "state", op: "eq", value: "locked" }] }, expected: () => [`${year}-02`, `${year}-05`] },
+    { name: "state open, month desc", body: { filter: [{ field: "state", op: "eq", value: "open" }], sort: [{ field: "month", dir: "desc" }], pageSize: 3 }, expected: () => [`${year}-12`, `${year}-11`, `${year}-10`] },
+    { name: "sort month desc", body: { sort: [{ field: "month", dir: "desc" }], pageSize: 2 }, expected: () => [`${year}-12`, `${year}-11`] },
+    { name: "month range", body: { filter: [{ field: "month", op: "gte", value: `${year}-04` }, { field: "month", op: "lte", value: `${year}-06` }] }, expected: () => [`${year}-04`, `${year}-05`, `${year}-06`] },
+  ])("$name", async ({ body, expected }) => {
+    const w = await world();
+    await ok(w, LOCK, { month: `${year}-02` });
+    await ok(w, LOCK, { month: `${year}-05` });
+    const res = await w.call(LIST, body);
+    expect(res.status).toBe(200);
+    expect(monthsOf(res)).toEqual(expected());
+    for (const row of res.body.rows) {
+      const isLocked = (await lockedInDb(w.companyId)).includes(row.month);
+      expect(row).toEqual(isLocked ? { month: row.month, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId } : { month: row.month, state: "open", lockedAt: null, lockedByKeyId: null });
+    }
+  });
+});
+
+describe("lock", () => {
+  test("by month: returns the locked month and stores it", async () => {
+    const w = await world();
+    const res = await w.call(LOCK, { month: `${year}-03` });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ locked: [{ month: `${year}-03`, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId }] });
+    const [row] = await h.db("ledger_period_locks").where({ company_id: w.companyId });
+    expect(row).toMatchObject({ locked_by_key_id: w.keyId });
+    expect(new Date(row.locked_at).toISOString()).toBe(res.body.locked[0].lockedAt);
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-03`]);
+  });
+
+  test("a month locked already is not repeated", async () => {
+    const w = await world();
+    await ok(w, LOCK, { month: `${year}-03` });
+    const before = await h.db("ledger_period_locks").where({ company_id: w.companyId });
+    expect(await w.call(LOCK, { month: `${year}-03` })).toMatchObject({ status: 200, body: { locked: [] } });
+    expect(await h.db("ledger_period_locks").where({ company_id: w.companyId })).toEqual(before);
+  });
+
+  test.each([
+    { name: "from the first posting through the date's month", postings: [`${year}-02-10`, `${year}-03-01`], locks: [], through: `${year}-04-15`, locked: [`${year}-02`, `${year}-03`, `${year}-04`] },
+    { name: "months locked already are skipped", postings: [`${year}-02-10`], locks: [`${year}-03`], through: `${year}-04-30`, locked: [`${year}-02`, `${year}-04`] },
+    { name: "from the first lock when it is earlier than any posting", postings: [`${year}-01-10`], locks: [`${year - 1}-11`], through: `${year}-01-01`, locked: [`${year - 1}-12`, `${year}-01`] },
+    { name: "across a year end", postings: [`${year - 1}-11-30`], locks: [], through: `${year}-02-01`, locked: [`${year - 1}-11`, `${year - 1}-12`, `${year}-01`, `${year}-02`] },
+    { name: "no postings or locks: just the date's month", postings: [], locks: [], through: `${year}-06-30`, locked: [`${year}-06`] },
+    { name: "everything locked already: nothing", postings: [`${year}-05-05`], locks: [`${year}-05`], through: `${year}-05-31`, locked: [] },
+  ])("through: $name", async ({ postings, locks, through, locked }) => {
+    const w = await world();
+    for (const date of postings) await ok(w, POST, posting(date));
+    for (const month of locks) await ok(w, LOCK, { month });
+    const res = await w.call(LOCK, { through });
+    expect(res.status).toBe(200);
+    expect(res.body.locked.map((p: { month: string }) => p.month)).toEqual(locked);
+    for (const p of res.body.locked) expect(p).toMatchObject({ state: "locked", lockedByKeyId: w.keyId });
+    expect(await lockedInDb(w.companyId)).toEqual([...new Set([...locks, ...locked])].sort());
+  });
+
+  test.each([
+    { name: "both month and through", body: { month: `${year}-01`, through: `${year}-01-31` } },
+    { name: "neither month nor through", body: {} },
+    { name: "month 13", body: { month: `${year}-13` } },
+    { name: "month without leading zero", body: { month: `${year}-1` } },
+    { name: "through not a date", body: { through: `${year}-02-30` } },
+    { name: "unknown property", body: { month: `${year}-01`, year } },
+  ])("$name -> 400, nothing locked", async ({ body }) => {
+    const w = await world();
+    expectError(await w.call(LOCK, body), 400, "validation");
+    expect(await lockedInDb(w.companyId)).toEqual([]);
+  });
+});
+
+describe("unlock", () => {
+  async function threeLocked() {
+    const w = await world();
+    await ok(w, POST, posting(`${year}-01-15`));
+    await ok(w, LOCK, { through: `${year}-03-31` });
+    return w;
+  }
+
+  test("the latest locked month unlocks, then the one before it", async () => {
+    const w = await world();
+    await ok(w, POST, posting(`${year}-01-15`));
+    await ok(w, LOCK, { through: `${year}-03-31` });
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`, `${year}-03`]);
+    const res = await w.call(UNLOCK, { month: `${year}-03` });
+    expect(res).toMatchObject({ status: 200, body: { month: `${year}-03`, state: "open", lockedAt: null, lockedByKeyId: null } });
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`]);
+    expect((await w.call(UNLOCK, { month: `${year}-02` })).status).toBe(200);
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`]);
+  });
+
+  test.each([
+    { name: "an earlier locked month", month: () => `${year}-02`, key: "period.not_latest_locked", params: () => ({ month: `${year}-02`, latestLocked: `${year}-03` }) },
+    { name: "an open month after the latest lock", month: () => `${year}-04`, key: "period.not_locked", params: () => ({ month: `${year}-04` }) },
+    { name: "an open month before the first lock", month: () => `${year - 1}-12`, key: "period.not_locked", params: () => ({ month: `${year - 1}-12` }) },
+  ])("$name -> 409 $key, nothing unlocked", async ({ month, key, params }) => {
+    const w = await world();
+    await ok(w, LOCK, { month: `${year}-01` });
+    await ok(w, LOCK, { month: `${year}-02` });
+    await ok(w, LOCK, { month: `${year}-03` });
+    const res = await w.call(UNLOCK, { month: month() });
+    expectError(res, 409, "conflict", key);
+    expect(res.body.error.params).toEqual(params());
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`, `${year}-03`]);
+  });
+
+  test("a company with no locks -> 409 period.not_locked", async () => {
+    const w = await world();
+    expectError(await w.call(UNLOCK, { month: `${year}-01` }), 409, "conflict", "period.not_locked");
+  });
+
+  test("missing month -> 400", async () => {
+    const w = await threeLocked();
+    expectError(await w.call(UNLOCK, {}), 400, "validation");
+    expect(await lockedInDb(w.companyId)).toHaveLength(3);
+  });
+});
+
+describe("locks and postings", () => {
+  test("posting into a locked month fails; after unlocking it works again", async () => {
+    const w = await world();
+    await ok(w, LOCK, { month: `${year}-07` });
+    expectError(await w.call(POST, posting(`${year}-07-31`)), 409, "conflict", "period.locked");
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
+    expect((await w.call(POST, posting(`${year}-08-01`))).status).toBe(200);
+    await ok(w, UNLOCK, { month: `${year}-07` });
+    const res = await w.call(POST, posting(`${year}-07-31`));
+    expect(res.status).toBe(200);
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, date: `${year}-07-31` })).toHaveLength(1);
+  });
+
+  /** Waits until `n` sessions of this database wait on a lock of the given kind (relation or advisory). */
+  async function waitForWaiters(kind: "relation" | "advisory", n: number) {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await h.db.raw(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = ?",
+        [kind],
+      );
+      if (rows[0].n >= n) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no session waits on a ${kind} lock`);
+  }
+
+  async function holdTable(table: string) {
+    const client = new pg.Client({ connectionString: h.connectionString });
+    await client.connect();
+    await client.query("begin");
+    await client.query(`lock table ${table} in access exclusive mode`);
+    return { release: async () => { await client.query("commit"); await client.end(); } };
+  }
+
+  test("a lock taken while a posting is writing its lines waits for it: the posting commits first", async () => {
+    const w = await world();
+    const month = `${year}-09`;
+    const blocker = await holdTable("journal_entries");
+    let postingDone = false;
+    let lockDone = false;
+    let released = false;
+    try {
+      const postingRes = w.call(POST, posting(`${month}-15`)).finally(() => (postingDone = true));
+      await waitForWaiters("relation", 1); // the posting holds its header and waits for journal_entries
+      const lockRes = w.call(LOCK, { month }).finally(() => (lockDone = true));
+      await waitForWaiters("advisory", 1); // the lock waits for the posting's share of the period lock
+      await new Promise((r) => setTimeout(r, 200));
+      expect({ postingDone, lockDone }).toEqual({ postingDone: false, lockDone: false });
+      await blocker.release();
+      released = true;
+      const [p, l] = await Promise.all([postingRes, lockRes]);
+      expect({ posting: p.status, lock: l.status, locked: l.body.locked?.map((x: { month: string }) => x.month) }).toEqual({ posting: 200, lock: 200, locked: [month] });
+      // The posting is there, whole, and was posted before the month was locked.
+      const header = await h.db("journal_transactions").where({ company_id: w.companyId, id: p.body.id }).first();
+      const lockRow = await h.db("ledger_period_locks").where({ company_id: w.companyId }).first();
+      expect(header).toBeDefined();
+      expect(new Date(header.created_at).getTime()).toBeLessThanOrEqual(new Date(lockRow.locked_at).getTime());
+      expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: p.body.id })).toHaveLength(2);
+      // From now on the month refuses postings.
+      expectError(await w.call(POST, posting(`${month}-16`)), 409, "conflict", "period.locked");
+      expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
+    } finally {
+      if (!released) await blocker.release();
+    }
+  });
+
+  test("a lock that commits after a posting's checks but before its header: the posting is refused", async () => {
+    const w = await world();
+    const month = `${year}-10`;
+    const blocker = await holdTable("journal_transactions");
+    let released = false;
+    try {
+      // The posting passes its own checks (the month is open), then waits to insert its header.
+      const postingRes = w.call(POST, posting(`${month}-15`));
+      await waitForWaiters("relation", 1);
+      const l = await w.call(LOCK, { month });
+      expect(l).toMatchObject({ status: 200, body: { locked: [{ month }] } });
+      await blocker.release();
+      released = true;
+      const p = await postingRes;
+      expectError(p, 409, "conflict", "period.locked");
+      expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
+      expect(await h.db("journal_entries").where({ company_id: w.companyId })).toHaveLength(0);
+      expect(await lockedInDb(w.companyId)).toEqual([month]);
+    } finally {
+      if (!released) await blocker.release();
+    }
+  });
+
+  test("postings and locks racing many times: never a posting that committed into a month already locked", async () => {
+    const w = await world();
+    for (let i = 1; i <= 6; i++) {
+      const month = `${year + 1}-${String(i).padStart(2, "0")}`;
+      const [p, l] = await Promise.all([w.call(POST, posting(`${month}-10`)), w.call(LOCK, { month })]);
+      expect(l.status).toBe(200);
+      expect([200, 409]).toContain(p.status);
+      if (p.status === 409) expect(p.body.error.key).toBe("period.locked");
+      const rows = await h.db("journal_transactions").where({ company_id: w.companyId, date: `${month}-10` });
+      expect(rows).toHaveLength(p.status === 200 ? 1 : 0);
+    }
+  });
+});
