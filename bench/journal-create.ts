@@ -2,28 +2,16 @@
 // `journal` number series, the audit record and every check. Target: >= 800 transactions/s, p99 < 100 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), DATABASE_URL (else embedded PostgreSQL).
 import autocannon from "autocannon";
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
-import { benchDatabase, freePort, startChild, stopChild } from "./lib.js";
+import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const database = await benchDatabase();
 const { db } = database;
-const account = await bootstrapAccount(db, "bench");
-await setKeyLimit(db, account.keyId, 1_000_000_000);
-const [company] = await db("companies")
-  .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
-  .returning("id");
+const account = await benchTenant(db);
 
-const port = await freePort();
-const api = await startChild(
-  ["src/main.ts", "--no-worker"],
-  { DATABASE_URL: database.connectionString, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", DB_POOL_MAX: "20" },
-  "0",
-  async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok,
-);
-const url = `http://127.0.0.1:${port}`;
-const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": company.id, "content-type": "application/json" };
+const { child: api, url } = await startBenchApi(database.connectionString, { DB_POOL_MAX: "20" });
+const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" };
 const call = (path: string, body: unknown) => fetch(url + path, { method: "POST", headers, body: JSON.stringify(body) });
 await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
 // With a series every posting takes its next number (gapless: one row lock held until commit); BENCH_SERIES=0
@@ -54,10 +42,10 @@ const run = (duration: number) =>
     requests: [{ setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }) }],
   });
 await run(2); // warm-up
-const before = Number((await db("journal_transactions").where("company_id", company.id).count({ n: "*" }))[0].n);
+const before = Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
 const result = await run(seconds);
-const after = Number((await db("journal_transactions").where("company_id", company.id).count({ n: "*" }))[0].n);
-const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [company.id]);
+const after = Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
+const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [account.companyId]);
 await stopChild(api);
 await database.close();
 

@@ -9,6 +9,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { createDb, withDatabase, type Db } from "../src/db/connection.js";
 import { startEmbeddedPostgres } from "../src/db/embedded.js";
+import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
 import { migrate } from "../src/db/migrate.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -115,4 +116,27 @@ export async function load(options: { url: string; body: string; headers: Record
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** An account whose key has no practical rate limit, and one LT company: the tenant every benchmark uses. */
+export async function benchTenant(db: Db): Promise<{ accountId: string; apiKey: string; keyId: string; companyId: string }> {
+  const account = await bootstrapAccount(db, "bench");
+  await setKeyLimit(db, account.keyId, 1_000_000_000);
+  const [company] = await db("companies")
+    .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
+    .returning("id");
+  return { ...account, companyId: company.id as string };
+}
+
+/** `npm start`'s entry point as its own process on CPU 0, API only, against the benchmark database. */
+export async function startBenchApi(connectionString: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await startChild(
+    ["src/main.ts", "--no-worker"],
+    { DATABASE_URL: connectionString, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    "0",
+    async () => (await fetch(`${url}/health`)).ok,
+  );
+  return { child, url };
 }

@@ -2,36 +2,25 @@
 // contract validation, company check, one indexed query) next to a bare Koa handler returning the same JSON.
 // Both servers run pinned to CPU 0, autocannon here on CPU 1 (when taskset exists), PostgreSQL unpinned.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), DATABASE_URL (else embedded PostgreSQL).
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
-import { benchDatabase, freePort, load, pinned, startChild, stopChild, type LoadResult } from "./lib.js";
+import { benchDatabase, freePort, load, pinned, startChild, stopChild, type LoadResult, benchTenant, startBenchApi } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 const database = await benchDatabase();
 const { db } = database;
-const account = await bootstrapAccount(db, "bench");
-await setKeyLimit(db, account.keyId, 1_000_000_000);
-const [company] = await db("companies")
-  .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
-  .returning("id");
+const account = await benchTenant(db);
 // Enough partners that the lookup is a real index probe, not a scan of a tiny table.
 await db.raw(
   `insert into partners (company_id, code, name) select ?, 'P' || g, 'Partner ' || g from generate_series(1, 20000) g`,
-  [company.id],
+  [account.companyId],
 );
-const partner = await db("partners").where({ company_id: company.id, code: "P12345" }).first();
+const partner = await db("partners").where({ company_id: account.companyId, code: "P12345" }).first();
 const requestBody = JSON.stringify({ code: "P12345" });
 
-const apiPort = await freePort();
-const api = await startChild(
-  ["src/main.ts", "--no-worker"],
-  { DATABASE_URL: database.connectionString, PORT: String(apiPort), HOST: "127.0.0.1", LOG_LEVEL: "info", DB_POOL_MAX: "10" },
-  "0",
-  async () => (await fetch(`http://127.0.0.1:${apiPort}/health`)).ok,
-);
-const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": company.id };
-const check = await fetch(`http://127.0.0.1:${apiPort}/v1/partners/get`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: requestBody });
+const { child: api, url: apiUrl } = await startBenchApi(database.connectionString, { DB_POOL_MAX: "10" });
+const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId };
+const check = await fetch(`${apiUrl}/v1/partners/get`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: requestBody });
 const responseJson = (await check.json()) as { id: string };
 if (check.status !== 200 || responseJson.id !== partner.id) throw new Error(`partners/get did not answer as expected: ${check.status}`);
 
@@ -45,7 +34,7 @@ const run = async (url: string, h: Record<string, string>): Promise<LoadResult> 
   return load({ url, body: requestBody, headers: h, connections, seconds });
 };
 
-const full = await run(`http://127.0.0.1:${apiPort}/v1/partners/get`, headers);
+const full = await run(`${apiUrl}/v1/partners/get`, headers);
 const baseline = await run(`http://127.0.0.1:${barePort}/`, {});
 await stopChild(api);
 await stopChild(bare);

@@ -1,8 +1,7 @@
 // reference/exchange-rates/list over 1,000,000 rate rows (seeded here): a filter plus `totals`, page 1 and a
 // deep page, through the full HTTP stack. Prints p50/p99 of sequential requests. Target: p50 under 100 ms.
 // Env: BENCH_REQUESTS (default 200 per case), DATABASE_URL (else embedded PostgreSQL).
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
-import { benchDatabase, freePort, startChild, stopChild } from "./lib.js";
+import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 200);
 const database = await benchDatabase();
@@ -20,27 +19,17 @@ await db.raw(`
 await db.raw("analyze exchange_rates");
 const { rows: counted } = await db.raw<{ rows: { n: string }[] }>("select count(*) as n from exchange_rates");
 
-const account = await bootstrapAccount(db, "bench");
-await setKeyLimit(db, account.keyId, 1_000_000_000);
-const [company] = await db("companies")
-  .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
-  .returning("id");
+const account = await benchTenant(db);
 // Some company overrides, so the effective-rate union has work to do.
 await db.raw(
   `insert into exchange_rate_overrides (company_id, currency_code, rate_date, rate, set_by_key_id)
    select ?, 'USD', day, 1.1, ? from generate_series('2024-01-01'::date, '2024-12-31'::date, interval '1 day') day`,
-  [company.id, account.keyId],
+  [account.companyId, account.keyId],
 );
 await db.raw("analyze exchange_rate_overrides");
 console.log(`seeded ${counted[0].n} ECB rate rows and 366 overrides in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-const port = await freePort();
-const api = await startChild(
-  ["src/main.ts", "--no-worker"],
-  { DATABASE_URL: database.connectionString, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
-  "0",
-  async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok,
-);
+const { child: api, url } = await startBenchApi(database.connectionString, { LOG_LEVEL: "warn" });
 
 const cases: { name: string; body: Record<string, unknown> }[] = [
   { name: "USD, 2020 on, totals, page 1", body: { filter: [{ field: "currencyCode", op: "eq", value: "USD" }, { field: "date", op: "gte", value: "2020-01-01" }], totals: ["rate"] } },
@@ -55,9 +44,9 @@ console.log(`\nreference/exchange-rates/list, ${requests} sequential requests pe
 for (const c of cases) {
   const send = async () => {
     const started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}/v1/reference/exchange-rates/list`, {
+    const res = await fetch(`${url}/v1/reference/exchange-rates/list`, {
       method: "POST",
-      headers: { authorization: `Bearer ${account.apiKey}`, "x-company-id": company.id, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" },
       body: JSON.stringify(c.body),
     });
     const body = (await res.json()) as { total: number; rows: unknown[] };

@@ -3,9 +3,8 @@
 // for one-year ranges through the full HTTP stack. Prints p50/p99 of sequential requests. Target: p50 < 500 ms.
 // Env: BENCH_REQUESTS (default 30 per case), BENCH_VACUUM=1 (VACUUM ANALYZE instead of ANALYZE after seeding,
 // as autovacuum would eventually do), DATABASE_URL (else embedded PostgreSQL).
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
 import { LT_STANDARD } from "../src/ledger/lt-standard.js";
-import { benchDatabase, freePort, startChild, stopChild } from "./lib.js";
+import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 30);
 const TRANSACTIONS = 500_000;
@@ -13,13 +12,9 @@ const BATCH = 50_000;
 const database = await benchDatabase();
 const { db } = database;
 
-const account = await bootstrapAccount(db, "bench");
-await setKeyLimit(db, account.keyId, 1_000_000_000);
-const [company] = await db("companies")
-  .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
-  .returning("id");
+const account = await benchTenant(db);
 await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({ company_id: company.id, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
+  LT_STANDARD.map((a) => ({ company_id: account.companyId, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
 );
 const accounts = LT_STANDARD.filter((a) => a.isPostable).slice(0, 60).map((a) => a.code);
 // Codes of the template (letters and digits only), inlined as an array literal.
@@ -33,7 +28,7 @@ const seedStarted = Date.now();
 for (let start = 1; start <= TRANSACTIONS; start += BATCH) {
   const end = Math.min(start + BATCH - 1, TRANSACTIONS);
   await db.transaction(async (trx) => {
-    const params = { companyId: company.id, start, end };
+    const params = { companyId: account.companyId, start, end };
     const pick = `
       select g, md5('bench-' || g)::uuid as id, '2024-01-01'::date + (g * 7919 % 1096)::int as day,
              (${accountArray})[(g % 60 + 1)::int] as debit_code,
@@ -57,17 +52,11 @@ for (let start = 1; start <= TRANSACTIONS; start += BATCH) {
 await db.raw(process.env.BENCH_VACUUM ? "vacuum analyze journal_entries, journal_transactions" : "analyze journal_entries, journal_transactions");
 const { rows: counted } = await db.raw<{ rows: { n: string; d: string; c: string }[] }>(
   "select count(*) as n, sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?",
-  [company.id],
+  [account.companyId],
 );
 console.log(`seeded ${counted[0].n} journal entries (debits ${counted[0].d} = credits ${counted[0].c}) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s${process.env.BENCH_VACUUM ? ", vacuum analyze" : ", analyze"}`);
 
-const port = await freePort();
-const api = await startChild(
-  ["src/main.ts", "--no-worker"],
-  { DATABASE_URL: database.connectionString, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
-  "0",
-  async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok,
-);
+const { child: api, url } = await startBenchApi(database.connectionString, { LOG_LEVEL: "warn" });
 
 const cases = [
   { name: "2025 (opening from 2024)", body: { from: "2025-01-01", to: "2025-12-31" } },
@@ -79,9 +68,9 @@ console.log(`\nledger/reports/trial-balance, ${requests} sequential requests per
 for (const c of cases) {
   const send = async () => {
     const started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}/v1/ledger/reports/trial-balance`, {
+    const res = await fetch(`${url}/v1/ledger/reports/trial-balance`, {
       method: "POST",
-      headers: { authorization: `Bearer ${account.apiKey}`, "x-company-id": company.id, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" },
       body: JSON.stringify(c.body),
     });
     const body = (await res.json()) as { rows: unknown[]; balanced: boolean };

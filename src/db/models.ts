@@ -8,15 +8,6 @@ class BaseModel extends Model {
   }
 }
 
-export class Account extends BaseModel {
-  static override tableName = "accounts";
-  id!: string;
-  name!: string;
-  trialEndsAt!: string | null;
-  prepaidCredit!: string;
-  createdAt!: Date;
-}
-
 export class ApiKeyRecord extends BaseModel {
   static override tableName = "api_keys";
   id!: string;
@@ -60,15 +51,4 @@ export class CompanyRecord extends BaseModel {
   static override get jsonAttributes() {
     return ["address"];
   }
-}
-
-export class PartnerRecord extends BaseModel {
-  static override tableName = "partners";
-  static override idColumn = ["company_id", "id"];
-  companyId!: string;
-  id!: string;
-  code!: string;
-  name!: string;
-  createdAt!: Date;
-  updatedAt!: Date;
 }

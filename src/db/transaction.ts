@@ -48,9 +48,8 @@ export function violatedConstraint(error: unknown): { sqlstate: "23514" | "23505
 
 /** The constraint a unique violation (SQLSTATE 23505) names, or undefined for any other error. */
 export function uniqueViolation(error: unknown): string | undefined {
-  const e = error as PgError | undefined;
-  const native = e?.nativeError ?? e;
-  return native?.code === "23505" ? native.constraint : undefined;
+  const violation = violatedConstraint(error);
+  return violation?.sqlstate === "23505" ? violation.constraint : undefined;
 }
 
 /**
@@ -59,7 +58,6 @@ export function uniqueViolation(error: unknown): string | undefined {
  * still references this row" generically without knowing which tables do.
  */
 export function foreignKeyViolation(error: unknown): string | undefined {
-  const e = error as PgError | undefined;
-  const native = e?.nativeError ?? e;
-  return native?.code === "23503" ? (native.constraint ?? "") : undefined;
+  const violation = violatedConstraint(error);
+  return violation?.sqlstate === "23503" ? violation.constraint : undefined;
 }

@@ -2,7 +2,7 @@
 // well; the checks here give the clear 4xx first.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { uniqueViolation, violatedConstraint } from "../db/transaction.js";
+import { violatedConstraint } from "../db/transaction.js";
 import { conflict, notFound, unprocessable, validationError } from "../errors.js";
 import { LT_STANDARD } from "../ledger/lt-standard.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
@@ -92,7 +92,6 @@ export async function createAccount(trx: Db, companyId: string, input: CreateInp
       .returning("*");
     return accountToApi(row);
   } catch (error) {
-    if (uniqueViolation(error)) mapAccountError(error, input.code);
     return mapAccountError(error, input.code);
   }
 }
