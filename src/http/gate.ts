@@ -3,6 +3,7 @@
 // one statement. The secret is then compared in constant time in JS; when it does not match, the count is
 // moved from the key's window to the client address's (a key id alone must not spend a key's budget).
 import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
 import { bearerToken, parseKey, secretMatches } from "./api-keys.js";
 import type { CompanyContext } from "./company.js";
 import { hit, type RateLimitState } from "./rate-limit.js";
@@ -48,11 +49,11 @@ const GATE_SQL = `
     select k.id, k.account_id, k.scopes, k.company_ids, k.secret_hash, k.revoked_at, k.rate_limit_per_minute,
            (a.trial_ends_at is not null and a.trial_ends_at < current_date and a.prepaid_credit <= 0) as payment_required
       from api_keys k join accounts a on a.id = k.account_id
-     where k.id = ?
+     where k.id = $1
   ), c as (
     select c.id as company_id, c.country_code, c.base_currency, c.invoice_currency
       from companies c join k on c.account_id = k.account_id
-     where c.id = coalesce(?::uuid, case when cardinality(k.company_ids) = 1 then k.company_ids[1] end)
+     where c.id = coalesce($2::uuid, case when cardinality(k.company_ids) = 1 then k.company_ids[1] end)
   ), rl as (
     insert into rate_limit_counters as r (bucket, window_start, count)
     select 'key:' || k.id, date_trunc('minute', now()), 1 from k
@@ -67,7 +68,7 @@ export async function gate(db: Db, request: { authorization?: string; companyHea
   let row: GateRow | undefined;
   if (parsed) {
     const companyId = request.companyHeader && UUID.test(request.companyHeader) ? request.companyHeader.toLowerCase() : null;
-    row = (await db.raw<{ rows: GateRow[] }>(GATE_SQL, [parsed.id, companyId])).rows[0];
+    row = (await preparedQuery<GateRow & Record<string, unknown>>(db, "gate", GATE_SQL, [parsed.id, companyId]))[0];
   }
   const valid = parsed !== undefined && secretMatches(parsed.secret, row?.secret_hash) && row !== undefined;
   if (!valid || !row) {

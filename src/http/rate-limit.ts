@@ -1,4 +1,5 @@
 import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
 
 // Fixed one-minute windows counted in PostgreSQL, so the limit holds exactly across every process on the
 // database: the upsert increments atomically and returns the new count. (Requests with a valid key are counted
@@ -12,9 +13,11 @@ export interface RateLimitState {
 }
 
 export async function hit(db: Db, bucket: string, limit: number): Promise<RateLimitState> {
-  const { rows } = await db.raw<{ rows: { count: number; reset: string }[] }>(
+  const rows = await preparedQuery<{ count: number; reset: string }>(
+    db,
+    "rate_limit_hit",
     `insert into rate_limit_counters as c (bucket, window_start, count)
-     values (?, date_trunc('minute', now()), 1)
+     values ($1, date_trunc('minute', now()), 1)
      on conflict (bucket, window_start) do update set count = c.count + 1
      returning c.count, ceil(extract(epoch from c.window_start + interval '1 minute' - now())) as reset`,
     [bucket],
