@@ -10,7 +10,7 @@ const database = await benchDatabase();
 const { db } = database;
 const account = await benchTenant(db);
 
-const { child: api, url } = await startBenchApi(database.connectionString, { DB_POOL_MAX: "20" });
+const { child: api, url } = await startBenchApi(database.connectionString, { DB_POOL_MAX: process.env.BENCH_POOL ?? "20" });
 const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" };
 const call = (path: string, body: unknown) => fetch(url + path, { method: "POST", headers, body: JSON.stringify(body) });
 await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });

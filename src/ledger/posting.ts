@@ -4,6 +4,7 @@
 // immutability), so no other code path can break them.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../errors.js";
@@ -56,11 +57,13 @@ function checkShape(entries: PostingEntry[]): void {
 
 /** The accounts, partners and period the lines name, in one round trip. */
 async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]) {
-  const { rows } = await trx.raw<{ rows: { accounts: [string, boolean][]; partners: string[]; locked: boolean }[] }>(
-    `select (select coalesce(json_agg(json_build_array(code, is_postable)), '[]') from ledger_accounts where company_id = ? and code = any(?)) as accounts,
-            (select coalesce(json_agg(code), '[]') from partners where company_id = ? and code = any(?)) as partners,
-            exists (select 1 from ledger_period_locks where company_id = ? and month = date_trunc('month', ?::date)) as locked`,
-    [req.companyId, accountCodes, req.companyId, partnerCodes, req.companyId, req.date],
+  const rows = await preparedQuery<{ accounts: [string, boolean][]; partners: string[]; locked: boolean }>(
+    trx,
+    "posting_context",
+    `select (select coalesce(json_agg(json_build_array(code, is_postable)), '[]') from ledger_accounts where company_id = $1 and code = any($2)) as accounts,
+            (select coalesce(json_agg(code), '[]') from partners where company_id = $1 and code = any($3)) as partners,
+            exists (select 1 from ledger_period_locks where company_id = $1 and month = date_trunc('month', $4::date)) as locked`,
+    [req.companyId, accountCodes, partnerCodes, req.date],
   );
   return rows[0];
 }

@@ -7,12 +7,14 @@ import type { Knex } from "knex";
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     -- ------------------------------------------------------------------------------------------------------
-    -- Audit log: every successful mutation, written in the mutation's own transaction.
+    -- Audit log: every successful mutation, written in the mutation's own transaction. Its ids are copied from the
+    -- authenticated request, so they carry no foreign keys: those would make every audited write take a share
+    -- lock on the same account, company and key rows.
     create table audit_log (
-      account_id uuid not null references accounts (id),
+      account_id uuid not null,
       id bigint generated always as identity,
-      company_id uuid references companies (id),
-      key_id uuid references api_keys (id),
+      company_id uuid,
+      key_id uuid,
       operation text not null,
       target_ids text[] not null default '{}',
       summary jsonb not null default '{}',
@@ -54,8 +56,11 @@ export async function up(knex: Knex): Promise<void> {
 
     -- ------------------------------------------------------------------------------------------------------
     -- Journal.
+    -- No foreign key to companies or api_keys (a share lock on one hot row per posting): the entries' keys to the
+    -- company's own accounts already tie a transaction to its company, and a transaction without entries cannot
+    -- commit (journal_transaction_balanced).
     create table journal_transactions (
-      company_id uuid not null references companies (id),
+      company_id uuid not null,
       id uuid not null default gen_random_uuid(),
       number text,
       date date not null,
@@ -69,7 +74,7 @@ export async function up(knex: Knex): Promise<void> {
       total numeric(18, 2) not null check (total > 0),
       account_codes text[] not null,
       partner_codes text[] not null default '{}',
-      created_by_key_id uuid references api_keys (id),
+      created_by_key_id uuid,
       created_at timestamptz not null default now(),
       primary key (company_id, id),
       constraint journal_transactions_number_key unique (company_id, number),
