@@ -78,21 +78,6 @@ export async function allocateNumber(
   return { seriesId: row.id, number: formatNumber(row.prefix, row.taken), sequence: Number(row.taken) };
 }
 
-/**
- * The same allocation as a CTE to put in front of the statement that writes the document (one round trip less):
- * `with taken as (<this>) insert ... (select number from taken)` gives `PREFIX-N`, or null without a series.
- */
-export function takeNumberCte(db: Db, companyId: string, documentType: DocumentType, year: number) {
-  return db.raw(
-    `update number_series s set next_number = s.next_number + 1, updated_at = now()
-       from (select id from number_series where company_id = ? and document_type = ? and year = ?
-              order by created_at, id limit 1 for update) target
-      where s.company_id = ? and s.id = target.id
-      returning s.prefix || '-' || (s.next_number - 1) as number`,
-    [companyId, documentType, year, companyId],
-  );
-}
-
 const seriesListSpec: ListSpec = {
   fields: {
     id: { column: "id", type: "uuid" },

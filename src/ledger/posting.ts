@@ -8,7 +8,6 @@ import { preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../errors.js";
-import { takeNumberCte } from "../domain/number-series.js";
 
 export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
 export type JournalDocumentType = JournalTransaction["documentType"];
@@ -137,6 +136,37 @@ export function transactionToApi(header: Record<string, any>, entries: Record<st
   };
 }
 
+const POST_SQL = `
+  with taken as (
+    update number_series s set next_number = s.next_number + 1, updated_at = now()
+      from (select id from number_series where company_id = $1 and document_type = 'journal' and year = $2
+             order by created_at, id limit 1 for update) target
+     where s.company_id = $1 and s.id = target.id
+     returning s.prefix || '-' || (s.next_number - 1) as number
+  ), header as (
+    insert into journal_transactions (company_id, number, date, description, reference, document_type, source_type, source_id,
+                                      reverses_id, total, account_codes, partner_codes, created_by_key_id)
+    values ($1, (select number from taken), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    returning *
+  ), lines as (
+    insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit, partner_code,
+                                 currency, currency_amount, rate, description)
+    select h.company_id, h.id, l.line_no, h.date, l.account_code, l.debit, l.credit, l.partner_code,
+           l.currency, l.currency_amount, l.rate, l.description
+      from header h,
+           unnest($14::text[], $15::numeric[], $16::numeric[], $17::text[], $18::text[], $19::numeric[], $20::numeric[], $21::text[])
+             with ordinality as l(account_code, debit, credit, partner_code, currency, currency_amount, rate, description, line_no)
+    returning *
+  )
+  -- Amounts leave as text: a JSON number would become a JS float.
+  select h.*,
+         (select json_agg(json_build_object(
+                   'line_no', l.line_no, 'account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text,
+                   'partner_code', l.partner_code, 'currency', l.currency, 'currency_amount', l.currency_amount::text,
+                   'rate', l.rate::text, 'description', l.description) order by l.line_no)
+            from lines l) as entries
+    from header h`;
+
 /** Posts one journal transaction inside `trx` and returns it. */
 export async function post(trx: Db, req: PostingRequest): Promise<JournalTransaction> {
   checkShape(req.entries);
@@ -144,44 +174,31 @@ export async function post(trx: Db, req: PostingRequest): Promise<JournalTransac
   const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
   const { total } = await checkRules(trx, req, accountCodes, partnerCodes);
   try {
-    // The number is taken in the same statement (gapless: the series row stays locked until commit).
-    const [header] = await trx
-      .with("taken", takeNumberCte(trx, req.companyId, "journal", Number(req.date.slice(0, 4))))
-      .into("journal_transactions")
-      .insert({
-        company_id: req.companyId,
-        number: trx.raw("(select number from taken)"),
-        date: req.date,
-        description: req.description ?? null,
-        reference: req.reference ?? null,
-        document_type: req.documentType,
-        source_type: req.source?.type ?? null,
-        source_id: req.source?.id ?? null,
-        reverses_id: req.reversesId ?? null,
-        total: total.toFixed(2),
-        account_codes: accountCodes,
-        partner_codes: partnerCodes,
-        created_by_key_id: req.createdByKeyId ?? null,
-      })
-      .returning("*");
-    const entries = await trx("journal_entries")
-      .insert(
-        req.entries.map((e, i) => ({
-          company_id: req.companyId,
-          transaction_id: header.id,
-          line_no: i + 1,
-          date: req.date,
-          account_code: e.accountCode,
-          debit: e.debit ?? "0",
-          credit: e.credit ?? "0",
-          partner_code: e.partnerCode ?? null,
-          currency: e.currency ?? null,
-          currency_amount: e.currencyAmount ?? null,
-          rate: e.rate ?? null,
-          description: e.description ?? null,
-        })),
-      )
-      .returning("*");
+    // Number, header and lines in one statement. The number is taken first (gapless: the series row stays locked
+    // until commit); the lines travel as parallel arrays, so the statement text never changes and stays prepared.
+    const [{ entries, ...header }] = await preparedQuery<{ entries: Record<string, any>[] }>(trx, "journal_post", POST_SQL, [
+      req.companyId,
+      Number(req.date.slice(0, 4)),
+      req.date,
+      req.description ?? null,
+      req.reference ?? null,
+      req.documentType,
+      req.source?.type ?? null,
+      req.source?.id ?? null,
+      req.reversesId ?? null,
+      total.toFixed(2),
+      accountCodes,
+      partnerCodes,
+      req.createdByKeyId ?? null,
+      req.entries.map((e) => e.accountCode),
+      req.entries.map((e) => e.debit ?? "0"),
+      req.entries.map((e) => e.credit ?? "0"),
+      req.entries.map((e) => e.partnerCode ?? null),
+      req.entries.map((e) => e.currency ?? null),
+      req.entries.map((e) => e.currencyAmount ?? null),
+      req.entries.map((e) => e.rate ?? null),
+      req.entries.map((e) => e.description ?? null),
+    ]);
     return transactionToApi(header, entries, null);
   } catch (error) {
     // A lock or a change of the chart that committed after the checks above: the database has the last word.

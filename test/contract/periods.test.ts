@@ -213,8 +213,8 @@ describe("locks and postings", () => {
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, date: `${year}-07-31` })).toHaveLength(1);
   });
 
-  /** Waits until `n` sessions of this database wait on a lock of the given kind (relation or advisory). */
-  async function waitForWaiters(kind: "relation" | "advisory", n: number) {
+  /** Waits until `n` sessions of this database wait on a lock of the given kind (relation, row or advisory). */
+  async function waitForWaiters(kind: "relation" | "transactionid" | "advisory", n: number) {
     for (let i = 0; i < 200; i++) {
       const { rows } = await h.db.raw(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = ?",
@@ -234,16 +234,25 @@ describe("locks and postings", () => {
     return { release: async () => { await client.query("commit"); await client.end(); } };
   }
 
+  /** Holds an account row FOR UPDATE: a posting on it stops at its lines' foreign-key check, after its header. */
+  async function holdAccount(companyId: string, code: string) {
+    const client = new pg.Client({ connectionString: h.connectionString });
+    await client.connect();
+    await client.query("begin");
+    await client.query("select 1 from ledger_accounts where company_id = $1 and code = $2 for update", [companyId, code]);
+    return { release: async () => { await client.query("commit"); await client.end(); } };
+  }
+
   test("a lock taken while a posting is writing its lines waits for it: the posting commits first", async () => {
     const w = await world();
     const month = `${year}-09`;
-    const blocker = await holdTable("journal_entries");
+    const blocker = await holdAccount(w.companyId, "3010");
     let postingDone = false;
     let lockDone = false;
     let released = false;
     try {
       const postingRes = w.call(POST, posting(`${month}-15`)).finally(() => (postingDone = true));
-      await waitForWaiters("relation", 1); // the posting holds its header and waits for journal_entries
+      await waitForWaiters("transactionid", 1); // the posting holds its header and waits to check its lines' accounts
       const lockRes = w.call(LOCK, { month }).finally(() => (lockDone = true));
       await waitForWaiters("advisory", 1); // the lock waits for the posting's share of the period lock
       await new Promise((r) => setTimeout(r, 200));

@@ -131,9 +131,10 @@ export async function up(knex: Knex): Promise<void> {
     -- month cannot be locked while a posting into it is being committed, and the check below cannot go stale.
     create function journal_transaction_checks() returns trigger language plpgsql as $$
     begin
-      -- Marks the header as open for entries in this database transaction only (see journal_entry_checks). A
-      -- transaction-local setting: gone at commit, and undone with a rolled-back savepoint.
-      perform set_config('ledger.open_' || replace(new.id::text, '-', ''), 'yes', true);
+      -- Marks the header as open for entries in this database transaction only, with its date (see
+      -- journal_entry_checks). A transaction-local setting: gone at commit, undone with a rolled-back savepoint,
+      -- and visible at once (also to entries written by the same statement).
+      perform set_config('ledger.open_' || replace(new.id::text, '-', ''), new.date::text, true);
       perform pg_advisory_xact_lock_shared(7301, hashtext(new.company_id::text));
       if exists (select 1 from ledger_period_locks where company_id = new.company_id and month = date_trunc('month', new.date)) then
         raise exception 'period % of company % is locked', to_char(new.date, 'YYYY-MM'), new.company_id
@@ -148,15 +149,14 @@ export async function up(knex: Knex): Promise<void> {
     -- postable accounts.
     create function journal_entry_checks() returns trigger language plpgsql as $$
     declare
-      header record;
+      header_date text := coalesce(current_setting('ledger.open_' || replace(new.transaction_id::text, '-', ''), true), '');
     begin
-      select date into header from journal_transactions where company_id = new.company_id and id = new.transaction_id;
-      if coalesce(current_setting('ledger.open_' || replace(new.transaction_id::text, '-', ''), true), '') <> 'yes' then
+      if header_date = '' then
         raise exception 'entries can only be added in the transaction that creates their journal transaction'
           using errcode = 'check_violation', constraint = 'journal_entries_with_header';
       end if;
-      if new.date <> header.date then
-        raise exception 'entry date % differs from its transaction date %', new.date, header.date
+      if new.date::text <> header_date then
+        raise exception 'entry date % differs from its transaction date %', new.date, header_date
           using errcode = 'check_violation', constraint = 'journal_entries_date';
       end if;
       if not (select is_postable from ledger_accounts where company_id = new.company_id and code = new.account_code) then
