@@ -1,6 +1,6 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { formatDecimal } from "../decimal.js";
+import { Decimal, formatDecimal } from "../decimal.js";
 import { conflict, notFound } from "../errors.js";
 import { post, transactionToApi, type JournalTransaction } from "../ledger/posting.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
@@ -57,7 +57,7 @@ export async function reverseTransaction(trx: Db, companyId: string, keyId: stri
     createdByKeyId: keyId,
     entries: entries.map((e: Record<string, any>) => ({
       accountCode: e.account_code,
-      ...(Number(e.debit) > 0 ? { credit: e.debit } : { debit: e.credit }),
+      ...(new Decimal(e.debit).isPositive() && !new Decimal(e.debit).isZero() ? { credit: e.debit } : { debit: e.credit }),
       ...(e.partner_code ? { partnerCode: e.partner_code } : {}),
       ...(e.currency ? { currency: e.currency, currencyAmount: e.currency_amount, rate: e.rate } : {}),
       ...(e.description ? { description: e.description } : {}),

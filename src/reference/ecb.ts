@@ -3,6 +3,7 @@
 // Three files share one folder: eurofxref-daily.xml (latest day), eurofxref-hist-90d.xml, eurofxref-hist.xml.
 import { XMLParser } from "fast-xml-parser";
 import { isIsoDate } from "../dates.js";
+import { Decimal } from "../decimal.js";
 import { ApiError } from "../errors.js";
 
 export const DEFAULT_ECB_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml";
@@ -53,7 +54,7 @@ export function parseEcbXml(xml: string): EcbDay[] {
     if (typeof date !== "string" || !isIsoDate(date)) throw malformed(`a Cube has time=${JSON.stringify(date)}`);
     const rates = (dayCube.Cube ?? []).map((c: { currency?: string; rate?: string }) => {
       if (typeof c.currency !== "string" || !/^[A-Z]{3}$/.test(c.currency)) throw malformed(`a rate on ${date} has currency=${JSON.stringify(c.currency)}`);
-      if (typeof c.rate !== "string" || !RATE.test(c.rate) || Number(c.rate) === 0) throw malformed(`${c.currency} on ${date} has rate=${JSON.stringify(c.rate)}`);
+      if (typeof c.rate !== "string" || !RATE.test(c.rate) || new Decimal(c.rate).isZero()) throw malformed(`${c.currency} on ${date} has rate=${JSON.stringify(c.rate)}`);
       return { currency: c.currency, rate: c.rate };
     });
     if (rates.length === 0) throw malformed(`no rates on ${date}`);
