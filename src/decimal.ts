@@ -40,8 +40,8 @@ export function trimDecimal(value: Decimal | string): string {
   return d.toFixed();
 }
 
-/** Sums decimal strings exactly. */
-export function sumDecimals(values: Iterable<string>): Decimal {
+/** Sums decimal strings (or Decimals) exactly. */
+export function sumDecimals(values: Iterable<Decimal | string>): Decimal {
   let total = new Decimal(0);
   for (const v of values) total = total.plus(v);
   return total;

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 let key: string;
@@ -22,9 +23,6 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-}
 
 async function createKey(body: Record<string, unknown>, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey });

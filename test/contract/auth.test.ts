@@ -5,6 +5,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // The operations of the contract, read from the loaded OpenAPI document.
@@ -101,9 +102,6 @@ async function snapshot(): Promise<Record<string, { rows: number; digest: string
   return result;
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key: string) {
-  expect({ status: res.status, code: res.body?.error?.code, key: res.body?.error?.key }).toEqual({ status, code, key });
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // A well-formed call of each operation, and what its success looks like, for the "passes the scope check" cases.

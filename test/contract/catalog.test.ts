@@ -3,6 +3,7 @@
 // while referenced, and tenancy.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 let key: string;
@@ -27,9 +28,6 @@ let seq = 0;
 const code = (prefix = "I") => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 const MINIMAL = { name: "Kava", type: "product", unit: "kg", vatRatePercent: "21" };
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-}
 
 async function createItem(body: Record<string, unknown>, company = companyId, apiKey = key) {
   const res = await h.post(CREATE, { ...MINIMAL, code: code(), ...body }, { key: apiKey, companyId: company });

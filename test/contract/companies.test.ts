@@ -2,6 +2,7 @@
 // partial updates, and code uniqueness within an account.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 let key: string;
@@ -37,9 +38,6 @@ const fullCompany = () => ({
   fiscalYearStartMonth: 7,
 });
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-}
 
 async function create(body: Record<string, unknown>, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey });

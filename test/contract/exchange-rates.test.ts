@@ -10,6 +10,7 @@ import { backfillExchangeRatesTask } from "../../src/jobs/backfill-exchange-rate
 import { syncExchangeRatesTask } from "../../src/jobs/sync-exchange-rates.js";
 import { ecbXml, startEcbServer, type EcbRateDay, type EcbServer } from "../support/ecb-server.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 import { runCli } from "../support/processes.js";
 
 const SYNC = "/v1/reference/exchange-rates/sync";
@@ -139,15 +140,6 @@ async function overrideRows() {
   return rows.map((r) => ({ companyId: r.company_id, currency: r.currency_code, date: r.rate_date, rate: r.rate, setBy: r.set_by_key_id, setAt: r.set_at }));
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key?: string) {
-  const got: Record<string, unknown> = { status: res.status, code: res.body?.error?.code };
-  const want: Record<string, unknown> = { status, code };
-  if (key !== undefined) {
-    got.key = res.body?.error?.key;
-    want.key = key;
-  }
-  expect(got).toEqual(want);
-}
 
 const sync = (body: unknown, key = a.apiKey) => h.post(SYNC, body, { key });
 const setRate = (body: unknown, t = a, key = t.apiKey) => h.post(SET, body, { key, companyId: t.companyId });

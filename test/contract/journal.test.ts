@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -42,9 +43,6 @@ async function ok(w: World, path: string, body: unknown) {
   return res.body;
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key?: string) {
-  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
-}
 
 const pair = (debitAccount: string, creditAccount: string, amount: string) => [
   { accountCode: debitAccount, debit: amount },

@@ -3,6 +3,7 @@
 // protect accounts with postings. Every case checks the answer and the rows in ledger_accounts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,9 +39,6 @@ async function ok(w: World, path: string, body: unknown) {
   return res.body;
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key?: string) {
-  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
-}
 
 const rowsOf = (companyId: string) => h.db("ledger_accounts").where({ company_id: companyId }).orderBy("code");
 const rowOf = (companyId: string, code: string) => h.db("ledger_accounts").where({ company_id: companyId, code }).first();

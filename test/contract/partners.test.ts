@@ -2,6 +2,7 @@
 // within a company, the rules of VAT codes, IBANs and country codes, and deletes refused while referenced.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 let key: string;
@@ -37,9 +38,6 @@ const DEFAULTS = {
 let seq = 0;
 const code = (prefix = "P") => `${prefix}${Date.now().toString(36)}-${++seq}`;
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-}
 
 async function createPartner(body: { name: string; code: string; [field: string]: unknown }, company = companyId, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey, companyId: company });

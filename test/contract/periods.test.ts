@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 // The tables of cases are built when the file loads; the database's current year must agree (it decides the range).
@@ -41,9 +42,6 @@ async function ok(w: World, path: string, body: unknown) {
   return res.body;
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key?: string) {
-  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
-}
 
 const posting = (date: string, amount = "10.00") => ({ date, entries: [{ accountCode: "2710", debit: amount }, { accountCode: "3010", credit: amount }] });
 const lockedInDb = async (companyId: string) =>

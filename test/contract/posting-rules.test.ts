@@ -2,6 +2,7 @@
 // another postable account (and back), and the accounts a rule cannot use.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -47,9 +48,6 @@ async function world(): Promise<World> {
   return w;
 }
 
-function expectError(res: ApiResponse, status: number, code: string, key?: string) {
-  expect({ status: res.status, code: res.body?.error?.code, ...(key ? { key: res.body?.error?.key } : {}) }).toEqual({ status, code, ...(key ? { key } : {}) });
-}
 
 const stored = (companyId: string) => h.db("posting_rules").where({ company_id: companyId }).orderBy("rule").select("rule", "account_code");
 

@@ -2,6 +2,7 @@
 // engine. Lithuania is published (with the reform of 2026-01-01); other countries answer an empty list.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
 
 let h: Harness;
 let key: string;
@@ -17,9 +18,6 @@ const LIST = "/v1/reference/vat-rates/list";
 const list = (body: object, o: { key?: string; companyId?: string } = {}) => h.post(LIST, body, { key: o.key ?? key, companyId: o.companyId ?? companyId });
 const summary = (res: ApiResponse) => res.body.rows.map((r: { rate: string; validFrom: string; validTo: string | null }) => `${r.rate} ${r.validFrom}..${r.validTo ?? ""}`);
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-}
 
 // This test runs after 2026-01-01: the 9% rows (and the 2025 scope of 5%) are history.
 const today = new Date().toISOString().slice(0, 10);

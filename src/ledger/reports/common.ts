@@ -2,7 +2,7 @@
 // class (1-digit) and group (2-digit) headers.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal, formatDecimal } from "../../decimal.js";
+import { Decimal, formatDecimal, sumDecimals } from "../../decimal.js";
 import { validationError } from "../../errors.js";
 
 export type AccountType = components["schemas"]["Ledger.AccountType"];
@@ -66,7 +66,7 @@ export function groupAccounts(chart: Map<string, ChartAccount>, type: AccountTyp
     .map(([code, accounts]) => ({
       code,
       name: code === null ? OTHER_NAME[type] : headerName(chart, code),
-      amount: money(accounts.reduce((sum, a) => sum.plus(a.amount), new Decimal(0))),
+      amount: money(sumDecimals(accounts.map((a) => a.amount))),
       accounts: accounts.sort((a, b) => byCode(a.accountCode, b.accountCode)).map((a) => ({ accountCode: a.accountCode, name: a.name, amount: money(a.amount) })),
     }));
 }
@@ -83,9 +83,9 @@ export function classifyGroups(chart: Map<string, ChartAccount>, type: AccountTy
     .map(([code, members]) => ({
       code,
       name: code === null ? OTHER_NAME[type] : headerName(chart, code),
-      amount: money(members.reduce((sum, g) => sum.plus(g.amount), new Decimal(0))),
+      amount: money(sumDecimals(members.map((g) => g.amount))),
       groups: members,
     }));
 }
 
-export const sumAmounts = (lines: AccountAmount[]) => lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0));
+export const sumAmounts = (lines: AccountAmount[]) => sumDecimals(lines.map((l) => l.amount));
