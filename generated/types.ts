@@ -1039,6 +1039,13 @@ export type components = {
         "Account.Scope": string;
         /** @description VAT identification number with its country prefix, e.g. `LT100001234567`. */
         "Account.VatCode": string;
+        /**
+         * Format: date
+         * @description Date of an accounting event (a posting, a document, a period, a report range), `YYYY-MM-DD`, from 2000-01-01 to
+         *     2100-12-31 — the window the number series use too. The bound keeps what one request can touch (months locked,
+         *     months listed, a report's range) small, so that no tenant can make the service slow for another.
+         */
+        AccountingDate: string;
         /** @description Names one resource by its id. */
         ByIdRequest: {
             /** @description The resource's id. */
@@ -1167,7 +1174,7 @@ export type components = {
         CurrencyCode: string;
         /**
          * Format: date
-         * @description Calendar date, `YYYY-MM-DD`.
+         * @description Calendar date, `YYYY-MM-DD`, of a year from 1900 to 2199 (a real date: `2026-02-30` is refused).
          */
         Date: string;
         /** @description The error itself. */
@@ -1265,7 +1272,7 @@ export type components = {
          */
         "Ledger.BalanceSheet": {
             /** @description The day. */
-            date: components["schemas"]["Date"];
+            date: components["schemas"]["AccountingDate"];
             /** @description First day of the financial year `date` falls in (the company's `fiscalYearStartMonth`). */
             fiscalYearStart: components["schemas"]["Date"];
             /** @description Asset accounts. */
@@ -1275,9 +1282,9 @@ export type components = {
             /** @description Liability accounts. */
             liabilities: components["schemas"]["Ledger.BalanceSheetSection"];
             /** @description Total assets. */
-            totalAssets: components["schemas"]["Money"];
+            totalAssets: components["schemas"]["MoneyTotal"];
             /** @description Total equity plus total liabilities. */
-            totalEquityAndLiabilities: components["schemas"]["Money"];
+            totalEquityAndLiabilities: components["schemas"]["MoneyTotal"];
             /** @description True when `totalAssets` equals `totalEquityAndLiabilities`. */
             balanced: boolean;
         };
@@ -1286,24 +1293,24 @@ export type components = {
             /** @description Classes with a non-zero account, by code. */
             classes: components["schemas"]["Ledger.ReportClass"][];
             /** @description Sum of the section's accounts (for equity, with the results below). */
-            total: components["schemas"]["Money"];
+            total: components["schemas"]["MoneyTotal"];
             /**
              * @description Result of the current financial year: income − expense from `fiscalYearStart` to `date`, credit
              *     positive (a profit is positive).
              */
-            currentYearResult: components["schemas"]["Money"];
+            currentYearResult: components["schemas"]["MoneyTotal"];
             /**
              * @description Income − expense before `fiscalYearStart` that no closing entry has moved to an equity account (0.00 once the
              *     previous years are closed).
              */
-            priorYearsResult: components["schemas"]["Money"];
+            priorYearsResult: components["schemas"]["MoneyTotal"];
         };
         /** @description A side of the balance sheet: the accounts of one type, grouped by class and group. */
         "Ledger.BalanceSheetSection": {
             /** @description Classes with a non-zero account, by code. */
             classes: components["schemas"]["Ledger.ReportClass"][];
             /** @description Sum of the section's accounts (for equity, with the results below). */
-            total: components["schemas"]["Money"];
+            total: components["schemas"]["MoneyTotal"];
         };
         /**
          * @description Charts the service ships.
@@ -1319,19 +1326,19 @@ export type components = {
             /** @description The account. */
             account: components["schemas"]["Ledger.GeneralLedgerAccount"];
             /** @description First day of the range. */
-            from: components["schemas"]["Date"];
+            from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range. */
-            to: components["schemas"]["Date"];
+            to: components["schemas"]["AccountingDate"];
             /** @description Balance at the end of the day before `from`, debit positive. */
-            openingBalance: components["schemas"]["Money"];
+            openingBalance: components["schemas"]["MoneyTotal"];
             /** @description The lines, oldest first. */
             entries: components["schemas"]["Ledger.GeneralLedgerEntry"][];
             /** @description Sum of the debits of the range. */
-            debit: components["schemas"]["Money"];
+            debit: components["schemas"]["MoneyTotal"];
             /** @description Sum of the credits of the range. */
-            credit: components["schemas"]["Money"];
+            credit: components["schemas"]["MoneyTotal"];
             /** @description Balance at the end of `to`, debit positive: opening + debit − credit. */
-            closingBalance: components["schemas"]["Money"];
+            closingBalance: components["schemas"]["MoneyTotal"];
         };
         /** @description The account a general ledger is about. */
         "Ledger.GeneralLedgerAccount": {
@@ -1345,7 +1352,7 @@ export type components = {
         /** @description One posted line of the general ledger. */
         "Ledger.GeneralLedgerEntry": {
             /** @description Date of the transaction. */
-            date: components["schemas"]["Date"];
+            date: components["schemas"]["AccountingDate"];
             /** @description The journal transaction. */
             transactionId: components["schemas"]["Id"];
             /**
@@ -1368,16 +1375,16 @@ export type components = {
             /** @description Credit of the line, `0.00` when it is a debit. */
             credit: components["schemas"]["Money"];
             /** @description Balance of the account after this line, debit positive. */
-            balance: components["schemas"]["Money"];
+            balance: components["schemas"]["MoneyTotal"];
         };
         /** @description Asks for the general ledger of one account. */
         "Ledger.GeneralLedgerRequest": {
             /** @description The account (404 `not_found` when the company has no such account). */
             accountCode: components["schemas"]["Ledger.AccountCode"];
             /** @description First day of the range. */
-            from: components["schemas"]["Date"];
+            from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range; not before `from` (400 otherwise). */
-            to: components["schemas"]["Date"];
+            to: components["schemas"]["AccountingDate"];
         };
         /**
          * @description How a journal transaction came about.
@@ -1482,8 +1489,8 @@ export type components = {
         };
         /** @description Posts a manual journal transaction. */
         "Ledger.JournalTransactionCreateRequest": {
-            /** @description Date of the transaction; its month must be open (409 `conflict` when locked). */
-            date: components["schemas"]["Date"];
+            /** @description Date of the transaction (2000-01-01 to 2100-12-31); its month must be open (409 `conflict` when locked). */
+            date: components["schemas"]["AccountingDate"];
             /** @description What the transaction is. */
             description?: components["schemas"]["Text"];
             /** @description Reference of the source document. */
@@ -1496,7 +1503,7 @@ export type components = {
             /** @description The transaction to reverse (409 `conflict` when it is reversed already). */
             id: components["schemas"]["Id"];
             /** @description Date of the reversal; default the original's date (its month must be open). */
-            date?: components["schemas"]["Date"];
+            date?: components["schemas"]["AccountingDate"];
             /** @description Description; default `Reversal of <number or id>`. */
             description?: components["schemas"]["Text"];
         };
@@ -1616,7 +1623,7 @@ export type components = {
             /** @description The month to lock. */
             month?: components["schemas"]["Ledger.YearMonth"];
             /** @description Lock every open month from the company's first posting or lock up to this date's month. */
-            through?: components["schemas"]["Date"];
+            through?: components["schemas"]["AccountingDate"];
         };
         /** @description What a lock did. */
         "Ledger.PeriodLockResult": {
@@ -1666,22 +1673,22 @@ export type components = {
          */
         "Ledger.ProfitAndLoss": {
             /** @description First day of the range. */
-            from: components["schemas"]["Date"];
+            from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range. */
-            to: components["schemas"]["Date"];
+            to: components["schemas"]["AccountingDate"];
             /** @description Income accounts. */
             income: components["schemas"]["Ledger.ProfitAndLossSection"];
             /** @description Expense accounts. */
             expenses: components["schemas"]["Ledger.ProfitAndLossSection"];
             /** @description Income − expenses: a profit is positive, a loss negative. */
-            netResult: components["schemas"]["Money"];
+            netResult: components["schemas"]["MoneyTotal"];
         };
         /** @description One side of the profit and loss statement, grouped by the chart's 2-digit groups. */
         "Ledger.ProfitAndLossSection": {
             /** @description Groups with a non-zero account, by code. */
             groups: components["schemas"]["Ledger.ReportGroup"][];
             /** @description Sum of the section. */
-            total: components["schemas"]["Money"];
+            total: components["schemas"]["MoneyTotal"];
         };
         /** @description An account's amount within a report section. */
         "Ledger.ReportAccountLine": {
@@ -1690,7 +1697,7 @@ export type components = {
             /** @description Account name. */
             name: string;
             /** @description Amount, with the sign of its section (see the section). */
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["MoneyTotal"];
         };
         /** @description A class of accounts: the 1-digit header of the chart (e.g. `2` Current assets). */
         "Ledger.ReportClass": {
@@ -1699,14 +1706,14 @@ export type components = {
             /** @description The class's name (its code when the chart has no such header). */
             name: string;
             /** @description Sum of the groups. */
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["MoneyTotal"];
             /** @description Its groups, by code. */
             groups: components["schemas"]["Ledger.ReportGroup"][];
         };
         /** @description Asks for a report as of one day. */
         "Ledger.ReportDateRequest": {
             /** @description The day: every posting up to and including it counts. */
-            date: components["schemas"]["Date"];
+            date: components["schemas"]["AccountingDate"];
         };
         /**
          * @description A group of accounts: the 2-digit header of the chart (e.g. `27` Cash and cash equivalents). Accounts whose code
@@ -1718,23 +1725,23 @@ export type components = {
             /** @description The header's name (its code when the chart has no such header). */
             name: string;
             /** @description Sum of the accounts. */
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["MoneyTotal"];
             /** @description Accounts with a non-zero amount, by code. */
             accounts: components["schemas"]["Ledger.ReportAccountLine"][];
         };
         /** @description A date range, both ends included. */
         "Ledger.ReportRangeRequest": {
             /** @description First day of the range. */
-            from: components["schemas"]["Date"];
+            from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range; not before `from` (400 otherwise). */
-            to: components["schemas"]["Date"];
+            to: components["schemas"]["AccountingDate"];
         };
         /** @description The trial balance of a range. */
         "Ledger.TrialBalance": {
             /** @description First day of the range. */
-            from: components["schemas"]["Date"];
+            from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range. */
-            to: components["schemas"]["Date"];
+            to: components["schemas"]["AccountingDate"];
             /** @description Every account with a non-zero opening balance or any movement in the range, by code. */
             rows: components["schemas"]["Ledger.TrialBalanceRow"][];
             /** @description Totals of the rows. */
@@ -1751,26 +1758,26 @@ export type components = {
             /** @description Kind of account. */
             type: components["schemas"]["Ledger.AccountType"];
             /** @description Balance at the end of the day before `from`, debit positive. */
-            openingBalance: components["schemas"]["Money"];
+            openingBalance: components["schemas"]["MoneyTotal"];
             /** @description Debits posted in the range. */
-            debit: components["schemas"]["Money"];
+            debit: components["schemas"]["MoneyTotal"];
             /** @description Credits posted in the range. */
-            credit: components["schemas"]["Money"];
+            credit: components["schemas"]["MoneyTotal"];
             /** @description Balance at the end of `to`, debit positive: opening + debit − credit. */
-            closingBalance: components["schemas"]["Money"];
+            closingBalance: components["schemas"]["MoneyTotal"];
         };
         /** @description Sums over every row of the trial balance. */
         "Ledger.TrialBalanceTotals": {
             /** @description Sum of the opening balances: 0.00 when the books balance. */
-            openingBalance: components["schemas"]["Money"];
+            openingBalance: components["schemas"]["MoneyTotal"];
             /** @description Sum of the debits of the range. */
-            debit: components["schemas"]["Money"];
+            debit: components["schemas"]["MoneyTotal"];
             /** @description Sum of the credits of the range: equal to `debit` when the books balance. */
-            credit: components["schemas"]["Money"];
+            credit: components["schemas"]["MoneyTotal"];
             /** @description Sum of the closing balances: 0.00 when the books balance. */
-            closingBalance: components["schemas"]["Money"];
+            closingBalance: components["schemas"]["MoneyTotal"];
         };
-        /** @description A calendar month, `YYYY-MM`. */
+        /** @description A calendar month, `YYYY-MM`, from 2000-01 to 2100-12 (the accounting-date window). */
         "Ledger.YearMonth": string;
         /** @description A field name in `sort`, `filter` or `totals`: 1 to 64 characters. Which fields a list accepts is listed with it. */
         ListFieldName: string;
@@ -1797,6 +1804,12 @@ export type components = {
         };
         /** @description Monetary amount as a decimal string: optional minus sign, up to 15 integer digits, up to 2 decimals. */
         Money: string;
+        /**
+         * @description A sum of many amounts (a report line, a total over many documents) as a decimal string with 2 decimals. Single
+         *     amounts are `Money` (at most 15 integer digits); a sum of many of them may have more, so this pattern sets no
+         *     bound on the integer digits.
+         */
+        MoneyTotal: string;
         /** @description A display name: 1 to 255 characters, not only spaces. */
         Name: string;
         /** @description A customer or supplier of the company. */
@@ -2116,7 +2129,7 @@ export type components = {
         Text: string;
         /**
          * Format: date-time
-         * @description Timestamp, RFC 3339.
+         * @description Timestamp, RFC 3339, of a year from 1900 to 2199, with `Z` or an offset from `-15:59` to `+15:59`.
          */
         Timestamp: string;
         /** @description Unit price as a decimal string: up to 15 integer digits, up to 6 decimals, not negative. */

@@ -30,6 +30,10 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** A request's headers and body must have arrived within this (Node's server.requestTimeout). */
+  requestTimeoutMs: number;
+  /** A request's headers must have arrived within this (Node's server.headersTimeout). */
+  headersTimeoutMs: number;
   /** The ECB rates feed: its folder, or its daily file (src/reference/ecb.ts). */
   exchangeRatesUrl: string;
 }
@@ -47,6 +51,8 @@ export function loadConfig(): Config {
     logLevel: process.env.LOG_LEVEL || "info",
     trustProxy: bool("TRUST_PROXY", false),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),
+    requestTimeoutMs: int("REQUEST_TIMEOUT_MS", 60_000, 1000),
+    headersTimeoutMs: int("HEADERS_TIMEOUT_MS", 15_000, 1000),
     exchangeRatesUrl: process.env.EXCHANGE_RATES_URL || DEFAULT_ECB_URL,
   };
 }

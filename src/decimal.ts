@@ -13,6 +13,13 @@ export const PATTERNS = {
   rate: /^[0-9]{1,10}(\.[0-9]{1,8})?$/,
 } as const;
 
+/**
+ * The largest `Money`: every single amount, and every stored total of one document or transaction, stays within it
+ * (a 422 above it), so that it fits its `numeric(18, 2)` column and the contract's pattern. Sums over many documents
+ * (reports, list totals) are `MoneyTotal` and unbounded.
+ */
+export const MAX_MONEY = "999999999999999.99";
+
 export type DecimalKind = keyof typeof PATTERNS;
 
 /** Scale (digits after the point) each kind is stored and printed with. */

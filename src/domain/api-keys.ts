@@ -68,6 +68,11 @@ export async function revokeApiKey(trx: Db, principal: Principal, id: string): P
   const row = await visibleKeys(trx, principal).andWhere("id", id).forUpdate().first();
   if (!row) throw notFound("The API key", "api_key.not_found", { id });
   const record = ApiKeyRecord.fromDatabaseJson(row);
+  // Revoking follows the rule of creating: a key may only revoke a key it could have made (issue 7, defect 9).
+  // Company restrictions are already covered: a restricted key sees only keys within its companies.
+  if (!grantsAll(principal.scopes, record.scopes)) {
+    throw forbidden("A key can only revoke keys whose scopes it holds itself.", "api_key.revoke_escalation", { id, scopes: record.scopes });
+  }
   if (record.revokedAt) return apiKeyToApi(record);
   return apiKeyToApi((await ApiKeyRecord.query(trx).patch({ revokedAt: new Date() }).where("id", id).returning("*").first())!);
 }

@@ -1,10 +1,9 @@
-// API key format and verification. A key is `ak_<key id, 32 hex>_<secret, 43 base64url>`; only the SHA-256 of
-// the secret is stored. The secret has 256 bits of entropy, so a fast hash is enough (no password stretching),
-// and the comparison is constant-time.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+// API key format. A key is `ak_<key id, 32 hex>_<secret, 43 base64url>`; only the SHA-256 of the secret is stored.
+// The secret has 256 bits of entropy, so a fast hash is enough (no password stretching). The gate compares the
+// digests (src/http/gate.ts says why that comparison need not be constant-time).
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 const KEY_PATTERN = /^ak_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
-const DUMMY_HASH = Buffer.alloc(32);
 
 export interface NewKey {
   id: string;
@@ -13,7 +12,7 @@ export interface NewKey {
   secretHash: Buffer;
 }
 
-const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();
+export const hashSecret = (secret: string): Buffer => createHash("sha256").update(secret).digest();
 
 export function generateKey(): NewKey {
   const id = randomUUID();
@@ -29,13 +28,6 @@ export function parseKey(presented: string): { id: string; secret: string } | un
   const hex = match[1];
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   return { id, secret: match[2] };
-}
-
-/** Compares in constant time; `stored` is undefined when no key has the id (the work is the same). */
-export function secretMatches(secret: string, stored: Buffer | undefined): boolean {
-  const presented = hashSecret(secret);
-  const equal = timingSafeEqual(presented, stored && stored.length === 32 ? stored : DUMMY_HASH);
-  return equal && stored !== undefined;
 }
 
 /** Reads the bearer token of an Authorization header; undefined when absent or not a bearer token. */

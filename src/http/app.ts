@@ -5,6 +5,7 @@ import type { Db } from "../db/connection.js";
 import { ApiError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
 import type { Logger } from "../log.js";
+import { ClientAbortedError } from "./body.js";
 import { internalError, toEnvelope } from "./envelope.js";
 import type { ContractApi } from "./openapi.js";
 import { apiPipeline } from "./pipeline.js";
@@ -18,7 +19,12 @@ export interface AppDeps {
   handlers: Map<string, Handler>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const newRequestId = () => `req_${randomBytes(12).toString("base64url")}`;
+
+/** Logged for a request whose client went away before it was answered (nginx's convention). */
+const CLIENT_CLOSED_REQUEST = 499;
 const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
 
 export function createApp(deps: AppDeps): Koa {
@@ -35,25 +41,37 @@ function requestEnvelope(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const offered = ctx.get("x-request-id");
-    const requestId = REQUEST_ID.test(offered) ? offered : `req_${randomBytes(12).toString("base64url")}`;
+    const requestId = REQUEST_ID.test(offered) ? offered : newRequestId();
     ctx.state.requestId = requestId;
     ctx.set("X-Request-Id", requestId);
+    // Every answer is JSON (or a page) that no browser should sniff as something else, and none may be cached:
+    // several carry secrets (a new API key, a webhook signing secret). Static assets override the cache policy.
+    ctx.set("X-Content-Type-Options", "nosniff");
+    ctx.set("Cache-Control", "no-store");
+    let aborted = false;
     try {
       await next();
     } catch (caught) {
-      let error: ApiError;
-      if (caught instanceof ApiError) {
-        error = caught;
+      if (caught instanceof ClientAbortedError) {
+        // Not a server error: there is nobody to answer, and the metrics must not count it as a 500.
+        aborted = true;
+        ctx.respond = false;
+        ctx.res.destroy();
       } else {
-        // Logged with its stack for the operator; the client sees only the requestId.
-        log.error({ requestId, operationId: ctx.state.operationId, err: caught }, "unhandled error");
-        error = internalError();
+        let error: ApiError;
+        if (caught instanceof ApiError) {
+          error = caught;
+        } else {
+          // Logged with its stack for the operator; the client sees only the requestId.
+          log.error({ requestId, operationId: ctx.state.operationId, err: caught }, "unhandled error");
+          error = internalError();
+        }
+        ctx.status = error.status;
+        ctx.body = toEnvelope(error, requestId);
+        // The unread rest of an oversized body would otherwise be taken for the next request on the connection.
+        if (error.status === 413) ctx.set("Connection", "close");
+        if (error.status === 500) for (const header of RATE_LIMIT_HEADERS) ctx.remove(header);
       }
-      ctx.status = error.status;
-      ctx.body = toEnvelope(error, requestId);
-      // The unread rest of an oversized body would otherwise be taken for the next request on the connection.
-      if (error.status === 413) ctx.set("Connection", "close");
-      if (error.status === 500) for (const header of RATE_LIMIT_HEADERS) ctx.remove(header);
     }
     log.info({
       requestId,
@@ -61,7 +79,8 @@ function requestEnvelope(log: Logger): Koa.Middleware {
       keyId: ctx.state.keyId,
       method: ctx.method,
       path: ctx.path,
-      status: ctx.status,
+      status: aborted ? CLIENT_CLOSED_REQUEST : ctx.status,
+      ...(aborted ? { clientAborted: true } : {}),
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
     });
   };

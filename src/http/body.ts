@@ -1,7 +1,13 @@
 import type { IncomingMessage } from "node:http";
-import { ApiError, validationError } from "../errors.js";
+import { ApiError, validationError, type FieldErrors } from "../errors.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * How deep a body may nest. The deepest request of the contract nests 6 levels (a list filter's `in` values); the
+ * cap keeps every later recursive step (validation, hashing, storing) far from the stack's limit (issue 7, defect 3).
+ */
+export const MAX_BODY_DEPTH = 32;
 
 /** Thrown before the body is read: the connection must close, since its unread remainder cannot be skipped. */
 const tooLarge = (limit: number) =>
@@ -10,46 +16,108 @@ const tooLarge = (limit: number) =>
     params: { limitBytes: limit },
   });
 
+/** The client went away while its body was arriving: nothing to answer, and not a server error (logged as such). */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("the client closed the connection before its request body arrived");
+  }
+}
+
 /** Reads the raw body, refusing (413) as soon as it is known to exceed `limit` bytes. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // `aborted` / ECONNRESET: the socket closed under the stream.
+    if (req.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET") throw new ClientAbortedError();
+    throw error;
   }
+  if (req.readableAborted) throw new ClientAbortedError();
   return Buffer.concat(chunks);
 }
 
-/** Parses a JSON request body; every failure is a 400 `validation` naming `body`. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parses a JSON request body; every failure is a 400 `validation` naming `body` or the offending path: not JSON,
+ * not UTF-8, nested deeper than MAX_BODY_DEPTH, or holding a string PostgreSQL cannot store (U+0000, a lone UTF-16
+ * surrogate — both are valid JSON escapes, never valid input; issue 7, defect 7).
+ */
 export function parseJsonBody(contentType: string | undefined, raw: Buffer): unknown {
   const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (mediaType !== "application/json") {
     throw validationError({ body: ["must be sent with Content-Type: application/json"] }, "The request body must be JSON.");
   }
   if (raw.length === 0) throw validationError({ body: ["is required (send {} when there is nothing to say)"] }, "The request body is empty.");
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw validationError({ body: ["is not valid UTF-8"] }, "The request body is not valid UTF-8.");
+  }
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(text);
   } catch (error) {
     throw validationError({ body: [`is not valid JSON: ${(error as Error).message}`] }, "The request body is not valid JSON.");
   }
-  const withNul = pathsWithNul(value, "");
-  if (withNul.length) {
-    throw validationError(Object.fromEntries(withNul.map((path) => [path || "body", ["must not contain the character U+0000"]])));
-  }
+  const problems = inspect(value);
+  if (Object.keys(problems).length) throw validationError(problems);
   return value;
 }
 
-/** Paths of strings holding U+0000, which PostgreSQL text cannot store (valid JSON, but never valid input). */
-function pathsWithNul(value: unknown, path: string): string[] {
-  if (typeof value === "string") return value.includes("\u0000") ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => pathsWithNul(v, `${path}[${i}]`));
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([k, v]) => [...(k.includes("\u0000") ? [path || "body"] : []), ...pathsWithNul(v, path ? `${path}.${k}` : k)]);
+/** Why a string cannot be stored, or undefined when it can. */
+export function badString(text: string): string | undefined {
+  if (text.includes("\u0000")) return "must not contain the character U+0000";
+  if (!text.isWellFormed()) return "must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape)";
+  return undefined;
+}
+
+/**
+ * One iterative walk over the parsed body (a recursive one overflows the stack on deep input): depth, and strings
+ * PostgreSQL cannot store, in values and in property names. At most 100 paths are named.
+ */
+function inspect(root: unknown): FieldErrors {
+  const errors: FieldErrors = {};
+  const fail = (path: string, message: string) => {
+    const field = path || "body";
+    if (!errors[field] && Object.keys(errors).length >= 100) return;
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  };
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === "string") {
+      const problem = badString(value);
+      if (problem) fail(path, problem);
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_BODY_DEPTH) {
+      return { body: [`nests deeper than ${MAX_BODY_DEPTH} levels`] };
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const problem = badString(key);
+      if (problem) {
+        fail(path, `has a property name that ${problem}`);
+        continue;
+      }
+      stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
   }
-  return [];
+  return errors;
 }

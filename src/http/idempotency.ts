@@ -1,7 +1,11 @@
 // Idempotent execution of a mutating operation (spec: "Limits", idempotency; issue 2).
 //
 // The whole exchange runs in the operation's own transaction:
-//   1. pg_try_advisory_xact_lock on the (account, company, key) triple. Failing to get it means a request with
+//   0. Records belong to the API key that made them (account, company, API key id, Idempotency-Key): a replay
+//      never gives a key anything it could not get by running the request itself — another key's stored response
+//      (perhaps of a company this key cannot reach, or of an operation it may not call) is never replayed to it,
+//      and a 422 never tells a caller that some other key used the same Idempotency-Key (issue 7, defect 1).
+//   1. pg_try_advisory_xact_lock on that scope. Failing to get it means a request with
 //      the same key is running now: 409 `idempotency_in_progress` at once, without waiting.
 //   2. A stored record with the same payload hash is replayed; a different hash is 422 `idempotency_key_reuse`.
 //   3. Otherwise the handler runs (in a savepoint, so a 4xx it throws leaves nothing behind), and its response
@@ -26,6 +30,8 @@ export interface WriteOutcome {
 export interface IdempotencyScope {
   accountId: string;
   companyId: string | null;
+  /** The API key sending the request: records are never shared between keys. */
+  keyId: string;
   key: string;
   operationId: string;
   requestId: string;
@@ -47,7 +53,7 @@ export function requestHash(operationId: string, body: unknown): string {
 }
 
 function lockId(scope: IdempotencyScope): string {
-  const digest = createHash("sha256").update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.key}`).digest();
+  const digest = createHash("sha256").update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.keyId}|${scope.key}`).digest();
   return digest.readBigInt64BE(0).toString();
 }
 
@@ -67,7 +73,7 @@ export async function runIdempotent(
       });
     }
     const stored = await trx("idempotency_keys")
-      .where({ account_id: scope.accountId, company_id: companyId, key: scope.key })
+      .where({ account_id: scope.accountId, company_id: companyId, key_id: scope.keyId, key: scope.key })
       .first("request_hash", "status_code", "response_body");
     if (stored) {
       if (stored.request_hash !== hash) {
@@ -90,12 +96,14 @@ export async function runIdempotent(
     try {
       outcome = { status: 200, body: await trx.transaction((savepoint) => execute(savepoint)), replay: false };
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      // A 5xx is not an outcome (a retry must execute), nor is a 401: the key was revoked while the request ran.
+      if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) throw error;
       outcome = { status: error.status, body: toEnvelope(error, scope.requestId), replay: false };
     }
     await trx("idempotency_keys").insert({
       account_id: scope.accountId,
       company_id: companyId,
+      key_id: scope.keyId,
       key: scope.key,
       operation_id: scope.operationId,
       request_hash: hash,

@@ -5,6 +5,7 @@
 import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
 import { withTransaction } from "../db/transaction.js";
 import { recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
@@ -87,6 +88,7 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     // A mutation and its audit record commit together, or neither does.
     const auditContext = { accountId: principal.accountId, companyId: company?.id ?? null, keyId: principal.keyId, requestId, operationPath: op.path };
     const run = async (trx: Db) => {
+      await assertKeyStillValid(trx, principal.keyId);
       const note: AuditNote = {};
       const result = await call(trx, note);
       await recordAudit(trx, auditContext, note, result);
@@ -105,12 +107,23 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
   };
 }
 
+/**
+ * The gate checked the key before the body was read, which may take long; a key revoked meanwhile must not write.
+ * So the key is read again as the operation's transaction begins (issue 7, defect 8): a revocation that committed
+ * before this point stops the write, and one committing after it is ordered after the write.
+ */
+async function assertKeyStillValid(trx: Db, keyId: string): Promise<void> {
+  const [row] = await preparedQuery<{ revoked: boolean }>(trx, "key_revoked", "select revoked_at is not null as revoked from api_keys where id = $1", [keyId]);
+  if (!row || row.revoked) throw new ApiError("unauthorized", "The API key was revoked while this request was arriving.", { key: "auth.key_revoked" });
+}
+
 /** A replayed error keeps everything it said, but names this request (as its X-Request-Id header does). */
 const withRequestId = (envelope: ErrorEnvelope, requestId: string): ErrorEnvelope => ({ error: { ...envelope.error, requestId } });
 
 const scopeOf = (principal: Principal, company: CompanyContext | null, key: string, op: OperationInfo, requestId: string) => ({
   accountId: principal.accountId,
   companyId: company?.id ?? null,
+  keyId: principal.keyId,
   key,
   operationId: op.operationId,
   requestId,

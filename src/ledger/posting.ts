@@ -6,7 +6,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
-import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
+import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../errors.js";
 
 export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
@@ -96,6 +96,12 @@ async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], 
     throw new ApiError("unprocessable", `Debits (${debits.toFixed(2)}) do not equal credits (${credits.toFixed(2)}).`, {
       key: "journal.unbalanced",
       params: { debit: debits.toFixed(2), credit: credits.toFixed(2) },
+    });
+  }
+  if (debits.greaterThan(MAX_MONEY)) {
+    throw new ApiError("unprocessable", `The transaction's total ${debits.toFixed(2)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry.`, {
+      key: "journal.total_too_large",
+      params: { total: debits.toFixed(2), max: MAX_MONEY },
     });
   }
   return { total: debits };

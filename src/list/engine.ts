@@ -2,7 +2,7 @@
 // Each resource declares its fields once (ListSpec); field names from the request are only ever looked up in
 // that whitelist, and values reach SQL only as bound parameters.
 import type { Knex } from "knex";
-import { isIsoDate } from "../dates.js";
+import { isIsoDate, isTimestamp } from "../dates.js";
 import { Decimal } from "../decimal.js";
 import { ApiError, type FieldErrors } from "../errors.js";
 
@@ -54,14 +54,8 @@ const OPS_BY_TYPE: Record<FieldType, readonly string[]> = {
   textArray: ["eq", "in"],
 };
 
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** A date, or an RFC 3339 timestamp whose parts are all in range (what PostgreSQL will accept). */
-function isTimestamp(value: string): boolean {
-  if (isIsoDate(value)) return true;
-  const m = RFC3339.exec(value);
-  return m !== null && isIsoDate(m[1]) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 60;
-}
+/** A date, or an RFC 3339 timestamp (src/dates.ts). */
+const isDateOrTimestamp = (value: string) => isIsoDate(value) || isTimestamp(value);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?[0-9]{1,20}(\.[0-9]{1,10})?$/;
@@ -75,11 +69,11 @@ function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } |
     case "uuid":
       return typeof value === "string" && UUID.test(value) ? { ok: true, value } : { ok: false, message: "must be a UUID" };
     case "date":
-      return typeof value === "string" && isIsoDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD" };
+      return typeof value === "string" && isIsoDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD of a year from 1900 to 2199" };
     case "timestamp":
-      return typeof value === "string" && isTimestamp(value)
+      return typeof value === "string" && isDateOrTimestamp(value)
         ? { ok: true, value }
-        : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp" };
+        : { ok: false, message: "must be a date YYYY-MM-DD or an RFC 3339 timestamp, of a year from 1900 to 2199" };
     case "decimal": {
       // decimal.js, not String(): String(0.0000001) is "1e-7".
       const text = typeof value === "number" && Number.isFinite(value) ? new Decimal(value).toFixed() : value;

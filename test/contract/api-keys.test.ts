@@ -231,6 +231,22 @@ describe("revoke", () => {
     expect((await h.post("/v1/account/companies/list", {}, { key: other.apiKey })).status).toBe(200);
   });
 
+  test("a key cannot revoke a key whose scopes it does not hold: 403, and the key keeps working", async () => {
+    const star = await createKey({ name: "Visagalis", scopes: ["*"] });
+    const accountWriter = await createKey({ name: "Paskyrų rašytojas", scopes: ["account:write"] });
+    const partnersReader = await createKey({ name: "Partnerių skaitytojas", scopes: ["partners:read"] });
+    for (const victim of [star, partnersReader]) {
+      const res = await h.post(REVOKE, { id: victim.id }, { key: accountWriter.key });
+      expectError(res, 403, "forbidden", "api_key.revoke_escalation");
+      expect((await h.db("api_keys").where({ id: victim.id }).first("revoked_at")).revoked_at).toBeNull();
+    }
+    expect((await h.post("/v1/account/companies/list", {}, { key: star.key })).status).toBe(200);
+    // What it could have made, it may revoke.
+    const reader = await createKey({ name: "Paskyrų skaitytojas", scopes: ["account:read"] });
+    expect((await h.post(REVOKE, { id: reader.id }, { key: accountWriter.key })).status).toBe(200);
+    expectError(await h.post(LIST, {}, { key: reader.key }), 401, "unauthorized");
+  });
+
   test("a key can revoke itself; its next request is 401", async () => {
     const created = await createKey({ name: "Savižudis", scopes: ["account:write"] });
     const res = await h.post(REVOKE, { id: created.id }, { key: created.key });
@@ -258,11 +274,20 @@ describe("idempotent create", () => {
     expect(text).not.toContain(first.body.key.slice(36));
     expect(text).not.toContain(first.body.id);
 
-    // A second key of the same account shares the idempotency scope but cannot open the sealed response.
+    // Idempotency records belong to the key that made them: a second key of the same account sending the same
+    // Idempotency-Key and body runs its own request — it never receives the first key's response (nor learns that
+    // the Idempotency-Key was used) — and the first key's replay is unchanged.
     const second = await h.post("/v1/account/api-keys/create", { name: "second", scopes: ["*"] }, { key: owner.apiKey });
     const other = await h.post("/v1/account/api-keys/create", body, { key: second.body.key, idempotencyKey: "new-ci-key" });
-    expect(other.status).toBe(409);
-    expect(other.body.error.key).toBe("idempotency.replay_sealed");
-    expect(await h.db("api_keys").where({ account_id: owner.accountId, name: "CI key" })).toHaveLength(1);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-idempotent-replay")).toBeNull();
+    expect(other.body.id).not.toBe(first.body.id);
+    expect(other.body.key).not.toBe(first.body.key);
+    expect((await h.db("api_keys").where({ account_id: owner.accountId, name: "CI key" }).pluck("id")).sort()).toEqual([first.body.id, other.body.id].sort());
+    const again = await h.post("/v1/account/api-keys/create", body, { key: owner.apiKey, idempotencyKey: "new-ci-key" });
+    expect(again.body).toEqual(first.body);
+    expect(await h.db("idempotency_keys").where({ account_id: owner.accountId, key: "new-ci-key" }).pluck("key_id")).toEqual(
+      expect.arrayContaining([owner.keyId, second.body.id]),
+    );
   });
 });

@@ -242,6 +242,63 @@ describe("scope of a key", () => {
     expect(replayHeader(replayB)).toBe("true");
     expect((await storedKeys(t.accountId)).map((k) => k.company_id).sort()).toEqual([t.companyId, companyB.body.id, NO_COMPANY].sort());
   });
+
+  // Issue 7, defect 1: a replay never gives a key anything it could not get by running the request itself.
+  const keyOf = async (apiKey: string, scopes: string[], companyIds?: string[]) => {
+    const res = await h.post("/v1/account/api-keys/create", { name: uniq("k"), scopes, ...(companyIds ? { companyIds } : {}) }, { key: apiKey });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    return res.body as { id: string; key: string };
+  };
+
+  test("a key restricted to company A replaying another key's companies/update of company B gets B's 404, not the stored 200", async () => {
+    const t = await h.tenant();
+    const companyB = await h.post("/v1/account/companies/create", { name: "Slapta UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey });
+    const restricted = await keyOf(t.apiKey, ["account:write"], [t.companyId]);
+    const idem = uniq("upd");
+    const body = { id: companyB.body.id, name: "Pervadinta UAB" };
+    const first = await h.post("/v1/account/companies/update", body, { key: t.apiKey, idempotencyKey: idem });
+    expect(first.status).toBe(200);
+
+    const replayed = await h.post("/v1/account/companies/update", body, { key: restricted.key, idempotencyKey: idem });
+    expect(replayed.body.error?.key).toBe("company.not_found");
+    expect(replayed.status).toBe(404);
+    expect(replayHeader(replayed)).toBeNull();
+    expect(JSON.stringify(replayed.body)).not.toContain("Pervadinta");
+    // The same answer as a get of that company, and as the same update without any Idempotency-Key.
+    expect((await h.post("/v1/account/companies/get", { id: companyB.body.id }, { key: restricted.key })).status).toBe(404);
+    expect((await h.post("/v1/account/companies/update", body, { key: restricted.key })).status).toBe(404);
+  });
+
+  test("a key that may not create companies replaying another key's companies/create gets its own 403, and nothing is created", async () => {
+    const t = await h.tenant();
+    const restricted = await keyOf(t.apiKey, ["account:write"], [t.companyId]);
+    const idem = uniq("create");
+    const body = { name: "Nauja UAB", code: uniq("C"), countryCode: "LT" };
+    const first = await h.post("/v1/account/companies/create", body, { key: t.apiKey, idempotencyKey: idem });
+    expect(first.status).toBe(200);
+
+    const replayed = await h.post("/v1/account/companies/create", body, { key: restricted.key, idempotencyKey: idem });
+    expect({ status: replayed.status, key: replayed.body.error?.key }).toEqual({ status: 403, key: "company.create_restricted_key" });
+    expect(replayHeader(replayed)).toBeNull();
+    expect(await h.db("companies").where({ account_id: t.accountId, code: body.code }).count({ n: "*" })).toEqual([{ n: "1" }]);
+  });
+
+  test("another key's use of an Idempotency-Key is invisible: a different body runs (no 422), the same body runs too", async () => {
+    const t = await h.tenant();
+    const second = await keyOf(t.apiKey, ["partners:write"]);
+    const third = await keyOf(t.apiKey, ["partners:write"]);
+    const idem = uniq("shared-key");
+    const first = await h.post("/v1/partners/create", { code: "P-1", name: "Pirmas" }, { key: t.apiKey, companyId: t.companyId, idempotencyKey: idem });
+    expect(first.status).toBe(200);
+
+    const different = await h.post("/v1/partners/create", { code: "P-2", name: "Antras" }, { key: second.key, companyId: t.companyId, idempotencyKey: idem });
+    expect(different.status).toBe(200);
+    expect(replayHeader(different)).toBeNull();
+    const same = await h.post("/v1/partners/create", { code: "P-1", name: "Pirmas" }, { key: third.key, companyId: t.companyId, idempotencyKey: idem });
+    // It executes (and meets the first key's partner: the code is taken), instead of replaying the first key's 200.
+    expect({ status: same.status, key: same.body.error?.key }).toEqual({ status: 409, key: "partner.code_taken" });
+    expect((await partnersOf(t.companyId)).map((p) => p.code)).toEqual(["P-1", "P-2"]);
+  });
 });
 
 describe("without Idempotency-Key", () => {
@@ -275,9 +332,9 @@ describe("pruning", () => {
     const t = await h.bootstrap();
     const row = (key: string, age: string) =>
       h.db.raw(
-        `insert into idempotency_keys (account_id, company_id, key, operation_id, request_hash, status_code, response_body, created_at)
-         values (?, ?, ?, 'account_companies_create', 'hash', 200, '{}'::jsonb, now() - ?::interval)`,
-        [t.accountId, NO_COMPANY, key, age],
+        `insert into idempotency_keys (account_id, company_id, key_id, key, operation_id, request_hash, status_code, response_body, created_at)
+         values (?, ?, ?, ?, 'account_companies_create', 'hash', 200, '{}'::jsonb, now() - ?::interval)`,
+        [t.accountId, NO_COMPANY, t.keyId, key, age],
       );
     await row("old-25h", "25 hours");
     await row("young-23h", "23 hours");

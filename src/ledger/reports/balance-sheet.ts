@@ -11,7 +11,7 @@ type BalanceSheet = components["schemas"]["Ledger.BalanceSheet"];
 export function fiscalYearStart(date: string, startMonth: number): string {
   const year = Number(date.slice(0, 4));
   const month = Number(date.slice(5, 7));
-  return `${month >= startMonth ? year : year - 1}-${String(startMonth).padStart(2, "0")}-01`;
+  return `${String(month >= startMonth ? year : year - 1).padStart(4, "0")}-${String(startMonth).padStart(2, "0")}-01`;
 }
 
 export async function balanceSheet(db: Db, companyId: string, date: string): Promise<BalanceSheet> {
