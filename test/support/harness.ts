@@ -10,7 +10,7 @@ import { createDb, withDatabase, type Db } from "../../src/db/connection.js";
 import { bootstrapAccount } from "../../src/domain/accounts.js";
 import type { Handler } from "../../src/handlers/types.js";
 import { createContractApi, loadDocument, type ContractApi } from "../../src/http/openapi.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger, type Logger } from "../../src/log.js";
 import { startApiServer, type ApiServer } from "../../src/server.js";
 
 export interface ApiResponse<T = any> {
@@ -49,6 +49,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   config?: Partial<Config>;
+  /** The server's logger (default: silent, or TEST_LOG_LEVEL); see test/support/logs.ts to read what it logs. */
+  log?: Logger;
   document?: Document;
   extraHandlers?: Map<string, Handler>;
 }
@@ -79,7 +81,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config: Config = { ...loadConfig(), host: "127.0.0.1", port: 0, rateLimitPerMinute: 100_000, logLevel: process.env.TEST_LOG_LEVEL ?? "silent", ...options.config };
   const db = createDb({ connectionString: database.connectionString, poolMax: 20 });
   const document = options.document ?? loadDocument();
-  const server = await startApiServer({ db, config, log: createLogger(config.logLevel), document, extraHandlers: options.extraHandlers });
+  const server = await startApiServer({ db, config, log: options.log ?? createLogger(config.logLevel), document, extraHandlers: options.extraHandlers });
   const contract = await createContractApi(document);
   const url = `http://127.0.0.1:${server.port}`;
 
