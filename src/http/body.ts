@@ -87,12 +87,14 @@ export function badString(text: string): string | undefined {
  * PostgreSQL cannot store, in values and in property names. At most 100 paths are named.
  */
 function inspect(root: unknown): FieldErrors {
-  const errors: FieldErrors = {};
+  // A Map, not an object: paths are made of the client's property names, `__proto__` included.
+  const errors = new Map<string, string[]>();
   const fail = (path: string, message: string) => {
     const field = path || "body";
-    if (!errors[field] && Object.keys(errors).length >= 100) return;
-    const messages = (errors[field] ??= []);
+    const messages = errors.get(field) ?? [];
+    if (!errors.has(field) && errors.size >= 100) return;
     if (!messages.includes(message)) messages.push(message);
+    errors.set(field, messages);
   };
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
   while (stack.length) {
@@ -119,5 +121,5 @@ function inspect(root: unknown): FieldErrors {
       stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
   }
-  return errors;
+  return Object.fromEntries(errors);
 }

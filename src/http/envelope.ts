@@ -19,13 +19,10 @@ export interface ErrorEnvelope {
 
 const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE - 1) + "…" : text);
 
-function boundFieldErrors(fieldErrors: FieldErrors): FieldErrors {
-  const bounded: FieldErrors = {};
-  for (const [field, messages] of Object.entries(fieldErrors).slice(0, MAX_FIELDS)) {
-    bounded[field] = messages.slice(0, MAX_MESSAGES_PER_FIELD).map(clip);
-  }
-  return bounded;
-}
+// Built with Object.fromEntries: a field may be named by a client's own property name, `__proto__` included, which
+// an assignment would take for the prototype (and lose).
+const boundFieldErrors = (fieldErrors: FieldErrors): FieldErrors =>
+  Object.fromEntries(Object.entries(fieldErrors).slice(0, MAX_FIELDS).map(([field, messages]) => [field, messages.slice(0, MAX_MESSAGES_PER_FIELD).map(clip)]));
 
 export function toEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
   const body: ErrorEnvelope["error"] = { code: error.code, message: clip(error.message), requestId };

@@ -1,0 +1,145 @@
+// The contract fuzzer (issue 7): for every operation of the published contract, bodies generated from its request
+// schema — valid ones, and ones broken field by field (./mutations.ts) — are sent through the real server with a
+// valid key and company, and every answer is held to the contract:
+//   - never a 5xx;
+//   - every answer validates against the operation's schema for its status (the harness checks each response), so
+//     every non-200 is the error envelope;
+//   - every 400 names at least one field.
+// Nothing here knows any module: a new operation is fuzzed as soon as it is in generated/openapi.yaml.
+import fc from "fast-check";
+import type { Harness } from "../support/harness.js";
+import { mutations } from "./mutations.js";
+import { SchemaSampler, type Schema } from "./schema-sampler.js";
+
+export interface FuzzOptions {
+  /** Valid bodies per operation. */
+  valid: number;
+  /** Broken bodies per operation. */
+  broken: number;
+  seed: number;
+}
+
+export interface FuzzFailure {
+  operation: string;
+  case: string;
+  status: number;
+  problem: string;
+}
+
+export interface FuzzReport {
+  operations: number;
+  requests: number;
+  byStatus: Record<string, number>;
+  /** Statuses of the valid bodies alone (broken ones are expected to be 400s). */
+  validByStatus: Record<string, number>;
+  /** Operations that answered 200 at least once. */
+  succeeded: Set<string>;
+  failures: FuzzFailure[];
+}
+
+interface Operation {
+  operationId: string;
+  path: string;
+  companyScoped: boolean;
+  schema: Schema;
+}
+
+/** Writes come before reads and destructive actions last, so later operations meet data that exists. */
+function phase(path: string): number {
+  const action = path.split("/").pop()!;
+  if (/^(create|apply-template|import|set|sync|register|issue)$/.test(action)) return 0;
+  if (/^(delete|revoke|unlock|lock)$/.test(action)) return 2;
+  return 1;
+}
+
+/** A seeded source of numbers in [0, 1), so that a run can be repeated from its seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4_294_967_296;
+  };
+}
+
+const MAX_HINTS_PER_NAME = 20;
+
+/** Remembers scalar values of successful responses by property name, as hints for later bodies. */
+function collectHints(value: unknown, hints: Map<string, Set<unknown>>, exclude: Set<unknown>, name?: string): void {
+  if (Array.isArray(value)) return value.forEach((v) => collectHints(v, hints, exclude, name));
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) collectHints(v, hints, exclude, k);
+    return;
+  }
+  if (!name || value === null || exclude.has(value) || !["string", "number"].includes(typeof value)) return;
+  const set = hints.get(name) ?? new Set();
+  if (set.size < MAX_HINTS_PER_NAME) set.add(value);
+  hints.set(name, set);
+}
+
+export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<FuzzReport> {
+  const document = (await (await h.get("/openapi.json")).json()) as { paths: Record<string, any>; components: { schemas: Record<string, Schema> } };
+  const operations: Operation[] = Object.entries(document.paths)
+    .map(([path, item]) => {
+      const op = item.post;
+      return { operationId: op.operationId, path, companyScoped: op["x-company-scoped"] === true || path.startsWith("/v1/declarations/"), schema: op.requestBody.content["application/json"].schema };
+    })
+    .sort((a, b) => phase(a.path) - phase(b.path) || a.path.localeCompare(b.path));
+
+  const tenant = await h.tenant();
+  const hints = new Map<string, Set<unknown>>();
+  // The fuzzer's own key must survive the run (api-keys/revoke would otherwise find its id among the hints).
+  const exclude = new Set<unknown>([tenant.keyId]);
+  const sampler = new SchemaSampler(document.components.schemas, hints);
+  const random = seededRandom(options.seed);
+  const report: FuzzReport = { operations: operations.length, requests: 0, byStatus: {}, validByStatus: {}, succeeded: new Set(), failures: [] };
+
+  const send = async (op: Operation, label: string, raw: string) => {
+    let status = 0;
+    try {
+      const res = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw });
+      status = res.status;
+      report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+      if (label.startsWith("valid ")) report.validByStatus[status] = (report.validByStatus[status] ?? 0) + 1;
+      if (status === 200) report.succeeded.add(op.operationId);
+      if (status >= 500) report.failures.push({ operation: op.operationId, case: label, status, problem: `answered ${status}: ${JSON.stringify(res.body).slice(0, 300)}` });
+      else if (status === 400 && !Object.keys(res.body?.error?.fieldErrors ?? {}).length) {
+        report.failures.push({ operation: op.operationId, case: label, status, problem: `a 400 that names no field: ${JSON.stringify(res.body).slice(0, 300)}` });
+      } else if (status === 200) collectHints(res.body, hints, exclude);
+    } catch (error) {
+      // The harness throws when an answer breaks the contract (or is not JSON).
+      report.failures.push({ operation: op.operationId, case: label, status, problem: String((error as Error).message).slice(0, 600) });
+    } finally {
+      report.requests++;
+    }
+  };
+
+  // Two passes: the first makes data and learns its ids and codes; the second uses them and breaks bodies.
+  for (const pass of [0, 1]) {
+    for (const op of operations) {
+      const bodies = fc.sample(sampler.arbitrary(op.schema), { numRuns: pass ? options.valid : Math.max(2, Math.ceil(options.valid / 3)), seed: options.seed + pass });
+      for (const body of bodies) await send(op, `valid ${JSON.stringify(body).slice(0, 200)}`, JSON.stringify(body));
+      if (!pass) continue;
+      for (const mutation of mutations(bodies[0] ?? {}, options.broken, random)) await send(op, mutation.label, mutation.raw);
+    }
+  }
+  return report;
+}
+
+/** The report as the lines `npm run fuzz` prints. */
+export function describeReport(report: FuzzReport, options: FuzzOptions): string {
+  const histogram = (byStatus: Record<string, number>) =>
+    Object.entries(byStatus)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ");
+  const lines = [
+    `contract fuzzer (seed ${options.seed}): ${report.requests} requests over ${report.operations} operations (${options.valid} valid + ${options.broken} broken bodies each, after a learning pass)`,
+    `statuses: ${histogram(report.byStatus)}; of the valid bodies: ${histogram(report.validByStatus)}`,
+    `operations that answered 200: ${report.succeeded.size} of ${report.operations}`,
+    `failures: ${report.failures.length}`,
+    ...report.failures.slice(0, 50).map((f) => `  ${f.operation} [${f.case}] -> ${f.status}: ${f.problem}`),
+  ];
+  return lines.join("\n");
+}
