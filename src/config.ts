@@ -27,6 +27,8 @@ export interface Config {
   rateLimitPerMinute: number;
   dbPoolMax: number;
   workerConcurrency: number;
+  /** How often a worker looks for the jobs of worker processes that died, to run them again (src/worker-recovery.ts). */
+  workerSweepIntervalMs: number;
   logLevel: string;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
@@ -48,6 +50,7 @@ export function loadConfig(): Config {
     rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 300, 1),
     dbPoolMax: int("DB_POOL_MAX", 10, 2),
     workerConcurrency: int("WORKER_CONCURRENCY", 2, 1),
+    workerSweepIntervalMs: int("WORKER_SWEEP_INTERVAL_MS", 15_000, 100),
     logLevel: process.env.LOG_LEVEL || "info",
     trustProxy: bool("TRUST_PROXY", false),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),

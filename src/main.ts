@@ -1,14 +1,13 @@
 // `npm start`: migrations, then the API server and (by default) the worker in this process.
 //   --no-worker     API only (run the worker elsewhere with `npm run worker`)
 //   --worker-only   worker only (`npm run worker`)
-import type { Runner } from "graphile-worker";
 import { loadConfig } from "./config.js";
 import { createDb } from "./db/connection.js";
 import { migrate } from "./db/migrate.js";
 import { resolveDatabase } from "./database.js";
 import { createLogger } from "./log.js";
 import { startApiServer, type ApiServer } from "./server.js";
-import { startWorker } from "./worker.js";
+import { startWorker, type Worker } from "./worker.js";
 
 const args = new Set(process.argv.slice(2));
 const runApi = !args.has("--worker-only");
@@ -21,7 +20,7 @@ const db = createDb({ connectionString: target.connectionString, poolMax: config
 await migrate(db, target.connectionString);
 
 let api: ApiServer | undefined;
-let worker: Runner | undefined;
+let worker: Worker | undefined;
 if (runApi) {
   api = await startApiServer({ db, config, log });
   log.info({ port: api.port, worker: runWorker, database: config.databaseUrl ? "DATABASE_URL" : "embedded" }, "api listening");

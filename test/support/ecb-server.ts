@@ -19,6 +19,8 @@ export interface EcbAnswer {
   status?: number;
   body?: string;
   contentType?: string;
+  /** Answers only after this long (a slow source, or a job to stop in the middle). */
+  delayMs?: number;
 }
 
 export interface EcbServer {
@@ -77,7 +79,7 @@ export async function startEcbServer(): Promise<EcbServer> {
   const answers = new Map<string, EcbAnswer>();
   const requests: string[] = [];
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     requests.push(path);
     const answer = req.method === "GET" || req.method === "HEAD" ? answers.get(path) : undefined;
@@ -86,6 +88,7 @@ export async function startEcbServer(): Promise<EcbServer> {
       res.end("Not Found");
       return;
     }
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     const status = answer.status ?? 200;
     res.writeHead(status, { "content-type": answer.contentType ?? (answer.body === undefined ? "text/plain" : "text/xml; charset=UTF-8") });
     res.end(req.method === "HEAD" ? undefined : (answer.body ?? (status >= 400 ? "Internal Server Error" : "")));

@@ -53,12 +53,15 @@ export interface ServerProcess {
   output: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Kills the whole process group at once (tsx and the node process it runs), as `kill -9` would; resolves on exit. */
+  kill9(): Promise<void>;
 }
 
 /** Starts `npm start`'s entry point (src/main.ts) as its own process and waits until /health answers. */
 export async function startServerProcess(env: Record<string, string | undefined>, args: string[] = ["--no-worker"]): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(TSX, ["src/main.ts", ...args], { cwd: ROOT, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
+  // Its own process group, so that kill9() reaches the node process tsx starts, not only tsx.
+  const child = spawn(TSX, ["src/main.ts", ...args], { cwd: ROOT, detached: true, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
@@ -74,7 +77,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill("SIGKILL");
+      process.kill(-child.pid!, "SIGKILL");
       throw new Error(`server process did not become healthy:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 150));
@@ -86,6 +89,10 @@ export async function startServerProcess(env: Record<string, string | undefined>
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;
+    },
+    kill9: async () => {
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+      await exited;
     },
   };
 }

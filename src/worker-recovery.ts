@@ -1,0 +1,88 @@
+// Recovery of jobs whose worker process died without shutting down (kill -9, a lost machine). graphile-worker keeps
+// such jobs locked for 4 hours; here every worker process
+//   - holds a session advisory lock named by its process id on a connection of its own, for as long as it lives
+//     (PostgreSQL releases it the moment the process's session ends, however it ends), and
+//   - records the ids of its graphile worker pool and workers (the names jobs are locked in) in `worker_registry`;
+// and a sweeper in every worker process, every WORKER_SWEEP_INTERVAL_MS, tries each other process's lock: a lock it
+// can take belongs to a dead process, whose workers' jobs it unlocks (graphile_worker.force_unlock_workers), so they
+// run again at once. Jobs are written to be idempotent (STYLE.md, practice 10), so running one again is safe.
+// The session lock needs a direct connection (not a transaction-pooling PgBouncer): workers use DIRECT_DATABASE_URL.
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { WorkerEvents } from "graphile-worker";
+import pg from "pg";
+import type { Logger } from "./log.js";
+
+/** First key of the two-key advisory locks that mark live worker processes. */
+const PROCESS_LOCK_CLASS = 7302;
+
+export interface WorkerRecovery {
+  processId: string;
+  /** Records a graphile worker of this process. */
+  register(workerId: string): Promise<void>;
+  /** Unlocks the jobs of dead processes now; resolves to the number of processes found dead. */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startWorkerRecovery(connectionString: string, sweepIntervalMs: number, log: Logger): Promise<WorkerRecovery> {
+  const processId = `wp_${randomBytes(9).toString("base64url")}`;
+  const session = new pg.Client({ connectionString, application_name: "accounting-worker" });
+  await session.connect();
+  session.on("error", (error) => log.error({ err: error }, "worker recovery session lost"));
+  await session.query("select pg_advisory_lock($1, hashtext($2))", [PROCESS_LOCK_CLASS, processId]);
+
+  const sweep = async (): Promise<number> => {
+    const { rows } = await session.query<{ process_id: string; worker_ids: string[] }>(
+      "select process_id, array_agg(worker_id) as worker_ids from worker_registry where process_id <> $1 group by process_id",
+      [processId],
+    );
+    let dead = 0;
+    for (const { process_id, worker_ids } of rows) {
+      const { rows: taken } = await session.query<{ free: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as free", [PROCESS_LOCK_CLASS, process_id]);
+      if (!taken[0].free) continue;
+      try {
+        await session.query("select graphile_worker.force_unlock_workers($1::text[])", [worker_ids]);
+        await session.query("delete from worker_registry where process_id = $1", [process_id]);
+      } finally {
+        await session.query("select pg_advisory_unlock($1, hashtext($2))", [PROCESS_LOCK_CLASS, process_id]);
+      }
+      dead++;
+      log.warn({ deadProcess: process_id, workers: worker_ids.length }, "unlocked the jobs of a worker process that stopped without shutting down");
+    }
+    return dead;
+  };
+
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error) => log.error({ err: error }, "worker recovery sweep failed"))
+      .finally(() => (sweeping = false));
+  }, sweepIntervalMs);
+  timer.unref();
+
+  return {
+    processId,
+    register: async (workerId) => {
+      await session.query("insert into worker_registry (worker_id, process_id) values ($1, $2) on conflict (worker_id) do nothing", [workerId, processId]);
+    },
+    sweep,
+    stop: async () => {
+      clearInterval(timer);
+      await session.query("delete from worker_registry where process_id = $1", [processId]).catch(() => undefined);
+      await session.end().catch(() => undefined);
+    },
+  };
+}
+
+/** An event emitter for graphile-worker's `run({events})` that registers every worker as it is created. */
+export function registeringEvents(recovery: WorkerRecovery, log: Logger): WorkerEvents {
+  const events = new EventEmitter() as WorkerEvents;
+  const register = (id: string) => recovery.register(id).catch((error) => log.error({ err: error, workerId: id }, "could not register a worker for recovery"));
+  // Jobs are locked in the name of the pool (its id) or of one of its workers, depending on how they were fetched.
+  events.on("pool:create", ({ workerPool }) => void register(workerPool.id));
+  events.on("worker:create", ({ worker }) => void register(worker.workerId));
+  return events;
+}
