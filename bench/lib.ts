@@ -69,7 +69,8 @@ export async function startChild(args: string[], env: Record<string, string>, cp
   const tsx = join(ROOT, "node_modules/.bin/tsx");
   const command = hasTaskset() ? "taskset" : tsx;
   const argv = hasTaskset() ? ["-c", cpu, tsx, ...args] : args;
-  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  // Its own process group, so that killHard() reaches the node process behind taskset and tsx.
+  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"], detached: true });
   const deadline = Date.now() + 30_000;
   while (!(await ready().catch(() => false))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(" ")} did not start`);
@@ -89,6 +90,14 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
+  await exited;
+}
+
+/** `kill -9` of the child's whole process group (no graceful shutdown); resolves once it has exited. */
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  process.kill(-child.pid!, "SIGKILL");
   await exited;
 }
 
@@ -129,8 +138,8 @@ export async function benchTenant(db: Db): Promise<{ accountId: string; apiKey: 
 }
 
 /** `npm start`'s entry point as its own process on CPU 0, API only, against the benchmark database. */
-export async function startBenchApi(connectionString: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
+export async function startBenchApi(connectionString: string, env: Record<string, string> = {}, port?: number): Promise<{ child: ChildProcess; url: string }> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = await startChild(
     ["src/main.ts", "--no-worker"],

@@ -30,22 +30,29 @@ export async function startWorkerRecovery(connectionString: string, sweepInterva
   const session = new pg.Client({ connectionString, application_name: "accounting-worker" });
   await session.connect();
   session.on("error", (error) => log.error({ err: error }, "worker recovery session lost"));
-  await session.query("select pg_advisory_lock($1, hashtext($2))", [PROCESS_LOCK_CLASS, processId]);
+  // One query at a time on the session (registrations arrive as events, while a sweep may be running).
+  let queue: Promise<unknown> = Promise.resolve();
+  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    const result = queue.then(() => session.query<R>(text, values));
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  await query("select pg_advisory_lock($1, hashtext($2))", [PROCESS_LOCK_CLASS, processId]);
 
   const sweep = async (): Promise<number> => {
-    const { rows } = await session.query<{ process_id: string; worker_ids: string[] }>(
+    const { rows } = await query<{ process_id: string; worker_ids: string[] }>(
       "select process_id, array_agg(worker_id) as worker_ids from worker_registry where process_id <> $1 group by process_id",
       [processId],
     );
     let dead = 0;
     for (const { process_id, worker_ids } of rows) {
-      const { rows: taken } = await session.query<{ free: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as free", [PROCESS_LOCK_CLASS, process_id]);
+      const { rows: taken } = await query<{ free: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as free", [PROCESS_LOCK_CLASS, process_id]);
       if (!taken[0].free) continue;
       try {
-        await session.query("select graphile_worker.force_unlock_workers($1::text[])", [worker_ids]);
-        await session.query("delete from worker_registry where process_id = $1", [process_id]);
+        await query("select graphile_worker.force_unlock_workers($1::text[])", [worker_ids]);
+        await query("delete from worker_registry where process_id = $1", [process_id]);
       } finally {
-        await session.query("select pg_advisory_unlock($1, hashtext($2))", [PROCESS_LOCK_CLASS, process_id]);
+        await query("select pg_advisory_unlock($1, hashtext($2))", [PROCESS_LOCK_CLASS, process_id]);
       }
       dead++;
       log.warn({ deadProcess: process_id, workers: worker_ids.length }, "unlocked the jobs of a worker process that stopped without shutting down");
@@ -66,12 +73,12 @@ export async function startWorkerRecovery(connectionString: string, sweepInterva
   return {
     processId,
     register: async (workerId) => {
-      await session.query("insert into worker_registry (worker_id, process_id) values ($1, $2) on conflict (worker_id) do nothing", [workerId, processId]);
+      await query("insert into worker_registry (worker_id, process_id) values ($1, $2) on conflict (worker_id) do nothing", [workerId, processId]);
     },
     sweep,
     stop: async () => {
       clearInterval(timer);
-      await session.query("delete from worker_registry where process_id = $1", [processId]).catch(() => undefined);
+      await query("delete from worker_registry where process_id = $1", [processId]).catch(() => undefined);
       await session.end().catch(() => undefined);
     },
   };

@@ -7,21 +7,68 @@ const RETRYABLE_SQLSTATES = new Set([
   "40P01", // deadlock_detected
 ]);
 
+// SQLSTATEs (and driver messages) of a connection that was lost: the server ended it (an operator, a failover, a
+// restart) or the network dropped it. https://www.postgresql.org/docs/current/errcodes-appendix.html
+const CONNECTION_LOST_SQLSTATES = new Set([
+  "57P01", // admin_shutdown (pg_terminate_backend, a fast shutdown)
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000", // connection_exception
+  "08003", // connection_does_not_exist
+  "08006", // connection_failure
+]);
+const CONNECTION_LOST_MESSAGE = /Connection terminated|not queryable|ECONNRESET|EPIPE|ECONNREFUSED|socket hang up/i;
+
 const MAX_ATTEMPTS = 4;
 
+const sqlstateOf = (error: unknown) => {
+  const e = error as PgError | undefined;
+  return e?.nativeError?.code ?? e?.code;
+};
+
+/** True when the error says the database connection was lost (not that a statement failed). */
+export function isConnectionLost(error: unknown): boolean {
+  const code = sqlstateOf(error);
+  return (code !== undefined && CONNECTION_LOST_SQLSTATES.has(code)) || CONNECTION_LOST_MESSAGE.test(String((error as Error)?.message ?? ""));
+}
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));
+
 /**
- * Runs `work` in one transaction and retries it from the start on a serialization failure or deadlock.
- * `work` must have no effect outside the database (jobs are added through the transaction itself).
+ * Runs `work` in one transaction and retries it from the start on a serialization failure or deadlock, and on a
+ * lost connection when the loss happened before COMMIT was sent (then nothing was committed; a loss during COMMIT
+ * is ambiguous, so it is not retried). `work` must have no effect outside the database (jobs are added through
+ * the transaction itself).
  */
 export async function withTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let reachedCommit = false;
     try {
-      return await db.transaction(work);
+      return await db.transaction(async (trx) => {
+        const result = await work(trx);
+        reachedCommit = true;
+        return result;
+      });
     } catch (error) {
-      const e = error as PgError;
-      const code = e.nativeError?.code ?? e.code;
-      if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE_SQLSTATES.has(code)) throw error;
-      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));
+      const code = sqlstateOf(error);
+      const retryable = (code !== undefined && RETRYABLE_SQLSTATES.has(code)) || (!reachedCommit && isConnectionLost(error));
+      if (attempt >= MAX_ATTEMPTS || !retryable) throw error;
+      await backoff(attempt);
+    }
+  }
+}
+
+/**
+ * Runs `work` again on a lost connection (the pool hands the retry a fresh one). Only for work that may run twice:
+ * reads, and the gate's rate-limit count.
+ */
+export async function retryOnLostConnection<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !isConnectionLost(error)) throw error;
+      await backoff(attempt);
     }
   }
 }

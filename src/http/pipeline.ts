@@ -6,7 +6,7 @@ import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { withTransaction } from "../db/transaction.js";
+import { retryOnLostConnection, withTransaction } from "../db/transaction.js";
 import { recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
@@ -33,11 +33,13 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
   for (const op of contract.operations.values()) byPath.set(op.path, op);
 
   return async (ctx) => {
-    const { principal, rateLimit } = await gate(
+    // The gate's one statement counts the request; on a lost connection it is sent again (a count that did commit
+    // before the loss is then counted twice, which errs on the safe side).
+    const { principal, rateLimit } = await retryOnLostConnection(() => gate(
       db,
       { authorization: ctx.get("authorization") || undefined, companyHeader: ctx.get("x-company-id") || undefined, clientAddress: ctx.ip },
       config.rateLimitPerMinute,
-    );
+    ));
     applyRateLimit(ctx, rateLimit);
 
     const op = ctx.method === "POST" ? byPath.get(ctx.path) : undefined;
@@ -82,7 +84,7 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
     const requestId: string = ctx.state.requestId;
     const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, db: handlerDb, principal, company, requestId, config, audit });
     if (!op.mutating) {
-      ctx.body = await call(db, {});
+      ctx.body = await retryOnLostConnection(() => call(db, {}));
       return;
     }
     // A mutation and its audit record commit together, or neither does.

@@ -3,7 +3,11 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import type { Document } from "openapi-backend";
+import { createPartner, listPartners } from "../../src/domain/partners.js";
+import { defineHandler, requireCompany, type Handler } from "../../src/handlers/types.js";
 import { MAX_BODY_DEPTH } from "../../src/http/body.js";
+import { loadDocument } from "../../src/http/openapi.js";
 import { expectError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { captureLogs } from "../support/logs.js";
@@ -295,5 +299,55 @@ describe("defect 13: requests that Node's HTTP parser refuses get the envelope a
     expect(res.headers["content-type"]).toContain("application/json");
     expect(res.body.error).toMatchObject({ code: "validation", requestId: res.headers["x-request-id"] });
     expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+  });
+});
+
+describe("the fault battery's class: a lost database connection", () => {
+  // Two test-only operations that sleep in the database, so that their connections can be terminated mid-request.
+  const SLOW_WRITE = "/v1/partners/slow-create-test";
+  const SLOW_READ = "/v1/partners/slow-list-test";
+  let slow: Harness;
+  let tenant: { apiKey: string; companyId: string };
+  let calls = 0;
+  beforeAll(async () => {
+    const document = structuredClone(loadDocument()) as Document & { paths: Record<string, { post: Record<string, unknown> }> };
+    for (const [path, from, operationId, scope] of [
+      [SLOW_WRITE, "/v1/partners/create", "partners_slow_create_test", "partners:write"],
+      [SLOW_READ, "/v1/partners/list", "partners_slow_list_test", "partners:read"],
+    ]) {
+      const base = document.paths[from].post;
+      document.paths[path] = { post: { ...structuredClone(base), operationId, "x-required-scope": scope } };
+    }
+    const slowCreate = defineHandler("partners_slow_create_test" as "partners_create", async (ctx) => {
+      calls++;
+      await ctx.db.raw("select pg_sleep(0.5)");
+      return createPartner(ctx.db, requireCompany(ctx).id, ctx.body);
+    }) as unknown as Handler;
+    const slowList = defineHandler("partners_slow_list_test" as "partners_list", async (ctx) => {
+      await ctx.db.raw("select pg_sleep(0.5)");
+      return listPartners(ctx.db, requireCompany(ctx).id, ctx.body);
+    }) as unknown as Handler;
+    slow = await startHarness({ document, extraHandlers: new Map([["partners_slow_create_test", slowCreate], ["partners_slow_list_test", slowList]]) });
+    tenant = await slow.tenant();
+  });
+  afterAll(() => slow.close());
+
+  test("connections terminated in the middle of reads and writes: every request still answers 200, each write exactly once", async () => {
+    const opts = { key: tenant.apiKey, companyId: tenant.companyId };
+    const pending = [
+      ...Array.from({ length: 4 }, (_, i) => slow.post(SLOW_WRITE, { name: "Nutrauktas", code: `CUT-${i}` }, opts)),
+      ...Array.from({ length: 4 }, () => slow.post(SLOW_READ, {}, opts)),
+    ];
+    await sleep(200);
+    const { rows } = await slow.db.raw<{ rows: unknown[] }>(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like '%pg_sleep%' and pid <> pg_backend_pid()",
+    );
+    expect(rows.length).toBe(8);
+    const answers = await Promise.all(pending);
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    // Each write ran twice (its first transaction was rolled back with the connection) and is stored once.
+    expect(calls).toBe(8);
+    expect((await slow.db("partners").where({ company_id: tenant.companyId }).orderBy("code").pluck("code"))).toEqual(["CUT-0", "CUT-1", "CUT-2", "CUT-3"]);
+    expect(await slow.db("audit_log").where({ company_id: tenant.companyId, operation: "partners.slow-create-test" }).count({ n: "*" })).toEqual([{ n: "4" }]);
   });
 });
