@@ -16,7 +16,7 @@ const runWorker = !args.has("--no-worker") && process.env.WORKER !== "false";
 const config = loadConfig();
 const log = createLogger(config.logLevel);
 const target = await resolveDatabase(config);
-const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax });
+const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax, log });
 await migrate(db, target.connectionString);
 
 let api: ApiServer | undefined;

@@ -12,14 +12,23 @@ export interface DbOptions {
   connectionString: string;
   poolMax?: number;
   applicationName?: string;
+  /** Where knex's own warnings go (a lost connection, say); default: nowhere (knex would print to stdout). */
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-export function createDb({ connectionString, poolMax = 10, applicationName = "accounting-api" }: DbOptions): Db {
+export function createDb({ connectionString, poolMax = 10, applicationName = "accounting-api", log }: DbOptions): Db {
   return knexModule.knex({
     client: "pg",
     connection: { connectionString, application_name: applicationName },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: 10_000,
+    // Logs stay one JSON object per line: knex's messages go to the service's logger.
+    log: {
+      warn: (message: unknown) => log?.warn({ knex: String(message) }, "database client warning"),
+      error: (message: unknown) => log?.error({ knex: String(message) }, "database client error"),
+      deprecate: (message: unknown) => log?.warn({ knex: String(message) }, "database client deprecation"),
+      debug: () => undefined,
+    },
   });
 }
 
