@@ -49,7 +49,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   await admin.end();
   const connectionString = withDatabase(adminUrl, name);
   const db = createDb({ connectionString, poolMax: 4 });
-  await migrate(db, connectionString);
+  await migrate(connectionString);
   return {
     db,
     connectionString,

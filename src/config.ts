@@ -18,10 +18,21 @@ function bool(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+function oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+  return raw as T;
+}
+
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A connection with a session (migrations, the worker); default DATABASE_URL. */
+  directDatabaseUrl: string | undefined;
+  /** How DATABASE_URL pools: `transaction` (PgBouncer pool_mode=transaction) allows no session state. */
+  databasePooling: "session" | "transaction" | undefined;
   dataDir: string;
   embeddedPgPort: number;
   rateLimitPerMinute: number;
@@ -45,6 +56,8 @@ export function loadConfig(): Config {
     port: int("PORT", 3000),
     host: process.env.HOST || "0.0.0.0",
     databaseUrl: process.env.DATABASE_URL || undefined,
+    directDatabaseUrl: process.env.DIRECT_DATABASE_URL || undefined,
+    databasePooling: oneOf("DATABASE_POOLING", ["session", "transaction"] as const),
     dataDir: resolve(process.env.DATA_DIR || ".data"),
     embeddedPgPort: int("EMBEDDED_PG_PORT", 54329, 1),
     rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 300, 1),

@@ -16,16 +16,16 @@ const runWorker = !args.has("--no-worker") && process.env.WORKER !== "false";
 const config = loadConfig();
 const log = createLogger(config.logLevel);
 const target = await resolveDatabase(config);
-const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax, log });
-await migrate(db, target.connectionString);
+const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax, namedStatements: target.pooling === "session", log });
+await migrate(target.directConnectionString);
 
 let api: ApiServer | undefined;
 let worker: Worker | undefined;
 if (runApi) {
   api = await startApiServer({ db, config, log });
-  log.info({ port: api.port, worker: runWorker, database: config.databaseUrl ? "DATABASE_URL" : "embedded" }, "api listening");
+  log.info({ port: api.port, worker: runWorker, database: config.databaseUrl ? "DATABASE_URL" : "embedded", pooling: target.pooling }, "api listening");
 }
-if (runWorker) worker = await startWorker(target.connectionString, config.workerConcurrency, log, { db, config });
+if (runWorker) worker = await startWorker(target.directConnectionString, config.workerConcurrency, log, { db, config });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -108,7 +108,7 @@ async function main(): Promise<number> {
   const target = await resolveDatabase(config);
   const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin" });
   try {
-    await migrate(db, target.connectionString);
+    await migrate(target.directConnectionString);
     const result = await execute(db, config, parsed.positionals[0], parsed.values);
     console.log(JSON.stringify(result));
     return 0;

@@ -12,12 +12,18 @@ export interface DbOptions {
   connectionString: string;
   poolMax?: number;
   applicationName?: string;
+  /**
+   * False when connectionString is a transaction-pooling PgBouncer (DATABASE_POOLING=transaction): a named prepared
+   * statement lives in one server session, which such a pooler does not keep for a client (src/db/prepared.ts).
+   */
+  namedStatements?: boolean;
   /** Where knex's own warnings go (a lost connection, say); default: nowhere (knex would print to stdout). */
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-export function createDb({ connectionString, poolMax = 10, applicationName = "accounting-api", log }: DbOptions): Db {
-  return knexModule.knex({
+export function createDb({ connectionString, poolMax = 10, applicationName = "accounting-api", namedStatements = true, log }: DbOptions): Db {
+  const config: Knex.Config & { namedStatements: boolean } = {
+    namedStatements,
     client: "pg",
     connection: { connectionString, application_name: applicationName },
     pool: { min: 0, max: poolMax },
@@ -29,8 +35,12 @@ export function createDb({ connectionString, poolMax = 10, applicationName = "ac
       deprecate: (message: unknown) => log?.warn({ knex: String(message) }, "database client deprecation"),
       debug: () => undefined,
     },
-  });
+  };
+  return knexModule.knex(config);
 }
+
+/** Whether statements may be prepared by name on this database handle (or a transaction of it). */
+export const namedStatementsAllowed = (db: Db): boolean => (db.client.config as { namedStatements?: boolean }).namedStatements !== false;
 
 /** Replaces the database name in a connection string. */
 export function withDatabase(connectionString: string, database: string): string {

@@ -1,20 +1,31 @@
 import { runMigrations } from "graphile-worker";
 import pg from "pg";
-import type { Db } from "./connection.js";
+import { createDb, type Db } from "./connection.js";
 import { migrationSource } from "./migrations/index.js";
 
 // Serialises concurrent starts (several API processes and workers on one database) on one session-level
 // advisory lock, held on a connection of its own: one process migrates, the others wait and find nothing to do.
+// A session lock needs a session, so migrations always run on the direct connection (DIRECT_DATABASE_URL), never
+// through a transaction-pooling PgBouncer.
 const MIGRATION_LOCK = 7_301_366_001;
 
-export async function migrate(db: Db, connectionString: string): Promise<void> {
-  const lock = new pg.Client({ connectionString });
+export async function migrate(directConnectionString: string): Promise<void> {
+  const lock = new pg.Client({ connectionString: directConnectionString, application_name: "accounting-migrate" });
   await lock.connect();
+  const db = createDb({ connectionString: directConnectionString, poolMax: 1, applicationName: "accounting-migrate" });
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await db.migrate.latest({ migrationSource });
-    await runMigrations({ connectionString });
+    await runMigrations({ connectionString: directConnectionString });
   } finally {
+    await db.destroy();
     await lock.end();
   }
+}
+
+/** Names of the migrations this build has that the database has not applied (empty when it is current). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await migrationSource.getMigrations([]);
+  const applied = new Set<string>((await db("knex_migrations").pluck("name").catch(() => [])) as string[]);
+  return known.filter((name) => !applied.has(name));
 }

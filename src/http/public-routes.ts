@@ -10,6 +10,7 @@ import type { Db } from "../db/connection.js";
 import { ApiError } from "../errors.js";
 import type { ContractApi } from "./openapi.js";
 import { DOCUMENT_PATH } from "./openapi.js";
+import { pendingMigrations } from "../db/migrate.js";
 import { hit } from "./rate-limit.js";
 
 const require = createRequire(import.meta.url);
@@ -53,6 +54,8 @@ const DOCS_SECURITY: Record<string, string> = {
  */
 function limitByAddress(db: Db, perMinute: number): Koa.Middleware {
   return async (ctx, next) => {
+    // Liveness touches nothing and must not wait on the database.
+    if (ctx.path === "/health/live") return next();
     let state;
     try {
       state = await hit(db, `ip:${ctx.ip}`, perMinute);
@@ -80,16 +83,35 @@ export function publicRoutes({ db, contract, config }: { db: Db; contract: Contr
   const yaml = readFileSync(DOCUMENT_PATH, "utf8");
   const yaml31Path = join(dirname(DOCUMENT_PATH), "openapi.3.1.yaml");
 
-  router.get("/health", async (ctx) => {
+  // Liveness: the process answers (no database involved, so a slow database never gets a live process restarted).
+  // Readiness: the database answers and every migration of this build is applied; a balancer takes a process that
+  // is not ready out of rotation. `/health` is readiness, with the version.
+  const version = (contract.document.info as { version: string }).version;
+  let migrationsCurrent = false;
+  const readiness = async () => {
     let database = "ok";
+    let migrations = "unknown";
     try {
       await db.raw("select 1");
+      // Migrations never go backwards, so once current the answer is kept.
+      migrationsCurrent ||= (await pendingMigrations(db)).length === 0;
+      migrations = migrationsCurrent ? "current" : "pending";
     } catch {
       database = "unreachable";
     }
-    ctx.status = database === "ok" ? 200 : 503;
-    ctx.body = { status: database === "ok" ? "ok" : "degraded", database, version: (contract.document.info as { version: string }).version };
+    const ready = database === "ok" && migrations === "current";
+    return { status: ready ? 200 : 503, body: { status: ready ? "ok" : "unavailable", database, migrations, version } };
+  };
+  router.get("/health/live", (ctx) => {
+    ctx.body = { status: "ok", version };
   });
+  for (const path of ["/health", "/health/ready"]) {
+    router.get(path, async (ctx) => {
+      const { status, body } = await readiness();
+      ctx.status = status;
+      ctx.body = body;
+    });
+  }
   router.get("/openapi.json", (ctx) => {
     ctx.type = "application/json";
     ctx.body = json;

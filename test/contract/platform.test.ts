@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import pg from "pg";
 import YAML from "yaml";
 import { loadHandlers } from "../../src/handlers/index.js";
 import { loadDocument, createContractApi } from "../../src/http/openapi.js";
@@ -77,10 +78,47 @@ describe("the contract", () => {
 });
 
 describe("routes outside /v1", () => {
-  test("GET /health reports liveness and the database", async () => {
-    const res = await h.get("/health");
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", database: "ok", version: "0.3.6" });
+  test("GET /health and /health/ready report readiness: the database answers and the migrations are current", async () => {
+    for (const path of ["/health", "/health/ready"]) {
+      const res = await h.get(path);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "ok", database: "ok", migrations: "current", version: "0.3.6" });
+    }
+    const live = await h.get("/health/live");
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: "ok", version: "0.3.6" });
+    expect(live.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  test("readiness is 503 while a migration of this build is not applied, or the database is unreachable; liveness stays 200", async () => {
+    const local = await startHarness();
+    const [last] = await local.db("knex_migrations").orderBy("id", "desc").limit(1);
+    try {
+      await local.db("knex_migrations").where({ id: last.id }).delete();
+      const pending = await local.get("/health/ready");
+      expect(pending.status).toBe(503);
+      expect(await pending.json()).toEqual({ status: "unavailable", database: "ok", migrations: "pending", version: "0.3.6" });
+      await local.db("knex_migrations").insert(last);
+      expect((await local.get("/health/ready")).status).toBe(200);
+
+      // No new connections, and the open ones ended: the database is unreachable for the server.
+      const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+      await admin.connect();
+      try {
+        await admin.query(`alter database "${local.databaseName}" with allow_connections false`);
+        await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [local.databaseName]);
+        const down = await local.get("/health/ready");
+        expect(down.status).toBe(503);
+        expect(await down.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
+        expect((await local.get("/health/live")).status).toBe(200);
+      } finally {
+        await admin.query(`alter database "${local.databaseName}" with allow_connections true`);
+        await admin.end();
+      }
+      expect((await local.get("/health/ready")).status).toBe(200);
+    } finally {
+      await local.close();
+    }
   });
 
   test("GET /openapi.json and /openapi.yaml serve the generated document", async () => {

@@ -9,7 +9,7 @@ import { tsImport } from "tsx/esm/api";
 
 // Jest runs this file outside its module system (no moduleNameMapper), so the TypeScript sources are loaded
 // through tsx.
-const { createDb, withDatabase } = await tsImport("../../src/db/connection.ts", import.meta.url);
+const { withDatabase } = await tsImport("../../src/db/connection.ts", import.meta.url);
 const { startEmbeddedPostgres } = await tsImport("../../src/db/embedded.ts", import.meta.url);
 const { migrate } = await tsImport("../../src/db/migrate.ts", import.meta.url);
 
@@ -46,9 +46,7 @@ export default async function globalSetup() {
   await admin.query(`create database "${template}"`);
   await admin.end();
   const templateUrl = withDatabase(adminUrl, template);
-  const db = createDb({ connectionString: templateUrl, poolMax: 2 });
-  await migrate(db, templateUrl);
-  await db.destroy();
+  await migrate(templateUrl);
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
 }
