@@ -1,7 +1,11 @@
 // `npm run bench`: the platform's cost per request. partners/get through the full stack (auth, rate limit,
 // contract validation, company check, one indexed query) next to a bare Koa handler returning the same JSON.
 // Both servers run pinned to CPU 0, autocannon here on CPU 1 (when taskset exists), PostgreSQL unpinned.
+// With PgBouncer installed, the same full stack runs a third time with DATABASE_URL through PgBouncer in transaction
+// pooling (DATABASE_POOLING=transaction: statements unnamed, planned on every call), so the pooler's cost is a
+// measured ratio (issue 15).
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), DATABASE_URL (else embedded PostgreSQL).
+import { installed, PGBOUNCER, startPgBouncer } from "./infra.js";
 import { benchDatabase, freePort, load, pinned, startChild, stopChild, type LoadResult, benchTenant, startBenchApi } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,6 +41,15 @@ const run = async (url: string, h: Record<string, string>): Promise<LoadResult> 
 const full = await run(`${apiUrl}/v1/partners/get`, headers);
 const baseline = await run(`http://127.0.0.1:${barePort}/`, {});
 await stopChild(api);
+
+let pooled: LoadResult | undefined;
+if (installed(PGBOUNCER)) {
+  const bouncer = await startPgBouncer(database.connectionString);
+  const { child: viaBouncer, url } = await startBenchApi(bouncer.url, { DB_POOL_MAX: "10", DIRECT_DATABASE_URL: database.connectionString, DATABASE_POOLING: "transaction" });
+  pooled = await run(`${url}/v1/partners/get`, headers);
+  await stopChild(viaBouncer);
+  await bouncer.stop();
+}
 await stopChild(bare);
 await database.close();
 
@@ -45,8 +58,13 @@ const row = (name: string, r: LoadResult) =>
 console.log(`\nplatform benchmark: ${connections} connections, ${seconds} s each, servers ${pinned() ? "pinned to CPU 0" : "not pinned (no taskset)"}`);
 console.log(row("partners/get (full stack)", full));
 console.log(row("bare Koa, same JSON", baseline));
+if (pooled) console.log(row("partners/get through PgBouncer", pooled));
+else console.log("partners/get through PgBouncer: skipped (pgbouncer is not installed: apt-get install pgbouncer)");
 console.log(`ratio full/bare: ${((100 * full.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}% (target >= 12%), p99 ${full.p99} ms (target < 50 ms)`);
-if (full.non2xx || full.errors) {
+if (pooled) {
+  console.log(`ratio through PgBouncer/direct: ${((100 * pooled.requestsPerSecond) / full.requestsPerSecond).toFixed(1)}%, through PgBouncer/bare: ${((100 * pooled.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}%`);
+}
+if (full.non2xx || full.errors || pooled?.non2xx || pooled?.errors) {
   console.log("WARNING: the full-stack run had non-2xx responses or errors; its figures are not valid");
   process.exitCode = 1;
 }

@@ -1,6 +1,6 @@
-// The first database round trip of every request, one statement whatever the key: it finds the presented key
-// (with its account's billing state) only when the secret matches and the key is not revoked, fetches the company
-// the request names, and counts the request — against the key when it is valid, else against the client address.
+// The first database round trip of every request, one statement whatever the key (the function api_gate): it finds
+// the presented key (with its account's billing state) only when the secret matches and the key is not revoked,
+// fetches the company the request names, and counts the request — against the key when it is valid, else against the client address.
 // The secret is verified before the key's counter is touched, so a key id alone (ids are not secret: they appear
 // in lists, audit records, `createdByKeyId`) can never spend a key's budget, and an unknown id, a known id with a
 // wrong secret and a revoked key take the same path (issue 7, defect 2).
@@ -48,23 +48,9 @@ interface GateRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const GATE_SQL = `
-  with k as (
-    select k.id, k.account_id, k.scopes, k.company_ids, k.rate_limit_per_minute,
-           (a.trial_ends_at is not null and a.trial_ends_at < current_date and a.prepaid_credit <= 0) as payment_required
-      from api_keys k join accounts a on a.id = k.account_id
-     where k.id = $1::uuid and k.secret_hash = $3::bytea and k.revoked_at is null
-  ), c as (
-    select c.id as company_id, c.country_code, c.base_currency, c.invoice_currency
-      from companies c join k on c.account_id = k.account_id
-     where c.id = coalesce($2::uuid, case when cardinality(k.company_ids) = 1 then k.company_ids[1] end)
-  ), rl as (
-    insert into rate_limit_counters as r (bucket, window_start, count)
-    values (coalesce((select 'key:' || k.id from k), 'ip:' || $4::text), date_trunc('minute', now()), 1)
-    on conflict (bucket, window_start) do update set count = r.count + 1
-    returning r.count, ceil(extract(epoch from r.window_start + interval '1 minute' - now())) as reset
-  )
-  select k.*, c.*, rl.count, rl.reset from rl left join k on true left join c on true`;
+// The statement itself is the function api_gate (migration 20261123000003): its plan is cached per server
+// connection, also through a transaction-pooling PgBouncer.
+const GATE_SQL = "select * from api_gate($1::uuid, $2::uuid, $3::bytea, $4::text)";
 
 export async function gate(db: Db, request: { authorization?: string; companyHeader?: string; clientAddress: string }, defaultLimit: number): Promise<GateResult> {
   const token = bearerToken(request.authorization);
