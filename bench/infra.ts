@@ -59,7 +59,7 @@ const stopper = (child: ChildProcess) => async () => {
  * PgBouncer in transaction pooling (pool_mode = transaction) in front of the database of `directUrl`; resolves to
  * the connection string through it, for DATABASE_URL. Started as root, it switches to the `postgres` user.
  */
-export async function startPgBouncer(directUrl: string, options: { poolSize?: number } = {}): Promise<RunningPiece> {
+export async function startPgBouncer(directUrl: string, options: { poolSize?: number; anyDatabase?: boolean } = {}): Promise<RunningPiece> {
   const direct = new URL(directUrl);
   const dir = scratchDir("acct-pgbouncer-");
   const port = await freePort();
@@ -70,7 +70,10 @@ export async function startPgBouncer(directUrl: string, options: { poolSize?: nu
     join(dir, "pgbouncer.ini"),
     [
       "[databases]",
-      `${database} = host=${direct.hostname} port=${direct.port || 5432} dbname=${database} user=${user}${password ? ` password=${password}` : ""}`,
+      // `*`: every database of the server, by the name the client asks for (the tests' databases, one per file).
+      options.anyDatabase
+        ? `* = host=${direct.hostname} port=${direct.port || 5432} user=${user}${password ? ` password=${password}` : ""}`
+        : `${database} = host=${direct.hostname} port=${direct.port || 5432} dbname=${database} user=${user}${password ? ` password=${password}` : ""}`,
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${port}`,
@@ -79,6 +82,9 @@ export async function startPgBouncer(directUrl: string, options: { poolSize?: nu
       "pool_mode = transaction",
       `default_pool_size = ${options.poolSize ?? 20}`,
       "max_client_conn = 1000",
+      // Retry a failed server login after 1 s (default 15 s), and give up on a queued client after 30 s (default 120).
+      "server_login_retry = 1",
+      "query_wait_timeout = 30",
       // node-postgres sends these at startup; PgBouncer 1.18 refuses unknown startup parameters unless ignored.
       "ignore_startup_parameters = extra_float_digits,options",
       `logfile = ${join(dir, "pgbouncer.log")}`,

@@ -106,7 +106,7 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const target = await resolveDatabase(config);
-  const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin" });
+  const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin", namedStatements: target.pooling === "session" });
   try {
     await migrate(target.directConnectionString);
     const result = await execute(db, config, parsed.positionals[0], parsed.values);

@@ -9,15 +9,14 @@ const RETRYABLE_SQLSTATES = new Set([
 
 // SQLSTATEs (and driver messages) of a connection that was lost: the server ended it (an operator, a failover, a
 // restart) or the network dropped it. https://www.postgresql.org/docs/current/errcodes-appendix.html
+// Class 08 is "connection exception"; PgBouncer answers 08P01 ("server conn crashed?") when the server connection
+// behind a client's transaction is lost.
 const CONNECTION_LOST_SQLSTATES = new Set([
   "57P01", // admin_shutdown (pg_terminate_backend, a fast shutdown)
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
-  "08000", // connection_exception
-  "08003", // connection_does_not_exist
-  "08006", // connection_failure
 ]);
-const CONNECTION_LOST_MESSAGE = /Connection terminated|not queryable|ECONNRESET|EPIPE|ECONNREFUSED|socket hang up/i;
+const CONNECTION_LOST_MESSAGE = /Connection terminated|not queryable|ECONNRESET|EPIPE|ECONNREFUSED|socket hang up|server conn crashed|server closed the connection/i;
 
 const MAX_ATTEMPTS = 4;
 
@@ -29,7 +28,7 @@ const sqlstateOf = (error: unknown) => {
 /** True when the error says the database connection was lost (not that a statement failed). */
 export function isConnectionLost(error: unknown): boolean {
   const code = sqlstateOf(error);
-  return (code !== undefined && CONNECTION_LOST_SQLSTATES.has(code)) || CONNECTION_LOST_MESSAGE.test(String((error as Error)?.message ?? ""));
+  return (code !== undefined && (CONNECTION_LOST_SQLSTATES.has(code) || code.startsWith("08"))) || CONNECTION_LOST_MESSAGE.test(String((error as Error)?.message ?? ""));
 }
 
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));

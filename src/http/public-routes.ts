@@ -47,6 +47,8 @@ const DOCS_SECURITY: Record<string, string> = {
   "Referrer-Policy": "no-referrer",
 };
 
+const READINESS_TIMEOUT_MS = 3000;
+
 /**
  * The fixed routes are rate-limited per client address like requests without a key (issue 7, defect 10): `/health`
  * queries the database, and the documents are large. When the database cannot count, they are served anyway — they
@@ -57,10 +59,15 @@ function limitByAddress(db: Db, perMinute: number): Koa.Middleware {
     // Liveness touches nothing and must not wait on the database.
     if (ctx.path === "/health/live") return next();
     let state;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      state = await hit(db, `ip:${ctx.ip}`, perMinute);
+      // Bounded like readiness: a database that does not answer (or a pooler queueing for it) must not hold these.
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), READINESS_TIMEOUT_MS)));
+      state = await Promise.race([hit(db, `ip:${ctx.ip}`, perMinute), timeout]);
     } catch {
       return next();
+    } finally {
+      clearTimeout(timer);
     }
     ctx.set("X-RateLimit-Limit", String(state.limit));
     ctx.set("X-RateLimit-Remaining", String(state.remaining));
@@ -88,16 +95,27 @@ export function publicRoutes({ db, contract, config }: { db: Db; contract: Contr
   // is not ready out of rotation. `/health` is readiness, with the version.
   const version = (contract.document.info as { version: string }).version;
   let migrationsCurrent = false;
-  const readiness = async () => {
-    let database = "ok";
-    let migrations = "unknown";
-    try {
+  // One probe at a time, answered within READINESS_TIMEOUT_MS: behind a PgBouncer that cannot reach the database, a
+  // query waits in the pooler's queue rather than failing, and a balancer's probes must not pile up behind it.
+  let probe: Promise<void> | undefined;
+  const probeDatabase = () =>
+    (probe ??= (async () => {
       await db.raw("select 1");
       // Migrations never go backwards, so once current the answer is kept.
       migrationsCurrent ||= (await pendingMigrations(db)).length === 0;
+    })().finally(() => (probe = undefined)));
+  const readiness = async () => {
+    let database = "ok";
+    let migrations = "unknown";
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), READINESS_TIMEOUT_MS)));
+      await Promise.race([probeDatabase(), timeout]);
       migrations = migrationsCurrent ? "current" : "pending";
     } catch {
       database = "unreachable";
+    } finally {
+      clearTimeout(timer);
     }
     const ready = database === "ok" && migrations === "current";
     return { status: ready ? 200 : 503, body: { status: ready ? "ok" : "unavailable", database, migrations, version } };

@@ -49,4 +49,12 @@ export default async function globalSetup() {
   await migrate(templateUrl);
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
+  // TEST_VIA_PGBOUNCER=1: every test server's pool connects through PgBouncer in transaction pooling (issue 15), so
+  // any statement that needs a session fails the suite. Test databases are still created on the direct connection.
+  if (process.env.TEST_VIA_PGBOUNCER === "1") {
+    const { startPgBouncer } = await tsImport("../../bench/infra.ts", import.meta.url);
+    const bouncer = await startPgBouncer(adminUrl, { anyDatabase: true, poolSize: 10 });
+    globalThis.__pgbouncer = bouncer;
+    process.env.TEST_PGBOUNCER_URL = bouncer.url;
+  }
 }

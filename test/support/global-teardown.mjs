@@ -1,6 +1,7 @@
 import pg from "pg";
 
 export default async function globalTeardown() {
+  await globalThis.__pgbouncer?.stop();
   const embedded = globalThis.__embeddedPostgres;
   if (embedded) {
     await embedded.stop();

@@ -79,7 +79,12 @@ export async function createTestDatabase(): Promise<{ name: string; connectionSt
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase();
   const config: Config = { ...loadConfig(), host: "127.0.0.1", port: 0, rateLimitPerMinute: 100_000, logLevel: process.env.TEST_LOG_LEVEL ?? "silent", ...options.config };
-  const db = createDb({ connectionString: database.connectionString, poolMax: 20 });
+  // With TEST_VIA_PGBOUNCER=1 (test/support/global-setup.mjs) the server's pool goes through PgBouncer in
+  // transaction pooling, as DATABASE_POOLING=transaction would make it.
+  const bouncer = process.env.TEST_PGBOUNCER_URL;
+  const db = bouncer
+    ? createDb({ connectionString: withDatabase(bouncer, database.name), poolMax: 20, namedStatements: false })
+    : createDb({ connectionString: database.connectionString, poolMax: 20 });
   const document = options.document ?? loadDocument();
   const server = await startApiServer({ db, config, log: options.log ?? createLogger(config.logLevel), document, extraHandlers: options.extraHandlers });
   const contract = await createContractApi(document);
