@@ -2,10 +2,9 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { ApiKeyRecord } from "../db/models.js";
 import { forbidden, notFound } from "../errors.js";
-import { generateKey } from "../http/api-keys.js";
-import type { Principal } from "../http/gate.js";
-import { companyNotFound } from "../http/company.js";
-import { grantsAll } from "../http/scopes.js";
+import { generateKey } from "../auth/keys.js";
+import { companyNotFound, type Principal } from "../auth/principal.js";
+import { grantsAll } from "../auth/scopes.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
 type ApiKey = components["schemas"]["Account.ApiKey"];

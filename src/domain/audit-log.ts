@@ -1,6 +1,6 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import type { Principal } from "../http/gate.js";
+import type { Principal } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
 type AuditRecord = components["schemas"]["Account.AuditRecord"];

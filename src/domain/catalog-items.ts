@@ -5,7 +5,7 @@ import type { Db } from "../db/connection.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { formatDecimal } from "../decimal.js";
 import { conflict, notFound, validationError, type FieldErrors } from "../errors.js";
-import type { CompanyContext } from "../http/company.js";
+import type { CompanyContext } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { barcodeProblem, throwRuleFailures } from "./identifiers.js";
 import { checkVatRateToday } from "./vat-rates.js";

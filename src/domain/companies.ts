@@ -3,8 +3,7 @@ import type { Db } from "../db/connection.js";
 import { CompanyRecord } from "../db/models.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { conflict, forbidden } from "../errors.js";
-import type { Principal } from "../http/gate.js";
-import { companyNotFound, keyReaches } from "../http/company.js";
+import { companyNotFound, keyReaches, type Principal } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
 type Company = components["schemas"]["Account.Company"];

@@ -6,8 +6,7 @@ import type { operations } from "../../generated/types.js";
 import type { AuditNote } from "../audit.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
-import type { Principal } from "../http/gate.js";
-import type { CompanyContext } from "../http/company.js";
+import type { CompanyContext, Principal } from "../auth/principal.js";
 
 export type OperationId = keyof operations;
 

@@ -1,20 +1,6 @@
-import { notFound, validationError } from "../errors.js";
-import type { Principal } from "./gate.js";
-
-export interface CompanyContext {
-  id: string;
-  countryCode: string;
-  baseCurrency: string;
-  invoiceCurrency: string;
-}
-
-/** The same answer for a company that does not exist and one the key may not reach: nothing leaks. */
-export const companyNotFound = (id: string) => notFound("The company", "company.not_found", { companyId: id });
-
-/** True when the key may act on the company (its account's company, within the key's restriction). */
-export function keyReaches(principal: Principal, companyId: string): boolean {
-  return principal.companyIds === null || principal.companyIds.includes(companyId.toLowerCase());
-}
+// The company a request acts on (an HTTP concern: the X-Company-Id header).
+import { companyNotFound, keyReaches, type CompanyContext, type Principal } from "../auth/principal.js";
+import { validationError } from "../errors.js";
 
 /**
  * The company of a company-scoped request: `X-Company-Id`, or the only company of a key restricted to one.

@@ -10,20 +10,9 @@
 // a 256-bit secret (finding a secret with a given digest prefix is a preimage search).
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { bearerToken, hashSecret, parseKey } from "./api-keys.js";
-import type { CompanyContext } from "./company.js";
+import { bearerToken, hashSecret, parseKey } from "../auth/keys.js";
+import type { Principal } from "../auth/principal.js";
 import type { RateLimitState } from "./rate-limit.js";
-
-export interface Principal {
-  keyId: string;
-  accountId: string;
-  scopes: string[];
-  /** null: the key reaches every company of the account. */
-  companyIds: string[] | null;
-  paymentRequired: boolean;
-  /** The company named by X-Company-Id (or the key's only company), when it belongs to the key's account. */
-  company: CompanyContext | null;
-}
 
 export interface GateResult {
   /** undefined for a missing, malformed, unknown or revoked key, or a wrong secret (answered 401 after rate limiting). */

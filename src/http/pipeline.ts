@@ -10,15 +10,16 @@ import { retryOnLostConnection, withTransaction } from "../db/transaction.js";
 import { recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
-import { bearerToken } from "./api-keys.js";
+import { bearerToken } from "../auth/keys.js";
+import type { CompanyContext, Principal } from "../auth/principal.js";
+import { grants } from "../auth/scopes.js";
 import type { ErrorEnvelope } from "./envelope.js";
-import { gate, type Principal } from "./gate.js";
+import { gate } from "./gate.js";
 import { readBody, parseJsonBody } from "./body.js";
-import { resolveCompany, type CompanyContext } from "./company.js";
+import { resolveCompany } from "./company.js";
 import { runIdempotent } from "./idempotency.js";
 import type { ContractApi, OperationInfo } from "./openapi.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { grants } from "./scopes.js";
 import { toFieldErrors } from "./validation.js";
 
 export interface PipelineDeps {

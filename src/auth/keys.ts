@@ -1,4 +1,4 @@
-// API key format. A key is `ak_<key id, 32 hex>_<secret, 43 base64url>`; only the SHA-256 of the secret is stored.
+// API key format (used by the gate and by the domain that makes keys). A key is `ak_<key id, 32 hex>_<secret, 43 base64url>`; only the SHA-256 of the secret is stored.
 // The secret has 256 bits of entropy, so a fast hash is enough (no password stretching). The gate compares the
 // digests (src/http/gate.ts says why that comparison need not be constant-time).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
