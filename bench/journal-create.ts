@@ -1,7 +1,9 @@
 // Sustained ledger/journal/transactions/create through HTTP: balanced transactions of 2 to 4 lines, with a
 // `journal` number series, the audit record and every check. Target: >= 800 transactions/s, p99 < 100 ms.
-// Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), DATABASE_URL (else embedded PostgreSQL).
+// Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), DATABASE_URL (else embedded PostgreSQL),
+// BENCH_VIA_PGBOUNCER=1 (the API's pool through PgBouncer in transaction pooling).
 import autocannon from "autocannon";
+import { startPgBouncer } from "./infra.js";
 import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -10,7 +12,11 @@ const database = await benchDatabase();
 const { db } = database;
 const account = await benchTenant(db);
 
-const { child: api, url } = await startBenchApi(database.connectionString, { DB_POOL_MAX: process.env.BENCH_POOL ?? "20" });
+const bouncer = process.env.BENCH_VIA_PGBOUNCER === "1" ? await startPgBouncer(database.connectionString, { poolSize: 20 }) : undefined;
+const { child: api, url } = await startBenchApi(bouncer?.url ?? database.connectionString, {
+  DB_POOL_MAX: process.env.BENCH_POOL ?? "20",
+  ...(bouncer ? { DIRECT_DATABASE_URL: database.connectionString } : {}),
+});
 const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" };
 const call = (path: string, body: unknown) => fetch(url + path, { method: "POST", headers, body: JSON.stringify(body) });
 await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
@@ -47,9 +53,10 @@ const result = await run(seconds);
 const after = Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
 const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [account.companyId]);
 await stopChild(api);
+await bouncer?.stop();
 await database.close();
 
-console.log(`\nledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}`);
+console.log(`\nledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`);
 console.log(`${result.requests.average.toFixed(0)} transactions/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`);
 console.log(`posted in the measured run: ${after - before}; all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
 console.log("target: >= 800 transactions/s, p99 < 100 ms");

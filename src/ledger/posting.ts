@@ -59,9 +59,8 @@ async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[],
   const rows = await preparedQuery<{ accounts: [string, boolean][]; partners: string[]; locked: boolean }>(
     trx,
     "posting_context",
-    `select (select coalesce(json_agg(json_build_array(code, is_postable)), '[]') from ledger_accounts where company_id = $1 and code = any($2)) as accounts,
-            (select coalesce(json_agg(code), '[]') from partners where company_id = $1 and code = any($3)) as partners,
-            exists (select 1 from ledger_period_locks where company_id = $1 and month = date_trunc('month', $4::date)) as locked`,
+    // The function ledger_posting_context (migration 20261123000004).
+    "select * from ledger_posting_context($1::uuid, $2::text[], $3::text[], $4::date)",
     [req.companyId, accountCodes, partnerCodes, req.date],
   );
   return rows[0];
@@ -142,36 +141,11 @@ export function transactionToApi(header: Record<string, any>, entries: Record<st
   };
 }
 
-const POST_SQL = `
-  with taken as (
-    update number_series s set next_number = s.next_number + 1, updated_at = now()
-      from (select id from number_series where company_id = $1 and document_type = 'journal' and year = $2
-             order by created_at, id limit 1 for update) target
-     where s.company_id = $1 and s.id = target.id
-     returning s.prefix || '-' || (s.next_number - 1) as number
-  ), header as (
-    insert into journal_transactions (company_id, number, date, description, reference, document_type, source_type, source_id,
-                                      reverses_id, total, account_codes, partner_codes, created_by_key_id)
-    values ($1, (select number from taken), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-    returning *
-  ), lines as (
-    insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit, partner_code,
-                                 currency, currency_amount, rate, description)
-    select h.company_id, h.id, l.line_no, h.date, l.account_code, l.debit, l.credit, l.partner_code,
-           l.currency, l.currency_amount, l.rate, l.description
-      from header h,
-           unnest($14::text[], $15::numeric[], $16::numeric[], $17::text[], $18::text[], $19::numeric[], $20::numeric[], $21::text[])
-             with ordinality as l(account_code, debit, credit, partner_code, currency, currency_amount, rate, description, line_no)
-    returning *
-  )
-  -- Amounts leave as text: a JSON number would become a JS float.
-  select h.*,
-         (select json_agg(json_build_object(
-                   'line_no', l.line_no, 'account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text,
-                   'partner_code', l.partner_code, 'currency', l.currency, 'currency_amount', l.currency_amount::text,
-                   'rate', l.rate::text, 'description', l.description) order by l.line_no)
-            from lines l) as entries
-    from header h`;
+// The statement is the function ledger_post (migration 20261123000004): number, header and lines in one round trip,
+// its plan cached per server connection (also through a transaction-pooling PgBouncer).
+const POST_SQL = `select * from ledger_post($1::uuid, $2::int, $3::date, $4::text, $5::text, $6::text, $7::text, $8::text, $9::uuid,
+  $10::numeric, $11::text[], $12::text[], $13::uuid, $14::text[], $15::numeric[], $16::numeric[], $17::text[], $18::text[],
+  $19::numeric[], $20::numeric[], $21::text[])`;
 
 /** Posts one journal transaction inside `trx` and returns it. */
 export async function post(trx: Db, req: PostingRequest): Promise<JournalTransaction> {

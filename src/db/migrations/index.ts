@@ -6,6 +6,7 @@ import * as partnersCatalog from "./20261122000004_partners_catalog.js";
 import * as hardening from "./20261123000001_hardening.js";
 import * as workerRegistry from "./20261123000002_worker_registry.js";
 import * as gateFunction from "./20261123000003_gate_function.js";
+import * as postingFunctions from "./20261123000004_posting_functions.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261123000001_hardening": hardening,
   "20261123000002_worker_registry": workerRegistry,
   "20261123000003_gate_function": gateFunction,
+  "20261123000004_posting_functions": postingFunctions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
