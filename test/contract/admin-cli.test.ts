@@ -49,10 +49,15 @@ describe("billing", () => {
     expect(blocked.body.error.code).toBe("payment_required");
 
     const credited = await runCli(["billing", "--account", accountId, "--credit", "25.5"], env);
+    expect(credited.code).toBe(0);
     expect(JSON.parse(credited.stdout)).toEqual({ accountId, trialEndsAt: "2020-01-31", prepaidCredit: "25.50" });
     expect((await h.post("/v1/account/companies/list", {}, { key: apiKey })).status).toBe(200);
 
-    await runCli(["billing", "--account", accountId, "--credit", "0", "--trial-ends", "none"], env);
+    // No trial end means no trial limit: with the credit back at 0 the account still answers.
+    const cleared = await runCli(["billing", "--account", accountId, "--credit", "0", "--trial-ends", "none"], env);
+    expect(cleared.code).toBe(0);
+    expect(JSON.parse(cleared.stdout)).toEqual({ accountId, trialEndsAt: null, prepaidCredit: "0.00" });
+    expect(await h.db("accounts").where({ id: accountId }).first("trial_ends_at", "prepaid_credit")).toEqual({ trial_ends_at: null, prepaid_credit: "0.00" });
     expect((await h.post("/v1/account/companies/list", {}, { key: apiKey })).status).toBe(200);
   });
 });

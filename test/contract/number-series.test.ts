@@ -85,9 +85,10 @@ describe("reference/series/create", () => {
     });
 
     test("a higher startAt raises it: 200, same id, nextNumber = startAt; then a lower one is 409 again", async () => {
+      await new Promise((r) => setTimeout(r, 20)); // so that the raise's timestamp can only be later
       const raised = await create({ ...identity, startAt: 25 });
       expect(raised).toMatchObject({ id: existing.id, nextNumber: 25, nextFormatted: "EX-25", createdAt: existing.createdAt });
-      expect(Date.parse(raised.updatedAt)).toBeGreaterThanOrEqual(Date.parse(existing.updatedAt));
+      expect(Date.parse(raised.updatedAt)).toBeGreaterThan(Date.parse(existing.updatedAt));
       expect((await row(existing.id)).next_number).toBe("25");
       const again = await h.post(CREATE, { ...identity, startAt: 24 }, as);
       expect({ status: again.status, key: again.body.error?.key }).toEqual({ status: 409, key: "series.exists" });

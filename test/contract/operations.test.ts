@@ -28,12 +28,14 @@ describe("SIGTERM", () => {
         headers: { authorization: `Bearer ${t.apiKey}`, "x-company-id": t.companyId, "content-type": "application/json" },
         body: JSON.stringify({ name: "Vėlyvas UAB", code: "LATE" }),
       });
-      // Wait until the request is inside its transaction, waiting on the lock.
-      for (let i = 0; i < 100; i++) {
+      // Wait until the request is inside its transaction, waiting on the lock (and fail if it never gets there).
+      let waiting = false;
+      for (let i = 0; i < 200 && !waiting; i++) {
         const { rows } = await blocker.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 50));
+        waiting = rows[0].n > 0;
+        if (!waiting) await new Promise((r) => setTimeout(r, 50));
       }
+      expect(waiting).toBe(true);
       exit = server.stop();
       await new Promise((r) => setTimeout(r, 300));
       expect(server.child.exitCode).toBeNull(); // still finishing
