@@ -205,6 +205,7 @@ describe("get", () => {
 describe("update", () => {
   test("changes only the fields sent; null clears optional fields", async () => {
     const before = await createItem({ barcode: "96385074", salePriceExclVat: "10", purchasePriceExclVat: "7.25" });
+    await new Promise((r) => setTimeout(r, 20)); // so that updatedAt can only move forward
     const res = await h.post(UPDATE, { id: before.id, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12" }, { key, companyId });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...before, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12.00", updatedAt: expect.stringMatching(ISO) });

@@ -390,6 +390,7 @@ describe("master data on create", () => {
 describe("update", () => {
   test("changes only the fields sent and moves updatedAt", async () => {
     const before = await createPartner({ name: "Keičiamas", code: code("UPD"), ...FULL });
+    await new Promise((r) => setTimeout(r, 20)); // so that updatedAt can only move forward
     const res = await h.post(UPDATE, { id: before.id, name: "Pakeistas", paymentTermDays: 45, isCustomer: true }, { key, companyId });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...before, name: "Pakeistas", paymentTermDays: 45, isCustomer: true, updatedAt: expect.stringMatching(ISO) });
