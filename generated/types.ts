@@ -811,6 +811,145 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/sales/invoices/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Creates a draft invoice or credit note. */
+        post: operations["sales_invoices_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes a draft and returns it as it was (409 `sale_invoice.not_draft` once issued). */
+        post: operations["sales_invoices_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Returns one sales document. */
+        post: operations["sales_invoices_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Issues a draft: takes the next number of its series (`sale_invoice` or `sale_credit_note`, the prefix, the
+         *     year of the issue date; created at 1 when missing), snapshots the buyer, converts to EUR at the rate of the
+         *     issue date (the company's override, else ECB up to 7 days back; 422 `fx.rate_missing` when none) and posts:
+         *     debit receivable (`sales.receivable`, with the partner) for the gross, credit revenue per account for the net,
+         *     credit output VAT (`sales.vatPayable`) per rate — a credit note posts the opposite and lowers the credited
+         *     invoice's outstanding. 409 `sale_invoice.not_draft` when issued already, 409 `period.locked` when the issue
+         *     date's month is locked; 422 `sale_invoice.credit_exceeds_gross` when credit notes would credit more than the
+         *     invoice's gross, `sale_invoice.nothing_to_post` when the document's total is 0. Emits `sale_invoice.issued`
+         *     (or `sale_invoice.credited` for a credit note).
+         */
+        post: operations["sales_invoices_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's sales documents (lines included). Filter on `number`, `partnerCode`, `status`, `type`,
+         *     `currency`, `seriesPrefix` (text), `issueDate`, `dueDate` (date), `netTotal`, `vatTotal`, `grossTotal`,
+         *     `outstanding` (decimal), `overdue` (boolean: issued with something outstanding and past its due date, Vilnius
+         *     time), `createdAt`; sort on the same except `overdue`; totals on `netTotal`, `vatTotal`, `grossTotal`,
+         *     `outstanding` (in each document's currency: filter on `currency` to sum one). Default order: `issueDate`
+         *     descending, newest first.
+         */
+        post: operations["sales_invoices_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The document as a PDF (A4, with seller and buyer, numbers, lines, VAT breakdown and totals; every Lithuanian
+         *     letter renders, in the DejaVu Sans font embedded in the file). A draft renders marked as a draft.
+         */
+        post: operations["sales_invoices_pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Changes a draft (409 `sale_invoice.not_draft` otherwise). */
+        post: operations["sales_invoices_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1238,6 +1377,68 @@ export type components = {
         Id: string;
         /** @description `Idempotency-Key` value: 1 to 255 printable ASCII characters. */
         IdempotencyKeyValue: string;
+        /** @description The exchange rate a document was converted to EUR with. */
+        "Invoicing.DocumentRate": {
+            /** @description Units of the document currency per 1 EUR (`1` for EUR). */
+            rate: components["schemas"]["Rate"];
+            /**
+             * @description Where the rate came from: `base` (EUR), `override` (the company's own rate), `ecb`.
+             * @enum {string}
+             */
+            source: "base" | "override" | "ecb";
+            /** @description The day of the rate (an ECB rate may be up to 7 days before the document date). */
+            date: components["schemas"]["Date"];
+        };
+        /** @description Free notes printed on a document: up to 2000 characters. */
+        "Invoicing.Notes": string;
+        /** @description The partner as the document records it: taken when the document is issued or registered, never changed after. */
+        "Invoicing.PartnerSnapshot": {
+            /** @description Partner code. */
+            code: components["schemas"]["Code"];
+            /** @description Name. */
+            name: components["schemas"]["Name"];
+            /** @description VAT code; null when the partner has none (i.SAF reports it as `ND`). */
+            vatCode: string | null;
+            /** @description Registration (company) code; null when none. */
+            registrationCode: string | null;
+            /** @description Country; null when not recorded. */
+            countryCode: string | null;
+            /** @description Postal address; null when none. */
+            address: {
+                /** @description Street and house number. */
+                line1: string;
+                /** @description Second address line. */
+                line2?: string;
+                /** @description City or town. */
+                city: string;
+                /** @description Postal code, e.g. `LT-01100`. */
+                postalCode: string;
+                /** @description Country of the address (any ISO 3166-1 alpha-2 code). */
+                countryCode: components["schemas"]["CountryCode"];
+            } | null;
+            /** @description The partner is a natural person. */
+            isPrivatePerson: boolean;
+        };
+        /** @description A quantity above 0: up to 12 integer digits and 6 decimals. */
+        "Invoicing.PositiveQuantity": string;
+        /** @description A unit of measure, e.g. `vnt.`, `h`, `kg`: 1 to 16 characters. */
+        "Invoicing.Unit": string;
+        /** @description One row of a document's VAT breakdown: per rate and classifier, in the document currency. */
+        "Invoicing.VatBreakdownRow": {
+            /** @description VAT rate, percent. */
+            vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier. */
+            vatClassifier: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description Sum of the line nets of this rate and classifier. */
+            taxableAmount: components["schemas"]["Money"];
+            /** @description VAT on them: per rate rounded once, shared between the rate's classifiers (the rounding cent to the largest). */
+            vatAmount: components["schemas"]["Money"];
+        };
+        /**
+         * @description A Lithuanian VAT classifier of the tax authority (`PVM1` standard rate, `PVM2`/`PVM3` reduced rates, `PVM5`
+         *     exempt, `PVM12`/`PVM13` intra-EU supplies, ...), as i.SAF's `TaxCode` and FR0600 aggregate by.
+         */
+        "Invoicing.VatClassifier": string;
         /** @description Account code: 1 to 20 letters, digits or dots, e.g. `2410`. */
         "Ledger.AccountCode": string;
         /**
@@ -1971,6 +2172,8 @@ export type components = {
         "Partners.PaymentTermDays": number;
         /** @description Percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
         Percent: string;
+        /** @description Quantity as a decimal string: optional minus sign, up to 12 integer digits, up to 6 decimals. */
+        Quantity: string;
         /** @description Exchange rate as a decimal string: 1 to 10 integer digits and an optional fraction of 1 to 8 digits. */
         Rate: string;
         /**
@@ -1982,7 +2185,7 @@ export type components = {
          * @description Documents that are numbered from a series.
          * @enum {string}
          */
-        "Reference.DocumentType": "sale_invoice" | "purchase_invoice" | "credit_note" | "journal";
+        "Reference.DocumentType": "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note" | "journal";
         /** @description A company's override of the ECB rate for one currency and day. */
         "Reference.ExchangeRateOverride": {
             /** @description Currency code. */
@@ -2110,6 +2313,206 @@ export type components = {
          * @enum {string}
          */
         "Reference.VatRateKind": "standard" | "reduced" | "super_reduced" | "parking" | "zero";
+        /**
+         * @description Kind of sales document.
+         * @enum {string}
+         */
+        "Sales.SaleDocumentType": "invoice" | "credit_note";
+        /** @description A sales invoice or credit note. */
+        "Sales.SaleInvoice": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Invoice or credit note. */
+            type: components["schemas"]["Sales.SaleDocumentType"];
+            /** @description State. */
+            status: components["schemas"]["Sales.SaleInvoiceStatus"];
+            /** @description Number `PREFIX-N` from the series; null on a draft. */
+            number: string | null;
+            /** @description Series prefix the document is (or will be) numbered from. */
+            seriesPrefix: components["schemas"]["Reference.SeriesPrefix"];
+            /** @description The buyer's partner code. */
+            partnerCode: components["schemas"]["Code"];
+            /** @description The buyer as the document records it; on a draft, the partner as it is now. */
+            partner: components["schemas"]["Invoicing.PartnerSnapshot"];
+            /** @description Issue date (the tax point). */
+            issueDate: components["schemas"]["AccountingDate"];
+            /** @description Due date. */
+            dueDate: components["schemas"]["Date"];
+            /** @description Document currency. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The rate the document was posted with; null on a draft. */
+            rate: {
+                /** @description Units of the document currency per 1 EUR (`1` for EUR). */
+                rate: components["schemas"]["Rate"];
+                /**
+                 * @description Where the rate came from: `base` (EUR), `override` (the company's own rate), `ecb`.
+                 * @enum {string}
+                 */
+                source: "base" | "override" | "ecb";
+                /** @description The day of the rate (an ECB rate may be up to 7 days before the document date). */
+                date: components["schemas"]["Date"];
+            } | null;
+            /**
+             * Format: uuid
+             * @description For a credit note, the invoice it credits; else null.
+             */
+            creditedInvoiceId: string | null;
+            /** @description Notes. */
+            notes: string | null;
+            /** @description Sum of the line nets. */
+            netTotal: components["schemas"]["Money"];
+            /** @description VAT, per rate rounded once. */
+            vatTotal: components["schemas"]["Money"];
+            /** @description netTotal + vatTotal. */
+            grossTotal: components["schemas"]["Money"];
+            /** @description grossTotal in EUR as posted; null on a draft. */
+            grossTotalEur: string | null;
+            /** @description VAT per rate and classifier. */
+            vatBreakdown: components["schemas"]["Invoicing.VatBreakdownRow"][];
+            /** @description Paid so far (payments come with the bank module). */
+            paidAmount: components["schemas"]["Money"];
+            /** @description Credited by issued credit notes. */
+            creditedAmount: components["schemas"]["Money"];
+            /**
+             * @description Still to be paid: for an invoice, gross − paid − credited (not below 0); for a credit note, what the company
+             *     owes back to the buyer because the credited invoice had already been paid.
+             */
+            outstanding: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @description The journal transaction the document posted; null on a draft.
+             */
+            journalTransactionId: string | null;
+            /** @description Lines, by position. */
+            lines: components["schemas"]["Sales.SaleInvoiceLine"][];
+            /**
+             * Format: date-time
+             * @description When it was issued; null on a draft.
+             */
+            issuedAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Creates a draft invoice or credit note. Beyond the schema (400), 422 `unprocessable` names each field that
+         *     breaks a rule: an unknown partner (`sale_invoice.partner_unknown`) or one that is not a customer
+         *     (`sale_invoice.partner_not_customer`), an unknown item (`sale_invoice.item_unknown`), a line without
+         *     description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`), an unknown or
+         *     non-revenue account (`sale_invoice.account_invalid`), a VAT rate or classifier not valid at the issue date
+         *     (`vat.rate_invalid`, `vat.classifier_invalid`), an unknown currency (`currency.unknown`), a due date before the
+         *     issue date (`sale_invoice.due_before_issue`). A credit note needs `creditedInvoiceId`: an issued invoice of the
+         *     same partner and currency (422 `sale_invoice.credit_target_invalid`, 404 when it does not exist).
+         */
+        "Sales.SaleInvoiceCreateRequest": {
+            /**
+             * @description `invoice` (default) or `credit_note`.
+             * @default invoice
+             */
+            type: components["schemas"]["Sales.SaleDocumentType"];
+            /** @description The buyer: a partner that is a customer. */
+            partnerCode: components["schemas"]["Code"];
+            /** @description Issue date; default today (Vilnius). */
+            issueDate?: components["schemas"]["AccountingDate"];
+            /** @description Due date; default the issue date + the partner's payment term. */
+            dueDate?: components["schemas"]["Date"];
+            /** @description Currency; default the company's invoice currency (for a credit note, the credited invoice's). */
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Series prefix; default `SF` for invoices and `KS` for credit notes. */
+            seriesPrefix?: components["schemas"]["Reference.SeriesPrefix"];
+            /** @description Notes printed on the document. */
+            notes?: components["schemas"]["Invoicing.Notes"];
+            /** @description The invoice a credit note credits (credit notes only). */
+            creditedInvoiceId?: components["schemas"]["Id"];
+            /** @description Lines: 1 to 500. */
+            lines: components["schemas"]["Sales.SaleInvoiceLineInput"][];
+        };
+        /** @description A line of a sales document. */
+        "Sales.SaleInvoiceLine": {
+            /**
+             * Format: int32
+             * @description Position, from 1.
+             */
+            lineNo: number;
+            /** @description Catalog item; null when none. */
+            itemCode: string | null;
+            /** @description What is sold. */
+            description: components["schemas"]["Text"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["Quantity"];
+            /** @description Unit of measure. */
+            unit: components["schemas"]["Invoicing.Unit"];
+            /** @description Price per unit without VAT, in the document currency. */
+            unitPriceExclVat: components["schemas"]["UnitPrice"];
+            /** @description Discount, percent. */
+            discountPercent: components["schemas"]["Percent"];
+            /** @description VAT rate, percent. */
+            vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier. */
+            vatClassifier: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description Revenue account the line posts to; null on a draft that leaves it to the posting rule. */
+            revenueAccountCode: string | null;
+            /** @description quantity × price × (1 − discount), rounded half-up to cents. */
+            netAmount: components["schemas"]["Money"];
+        };
+        /** @description A line as a request sends it. */
+        "Sales.SaleInvoiceLineInput": {
+            /** @description Catalog item; its name, unit, sale price and VAT rate are the defaults of the fields left out. */
+            itemCode?: components["schemas"]["Code"];
+            /** @description What is sold; default the item's name (required without an item). */
+            description?: components["schemas"]["Text"];
+            /** @description Quantity, above 0. */
+            quantity: components["schemas"]["Invoicing.PositiveQuantity"];
+            /** @description Unit of measure; default the item's unit, else `vnt.`. */
+            unit?: components["schemas"]["Invoicing.Unit"];
+            /** @description Price per unit without VAT, in the document currency; default the item's sale price (required without one). */
+            unitPriceExclVat?: components["schemas"]["UnitPrice"];
+            /** @description Discount on the line, percent. Default 0. */
+            discountPercent?: components["schemas"]["Percent"];
+            /** @description VAT rate, percent; default the item's rate (required without an item). */
+            vatRatePercent?: components["schemas"]["Percent"];
+            /** @description VAT classifier; default `PVM1` for the standard rate (required for any other rate). */
+            vatClassifier?: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description Revenue account; default the `sales.revenue` posting rule. */
+            revenueAccountCode?: components["schemas"]["Code"];
+        };
+        /** @description The document as a PDF. */
+        "Sales.SaleInvoicePdf": {
+            /** @description File name, e.g. `SF-12.pdf`. */
+            fileName: string;
+            /**
+             * @description Always `application/pdf`.
+             * @enum {string}
+             */
+            contentType: "application/pdf";
+            /** @description The PDF, base64. */
+            contentBase64: string;
+        };
+        /**
+         * @description State of a sales document.
+         * @enum {string}
+         */
+        "Sales.SaleInvoiceStatus": "draft" | "issued" | "partially_paid" | "paid" | "credited";
+        /** @description Changes a draft; only the fields sent change, and `lines` replaces all lines. 409 `sale_invoice.not_draft` once issued. */
+        "Sales.SaleInvoiceUpdateRequest": {
+            /** @description The draft to change. */
+            id: components["schemas"]["Id"];
+            /** @description The buyer. */
+            partnerCode?: components["schemas"]["Code"];
+            /** @description Issue date. */
+            issueDate?: components["schemas"]["AccountingDate"];
+            /** @description Due date. */
+            dueDate?: components["schemas"]["Date"];
+            /** @description Currency. */
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Series prefix. */
+            seriesPrefix?: components["schemas"]["Reference.SeriesPrefix"];
+            /** @description Notes; `null` clears them. */
+            notes?: string | null;
+            /** @description New lines (all of them). */
+            lines?: components["schemas"]["Sales.SaleInvoiceLineInput"][];
+        };
         /**
          * @description Sort direction.
          * @enum {string}
@@ -11266,6 +11669,1467 @@ export interface operations {
                             [key: string]: string;
                         };
                     };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SaleInvoiceCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_issue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Sales.SaleInvoice"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_pdf: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoicePdf"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sales_invoices_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SaleInvoiceUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
                 };
             };
             /** @description Request validation failed: `error.fieldErrors` names every offending field. */

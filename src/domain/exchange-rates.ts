@@ -185,7 +185,7 @@ export const ECB_FALLBACK_DAYS = 7;
 /**
  * The rate the product converts with, for (company, currency, date): the company's override on that date, else
  * the ECB rate on that date, else the latest ECB rate within the 7 days before it; EUR is 1. Otherwise 422
- * `exchange_rate.missing`. Every document that converts stores the quote (rate, source, date).
+ * `fx.rate_missing`. Every document that converts stores the quote (rate, source, date).
  */
 export async function lookupRate(db: Db, companyId: string, currency: string, date: string): Promise<RateQuote> {
   if (currency === BASE_CURRENCY) return { rate: "1", source: "base", date };
@@ -200,7 +200,7 @@ export async function lookupRate(db: Db, companyId: string, currency: string, da
   );
   const found = rows[0];
   if (!found) {
-    throw unprocessable(`There is no exchange rate for ${currency} on ${date} (nor an ECB rate in the ${ECB_FALLBACK_DAYS} days before).`, "exchange_rate.missing", {
+    throw unprocessable(`There is no exchange rate for ${currency} on ${date} (nor an ECB rate in the ${ECB_FALLBACK_DAYS} days before).`, "fx.rate_missing", {
       currency,
       date,
     });

@@ -33,6 +33,12 @@ export interface PostingRequest {
   reversesId?: string | null;
   entries: PostingEntry[];
   createdByKeyId?: string | null;
+  /**
+   * How a line's EUR amount must match its currency amount at its rate: `exact` (default; a manual posting) is
+   * the half-up rounding of currencyAmount / rate; `within_a_cent` lets a document's lines differ from it by one
+   * cent, so that a document converted part by part (src/invoicing/totals.ts, convertParts) still balances.
+   */
+  conversion?: "exact" | "within_a_cent";
 }
 
 const isZero = (v: string) => new Decimal(v).isZero();
@@ -85,7 +91,8 @@ async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], 
     else credits = credits.plus(amount);
     if (e.currencyAmount !== undefined && e.rate !== undefined) {
       const converted = new Decimal(e.currencyAmount).dividedBy(e.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-      if (!converted.equals(amount)) fail(`entries[${i}]`, `${e.currencyAmount} ${e.currency} at ${e.rate} per EUR is ${converted.toFixed(2)} EUR, not ${amount.toFixed(2)}`);
+      const tolerance = req.conversion === "within_a_cent" ? "0.01" : "0";
+      if (converted.minus(amount).abs().greaterThan(tolerance)) fail(`entries[${i}]`, `${e.currencyAmount} ${e.currency} at ${e.rate} per EUR is ${converted.toFixed(2)} EUR, not ${amount.toFixed(2)}`);
     }
   });
   if (Object.keys(errors).length) {

@@ -594,7 +594,7 @@ describe("lookupRate", () => {
     ["8 days after the last ECB rate is too far", "b", "USD", "2026-05-16"],
     ["another company's override is not used", "b", "SEK", DAILY_DATE],
     ["a day before any rate", "a", "USD", "2026-05-06"],
-  ])("%s: throws 422 exchange_rate.missing with {currency, date}", async (_name, who, currency, date) => {
+  ])("%s: throws 422 fx.rate_missing with {currency, date}", async (_name, who, currency, date) => {
     const error = await lookupRate(h.db, (who === "a" ? a : b).companyId, currency, date).then(
       () => undefined,
       (e: unknown) => e,
@@ -604,7 +604,7 @@ describe("lookupRate", () => {
     expect({ status: e.status, code: e.code, key: e.key, params: e.params }).toEqual({
       status: 422,
       code: "unprocessable",
-      key: "exchange_rate.missing",
+      key: "fx.rate_missing",
       params: { currency, date },
     });
   });

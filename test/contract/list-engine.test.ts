@@ -75,7 +75,7 @@ const ALL_2024 = [GBP1, GBP2, JPY1, USD1, USD2, USD3];
 const S1 = { id: randomUUID(), document_type: "sale_invoice", prefix: "SF", year: 2024, next_number: 1, created_at: "2024-01-01T00:00:00Z" };
 const S2 = { id: randomUUID(), document_type: "sale_invoice", prefix: "SF", year: 2025, next_number: 10, created_at: "2024-06-01T00:00:00Z" };
 const S3 = { id: randomUUID(), document_type: "purchase_invoice", prefix: "PF", year: 2025, next_number: 5, created_at: "2025-01-01T00:00:00Z" };
-const S4 = { id: randomUUID(), document_type: "credit_note", prefix: "KR", year: 2023, next_number: 100, created_at: "2023-03-01T00:00:00Z" };
+const S4 = { id: randomUUID(), document_type: "sale_credit_note", prefix: "KR", year: 2023, next_number: 100, created_at: "2023-03-01T00:00:00Z" };
 const SB = { id: randomUUID(), document_type: "sale_invoice", prefix: "BX", year: 2024, next_number: 7, created_at: "2024-06-01T00:00:00Z" };
 const seriesKey = (s: { prefix: string; year: number }) => `${s.prefix}/${s.year}`;
 const [s1, s2, s3, s4] = [S1, S2, S3, S4].map(seriesKey);
@@ -191,7 +191,7 @@ describe("operators against field types", () => {
     // string: documentType, prefix
     ["string eq on documentType", { field: "documentType", op: "eq", value: "sale_invoice" }, [s1, s2]],
     ["string contains on prefix", { field: "prefix", op: "contains", value: "f" }, [s1, s2, s3]],
-    ["string in on documentType", { field: "documentType", op: "in", value: ["credit_note", "purchase_invoice"] }, [s3, s4]],
+    ["string in on documentType", { field: "documentType", op: "in", value: ["sale_credit_note", "purchase_invoice"] }, [s3, s4]],
   ];
 
   test.each(seriesCases)("number series, %s", async (_label, item, expected) => {

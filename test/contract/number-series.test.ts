@@ -97,7 +97,7 @@ describe("reference/series/create", () => {
 
     test.each([
       ["another year", { year: 2028 }],
-      ["another document type", { documentType: "credit_note" }],
+      ["another document type", { documentType: "sale_credit_note" }],
     ])("the same prefix with %s is a separate series", async (_label, change) => {
       const other = await create({ ...identity, ...change, startAt: 2 });
       expect(other.id).not.toBe(existing.id);
@@ -178,8 +178,8 @@ describe("allocateNumber", () => {
 
   test("a rolled-back transaction gives its number back", async () => {
     const p = prefix("R");
-    const s = await create({ documentType: "credit_note", prefix: p, year: 2031, startAt: 7 });
-    const target = { companyId: t.companyId, documentType: "credit_note" as const, year: 2031, prefix: p };
+    const s = await create({ documentType: "sale_credit_note", prefix: p, year: 2031, startAt: 7 });
+    const target = { companyId: t.companyId, documentType: "sale_credit_note" as const, year: 2031, prefix: p };
     let taken: Awaited<ReturnType<typeof allocateNumber>> = null;
     await expect(
       withTransaction(h.db, async (trx) => {
@@ -224,7 +224,7 @@ describe("allocateNumber", () => {
     expect((await row(older)).next_number).toBe("7");
     expect((await row(newer)).next_number).toBe("71");
     // Another document type or year is not taken from.
-    expect(await allocate({ companyId: t.companyId, documentType: "credit_note", year: 2045 })).toBeNull();
+    expect(await allocate({ companyId: t.companyId, documentType: "sale_credit_note", year: 2045 })).toBeNull();
     expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2046 })).toBeNull();
   });
 });
@@ -236,7 +236,7 @@ describe("reference/series/list", () => {
     { documentType: "sale_invoice", prefix: "B", year: 2025 },
     { documentType: "journal", prefix: "MEM", year: 2026 },
     { documentType: "sale_invoice", prefix: "A", year: 2025 },
-    { documentType: "credit_note", prefix: "KR", year: 2025 },
+    { documentType: "sale_credit_note", prefix: "KR", year: 2025 },
     { documentType: "sale_invoice", prefix: "A", year: 2026, startAt: 40 },
     { documentType: "purchase_invoice", prefix: "A", year: 2024 },
     { documentType: "sale_invoice", prefix: "AB", year: 2024 },

@@ -1,0 +1,143 @@
+// A document as an A4 PDF (pdfkit). The text is set in DejaVu Sans, embedded in the file (the npm package
+// dejavu-fonts-ttf), so every Lithuanian letter — ą č ę ė į š ų ū ž and capitals — renders in any viewer; the
+// PDF's own standard fonts cover only Latin-1. Lithuanian labels with English beside them.
+import { createRequire } from "node:module";
+import PDFDocument from "pdfkit";
+
+const require = createRequire(import.meta.url);
+const FONT_DIR = require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "ttf/");
+const REGULAR = `${FONT_DIR}DejaVuSans.ttf`;
+const BOLD = `${FONT_DIR}DejaVuSans-Bold.ttf`;
+
+export interface PdfParty {
+  name: string;
+  registrationCode: string | null;
+  vatCode: string | null;
+  address: string | null;
+  iban?: string | null;
+}
+
+export interface PdfDocument {
+  title: string;
+  subtitle?: string;
+  number: string;
+  draft: boolean;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  seller: PdfParty;
+  buyer: PdfParty;
+  lines: { description: string; quantity: string; unit: string; unitPrice: string; discountPercent: string; vatRatePercent: string; netAmount: string }[];
+  breakdown: { vatRatePercent: string; vatClassifier: string; taxableAmount: string; vatAmount: string }[];
+  netTotal: string;
+  vatTotal: string;
+  grossTotal: string;
+  notes: string | null;
+  footer?: string;
+}
+
+export function renderPdf(doc: PdfDocument): Promise<Buffer> {
+  const pdf = new PDFDocument({ size: "A4", margin: 40, info: { Title: `${doc.title} ${doc.number}`, Producer: "Accounting API" } });
+  const chunks: Buffer[] = [];
+  pdf.on("data", (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on("end", () => resolve(Buffer.concat(chunks)));
+    pdf.on("error", reject);
+  });
+  pdf.registerFont("regular", REGULAR);
+  pdf.registerFont("bold", BOLD);
+  const left = 40;
+  const width = pdf.page.width - 80;
+
+  pdf.font("bold").fontSize(16).text(doc.title, left, 40, { width, align: "center" });
+  if (doc.subtitle) pdf.font("regular").fontSize(9).text(doc.subtitle, { width, align: "center" });
+  pdf.font("regular").fontSize(11).text(`Serija ir Nr. / No.: ${doc.number}`, { width, align: "center" });
+  if (doc.draft) pdf.font("bold").fontSize(11).fillColor("#b00000").text("JUODRAŠTIS / DRAFT", { width, align: "center" }).fillColor("black");
+  pdf.moveDown(0.5);
+  pdf.font("regular").fontSize(9).text(`Išrašymo data / Issue date: ${doc.issueDate}    Apmokėti iki / Due date: ${doc.dueDate}    Valiuta / Currency: ${doc.currency}`, {
+    width,
+    align: "center",
+  });
+
+  const partyTop = pdf.y + 12;
+  const party = (label: string, p: PdfParty, x: number) => {
+    pdf.font("bold").fontSize(10).text(label, x, partyTop, { width: width / 2 - 10 });
+    pdf.font("regular").fontSize(9);
+    pdf.text(p.name, { width: width / 2 - 10 });
+    if (p.registrationCode) pdf.text(`Įmonės kodas / Company code: ${p.registrationCode}`, { width: width / 2 - 10 });
+    if (p.vatCode) pdf.text(`PVM mokėtojo kodas / VAT code: ${p.vatCode}`, { width: width / 2 - 10 });
+    if (p.address) pdf.text(`Adresas / Address: ${p.address}`, { width: width / 2 - 10 });
+    if (p.iban) pdf.text(`Sąskaita / IBAN: ${p.iban}`, { width: width / 2 - 10 });
+    return pdf.y;
+  };
+  const sellerBottom = party("Pardavėjas / Seller", doc.seller, left);
+  const buyerBottom = party("Pirkėjas / Buyer", doc.buyer, left + width / 2 + 10);
+
+  // Lines.
+  const columns = [
+    { label: "Nr.", width: 24, align: "left" as const },
+    { label: "Pavadinimas / Description", width: 185, align: "left" as const },
+    { label: "Kiekis / Qty", width: 52, align: "right" as const },
+    { label: "Mato vnt. / Unit", width: 44, align: "right" as const },
+    { label: "Kaina / Price", width: 62, align: "right" as const },
+    { label: "Nuol. %", width: 36, align: "right" as const },
+    { label: "PVM %", width: 36, align: "right" as const },
+    { label: "Suma / Net", width: 76, align: "right" as const },
+  ];
+  let y = Math.max(sellerBottom, buyerBottom) + 16;
+  const row = (cells: string[], font: "regular" | "bold") => {
+    pdf.font(font).fontSize(8);
+    const heights = cells.map((c, i) => pdf.heightOfString(c, { width: columns[i].width - 4 }));
+    const height = Math.max(...heights) + 4;
+    if (y + height > pdf.page.height - 60) {
+      pdf.addPage();
+      y = 40;
+    }
+    let x = left;
+    cells.forEach((c, i) => {
+      pdf.text(c, x + 2, y + 2, { width: columns[i].width - 4, align: columns[i].align });
+      x += columns[i].width;
+    });
+    y += height;
+    pdf.moveTo(left, y).lineTo(left + width, y).lineWidth(0.3).stroke();
+  };
+  row(
+    columns.map((c) => c.label),
+    "bold",
+  );
+  doc.lines.forEach((l, i) => row([String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, l.vatRatePercent, l.netAmount], "regular"));
+
+  // VAT breakdown and totals.
+  y += 10;
+  pdf.font("bold").fontSize(9).text("PVM / VAT", left, y);
+  y = pdf.y + 2;
+  pdf.font("regular").fontSize(8);
+  for (const b of doc.breakdown) {
+    pdf.text(`${b.vatClassifier}  ${b.vatRatePercent}%:  apmokestinama / taxable ${b.taxableAmount}, PVM / VAT ${b.vatAmount}`, left, y);
+    y = pdf.y + 1;
+  }
+  const totalsX = left + width - 220;
+  y += 6;
+  const total = (label: string, value: string, font: "regular" | "bold") => {
+    pdf.font(font).fontSize(10).text(label, totalsX, y, { width: 140 });
+    pdf.text(`${value} ${doc.currency}`, totalsX + 120, y, { width: 100, align: "right" });
+    y = pdf.y + 2;
+  };
+  total("Suma be PVM / Net", doc.netTotal, "regular");
+  total("PVM / VAT", doc.vatTotal, "regular");
+  total("Iš viso / Total", doc.grossTotal, "bold");
+  if (doc.notes) {
+    pdf.font("regular").fontSize(9).text(`Pastabos / Notes: ${doc.notes}`, left, y + 10, { width });
+  }
+  if (doc.footer) pdf.font("regular").fontSize(7).text(doc.footer, left, pdf.page.height - 50, { width, align: "center" });
+  pdf.end();
+  return done;
+}
+
+/** An address object as one line: street, postal code and city, country. */
+export function addressLine(address: Record<string, string | null | undefined> | null | undefined): string | null {
+  if (!address) return null;
+  const cityLine = [address.postalCode, address.city].filter(Boolean).join(" ");
+  const parts = [address.line1, address.line2, cityLine, address.countryCode].filter((p) => p);
+  return parts.length ? parts.join(", ") : null;
+}
