@@ -254,7 +254,7 @@ describe("reference/series/list", () => {
     expect(res.rows.map(label)).toEqual([
       "2026 journal MEM",
       "2026 sale_invoice A",
-      "2025 credit_note KR",
+      "2025 sale_credit_note KR",
       "2025 sale_invoice A",
       "2025 sale_invoice B",
       "2024 purchase_invoice A",
@@ -265,7 +265,7 @@ describe("reference/series/list", () => {
   });
 
   test.each([
-    ["year eq", [{ field: "year", op: "eq", value: 2025 }], ["2025 credit_note KR", "2025 sale_invoice A", "2025 sale_invoice B"]],
+    ["year eq", [{ field: "year", op: "eq", value: 2025 }], ["2025 sale_credit_note KR", "2025 sale_invoice A", "2025 sale_invoice B"]],
     ["year in", [{ field: "year", op: "in", value: [2024, 2026] }], ["2026 journal MEM", "2026 sale_invoice A", "2024 purchase_invoice A", "2024 sale_invoice AB"]],
     ["year gte", [{ field: "year", op: "gte", value: 2026 }], ["2026 journal MEM", "2026 sale_invoice A"]],
     ["year lte as text", [{ field: "year", op: "lte", value: "2024" }], ["2024 purchase_invoice A", "2024 sale_invoice AB"]],
