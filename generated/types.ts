@@ -648,6 +648,121 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/purchases/invoices/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records a draft purchase invoice or credit note. */
+        post: operations["purchases_invoices_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes a draft and returns it as it was (409 `purchase_invoice.not_draft` once registered). */
+        post: operations["purchases_invoices_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Returns one purchase document. */
+        post: operations["purchases_invoices_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's purchase documents (lines included). Filter on `documentNumber`, `partnerCode`, `status`,
+         *     `type`, `currency`, `vatTreatment` (text), `documentDate`, `dueDate` (date), `netTotal`, `vatTotal`,
+         *     `grossTotal`, `outstanding` (decimal), `overdue` (boolean), `createdAt`; sort on the same except `overdue`;
+         *     totals on `netTotal`, `vatTotal`, `grossTotal`, `outstanding`. Default order: `documentDate` descending.
+         */
+        post: operations["purchases_invoices_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Registers a draft and posts it (document type `purchase_invoice`) at the rate of the document date: debit the
+         *     expense per account (non-deductible VAT included in the cost), debit input VAT (`purchases.vatReceivable`)
+         *     for deductible VAT, credit the payable (`purchases.payables`, with the partner) for the gross. A
+         *     `reverse_charge` document also self-assesses the VAT: debit input VAT, credit output VAT (`sales.vatPayable`),
+         *     so the payable is the net. A credit note posts the opposite and lowers the credited invoice's outstanding.
+         *     409 `purchase_invoice.not_draft`, 409 `period.locked`; 422 `fx.rate_missing`,
+         *     `purchase_invoice.credit_exceeds_gross`, `purchase_invoice.nothing_to_post`. Emits `purchase_invoice.registered`.
+         */
+        post: operations["purchases_invoices_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Changes a draft (409 `purchase_invoice.not_draft` otherwise). */
+        post: operations["purchases_invoices_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reference/exchange-rates/list": {
         parameters: {
             query?: never;
@@ -2172,6 +2287,213 @@ export type components = {
         "Partners.PaymentTermDays": number;
         /** @description Percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
         Percent: string;
+        /**
+         * @description Kind of purchase document.
+         * @enum {string}
+         */
+        "Purchases.PurchaseDocumentType": "invoice" | "credit_note";
+        /** @description A purchase invoice or credit note. */
+        "Purchases.PurchaseInvoice": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Invoice or credit note. */
+            type: components["schemas"]["Purchases.PurchaseDocumentType"];
+            /** @description State. */
+            status: components["schemas"]["Purchases.PurchaseInvoiceStatus"];
+            /** @description The supplier's number of the document. */
+            documentNumber: string;
+            /** @description The supplier's partner code. */
+            partnerCode: components["schemas"]["Code"];
+            /** @description The supplier as the document records it; on a draft, the partner as it is now. */
+            partner: components["schemas"]["Invoicing.PartnerSnapshot"];
+            /** @description Document date (the tax point). */
+            documentDate: components["schemas"]["AccountingDate"];
+            /** @description Due date. */
+            dueDate: components["schemas"]["Date"];
+            /** @description Document currency. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description VAT treatment. */
+            vatTreatment: components["schemas"]["Purchases.VatTreatment"];
+            /** @description The rate the document was posted with; null on a draft. */
+            rate: {
+                /** @description Units of the document currency per 1 EUR (`1` for EUR). */
+                rate: components["schemas"]["Rate"];
+                /**
+                 * @description Where the rate came from: `base` (EUR), `override` (the company's own rate), `ecb`.
+                 * @enum {string}
+                 */
+                source: "base" | "override" | "ecb";
+                /** @description The day of the rate (an ECB rate may be up to 7 days before the document date). */
+                date: components["schemas"]["Date"];
+            } | null;
+            /**
+             * Format: uuid
+             * @description For a credit note, the invoice it credits; else null.
+             */
+            creditedInvoiceId: string | null;
+            /** @description Notes. */
+            notes: string | null;
+            /** @description Sum of the line nets. */
+            netTotal: components["schemas"]["Money"];
+            /** @description VAT the supplier charged (0 unless `standard`). */
+            vatTotal: components["schemas"]["Money"];
+            /** @description What is owed to the supplier: netTotal + vatTotal. */
+            grossTotal: components["schemas"]["Money"];
+            /** @description grossTotal in EUR as posted; null on a draft. */
+            grossTotalEur: string | null;
+            /** @description VAT per rate and classifier (for `reverse_charge`, the VAT the company self-assesses). */
+            vatBreakdown: components["schemas"]["Invoicing.VatBreakdownRow"][];
+            /** @description Paid so far. */
+            paidAmount: components["schemas"]["Money"];
+            /** @description Credited by registered credit notes. */
+            creditedAmount: components["schemas"]["Money"];
+            /** @description Still to pay (for a credit note: what the supplier owes back). */
+            outstanding: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @description The journal transaction the document posted; null on a draft.
+             */
+            journalTransactionId: string | null;
+            /** @description Lines, by position. */
+            lines: components["schemas"]["Purchases.PurchaseInvoiceLine"][];
+            /**
+             * Format: date-time
+             * @description When it was registered; null on a draft.
+             */
+            registeredAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Records a draft purchase invoice or credit note. 409 `purchase_invoice.document_number_taken` when the
+         *     supplier's number is recorded already (per supplier and type). 422 naming the field for an unknown partner or
+         *     one that is not a supplier (`purchase_invoice.partner_unknown`, `purchase_invoice.partner_not_supplier`), an
+         *     unknown item, an incomplete line, an account that is not an expense or asset account
+         *     (`purchase_invoice.account_invalid`), a VAT rate or classifier not valid at the document date (`vat.rate_invalid`,
+         *     `vat.classifier_invalid`), a VAT rate above 0 on an `import` or `exempt` document (`purchase_invoice.vat_not_applicable`).
+         */
+        "Purchases.PurchaseInvoiceCreateRequest": {
+            /**
+             * @description `invoice` (default) or `credit_note`.
+             * @default invoice
+             */
+            type: components["schemas"]["Purchases.PurchaseDocumentType"];
+            /** @description The supplier: a partner that is a supplier. */
+            partnerCode: components["schemas"]["Code"];
+            /** @description The supplier's number of the document (unique per supplier). */
+            documentNumber: components["schemas"]["Code"];
+            /** @description Document date. */
+            documentDate: components["schemas"]["AccountingDate"];
+            /** @description Due date; default the document date + the partner's payment term. */
+            dueDate?: components["schemas"]["Date"];
+            /** @description Currency; default the company's invoice currency (for a credit note, the credited invoice's). */
+            currency?: components["schemas"]["CurrencyCode"];
+            /**
+             * @description VAT treatment; default `standard`.
+             * @default standard
+             */
+            vatTreatment: components["schemas"]["Purchases.VatTreatment"];
+            /** @description Notes. */
+            notes?: components["schemas"]["Invoicing.Notes"];
+            /** @description The invoice a credit note credits (credit notes only). */
+            creditedInvoiceId?: components["schemas"]["Id"];
+            /** @description Lines: 1 to 500. */
+            lines: components["schemas"]["Purchases.PurchaseInvoiceLineInput"][];
+        };
+        /** @description A line of a purchase document. */
+        "Purchases.PurchaseInvoiceLine": {
+            /**
+             * Format: int32
+             * @description Position, from 1.
+             */
+            lineNo: number;
+            /** @description Catalog item; null when none. */
+            itemCode: string | null;
+            /** @description What was bought. */
+            description: components["schemas"]["Text"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["Quantity"];
+            /** @description Unit of measure. */
+            unit: components["schemas"]["Invoicing.Unit"];
+            /** @description Price per unit without VAT. */
+            unitPriceExclVat: components["schemas"]["UnitPrice"];
+            /** @description Discount, percent. */
+            discountPercent: components["schemas"]["Percent"];
+            /** @description VAT rate, percent. */
+            vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier. */
+            vatClassifier: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description Expense account the line posts to; null leaves it to the posting rule. */
+            expenseAccountCode: string | null;
+            /** @description Whether the line's VAT is deducted. */
+            vatDeductible: boolean;
+            /** @description quantity × price × (1 − discount), rounded half-up to cents. */
+            netAmount: components["schemas"]["Money"];
+        };
+        /** @description A line as a request sends it. */
+        "Purchases.PurchaseInvoiceLineInput": {
+            /** @description Catalog item; its name, unit, purchase price and VAT rate are the defaults of the fields left out. */
+            itemCode?: components["schemas"]["Code"];
+            /** @description What was bought; default the item's name (required without an item). */
+            description?: components["schemas"]["Text"];
+            /** @description Quantity, above 0. */
+            quantity: components["schemas"]["Invoicing.PositiveQuantity"];
+            /** @description Unit of measure; default the item's unit, else `vnt.`. */
+            unit?: components["schemas"]["Invoicing.Unit"];
+            /** @description Price per unit without VAT, in the document currency; default the item's purchase price. */
+            unitPriceExclVat?: components["schemas"]["UnitPrice"];
+            /** @description Discount on the line, percent. Default 0. */
+            discountPercent?: components["schemas"]["Percent"];
+            /**
+             * @description VAT rate, percent: what the supplier charged (`standard`), the rate the company self-assesses
+             *     (`reverse_charge`), 0 for `import` and `exempt`. Default the item's rate (0 for import and exempt).
+             */
+            vatRatePercent?: components["schemas"]["Percent"];
+            /** @description VAT classifier; default `PVM1` for the standard rate (required for any other rate). */
+            vatClassifier?: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description Expense (or asset) account; default the `purchases.expense` posting rule. */
+            expenseAccountCode?: components["schemas"]["Code"];
+            /**
+             * @description Whether the input VAT may be deducted. Default true; non-deductible VAT is added to the line's cost.
+             * @default true
+             */
+            vatDeductible: boolean;
+        };
+        /**
+         * @description State of a purchase document.
+         * @enum {string}
+         */
+        "Purchases.PurchaseInvoiceStatus": "draft" | "registered" | "partially_paid" | "paid" | "credited";
+        /** @description Changes a draft; only the fields sent change, `lines` replaces all. 409 `purchase_invoice.not_draft` once registered. */
+        "Purchases.PurchaseInvoiceUpdateRequest": {
+            /** @description The draft to change. */
+            id: components["schemas"]["Id"];
+            /** @description The supplier. */
+            partnerCode?: components["schemas"]["Code"];
+            /** @description The supplier's number. */
+            documentNumber?: components["schemas"]["Code"];
+            /** @description Document date. */
+            documentDate?: components["schemas"]["AccountingDate"];
+            /** @description Due date. */
+            dueDate?: components["schemas"]["Date"];
+            /** @description Currency. */
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description VAT treatment. */
+            vatTreatment?: components["schemas"]["Purchases.VatTreatment"];
+            /** @description Notes; `null` clears them. */
+            notes?: string | null;
+            /** @description New lines (all of them). */
+            lines?: components["schemas"]["Purchases.PurchaseInvoiceLineInput"][];
+        };
+        /**
+         * @description How VAT applies to the document: `standard` (the supplier charged Lithuanian VAT), `reverse_charge` (intra-EU
+         *     acquisitions and services from abroad: the supplier charged none, the company self-assesses it), `import`
+         *     (goods from outside the EU: VAT is paid at customs, not on this document), `exempt` (no VAT).
+         * @enum {string}
+         */
+        "Purchases.VatTreatment": "standard" | "reverse_charge" | "import" | "exempt";
         /** @description Quantity as a decimal string: optional minus sign, up to 12 integer digits, up to 6 decimals. */
         Quantity: string;
         /** @description Exchange rate as a decimal string: 1 to 10 integer digits and an optional fraction of 1 to 8 digits. */
@@ -9943,6 +10265,1266 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Partners.Partner"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Purchases.PurchaseInvoiceCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Purchases.PurchaseInvoice"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_register: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    purchases_invoices_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Purchases.PurchaseInvoiceUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoice"];
                 };
             };
             /** @description Request validation failed: `error.fieldErrors` names every offending field. */

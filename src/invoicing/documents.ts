@@ -3,7 +3,7 @@
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
-import { Decimal, MAX_MONEY } from "../decimal.js";
+import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
 import { allocateNumber, type DocumentType } from "../domain/number-series.js";
 import { throwRuleFailures } from "../domain/identifiers.js";
 import { ApiError, unprocessable, type FieldErrors } from "../errors.js";
@@ -191,3 +191,67 @@ export async function allocateDocumentNumber(trx: Db, companyId: string, documen
   return created;
 }
 
+
+export const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The lines of the documents `ids`, by document, in position order. */
+export async function linesOf(db: Db, table: "sale_invoice_lines" | "purchase_invoice_lines", companyId: string, ids: string[]): Promise<Map<string, Record<string, any>[]>> {
+  const byDocument = new Map<string, Record<string, any>[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byDocument;
+  const rows = await db(table).where("company_id", companyId).whereIn("invoice_id", ids).orderBy(["invoice_id", "line_no"]);
+  for (const row of rows) byDocument.get(row.invoice_id)!.push(row);
+  return byDocument;
+}
+
+/** The partners of the drafts among `rows` as they are now (issued documents show their snapshot). */
+export async function livePartners(db: Db, companyId: string, rows: Record<string, any>[]): Promise<Map<string, PartnerRow>> {
+  const codes = [...new Set(rows.filter((r) => r.partner_snapshot === null).map((r) => r.partner_code as string))];
+  if (codes.length === 0) return new Map();
+  const partners: PartnerRow[] = await db("partners").where("company_id", companyId).whereIn("code", codes);
+  return new Map(partners.map((p) => [p.code, p]));
+}
+
+/** A stored line as the input that produces it again (every default already applied). */
+export function storedLineInput(l: Record<string, any>): LineInput {
+  return {
+    itemCode: l.item_code ?? undefined,
+    description: l.description,
+    quantity: trimDecimal(l.quantity),
+    unit: l.unit,
+    unitPriceExclVat: trimDecimal(l.unit_price),
+    discountPercent: trimDecimal(l.discount_percent),
+    vatRatePercent: trimDecimal(l.vat_rate_percent),
+    vatClassifier: l.vat_classifier,
+    revenueAccountCode: l.revenue_account_code ?? undefined,
+    expenseAccountCode: l.expense_account_code ?? undefined,
+    vatDeductible: l.vat_deductible ?? undefined,
+  };
+}
+
+/** The totals columns of a document row. */
+export function totalsColumns(totals: Totals, documentVat: "charged" | "none" = "charged") {
+  const vat = documentVat === "charged" ? totals.vatTotal : new Decimal(0);
+  return {
+    net_total: totals.netTotal.toFixed(2),
+    vat_total: vat.toFixed(2),
+    gross_total: totals.netTotal.plus(vat).toFixed(2),
+    vat_breakdown: JSON.stringify(
+      totals.breakdown.map((b) => ({
+        vatRatePercent: b.vatRatePercent.toFixed(2),
+        vatClassifier: b.vatClassifier,
+        taxableAmount: b.taxableAmount.toFixed(2),
+        vatAmount: b.vatAmount.toFixed(2),
+      })),
+    ),
+  };
+}
+
+/** A breakdown column as the API shows it. */
+export function breakdownToApi(rows: Record<string, string>[]) {
+  return rows.map((b) => ({
+    vatRatePercent: formatDecimal(b.vatRatePercent, "percent"),
+    vatClassifier: b.vatClassifier,
+    taxableAmount: formatDecimal(b.taxableAmount, "money"),
+    vatAmount: formatDecimal(b.vatAmount, "money"),
+  }));
+}

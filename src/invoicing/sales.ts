@@ -15,10 +15,16 @@ import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { convertParts } from "./totals.js";
 import {
   allocateDocumentNumber,
+  breakdownToApi,
+  storedLineInput,
+  totalsColumns,
+  linesOf,
+  livePartners,
   loadPartner,
   partnerSnapshot,
   resolveLines,
   todayInVilnius,
+  addDays,
   type DocumentLine,
   type PartnerRow,
 } from "./documents.js";
@@ -27,6 +33,7 @@ export type SaleInvoice = components["schemas"]["Sales.SaleInvoice"];
 type CreateInput = components["schemas"]["Sales.SaleInvoiceCreateRequest"];
 type UpdateInput = components["schemas"]["Sales.SaleInvoiceUpdateRequest"];
 
+const LINES = "sale_invoice_lines";
 const DEFAULT_PREFIX = { invoice: "SF", credit_note: "KS" } as const;
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 
@@ -49,12 +56,7 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
     vatTotal: money(row.vat_total),
     grossTotal: money(row.gross_total),
     grossTotalEur: row.gross_total_base === null ? null : money(row.gross_total_base),
-    vatBreakdown: (row.vat_breakdown as Record<string, string>[]).map((b) => ({
-      vatRatePercent: formatDecimal(b.vatRatePercent, "percent"),
-      vatClassifier: b.vatClassifier,
-      taxableAmount: money(b.taxableAmount),
-      vatAmount: money(b.vatAmount),
-    })),
+    vatBreakdown: breakdownToApi(row.vat_breakdown),
     paidAmount: money(row.paid_amount),
     creditedAmount: money(row.credited_amount),
     outstanding: money(row.outstanding),
@@ -92,24 +94,8 @@ async function findInvoice(db: Db, companyId: string, id: string, forUpdate = fa
   return row;
 }
 
-async function linesOf(db: Db, companyId: string, ids: string[]): Promise<Map<string, Record<string, any>[]>> {
-  const byInvoice = new Map<string, Record<string, any>[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return byInvoice;
-  const rows = await db("sale_invoice_lines").where("company_id", companyId).whereIn("invoice_id", ids).orderBy(["invoice_id", "line_no"]);
-  for (const row of rows) byInvoice.get(row.invoice_id)!.push(row);
-  return byInvoice;
-}
-
-/** Drafts show the partner as it is now; issued documents their snapshot. */
-async function livePartners(db: Db, companyId: string, rows: Record<string, any>[]): Promise<Map<string, PartnerRow>> {
-  const codes = [...new Set(rows.filter((r) => r.partner_snapshot === null).map((r) => r.partner_code as string))];
-  if (codes.length === 0) return new Map();
-  const partners: PartnerRow[] = await db("partners").where("company_id", companyId).whereIn("code", codes);
-  return new Map(partners.map((p) => [p.code, p]));
-}
-
 async function toApi(db: Db, companyId: string, row: Record<string, any>): Promise<SaleInvoice> {
-  const [lines, partners] = await Promise.all([linesOf(db, companyId, [row.id]), livePartners(db, companyId, [row])]);
+  const [lines, partners] = await Promise.all([linesOf(db, LINES, companyId, [row.id]), livePartners(db, companyId, [row])]);
   return saleInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
 
@@ -155,25 +141,6 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
   );
 }
 
-function totalsColumns(resolved: Awaited<ReturnType<typeof resolveLines>>) {
-  const { totals } = resolved;
-  return {
-    net_total: totals.netTotal.toFixed(2),
-    vat_total: totals.vatTotal.toFixed(2),
-    gross_total: totals.grossTotal.toFixed(2),
-    vat_breakdown: JSON.stringify(
-      totals.breakdown.map((b) => ({
-        vatRatePercent: b.vatRatePercent.toFixed(2),
-        vatClassifier: b.vatClassifier,
-        taxableAmount: b.taxableAmount.toFixed(2),
-        vatAmount: b.vatAmount.toFixed(2),
-      })),
-    ),
-  };
-}
-
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
 function dueDateProblem(issueDate: string, dueDate: string): void {
   if (dueDate < issueDate) {
     throw unprocessable(`The due date ${dueDate} is before the issue date ${issueDate}.`, "sale_invoice.due_before_issue", { issueDate, dueDate });
@@ -207,7 +174,7 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
       currency,
       notes: input.notes ?? null,
       credited_invoice_id: target?.id ?? null,
-      ...totalsColumns(resolved),
+      ...totalsColumns(resolved.totals),
     })
     .returning("*");
   await writeLines(trx, company.id, row.id, resolved.lines);
@@ -239,29 +206,14 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
     ...(input.notes !== undefined ? { notes: input.notes } : {}),
   };
   // Lines are checked again whenever what they are checked against changes: the VAT at the issue date, the currency.
-  const lineInputs = input.lines ?? (await linesOf(trx, company.id, [current.id])).get(current.id)!.map(storedLineInput);
+  const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
   const resolved = await resolveLines(trx, company, "sales", lineInputs, issueDate, currency);
   const [row] = await trx("sale_invoices")
     .where({ company_id: company.id, id: current.id })
-    .update({ ...changes, ...totalsColumns(resolved), updated_at: trx.fn.now() })
+    .update({ ...changes, ...totalsColumns(resolved.totals), updated_at: trx.fn.now() })
     .returning("*");
   await writeLines(trx, company.id, row.id, resolved.lines);
   return toApi(trx, company.id, row);
-}
-
-/** A stored line as the input that produces it again (every default already applied). */
-function storedLineInput(l: Record<string, any>) {
-  return {
-    itemCode: l.item_code ?? undefined,
-    description: l.description,
-    quantity: trimDecimal(l.quantity),
-    unit: l.unit,
-    unitPriceExclVat: trimDecimal(l.unit_price),
-    discountPercent: trimDecimal(l.discount_percent),
-    vatRatePercent: trimDecimal(l.vat_rate_percent),
-    vatClassifier: l.vat_classifier,
-    revenueAccountCode: l.revenue_account_code ?? undefined,
-  };
 }
 
 export async function deleteSaleInvoice(trx: Db, companyId: string, id: string): Promise<SaleInvoice> {
@@ -294,7 +246,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     }
   }
   const partner = await loadPartner(trx, company.id, draft.partner_code, "customer");
-  const lines = (await linesOf(trx, company.id, [id])).get(id)!;
+  const lines = (await linesOf(trx, LINES, company.id, [id])).get(id)!;
   // The VAT and accounts are checked again at issue: a rate valid when the draft was written may not be now.
   const resolved = await resolveLines(trx, company, "sales", lines.map(storedLineInput), draft.issue_date, draft.currency);
   const quote = await lookupRate(trx, company.id, draft.currency, draft.issue_date);
@@ -433,6 +385,7 @@ export async function listSaleInvoices(db: Db, companyId: string, request: ListR
   const [lines, partners] = await Promise.all([
     linesOf(
       db,
+      LINES,
       companyId,
       result.rows.map((r) => r.id),
     ),
