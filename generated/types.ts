@@ -954,7 +954,13 @@ export type components = {
             /** @description When the company was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description Creates a company. */
+        /**
+         * @description Creates a company. Its identifiers go through the rules partners' do (422 `unprocessable` naming the field): a
+         *     Lithuanian company's `code` is its legal entity code, 9 digits with their mod-11 check digit (key
+         *     `company_code.invalid`); `vatCode` has its country's format and, for `LT`, the fixed `1` and the check digit
+         *     (`vat_code.invalid`); `iban` passes mod 97 with its country's length (`iban.invalid`); `address.countryCode` is
+         *     an assigned code (`country_code.unknown`); several failures give `company.invalid_fields`.
+         */
         "Account.CompanyCreateRequest": {
             /** @description Legal name. */
             name: components["schemas"]["Name"];
@@ -985,7 +991,10 @@ export type components = {
              */
             fiscalYearStartMonth: components["schemas"]["Account.Month"];
         };
-        /** @description Changes a company. Only the fields sent change; `null` clears an optional field. */
+        /**
+         * @description Changes a company. Only the fields sent change; `null` clears an optional field. The rules of create apply to
+         *     `code`, `vatCode`, `iban` and `address` (422).
+         */
         "Account.CompanyUpdateRequest": {
             /** @description The company to change. */
             id: components["schemas"]["Id"];
@@ -1052,8 +1061,9 @@ export type components = {
             id: components["schemas"]["Id"];
         };
         /**
-         * @description Barcode: 1 to 64 characters, no surrounding spaces. When it is 8, 12 or 13 digits it is taken as an EAN-8,
-         *     UPC-A or EAN-13 and its check digit must be right (422 `barcode.invalid_checksum`); anything else is free text.
+         * @description Barcode: 1 to 64 characters, no surrounding spaces. When it is 8, 12 or 13 digits it is taken as an EAN-8 or
+         *     UPC-E (8 digits: either check digit is accepted), UPC-A or EAN-13 and its check digit must be right (422
+         *     `barcode.invalid_checksum`); anything else is free text.
          */
         "Catalog.Barcode": string;
         /** @description A good or service of the company. */
@@ -1864,10 +1874,13 @@ export type components = {
          *     Beyond the patterns of the contract (a failure of which is 400 `validation`), `vatCode`, `iban` and the country
          *     codes are checked against their rules, and a failure is 422 `unprocessable` whose `fieldErrors` name the field:
          *     `vatCode` must have its country's format (e.g. `LT` + 9 or 12 digits, `DE` + 9 digits; prefixes without a known
-         *     format only the pattern), `iban` must pass the ISO 13616 mod-97 check and have its country's length where known
-         *     (LT 20), and `countryCode` / `address.countryCode` must be assigned ISO 3166-1 codes. The key is
-         *     `vat_code.invalid`, `iban.invalid` or `country_code.unknown` when one field fails, `partner.invalid_fields`
-         *     when several do.
+         *     format only the pattern; `GR` is refused, Greece's VAT prefix being `EL`), and an `LT` code its fixed `1` (8th of
+         *     9 digits, 11th of 12) and its mod-11 check digit (`LT123456789` is refused); `iban` must pass the ISO 13616 mod-97
+         *     check and have its country's length where known (LT 20); `countryCode` / `address.countryCode` must be assigned
+         *     ISO 3166-1 codes; and a Lithuanian partner's (`countryCode` `LT`) `registrationCode` must be a legal entity code
+         *     (9 digits with its mod-11 check digit), or for a private person, when written as 11 digits, a valid personal code.
+         *     The key is `vat_code.invalid`, `iban.invalid`, `country_code.unknown` or `registration_code.invalid` when one
+         *     field fails, `partner.invalid_fields` when several do.
          */
         "Partners.PartnerCreateRequest": {
             /** @description Name. */
@@ -1919,7 +1932,8 @@ export type components = {
         };
         /**
          * @description Changes a partner. Only the fields sent change; `null` clears an optional field. The same rules as on create
-         *     apply (422 for `vatCode`, `iban`, country codes). The code may change while nothing references the partner;
+         *     apply (422 for `vatCode`, `iban`, country codes, a Lithuanian partner's `registrationCode`, also when the
+         *     country or `isPrivatePerson` changes under a code it already has). The code may change while nothing references the partner;
          *     once a journal entry (or any other record) references it, changing the code is 409 `conflict`
          *     (`partner.referenced`), and a code taken by another partner is 409 `partner.code_taken`.
          */

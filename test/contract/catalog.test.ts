@@ -72,6 +72,7 @@ describe("create", () => {
     { name: "a unit of 16 characters", body: { unit: "x".repeat(16) } },
     { name: "a unit of 1 character", body: { unit: "m" } },
     { name: "EAN-8", body: { barcode: "96385074" } },
+    { name: "UPC-E (8 digits, check digit of its UPC-A 042100005264)", body: { barcode: "04252614" } },
     { name: "UPC-A", body: { barcode: "036000291452" } },
     { name: "EAN-13", body: { barcode: "5901234123457" } },
     { name: "a free-text barcode", body: { barcode: "ABC-123/x" } },
@@ -89,6 +90,7 @@ describe("create", () => {
     { name: "EAN-13 with a wrong check digit", barcode: "4006381333932", kind: "EAN-13" },
     { name: "EAN-8 with a wrong check digit", barcode: "96385075", kind: "EAN-8" },
     { name: "UPC-A with a wrong check digit", barcode: "036000291453", kind: "UPC-A" },
+    { name: "8 digits neither an EAN-8 nor a UPC-E", barcode: "04252615", kind: "UPC-E" },
   ])("$name -> 422 barcode.invalid_checksum naming barcode, nothing stored", async ({ barcode, kind }) => {
     const c = code("BAR");
     const res = await h.post(CREATE, { ...MINIMAL, code: c, barcode }, { key, companyId });

@@ -12,6 +12,7 @@ import type { Handler } from "../../src/handlers/types.js";
 import { createContractApi, loadDocument, type ContractApi } from "../../src/http/openapi.js";
 import { createLogger, type Logger } from "../../src/log.js";
 import { startApiServer, type ApiServer } from "../../src/server.js";
+import { ltCompanyCode } from "./codes.js";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -113,7 +114,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const tenant = async (overrides: Record<string, unknown> = {}) => {
     const account = await bootstrap();
-    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: `C${++counter}`, countryCode: "LT", ...overrides }, { key: account.apiKey });
+    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: ltCompanyCode(), countryCode: "LT", ...overrides }, { key: account.apiKey });
     if (res.status !== 200) throw new Error(`company create failed: ${JSON.stringify(res.body)}`);
     return { ...account, companyId: (res.body as { id: string }).id };
   };
