@@ -209,7 +209,7 @@ export type paths = {
         put?: never;
         /**
          * @description The company's items. Filter and sort on `code`, `name`, `type`, `unit`, `barcode`, `tracking` (text),
-         *     `vatRatePercent`, `salePriceExclVat`, `purchasePriceExclVat` (decimal), `active` (boolean: `eq`, `ne`),
+         *     `vatClassifier` (text), `vatRatePercent`, `salePriceExclVat`, `purchasePriceExclVat` (decimal), `active` (boolean: `eq`, `ne`),
          *     `createdAt`, `updatedAt` (timestamp), and filter on `id`; total `salePriceExclVat` and `purchasePriceExclVat`.
          *     Default order: `code`.
          */
@@ -788,6 +788,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/reference/vat-classifiers/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The VAT classifiers of the company's country with the rate of each period: for Lithuania PVM1 (21%), PVM2 (9%,
+         *     until 2025-12-31), PVM3 (5%), PVM58 (12%, from 2026-01-01), the 0% classifiers PVM5 (exempt), PVM12 (export),
+         *     PVM13 (intra-Community supply), PVM14, PVM15, and the reverse-charge PVM16, PVM20, PVM21, PVM25. Other
+         *     countries answer an empty list for now. A document line's classifier and rate are checked at its tax point date:
+         *     a December 2025 supply invoiced in January 2026 keeps PVM2 at 9%. Filter and sort on `code`, `kind` (text),
+         *     `ratePercent` (decimal), `validFrom`, `validTo` (date). Default order: `code`, then `validFrom`.
+         */
+        post: operations["reference_vat_classifiers_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reference/vat-rates/list": {
         parameters: {
             query?: never;
@@ -1082,6 +1106,8 @@ export type components = {
             barcode: string | null;
             /** @description Default VAT rate in percent, two decimals (e.g. `21.00`). */
             vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier of the item (e.g. `PVM1`, see `reference/vat-classifiers/list`); null in a country without published classifiers when none was sent. */
+            vatClassifier: string | null;
             /** @description Default sale price per unit, excluding VAT, six decimals; null when none. */
             salePriceExclVat: string | null;
             /** @description Default purchase price per unit, excluding VAT, six decimals; null when none. */
@@ -1096,9 +1122,14 @@ export type components = {
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Creates a catalog item. `vatRatePercent` must be one of the rates of the company's country valid today (see
-         *     `reference/vat-rates/list`), else 422 `unprocessable`, key `vat_rate.unknown`; for a country whose rates are not
-         *     yet published there any rate is accepted.
+         * @description Creates a catalog item. In a country with published VAT classifiers (Lithuania, `reference/vat-classifiers/list`)
+         *     the item carries a classifier with its rate: `vatClassifier` must exist (422 `vat_classifier.unknown`) and carry
+         *     `vatRatePercent` in some period of its validity (422 `vat_classifier.rate_mismatch`); an item is master data with no
+         *     tax point of its own, so a rate is not checked against "today" (a document line's is checked at its tax point
+         *     date). Without `vatClassifier` the rate names it when one ordinary domestic classifier carries that rate (21 ->
+         *     PVM1, 12 -> PVM58, 5 -> PVM3, 9 -> PVM2); 0% needs a classifier (422 `vat_classifier.required`), and a rate no
+         *     classifier carries is 422 `vat_rate.unknown`. For a country whose classifiers are not yet published any rate is
+         *     accepted.
          */
         "Catalog.CatalogItemCreateRequest": {
             /** @description Code, unique within the company (409 `conflict`, key `catalog_item.code_taken`, when taken). */
@@ -1113,6 +1144,8 @@ export type components = {
             barcode?: components["schemas"]["Catalog.Barcode"];
             /** @description Default VAT rate in percent, e.g. `21`. */
             vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier, e.g. `PVM1`; see above for the default. */
+            vatClassifier?: components["schemas"]["Reference.VatClassifierCode"];
             /** @description Default sale price per unit, excluding VAT. */
             salePriceExclVat?: components["schemas"]["UnitPrice"];
             /** @description Default purchase price per unit, excluding VAT. */
@@ -1153,8 +1186,10 @@ export type components = {
             unit?: components["schemas"]["Catalog.Unit"];
             /** @description Barcode; `null` clears it. */
             barcode?: string | null;
-            /** @description Default VAT rate in percent. */
+            /** @description Default VAT rate in percent. A new rate sent without `vatClassifier` is named by the rate afresh. */
             vatRatePercent?: components["schemas"]["Percent"];
+            /** @description VAT classifier; checked with the item's rate (the new one when sent). `null` names it by the rate. */
+            vatClassifier?: string | null;
             /** @description Default sale price per unit, excluding VAT; `null` clears it. */
             salePriceExclVat?: string | null;
             /** @description Default purchase price per unit, excluding VAT; `null` clears it. */
@@ -2099,6 +2134,37 @@ export type components = {
         };
         /** @description Series prefix: 1 to 20 letters, digits, `_` or `/` (no `-`, which separates the number). */
         "Reference.SeriesPrefix": string;
+        /** @description A VAT classifier and one period in which it carries one rate. A classifier whose rate changed has one row per period. */
+        "Reference.VatClassifier": {
+            /** @description Country (ISO 3166-1 alpha-2). */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description The classifier code, e.g. `PVM1`. */
+            code: components["schemas"]["Reference.VatClassifierCode"];
+            /** @description What its supplies are for VAT. */
+            kind: components["schemas"]["Reference.VatClassifierKind"];
+            /** @description The rate it carries in this period, percent with two decimals. */
+            ratePercent: components["schemas"]["Percent"];
+            /** @description First day of the period (a classifier already in force on 2025-01-01, the first day covered, shows that day). */
+            validFrom: components["schemas"]["Date"];
+            /**
+             * Format: date
+             * @description Last day of the period; null while it has no end.
+             */
+            validTo: string | null;
+            /** @description Short name, Lithuanian / English. */
+            name: string;
+            /** @description What it applies to. */
+            description: string;
+            /** @description The law and classifier it is taken from. */
+            source: string;
+        };
+        /** @description A VAT classifier code of the Lithuanian tax authority: `PVM` and 1 to 3 digits, e.g. `PVM1`. */
+        "Reference.VatClassifierCode": string;
+        /**
+         * @description What a classifier's supplies are for VAT.
+         * @enum {string}
+         */
+        "Reference.VatClassifierKind": "standard" | "reduced" | "zero" | "exempt" | "outside_scope" | "reverse_charge";
         /** @description A VAT rate of a country and the days it applies. */
         "Reference.VatRate": {
             /** @description Country (ISO 3166-1 alpha-2). */
@@ -11037,6 +11103,229 @@ export interface operations {
                     "application/json": {
                         /** @description The rows of this page. */
                         rows: components["schemas"]["Reference.NumberSeries"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reference_vat_classifiers_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Reference.VatClassifier"][];
                         /**
                          * Format: int32
                          * @description Page returned.
