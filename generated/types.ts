@@ -1332,6 +1332,14 @@ export type components = {
             totalEquityAndLiabilities: components["schemas"]["MoneyTotal"];
             /** @description True when `totalAssets` equals `totalEquityAndLiabilities`. */
             balanced: boolean;
+            /**
+             * @description The balance sheet in the Lithuanian form (VAS 2): every line `A` … `H` in form order, each account in its
+             *     `statementLine` (the results of income and expense accounts in `D.V.1` and `D.V.2`), and `X` for the
+             *     opening-balance interim account 999, which must be zero once the opening balances are complete.
+             */
+            statementLines: components["schemas"]["Ledger.StatementLineAmount"][];
+            /** @description Accounts with a balance but no statement line (created without one under an unmapped parent), by code. */
+            unmappedAccounts: string[];
         };
         /** @description The equity side, with the results not yet closed to an equity account. */
         "Ledger.BalanceSheetEquity": {
@@ -1598,6 +1606,15 @@ export type components = {
             parentCode: string | null;
             /** @description Whether entries may be posted to it. An account with sub-accounts is never postable. */
             isPostable: boolean;
+            /**
+             * @description A contra account (−): it carries the balance opposite to its type's and reduces its statement line
+             *     (accumulated depreciation, impairment, own shares, discounts).
+             */
+            isContra: boolean;
+            /** @description Its line in the Lithuanian financial statements; null for a header spanning several, or when not mapped. */
+            statementLine: string | null;
+            /** @description Its SAF-T mapping. */
+            saft: components["schemas"]["Ledger.SaftAccountMapping"];
             /** @description When the account was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the account was last changed. */
@@ -1620,6 +1637,15 @@ export type components = {
              * @default true
              */
             isPostable: boolean;
+            /**
+             * @description A contra account. Default false.
+             * @default false
+             */
+            isContra: boolean;
+            /** @description Statement line. Default: the parent's. */
+            statementLine?: components["schemas"]["Ledger.StatementLine"];
+            /** @description SAF-T `AccountTableID`. Default: the parent's. */
+            saftAccountTableId?: string;
         };
         /** @description Names one account by `id` or by `code` (exactly one). */
         "Ledger.LedgerAccountGetRequest": {
@@ -1645,6 +1671,12 @@ export type components = {
             parentCode?: string | null;
             /** @description Whether entries may be posted to it. */
             isPostable?: boolean;
+            /** @description A contra account. */
+            isContra?: boolean;
+            /** @description Statement line; `null` clears it. */
+            statementLine?: string | null;
+            /** @description SAF-T `AccountTableID`; `null` clears it. */
+            saftAccountTableId?: string | null;
         };
         /** @description An accounting period: one calendar month. */
         "Ledger.Period": {
@@ -1701,15 +1733,19 @@ export type components = {
             description: string;
         };
         /**
-         * @description Names of posting rules: which account each automatic posting uses.
+         * @description Names of posting rules: which account each automatic posting uses. Each rule points at accounts of certain types
+         *     (in brackets) and defaults to an account of the `lt-standard` chart.
          * @enum {string}
          */
-        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "inventory.stock" | "inventory.costOfSales" | "assets.depreciationExpense" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
+        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "inventory.stock" | "inventory.costOfSales" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
         /** @description Points a rule to an account. */
         "Ledger.PostingRuleUpdateRequest": {
             /** @description Rule name. */
             rule: components["schemas"]["Ledger.PostingRuleName"];
-            /** @description Account: must exist and be postable (422 otherwise). */
+            /**
+             * @description Account: must exist and be postable (422 `posting_rule.account_invalid` otherwise) and be of a type the rule
+             *     posts to (422 `posting_rule.account_type_invalid`: output VAT cannot point at an expense account).
+             */
             accountCode: components["schemas"]["Ledger.AccountCode"];
         };
         /**
@@ -1727,6 +1763,14 @@ export type components = {
             expenses: components["schemas"]["Ledger.ProfitAndLossSection"];
             /** @description Income − expenses: a profit is positive, a loss negative. */
             netResult: components["schemas"]["MoneyTotal"];
+            /**
+             * @description The profit and loss account in the Lithuanian form (VAS 3, by function of expense): every line `PL.1` …
+             *     `PL.15` in form order with its effect on the result; `PL.4` gross profit, `PL.13` profit before tax and `PL.15`
+             *     net profit are subtotals (`PL.15` equals `netResult` when every account is mapped).
+             */
+            statementLines: components["schemas"]["Ledger.StatementLineAmount"][];
+            /** @description Income and expense accounts with a movement but no statement line, by code. */
+            unmappedAccounts: string[];
         };
         /** @description One side of the profit and loss statement, grouped by the chart's 2-digit groups. */
         "Ledger.ProfitAndLossSection": {
@@ -1780,6 +1824,52 @@ export type components = {
             from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range; not before `from` (400 otherwise). */
             to: components["schemas"]["AccountingDate"];
+        };
+        /** @description How an account goes into a SAF-T file (SAFT_2_01.xsd, MasterFiles/GeneralLedgerAccounts/Account). */
+        "Ledger.SaftAccountMapping": {
+            /**
+             * @description `AccountTableID`: the account of the tax authority's account classifier (i.SAF-T description, Annex 2; for the
+             *     `lt-standard` chart the sample-chart account it is or belongs to). Null for an account created without one under
+             *     no mapped parent.
+             */
+            accountTableId: string | null;
+            /** @description `AccountType`, from the account's class (or type). */
+            accountType: components["schemas"]["Ledger.SaftAccountType"];
+            /** @description `GroupingCategory`, from the account's place in the hierarchy. */
+            groupingCategory: components["schemas"]["Ledger.SaftGroupingCategory"];
+            /** @description `GroupingCode`: the parent's code; null for a top-level account. */
+            groupingCode: string | null;
+        };
+        /**
+         * @description SAF-T account type (SAFT_2_01.xsd `AccountType`).
+         * @enum {string}
+         */
+        "Ledger.SaftAccountType": "IT" | "TT" | "NK" | "I" | "P" | "S" | "KT";
+        /**
+         * @description SAF-T grouping category (SAFT_2_01.xsd `GroupingCategory`).
+         * @enum {string}
+         */
+        "Ledger.SaftGroupingCategory": "S1L" | "S2L" | "S" | "D1L" | "D";
+        /**
+         * @description Line of the Lithuanian financial statements, e.g. `B.II.1` (balance sheet, VAS 2: `A` … `H`) or `PL.5` (profit and
+         *     loss, VAS 3); `X` is the opening-balance interim account, which must be zero.
+         */
+        "Ledger.StatementLine": string;
+        /** @description A line of the Lithuanian financial statements with its amount. */
+        "Ledger.StatementLineAmount": {
+            /** @description The line, e.g. `B.II.1` or `PL.5`. */
+            line: components["schemas"]["Ledger.StatementLine"];
+            /** @description Its name in the Lithuanian form. */
+            name: string;
+            /** @description Its English name. */
+            nameEn: string;
+            /**
+             * @description Amount, in the sign of its statement: on the balance sheet assets (`A`, `B`, `C`) debit positive, equity and
+             *     liabilities (`D` … `H`) credit positive, `X` debit positive; on the profit and loss account the line's effect on
+             *     the result (income positive, expenses negative). A contra account reduces its line. Section and sub-section
+             *     lines (`B`, `B.II`, `PL.4`, `PL.13`, `PL.15`) are the sums of the lines under them.
+             */
+            amount: components["schemas"]["MoneyTotal"];
         };
         /** @description The trial balance of a range. */
         "Ledger.TrialBalance": {

@@ -50,11 +50,20 @@ export async function accountForRule(db: Db, companyId: string, rule: PostingRul
 }
 
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
-  const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable");
+  const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
   if (!account || !account.is_postable) {
     throw unprocessable(`Account ${input.accountCode} ${account ? "is not postable" : "does not exist"}.`, "posting_rule.account_invalid", {
       rule: input.rule,
       accountCode: input.accountCode,
+    });
+  }
+  const types: readonly string[] = POSTING_RULES[input.rule].types;
+  if (!types.includes(account.type)) {
+    throw unprocessable(`Rule ${input.rule} posts to an account of type ${types.join(" or ")}; ${input.accountCode} is ${account.type}.`, "posting_rule.account_type_invalid", {
+      rule: input.rule,
+      accountCode: input.accountCode,
+      accountType: account.type,
+      expectedTypes: [...types],
     });
   }
   await trx.raw(
