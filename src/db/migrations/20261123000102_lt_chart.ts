@@ -9,13 +9,14 @@ import { LT_STANDARD, saftAccountTypeOf, type AccountType } from "../../ledger/l
 // template's accounts, those still as the template made them (same code and name) are deleted when nothing posted to
 // them, together with the posting-rule choices that named them (the defaults then apply), and the new template is
 // applied. An old account that has postings cannot be deleted (the journal is immutable): it stays, takes the new
-// template's names and mapping when the new template has its code with the same type, and is otherwise left as it was.
+// template's names, parent and mapping when the new template has its code with the same type, and is otherwise left
+// as it was (e.g. 1292, the old accumulated depreciation of buildings, keeps its entries for the accountant to move).
 //
 // The template inserted is src/ledger/lt-standard.ts as it is when this migration runs; a later change of the
 // template comes with a migration of its own.
 
 /** The old template's accounts, code and Lithuanian name, as 20261122000003 era code seeded them. */
-const OLD_TEMPLATE: [code: string, name: string][] = [
+export const OLD_TEMPLATE: [code: string, name: string][] = [
   ["1", "ILGALAIKIS TURTAS"],
   ["11", "Nematerialusis turtas"],
   ["1110", "Plėtros darbai"],
@@ -184,7 +185,8 @@ export async function up(knex: Knex): Promise<void> {
   for (const { company_id: companyId } of companies) await rewriteChart(knex, companyId, oldNames);
 }
 
-async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string, string>): Promise<void> {
+/** Exported for its test (test/contract/lt-chart.test.ts), which seeds an old chart and rewrites it. */
+export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string, string> = new Map(OLD_TEMPLATE)): Promise<void> {
   const rows: { code: string; name: string; parent_code: string | null }[] = await knex("ledger_accounts").where("company_id", companyId).select("code", "name", "parent_code");
   const posted = new Set((await knex("journal_entries").where("company_id", companyId).distinct("account_code")).map((r: { account_code: string }) => r.account_code));
   const seeded = new Set(rows.filter((r) => oldNames.get(r.code) === r.name && !posted.has(r.code)).map((r) => r.code));
@@ -213,7 +215,11 @@ async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string,
     const mapping = { is_contra: a.isContra, statement_line: a.statementLine, saft_account_table_id: a.saftAccountTableId, saft_account_type: a.saftAccountType };
     const current = remaining.get(a.code);
     if (current) {
-      if (current.type === a.type) await knex("ledger_accounts").where({ company_id: companyId, code: a.code }).update({ name: a.name, name_en: a.nameEn, ...mapping, updated_at: knex.fn.now() });
+      if (current.type === a.type) {
+        const parent = a.parentCode ? remaining.get(a.parentCode) : undefined;
+        const reparent = parent && !parent.is_postable ? { parent_code: a.parentCode } : {};
+        await knex("ledger_accounts").where({ company_id: companyId, code: a.code }).update({ name: a.name, name_en: a.nameEn, ...reparent, ...mapping, updated_at: knex.fn.now() });
+      }
       continue;
     }
     // A parent left postable (an old account with postings) cannot take sub-accounts: the template's branch under
