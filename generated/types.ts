@@ -1656,7 +1656,9 @@ export type components = {
         };
         /**
          * @description Changes an account. Only the fields sent change. An account with postings cannot change its type or become
-         *     non-postable, and an account with sub-accounts cannot become postable (409 `conflict`).
+         *     non-postable, and an account with sub-accounts cannot become postable (409 `conflict`); nor can an account a
+         *     posting rule posts to (set, or on its default) become non-postable or take a type the rule does not post to (409,
+         *     key `ledger_account.used_by_posting_rule`).
          */
         "Ledger.LedgerAccountUpdateRequest": {
             /** @description The account to change. */

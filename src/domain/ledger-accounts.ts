@@ -6,6 +6,8 @@ import { violatedConstraint } from "../db/transaction.js";
 import { conflict, notFound, unprocessable, validationError } from "../errors.js";
 import { LT_STANDARD, saftAccountTypeOf, saftGrouping } from "../ledger/lt-standard.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { POSTING_RULES } from "../ledger/posting-rules.js";
+import { rulesPostingTo } from "./posting-rules.js";
 
 type LedgerAccount = components["schemas"]["Ledger.LedgerAccount"];
 type CreateInput = components["schemas"]["Ledger.LedgerAccountCreateRequest"];
@@ -168,6 +170,17 @@ export async function updateAccount(trx: Db, companyId: string, input: UpdateInp
   if (input.type && input.type !== current.type) {
     const child = await trx("ledger_accounts").where({ company_id: companyId, parent_code: input.code }).whereNot("type", input.type).first("code");
     if (child) throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", { code: child.code });
+  }
+  // A posting rule that posts here must keep a postable account of a type it posts to.
+  if ((input.type && input.type !== current.type) || (input.isPostable === false && current.is_postable)) {
+    const broken = (await rulesPostingTo(trx, companyId, input.code)).find((rule) => input.isPostable === false || !(POSTING_RULES[rule].types as readonly string[]).includes(type));
+    if (broken) {
+      throw conflict(
+        `Posting rule ${broken} posts to ${input.code}, which would then be ${input.isPostable === false ? "non-postable" : `of type ${type}`}; point the rule elsewhere first.`,
+        "ledger_account.used_by_posting_rule",
+        { code: input.code, rule: broken },
+      );
+    }
   }
   const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
   if (input.name !== undefined) patch.name = input.name;

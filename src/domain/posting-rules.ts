@@ -74,3 +74,13 @@ export async function updatePostingRule(trx: Db, companyId: string, input: { rul
   const defaultAccountCode = POSTING_RULES[input.rule].defaultAccountCode;
   return { rule: input.rule, accountCode: input.accountCode, isDefault: input.accountCode === defaultAccountCode, defaultAccountCode, description: POSTING_RULES[input.rule].description };
 }
+
+/**
+ * The rules that post to `accountCode` in this company: those set to it, and those on their default when the default
+ * is it. An account change must keep each of them valid (ledger-accounts.ts).
+ */
+export async function rulesPostingTo(db: Db, companyId: string, accountCode: string): Promise<PostingRuleName[]> {
+  const stored: { rule: PostingRuleName; account_code: string }[] = await db("posting_rules").where("company_id", companyId).select("rule", "account_code");
+  const set = new Map(stored.map((r) => [r.rule, r.account_code]));
+  return (Object.keys(POSTING_RULES) as PostingRuleName[]).filter((rule) => (set.get(rule) ?? POSTING_RULES[rule].defaultAccountCode) === accountCode);
+}

@@ -207,6 +207,32 @@ describe("SAF-T mapping, contra flags and statement lines of every account", () 
   });
 });
 
+describe("an account a posting rule posts to keeps a type the rule posts to", () => {
+  test.each([
+    { name: "4492 (output VAT by default) made an expense", body: { code: "4492", type: "expense" }, rule: "sales.vatPayable" },
+    { name: "2441 (input VAT by default) made non-postable", body: { code: "2441", isPostable: false }, rule: "purchases.vatReceivable" },
+  ])("$name -> 409 ledger_account.used_by_posting_rule, nothing changes", async ({ body, rule }) => {
+    const t = await h.tenant();
+    const p = { key: t.apiKey, companyId: t.companyId };
+    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
+    const before = await h.db("ledger_accounts").where({ company_id: t.companyId, code: body.code }).first();
+    const res = await call("/v1/ledger/accounts/update", body, p);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "conflict", key: "ledger_account.used_by_posting_rule", params: { code: body.code, rule } });
+    expect(await h.db("ledger_accounts").where({ company_id: t.companyId, code: body.code }).first()).toEqual(before);
+  });
+
+  test("once the rule points elsewhere, the account may change", async () => {
+    const t = await h.tenant();
+    const p = { key: t.apiKey, companyId: t.companyId };
+    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
+    expect((await call("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "6802" }, p)).status).toBe(200);
+    const res = await call("/v1/ledger/accounts/update", { code: "6314", isPostable: false }, p);
+    expect(res.status).toBe(200);
+    expect(await h.db("ledger_accounts").where({ company_id: t.companyId, code: "6314" }).first()).toMatchObject({ is_postable: false });
+  });
+});
+
 describe("statements: a contra account reduces its line", () => {
   test("buildings less accumulated depreciation on A.II.2; depreciation expense (6206) on the G&A line", async () => {
     const t = await h.tenant();
