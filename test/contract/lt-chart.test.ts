@@ -2,7 +2,7 @@
 // code the old template got wrong, the Lithuanian essentials, the SAF-T mapping of every account, contra flags and
 // statement lines, and the migration that rewrites a company's old template.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { OLD_TEMPLATE, rewriteChart } from "../../src/db/migrations/20261123000102_lt_chart.js";
+import { companiesWithOldTemplate, OLD_TEMPLATE, rewriteChart } from "../../src/db/migrations/20261123000102_lt_chart.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 
 let h: Harness;
@@ -282,7 +282,12 @@ describe("migration of a company that applied the old template", () => {
     expect((await call("/v1/ledger/journal/transactions/create", { date: "2026-01-10", entries: [{ accountCode: "1292", credit: "10.00" }, { accountCode: "2410", debit: "10.00" }] }, o2)).status).toBe(200);
     await db("posting_rules").insert({ company_id: t.companyId, rule: "bank.fees", account_code: "6210" });
 
+    // The migration finds this company (and not one that applied the new template) and rewrites it.
+    const found = await companiesWithOldTemplate(db);
+    expect(found).toContain(t.companyId);
+    expect(found).not.toContain(o.companyId);
     await db.transaction((trx) => rewriteChart(trx, t.companyId));
+    expect(await companiesWithOldTemplate(db)).not.toContain(t.companyId);
 
     const rows: any[] = await db("ledger_accounts").where({ company_id: t.companyId });
     const byCode = new Map(rows.map((r) => [r.code, r]));

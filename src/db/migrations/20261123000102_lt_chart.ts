@@ -161,6 +161,13 @@ export const OLD_TEMPLATE: [code: string, name: string][] = [
   ["69", "Pelno mokestis"],
   ["6900", "Pelno mokesčio sąnaudos"]];
 
+/**
+ * The old template's accounts that the new one does not have as they are (same code and name): those tell a company
+ * that applied the old template, and those are replaced. The 27 it shares (class and group headers such as 1, 11,
+ * 27; 5000, 5001, 5400, 6000, 6001) stay and take the new mapping.
+ */
+const OLD_ONLY: [code: string, name: string][] = OLD_TEMPLATE.filter(([code, name]) => !LT_STANDARD.some((a) => a.code === code && a.name === name));
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     alter table ledger_accounts
@@ -176,17 +183,21 @@ export async function up(knex: Knex): Promise<void> {
     await knex("ledger_accounts").where({ company_id: a.company_id, code: a.code }).update({ saft_account_type: saftAccountTypeOf(a.code, a.type) });
   }
 
-  const oldNames = new Map(OLD_TEMPLATE);
-  const companies: { company_id: string }[] = await knex("ledger_accounts")
-    .whereIn(["code", "name"], OLD_TEMPLATE.map(([code, name]) => [code, name]))
+  for (const companyId of await companiesWithOldTemplate(knex)) await rewriteChart(knex, companyId);
+}
+
+/** The companies holding at least 20 of the old template's own accounts as it seeded them (code and name). */
+export async function companiesWithOldTemplate(knex: Knex): Promise<string[]> {
+  const rows: { company_id: string }[] = await knex("ledger_accounts")
+    .whereIn(["code", "name"], OLD_ONLY.map(([code, name]) => [code, name]))
     .groupBy("company_id")
     .having(knex.raw("count(*) >= 20"))
     .select("company_id");
-  for (const { company_id: companyId } of companies) await rewriteChart(knex, companyId, oldNames);
+  return rows.map((r) => r.company_id);
 }
 
 /** Exported for its test (test/contract/lt-chart.test.ts), which seeds an old chart and rewrites it. */
-export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string, string> = new Map(OLD_TEMPLATE)): Promise<void> {
+export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string, string> = new Map(OLD_ONLY)): Promise<void> {
   const rows: { code: string; name: string; parent_code: string | null }[] = await knex("ledger_accounts").where("company_id", companyId).select("code", "name", "parent_code");
   const posted = new Set((await knex("journal_entries").where("company_id", companyId).distinct("account_code")).map((r: { account_code: string }) => r.account_code));
   const seeded = new Set(rows.filter((r) => oldNames.get(r.code) === r.name && !posted.has(r.code)).map((r) => r.code));
