@@ -53,11 +53,13 @@ export function vatCodeProblem(vatCode: string): string | undefined {
 // asmens kodas) and the VAT code (PVM mokėtojo kodas): the weighted sum of the digits before the check digit, with
 // weights 1, 2, …, 9, 1, 2, …, modulo 11; when that remainder is 10, a second sum with weights 3, 4, …, 9, 1, 2, …;
 // a second remainder of 10 gives check digit 0.
-// Sources: Lithuanian standard LST 1185 (personal codes) and the rules of the Register of Legal Entities (Juridinių
-// asmenų registro nuostatai, Government resolution No. 1407 of 2003-11-12) for the 9-digit legal entity code; for
-// VAT codes the European Commission's VIES algorithm specification ("VIES VAT number validation", LT: 9 digits for
-// legal persons, 12 for temporarily registered taxpayers, the 8th resp. 11th digit always 1), as python-stdnum
-// implements it (stdnum/lt/pvm.py, stdnum/lt/asmens.py).
+// Sources: for personal codes the Lithuanian standard LST 1185 (G YYMMDD NNN C), as python-stdnum implements it
+// (stdnum/lt/asmens.py); for VAT codes the European Commission's VIES algorithm specification ("VIES VAT number
+// validation", LT: 9 digits for legal persons, 12 for temporarily registered taxpayers, the 8th resp. 11th digit
+// always 1), as python-stdnum implements it (stdnum/lt/pvm.py, with its examples 119511515, 100001919017 and
+// 100004801610); the 9-digit legal entity codes of the Register of Legal Entities (Registrų centras) carry the same
+// check digit, which the published codes of e.g. Telia Lietuva (121215434), Maxima LT (123033512) and Lietuvos
+// geležinkeliai (110053842) satisfy (test/unit/identifiers.test.ts).
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The mod-11 check digit of a Lithuanian code, from the digits before it. */
