@@ -2249,6 +2249,11 @@ export type components = {
             description: string;
             /** @description The law and classifier it is taken from. */
             source: string;
+            /**
+             * @description The classifiers its supplies went to when the period ended and the law split them (PVM2: `PVM58`, `PVM3`,
+             *     `PVM1` on 2026-01-01); empty otherwise. A supply is reclassified by what it is, never from the rate alone.
+             */
+            replacedBy: components["schemas"]["Reference.VatClassifierCode"][];
         };
         /** @description A VAT classifier code of the Lithuanian tax authority: `PVM` and 1 to 3 digits, e.g. `PVM1`. */
         "Reference.VatClassifierCode": string;

@@ -15,6 +15,7 @@ interface ClassifierRow {
   rate: string;
   valid_from: string;
   valid_to: string | null;
+  replaced_by: string[];
 }
 
 function classifierToApi(row: Record<string, any>): VatClassifier {
@@ -28,6 +29,7 @@ function classifierToApi(row: Record<string, any>): VatClassifier {
     name: row.name,
     description: row.description,
     source: row.source,
+    replacedBy: row.replaced_by,
   };
 }
 
@@ -55,7 +57,7 @@ const validOn = (row: ClassifierRow, date: string) => row.valid_from <= date && 
 const samePercent = (a: string, b: string) => new Decimal(a).equals(b);
 
 async function classifierRows(db: Db, countryCode: string): Promise<ClassifierRow[]> {
-  return db("vat_classifiers").where("country_code", countryCode).select("code", "kind", db.raw("rate::text as rate"), "valid_from", "valid_to");
+  return db("vat_classifiers").where("country_code", countryCode).select("code", "kind", db.raw("rate::text as rate"), "valid_from", "valid_to", "replaced_by");
 }
 
 /** The standard VAT rate of the country on a day (percent, two decimals), or undefined when none is published. */
@@ -87,7 +89,9 @@ export async function lineVatProblem(
   const current = periods.find((r) => validOn(r, line.taxPointDate));
   if (!current) {
     const spans = periods.map((r) => `${r.valid_from}..${r.valid_to ?? ""}`).join(", ");
-    return { field: "vatClassifier", key: "vat_classifier.not_valid_on_date", message: `${line.classifier} does not apply on ${line.taxPointDate} (it applies ${spans})` };
+    const successors = [...new Set(periods.flatMap((r) => (r.valid_to !== null && r.valid_to < line.taxPointDate ? r.replaced_by : [])))];
+    const hint = successors.length ? `; its supplies are now classified by what they are: ${successors.join(", ")}` : "";
+    return { field: "vatClassifier", key: "vat_classifier.not_valid_on_date", message: `${line.classifier} does not apply on ${line.taxPointDate} (it applies ${spans})${hint}` };
   }
   if (!samePercent(current.rate, line.ratePercent)) {
     return {

@@ -38,6 +38,7 @@ describe("reference/vat-classifiers/list", () => {
       "PVM5 exempt 0.00 2025-01-01..",
       "PVM58 reduced 12.00 2026-01-01..",
     ]);
+    expect(Object.fromEntries(res.body.rows.filter((r: any) => r.replacedBy.length).map((r: any) => [r.code, r.replacedBy]))).toEqual({ PVM2: ["PVM58", "PVM3", "PVM1"] });
     for (const r of res.body.rows) {
       expect(r.countryCode).toBe("LT");
       expect(r.source.length).toBeGreaterThan(10);
@@ -100,6 +101,7 @@ describe("a document line's classifier and rate at its tax point date", () => {
     const error = await checkLineVat(h.db, { classifier: "PVM2", ratePercent: "9", taxPointDate: "2026-01-02" }).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ key: "vat_classifier.not_valid_on_date", fieldErrors: { vatClassifier: [expect.stringContaining("2025-01-01..2025-12-31")] } });
+    expect(error.fieldErrors.vatClassifier[0]).toContain("PVM58, PVM3, PVM1");
     await expect(checkLineVat(h.db, { classifier: "PVM2", ratePercent: "9", taxPointDate: "2025-12-15" })).resolves.toBeUndefined();
   });
 

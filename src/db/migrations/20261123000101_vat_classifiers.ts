@@ -29,6 +29,9 @@ export async function up(knex: Knex): Promise<void> {
       -- Whether a bare rate names this classifier (a catalog item sent with a rate and no classifier): only the
       -- classifiers of ordinary domestic supplies, one per rate and day.
       default_for_rate boolean not null default false,
+      -- The classifiers that took over a period that ended, when the law split it (PVM2's 9% supplies went to PVM58
+      -- at 12%, PVM3 at 5% and PVM1 at 21% on 2026-01-01): a line cannot be moved from the number alone.
+      replaced_by text[] not null default '{}',
       primary key (country_code, code, valid_from)
     );
 
@@ -89,6 +92,8 @@ export async function up(knex: Knex): Promise<void> {
        'Atvirkštinis apmokestinimas šalyje / Domestic reverse charge',
        'Supplies on which the Lithuanian buyer calculates and pays the VAT (timber, scrap metal, construction work between VAT payers and the like).',
        'PVM įstatymas Art. 96; VMI VAT classifier', false);
+
+    update vat_classifiers set replaced_by = '{PVM58,PVM3,PVM1}' where country_code = 'LT' and code = 'PVM2';
 
     -- The 5% descriptions name periodicals and food for special medical purposes as well (issue 8).
     update vat_rates set description = 'Certain medicines and medical aids (compensated or prescribed), technical aids for disabled persons, periodicals (printed and electronic), food for special medical purposes.'
