@@ -7,6 +7,7 @@ import * as hardening from "./20261123000001_hardening.js";
 import * as workerRegistry from "./20261123000002_worker_registry.js";
 import * as gateFunction from "./20261123000003_gate_function.js";
 import * as postingFunctions from "./20261123000004_posting_functions.js";
+import * as webhooks from "./20261123000200_webhooks.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261123000002_worker_registry": workerRegistry,
   "20261123000003_gate_function": gateFunction,
   "20261123000004_posting_functions": postingFunctions,
+  "20261123000200_webhooks": webhooks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
