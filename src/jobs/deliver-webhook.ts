@@ -1,0 +1,217 @@
+// deliver_webhook: one attempt of one event's delivery to one subscription (issue 9). Jobs are added by emitEvent
+// (src/events/emit.ts), by the retry schedule below, by a resume and by redeliver; each subscription's jobs share a
+// graphile-worker named queue, so they run one at a time and in emission order, while other subscriptions' queues
+// run alongside (a slow receiver holds up only itself).
+//
+//   1. claim    one statement: the attempt is counted and leased to this job (lease_job_id, lease_until), but only
+//               while nobody else holds a live lease — several workers never send the same attempt at once. The
+//               same job run again after its worker died (src/worker-recovery.ts) takes over its own lease.
+//   2. send     POST, signed (src/events/signing.ts), 10 s timeout, SSRF-checked as it connects.
+//   3. record   one transaction: succeeded; or the next attempt scheduled (WEBHOOK_RETRY_SCHEDULE); or failed —
+//               the schedule ended or the receiver said 410 Gone — and the subscription's count of undelivered
+//               events in a row goes up; at 5 it is paused, its pending deliveries are held, and its owners are
+//               e-mailed (once, queued in the same transaction).
+// A crash or a database outage between 1 and 3 leaves the job to run again (graphile-worker retries a job that
+// throws; the sweeper frees a dead worker's job): the event is sent again — at least once, never lost.
+import type { Task } from "graphile-worker";
+import type { Config } from "../config.js";
+import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
+import { withTransaction } from "../db/transaction.js";
+import { holdPending, secretContext } from "../domain/webhook-subscriptions.js";
+import { DELIVER_TASK, queueOf } from "../events/emit.js";
+import { sendAttempt, type AttemptResult } from "../events/send.js";
+import { signatureHeaders } from "../events/signing.js";
+import { queueMail } from "../mail.js";
+import { unseal, requireSecretsKey } from "../secrets.js";
+import type { JobDeps } from "./deps.js";
+
+/** Undelivered events in a row that pause a subscription (spec: "Limits"). */
+export const PAUSE_AFTER = 5;
+
+const USER_AGENT = "AccountingAPI-Webhooks/0.3.6";
+
+export interface DeliverPayload {
+  companyId: string;
+  deliveryId: string;
+  /** redeliver: one attempt now, outside the schedule, whatever the delivery's state. */
+  manual?: boolean;
+}
+
+function parsePayload(payload: unknown): DeliverPayload {
+  const p = payload as Partial<DeliverPayload> | null;
+  if (!p || typeof p.companyId !== "string" || typeof p.deliveryId !== "string") throw new Error(`${DELIVER_TASK} needs {companyId, deliveryId}`);
+  return { companyId: p.companyId, deliveryId: p.deliveryId, manual: p.manual === true };
+}
+
+interface Claimed {
+  subscription_id: string;
+  attempts: number;
+  scheduled_attempts: number;
+  url: string;
+  secret_sealed: Buffer;
+  previous_secret_sealed: Buffer | null;
+  event_id: string;
+  event_type: string;
+  version: string;
+  created_at: Date;
+  data: unknown;
+  lease_until: Date | null;
+}
+
+// A scheduled attempt runs only while the delivery is pending, due, and its subscription active; a manual one always.
+// The lease outlives the attempt's timeout by a margin, so only a dead worker's lease ever expires.
+const CLAIM_SQL = `
+  update webhook_deliveries d
+     set attempts = d.attempts + 1,
+         scheduled_attempts = d.scheduled_attempts + (case when $3 then 0 else 1 end),
+         lease_job_id = $4, lease_until = now() + make_interval(secs => $5)
+    from webhook_subscriptions s, webhook_events e
+   where d.company_id = $1 and d.id = $2
+     and s.company_id = d.company_id and s.id = d.subscription_id
+     and e.company_id = d.company_id and e.id = d.event_id
+     and (d.lease_until is null or d.lease_until < now() or d.lease_job_id = $4)
+     and ($3 or (d.status = 'pending' and s.status = 'active' and d.next_attempt_at <= now() + interval '1 second'))
+  returning d.subscription_id, d.attempts, d.scheduled_attempts, s.url, s.secret_sealed,
+            case when s.previous_secret_expires_at > now() then s.previous_secret_sealed end as previous_secret_sealed,
+            e.id as event_id, e.event_type, e.version, e.created_at, e.data, null::timestamptz as lease_until`;
+
+/** The envelope, in the spec's field order. The same bytes are signed and sent. */
+export function envelopeBody(companyId: string, c: Pick<Claimed, "event_id" | "version" | "event_type" | "created_at" | "data">): string {
+  return JSON.stringify({ id: c.event_id, version: c.version, companyId, eventType: c.event_type, createdAt: new Date(c.created_at).toISOString(), data: c.data });
+}
+
+export const deliverWebhookTask =
+  (deps: JobDeps): Task =>
+  async (payload, helpers) => {
+    const p = parsePayload(payload);
+    const { db, config } = deps;
+    const leaseSeconds = config.webhookTimeoutMs / 1000 + 30;
+    const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim", CLAIM_SQL, [p.companyId, p.deliveryId, p.manual, String(helpers.job.id), leaseSeconds]);
+    if (!claimed) {
+      await retryWhenLeased(db, p);
+      return;
+    }
+    const key = requireSecretsKey(config);
+    const context = secretContext(p.companyId, claimed.subscription_id);
+    const secrets = [unseal(key, claimed.secret_sealed, context), ...(claimed.previous_secret_sealed ? [unseal(key, claimed.previous_secret_sealed, context)] : [])];
+    const body = envelopeBody(p.companyId, claimed);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const result = await sendAttempt(
+      claimed.url,
+      body,
+      {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        "webhook-id": claimed.event_id,
+        "webhook-attempt": String(claimed.attempts),
+        "webhook-timestamp": String(timestamp),
+        "webhook-event-type": claimed.event_type,
+        ...signatureHeaders(secrets, timestamp, body),
+      },
+      { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
+    );
+    await withTransaction(db, (trx) => record(trx, config, p, claimed, result, String(helpers.job.id)));
+  };
+
+/**
+ * Nothing was claimed: the delivery is done, held, not yet due, gone — or another worker holds a live lease on it. In
+ * that last case this job comes back when the lease ends, in case that worker dies without finishing.
+ */
+async function retryWhenLeased(db: Db, p: DeliverPayload): Promise<void> {
+  await db.raw(
+    `select graphile_worker.add_job(?, ?::json, queue_name := 'webhooks:' || d.subscription_id, run_at := d.lease_until,
+              job_key := ?, max_attempts := 25)
+       from webhook_deliveries d
+      where d.company_id = ? and d.id = ? and d.lease_until > now() and (? or d.status = 'pending')`,
+    [DELIVER_TASK, JSON.stringify(p), `${p.manual ? "whr" : "whd"}:${p.deliveryId}`, p.companyId, p.deliveryId, p.manual === true],
+  );
+}
+
+async function record(trx: Db, config: Config, p: DeliverPayload, c: Claimed, result: AttemptResult, jobId: string): Promise<void> {
+  const where = { company_id: p.companyId, id: p.deliveryId };
+  const last = {
+    last_attempt_at: trx.fn.now(),
+    last_response_status: result.status,
+    last_error: result.error,
+    lease_job_id: null,
+    lease_until: null,
+  };
+  // Another job took over meanwhile (our lease had expired): its outcome counts, not ours.
+  const mine = trx("webhook_deliveries").where(where).andWhere((q) => q.where("lease_job_id", jobId).orWhereNull("lease_job_id"));
+  if (result.ok) {
+    const updated = await mine.clone().update({ ...last, status: "succeeded", delivered_at: trx.fn.now(), next_attempt_at: null });
+    if (updated) {
+      await trx("webhook_subscriptions").where({ company_id: p.companyId, id: c.subscription_id }).where("consecutive_failures", ">", 0).update({ consecutive_failures: 0 });
+    }
+    return;
+  }
+  if (p.manual) {
+    await mine.clone().update(last);
+    return;
+  }
+  const schedule = config.webhookRetrySchedule;
+  const gone = result.status === 410;
+  if (!gone && c.scheduled_attempts < schedule.length) {
+    const delayMs = schedule[c.scheduled_attempts];
+    const [row] = await mine
+      .clone()
+      .where({ status: "pending" })
+      .update({ ...last, next_attempt_at: trx.raw("now() + make_interval(secs => ?)", [delayMs / 1000]) })
+      .returning("next_attempt_at");
+    if (row) {
+      await trx.raw("select graphile_worker.add_job(?, ?::json, queue_name := ?, run_at := ?, job_key := ?, max_attempts := 25)", [
+        DELIVER_TASK,
+        JSON.stringify({ companyId: p.companyId, deliveryId: p.deliveryId }),
+        queueOf(c.subscription_id),
+        row.next_attempt_at,
+        `whd:${p.deliveryId}`,
+      ]);
+    }
+    return;
+  }
+  // The schedule ended (or 410 Gone): the event could not be delivered.
+  const failed = await mine.clone().where({ status: "pending" }).update({ ...last, status: "failed", next_attempt_at: null });
+  if (!failed) return;
+  const [sub] = await trx("webhook_subscriptions")
+    .where({ company_id: p.companyId, id: c.subscription_id })
+    .increment("consecutive_failures", 1)
+    .returning(["consecutive_failures", "status"]);
+  if (!sub || sub.status !== "active" || sub.consecutive_failures < PAUSE_AFTER) return;
+  await pause(trx, p.companyId, c.subscription_id);
+}
+
+/** 5 undelivered in a row: paused, pending deliveries held, the owners e-mailed once (after commit, by the worker). */
+async function pause(trx: Db, companyId: string, subscriptionId: string): Promise<void> {
+  const [sub] = await trx("webhook_subscriptions")
+    .where({ company_id: companyId, id: subscriptionId, status: "active" })
+    .update({ status: "paused", paused_at: trx.fn.now(), updated_at: trx.fn.now() })
+    .returning(["id", "url", "owner_emails", "consecutive_failures", "paused_at"]);
+  if (!sub) return;
+  await holdPending(trx, companyId, subscriptionId);
+  const company = await trx("companies").where({ id: companyId }).first("name");
+  const failures = await trx("webhook_deliveries")
+    .where({ company_id: companyId, subscription_id: subscriptionId, status: "failed" })
+    .orderBy("last_attempt_at", "desc")
+    .limit(PAUSE_AFTER)
+    .select("event_id", "event_type", "attempts", "last_response_status", "last_error", "last_attempt_at");
+  const lines = failures.map(
+    (f) =>
+      `  - event ${f.event_id} (${f.event_type}): ${f.attempts} attempts, last ${f.last_response_status !== null ? `HTTP ${f.last_response_status}` : (f.last_error ?? "no answer")} at ${new Date(f.last_attempt_at).toISOString()}`,
+  );
+  await queueMail(trx, {
+    to: sub.owner_emails,
+    subject: `Webhook subscription paused: ${sub.url}`,
+    text: [
+      `The webhook subscription ${sub.id} of ${company?.name ?? companyId} (company ${companyId}) was paused at ${new Date(sub.paused_at).toISOString()}:`,
+      `${sub.consecutive_failures} events in a row could not be delivered to ${sub.url}.`,
+      "",
+      "The last failed deliveries:",
+      ...lines,
+      "",
+      "Nothing more is sent to it; new events are held. Once the receiver works again, resume it with",
+      `webhooks/subscriptions/update {"id": "${sub.id}", "status": "active"}: the held events are then delivered in order.`,
+      "Failed deliveries can be sent again with webhooks/deliveries/redeliver.",
+    ].join("\n"),
+  });
+}
