@@ -1,4 +1,5 @@
 import { Logger as GraphileLogger, run, type Runner } from "graphile-worker";
+import { createDb, withAsynchronousCommit } from "./db/connection.js";
 import type { Logger } from "./log.js";
 import { createTaskList, createWebhookTaskList, crontab } from "./jobs/index.js";
 import type { JobDeps } from "./jobs/deps.js";
@@ -28,12 +29,18 @@ export async function startWorker(connectionString: string, concurrency: number,
   const withLog = { ...deps, log };
   const logger = graphileLogger(log);
   const runner = await run({ connectionString, concurrency, noHandleSignals: true, pollInterval: 2000, taskList: createTaskList(withLog), crontab, events, logger });
+  // Deliveries commit four times each (graphile-worker's fetch and completion, the claim, the outcome), one
+  // subscription's one after another: waiting for each WAL flush would cap a subscription at a few dozen a second.
+  // Their commits are asynchronous instead — a database crash may lose the last moments of bookkeeping, which only
+  // means an event sent again (at least once); the events themselves are written durably by the API.
+  const webhookConnection = withAsynchronousCommit(connectionString);
+  const webhookDb = createDb({ connectionString: webhookConnection, poolMax: Math.min(deps.config.webhookConcurrency, 20) + 2, applicationName: "accounting-webhooks", log });
   const webhooks = await run({
-    connectionString,
+    connectionString: webhookConnection,
     concurrency: deps.config.webhookConcurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: createWebhookTaskList(withLog),
+    taskList: createWebhookTaskList({ ...withLog, db: webhookDb }),
     logger,
     events: registeringEvents(recovery, log),
   });
@@ -42,6 +49,7 @@ export async function startWorker(connectionString: string, concurrency: number,
     runner,
     stop: async () => {
       await Promise.all([runner.stop(), webhooks.stop()]);
+      await webhookDb.destroy();
       await recovery.stop();
     },
   };

@@ -56,9 +56,9 @@ export async function redeliver(trx: Db, companyId: string, input: { eventId: st
   const row = await trx("webhook_deliveries").where({ company_id: companyId, subscription_id: input.subscriptionId, event_id: input.eventId }).first();
   if (!row) throw notFound("The delivery of this event to this subscription", "webhook_delivery.not_found", input);
   await trx.raw(
-    `select graphile_worker.add_job(?, json_build_object('companyId', ?::uuid, 'deliveryId', ?::uuid, 'manual', true),
+    `select graphile_worker.add_job(?, json_build_object('companyId', ?::uuid, 'subscriptionId', ?::uuid, 'deliveryId', ?::uuid, 'manual', true),
        queue_name := ?, job_key := ?, max_attempts := 25)`,
-    [DELIVER_TASK, companyId, row.id, queueOf(row.subscription_id), `whr:${row.id}`],
+    [DELIVER_TASK, companyId, row.subscription_id, row.id, queueOf(row.subscription_id), `whr:${row.id}`],
   );
   return deliveryToApi(row);
 }

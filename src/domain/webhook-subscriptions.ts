@@ -101,7 +101,7 @@ async function releaseHeld(trx: Db, companyId: string, subscriptionId: string): 
         where company_id = ? and subscription_id = ? and status = 'held'
        returning company_id, id, subscription_id, event_seq
      )
-     select graphile_worker.add_job(?, json_build_object('companyId', company_id, 'deliveryId', id),
+     select graphile_worker.add_job(?, json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
               queue_name := 'webhooks:' || subscription_id, job_key := 'whd:' || id, max_attempts := 25,
               run_at := now() + (row_number() over (order by event_seq)) * interval '1 microsecond')
        from released order by event_seq`,

@@ -31,7 +31,7 @@ const FAN_OUT = `
     returning company_id, id, subscription_id, status
   ),
   jobs as (
-    select graphile_worker.add_job('${DELIVER_TASK}', json_build_object('companyId', company_id, 'deliveryId', id),
+    select graphile_worker.add_job('${DELIVER_TASK}', json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
              queue_name := 'webhooks:' || subscription_id, job_key := 'whd:' || id, max_attempts := 25)
       from dl where status = 'pending'
   )`;

@@ -1,11 +1,16 @@
-// deliver_webhook: one attempt of one event's delivery to one subscription (issue 9). Jobs are added by emitEvent
-// (src/events/emit.ts), by the retry schedule below, by a resume and by redeliver; each subscription's jobs share a
-// graphile-worker named queue, so they run one at a time and in emission order, while other subscriptions' queues
-// run alongside (a slow receiver holds up only itself).
+// deliver_webhook: sends a subscription's due deliveries, oldest event first (issue 9). Jobs are added by emitEvent
+// (src/events/emit.ts, one per delivery), by the retry schedule below, by a resume and by redeliver; each
+// subscription's jobs share a graphile-worker named queue, so one subscription is served by one job at a time while
+// other subscriptions' queues run alongside (a slow receiver holds up only itself). A job drains: after its own
+// delivery it takes the subscription's next due one, in emission order, for up to DRAIN_BUDGET_MS — the jobs of the
+// deliveries it sent then find nothing to do. (graphile-worker only wakes a named queue's next job on a new job or a
+// poll, so one job per delivery would move a busy subscription at the pace of those wake-ups.)
 //
-//   1. claim    one statement: the attempt is counted and leased to this job (lease_job_id, lease_until), but only
-//               while nobody else holds a live lease — several workers never send the same attempt at once. The
-//               same job run again after its worker died (src/worker-recovery.ts) takes over its own lease.
+// For each delivery:
+//   1. claim    one statement: the next due pending delivery is counted and leased to this job (lease_job_id,
+//               lease_until), but only while nobody else holds a live lease — several workers never send the same
+//               attempt at once. The same job run again after its worker died (src/worker-recovery.ts) takes over
+//               its own lease; a delivery leased by a dead job is picked up once the lease ends.
 //   2. send     POST, signed (src/events/signing.ts), 10 s timeout, SSRF-checked as it connects.
 //   3. record   one transaction: succeeded; or the next attempt scheduled (WEBHOOK_RETRY_SCHEDULE); or failed —
 //               the schedule ended or the receiver said 410 Gone — and the subscription's count of undelivered
@@ -31,20 +36,34 @@ export const PAUSE_AFTER = 5;
 
 const USER_AGENT = "AccountingAPI-Webhooks/0.3.6";
 
+/** How long one job keeps draining its subscription before it hands over to a new job (fair use of worker slots). */
+const DRAIN_BUDGET_MS = 2000;
+
 export interface DeliverPayload {
   companyId: string;
-  deliveryId: string;
-  /** redeliver: one attempt now, outside the schedule, whatever the delivery's state. */
+  subscriptionId: string;
+  /** The delivery the job was added for (absent on a continuation). */
+  deliveryId?: string;
+  /** redeliver: one attempt of `deliveryId` now, outside the schedule, whatever the delivery's state. */
   manual?: boolean;
 }
 
 function parsePayload(payload: unknown): DeliverPayload {
   const p = payload as Partial<DeliverPayload> | null;
-  if (!p || typeof p.companyId !== "string" || typeof p.deliveryId !== "string") throw new Error(`${DELIVER_TASK} needs {companyId, deliveryId}`);
-  return { companyId: p.companyId, deliveryId: p.deliveryId, manual: p.manual === true };
+  if (!p || typeof p.companyId !== "string" || typeof p.subscriptionId !== "string") throw new Error(`${DELIVER_TASK} needs {companyId, subscriptionId}`);
+  if (p.manual && typeof p.deliveryId !== "string") throw new Error(`${DELIVER_TASK}: a manual attempt needs its deliveryId`);
+  return { companyId: p.companyId, subscriptionId: p.subscriptionId, deliveryId: p.deliveryId, manual: p.manual === true };
+}
+
+/** Which delivery an attempt is for, and whether it is a redelivery outside the schedule. */
+interface Target {
+  companyId: string;
+  deliveryId: string;
+  manual: boolean;
 }
 
 interface Claimed {
+  id: string;
   subscription_id: string;
   attempts: number;
   scheduled_attempts: number;
@@ -56,25 +75,39 @@ interface Claimed {
   version: string;
   created_at: Date;
   data: unknown;
-  lease_until: Date | null;
 }
 
-// A scheduled attempt runs only while the delivery is pending, due, and its subscription active; a manual one always.
 // The lease outlives the attempt's timeout by a margin, so only a dead worker's lease ever expires.
-const CLAIM_SQL = `
+const CLAIMED_COLUMNS = `d.id, d.subscription_id, d.attempts, d.scheduled_attempts, s.url, s.secret_sealed,
+  case when s.previous_secret_expires_at > now() then s.previous_secret_sealed end as previous_secret_sealed,
+  e.id as event_id, e.event_type, e.version, e.created_at, e.data`;
+
+/** The subscription's next due delivery, oldest event first, while the subscription is active. */
+const CLAIM_NEXT_SQL = `
   update webhook_deliveries d
-     set attempts = d.attempts + 1,
-         scheduled_attempts = d.scheduled_attempts + (case when $3 then 0 else 1 end),
-         lease_job_id = $4, lease_until = now() + make_interval(secs => $5)
+     set attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
+         lease_job_id = $3, lease_until = now() + make_interval(secs => $4)
+    from webhook_subscriptions s, webhook_events e
+   where d.company_id = $1
+     and d.id = (select n.id from webhook_deliveries n
+                  where n.company_id = $1 and n.subscription_id = $2 and n.status = 'pending' and n.next_attempt_at <= now()
+                    and (n.lease_until is null or n.lease_until < now() or n.lease_job_id = $3)
+                  order by n.event_seq limit 1
+                  for update skip locked)
+     and s.company_id = d.company_id and s.id = d.subscription_id and s.status = 'active'
+     and e.company_id = d.company_id and e.id = d.event_id
+  returning ${CLAIMED_COLUMNS}`;
+
+/** A redelivery: this delivery, now, whatever its state — unless another job is sending it at this moment. */
+const CLAIM_MANUAL_SQL = `
+  update webhook_deliveries d
+     set attempts = d.attempts + 1, lease_job_id = $3, lease_until = now() + make_interval(secs => $4)
     from webhook_subscriptions s, webhook_events e
    where d.company_id = $1 and d.id = $2
      and s.company_id = d.company_id and s.id = d.subscription_id
      and e.company_id = d.company_id and e.id = d.event_id
-     and (d.lease_until is null or d.lease_until < now() or d.lease_job_id = $4)
-     and ($3 or (d.status = 'pending' and s.status = 'active' and d.next_attempt_at <= now() + interval '1 second'))
-  returning d.subscription_id, d.attempts, d.scheduled_attempts, s.url, s.secret_sealed,
-            case when s.previous_secret_expires_at > now() then s.previous_secret_sealed end as previous_secret_sealed,
-            e.id as event_id, e.event_type, e.version, e.created_at, e.data, null::timestamptz as lease_until`;
+     and (d.lease_until is null or d.lease_until < now() or d.lease_job_id = $3)
+  returning ${CLAIMED_COLUMNS}`;
 
 /** The envelope, in the spec's field order. The same bytes are signed and sent. */
 export function envelopeBody(companyId: string, c: Pick<Claimed, "event_id" | "version" | "event_type" | "created_at" | "data">): string {
@@ -86,49 +119,93 @@ export const deliverWebhookTask =
   async (payload, helpers) => {
     const p = parsePayload(payload);
     const { db, config } = deps;
-    const leaseSeconds = config.webhookTimeoutMs / 1000 + 30;
-    const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim", CLAIM_SQL, [p.companyId, p.deliveryId, p.manual, String(helpers.job.id), leaseSeconds]);
-    if (!claimed) {
-      await retryWhenLeased(db, p);
-      return;
+    const jobId = String(helpers.job.id);
+    const lease = config.webhookTimeoutMs / 1000 + 30;
+    if (p.manual) {
+      const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_manual", CLAIM_MANUAL_SQL, [p.companyId, p.deliveryId, jobId, lease]);
+      if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, p.deliveryId);
+      else await wakeWhenLeaseEnds(db, p, jobId);
     }
-    const key = requireSecretsKey(config);
-    const context = secretContext(p.companyId, claimed.subscription_id);
-    const secrets = [unseal(key, claimed.secret_sealed, context), ...(claimed.previous_secret_sealed ? [unseal(key, claimed.previous_secret_sealed, context)] : [])];
-    const body = envelopeBody(p.companyId, claimed);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const result = await sendAttempt(
-      claimed.url,
-      body,
-      {
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-        "webhook-id": claimed.event_id,
-        "webhook-attempt": String(claimed.attempts),
-        "webhook-timestamp": String(timestamp),
-        "webhook-event-type": claimed.event_type,
-        ...signatureHeaders(secrets, timestamp, body),
-      },
-      { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
-    );
-    await withTransaction(db, (trx) => record(trx, config, p, claimed, result, String(helpers.job.id)));
+    const until = Date.now() + DRAIN_BUDGET_MS;
+    for (;;) {
+      if (Date.now() >= until) {
+        // Hand over: a new job of the same queue carries on.
+        await db.raw("select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, max_attempts := 25)", [
+          DELIVER_TASK,
+          JSON.stringify({ companyId: p.companyId, subscriptionId: p.subscriptionId }),
+          queueOf(p.subscriptionId),
+          `whc:${p.subscriptionId}`,
+        ]);
+        return;
+      }
+      const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]);
+      if (!claimed) break;
+      await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, p.deliveryId);
+    }
+    await wakeWhenLeaseEnds(db, p, jobId);
   };
 
+// A scheduled attempt's success, the common case, in one statement (no transaction round trips): the delivery
+// succeeded, the subscription's count of failures reset, and the delivery's own job — which would find nothing to do —
+// removed (not this job's own: graphile-worker would then never retry this job).
+const SUCCEEDED_SQL = `
+  with d as (
+    update webhook_deliveries
+       set status = 'succeeded', delivered_at = now(), next_attempt_at = null, last_attempt_at = now(),
+           last_response_status = $4, last_error = null, lease_job_id = null, lease_until = null
+     where company_id = $1 and id = $2 and (lease_job_id = $3 or lease_job_id is null)
+    returning subscription_id, id
+  ), reset as (
+    update webhook_subscriptions s set consecutive_failures = 0
+      from d where s.company_id = $1 and s.id = d.subscription_id and s.consecutive_failures > 0
+    returning 1
+  ), removed as (
+    select graphile_worker.remove_job('whd:' || d.id) from d where $5::boolean
+  )
+  select (select count(*) from d)::int as updated, (select count(*) from reset)::int as reset, (select count(*) from removed)::int as removed`;
+
+async function attempt(db: Db, config: Config, target: Target, claimed: Claimed, jobId: string, ownDeliveryId: string | undefined): Promise<void> {
+  const key = requireSecretsKey(config);
+  const context = secretContext(target.companyId, claimed.subscription_id);
+  const secrets = [unseal(key, claimed.secret_sealed, context), ...(claimed.previous_secret_sealed ? [unseal(key, claimed.previous_secret_sealed, context)] : [])];
+  const body = envelopeBody(target.companyId, claimed);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const result = await sendAttempt(
+    claimed.url,
+    body,
+    {
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      "webhook-id": claimed.event_id,
+      "webhook-attempt": String(claimed.attempts),
+      "webhook-timestamp": String(timestamp),
+      "webhook-event-type": claimed.event_type,
+      ...signatureHeaders(secrets, timestamp, body),
+    },
+    { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
+  );
+  if (result.ok && !target.manual) {
+    await preparedQuery(db, "webhook_succeeded", SUCCEEDED_SQL, [target.companyId, target.deliveryId, jobId, result.status, target.deliveryId !== ownDeliveryId]);
+    return;
+  }
+  await withTransaction(db, (trx) => record(trx, config, target, claimed, result, jobId));
+}
+
 /**
- * Nothing was claimed: the delivery is done, held, not yet due, gone — or another worker holds a live lease on it. In
- * that last case this job comes back when the lease ends, in case that worker dies without finishing.
+ * A due delivery another job holds a live lease on (a worker that died mid-attempt) is skipped by the drain; a job
+ * comes back for the subscription when that lease ends.
  */
-async function retryWhenLeased(db: Db, p: DeliverPayload): Promise<void> {
+async function wakeWhenLeaseEnds(db: Db, p: DeliverPayload, jobId: string): Promise<void> {
   await db.raw(
-    `select graphile_worker.add_job(?, ?::json, queue_name := 'webhooks:' || d.subscription_id, run_at := d.lease_until,
-              job_key := ?, max_attempts := 25)
-       from webhook_deliveries d
-      where d.company_id = ? and d.id = ? and d.lease_until > now() and (? or d.status = 'pending')`,
-    [DELIVER_TASK, JSON.stringify(p), `${p.manual ? "whr" : "whd"}:${p.deliveryId}`, p.companyId, p.deliveryId, p.manual === true],
+    `select graphile_worker.add_job(?, ?::json, queue_name := ?, run_at := l.until, job_key := ?, max_attempts := 25)
+       from (select min(lease_until) as until from webhook_deliveries
+              where company_id = ? and subscription_id = ? and status = 'pending' and lease_until > now() and lease_job_id <> ?) l
+      where l.until is not null`,
+    [DELIVER_TASK, JSON.stringify({ companyId: p.companyId, subscriptionId: p.subscriptionId }), queueOf(p.subscriptionId), `whl:${p.subscriptionId}`, p.companyId, p.subscriptionId, jobId],
   );
 }
 
-async function record(trx: Db, config: Config, p: DeliverPayload, c: Claimed, result: AttemptResult, jobId: string): Promise<void> {
+async function record(trx: Db, config: Config, p: Target, c: Claimed, result: AttemptResult, jobId: string): Promise<void> {
   const where = { company_id: p.companyId, id: p.deliveryId };
   const last = {
     last_attempt_at: trx.fn.now(),
@@ -162,7 +239,7 @@ async function record(trx: Db, config: Config, p: DeliverPayload, c: Claimed, re
     if (row) {
       await trx.raw("select graphile_worker.add_job(?, ?::json, queue_name := ?, run_at := ?, job_key := ?, max_attempts := 25)", [
         DELIVER_TASK,
-        JSON.stringify({ companyId: p.companyId, deliveryId: p.deliveryId }),
+        JSON.stringify({ companyId: p.companyId, subscriptionId: c.subscription_id, deliveryId: p.deliveryId }),
         queueOf(c.subscription_id),
         row.next_attempt_at,
         `whd:${p.deliveryId}`,
