@@ -35,13 +35,13 @@ export interface BenchDatabase {
 }
 
 /** A fresh, migrated database on DATABASE_URL's server or on a throw-away embedded one. */
-export async function benchDatabase(): Promise<BenchDatabase> {
+export async function benchDatabase(options: { settings?: Record<string, string> } = {}): Promise<BenchDatabase> {
   let adminUrl = process.env.DATABASE_URL;
   let stopEmbedded = async () => undefined as void;
   if (!adminUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), "acct-bench-"));
     chmodSync(dataDir, 0o755);
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200" } });
+    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200", ...options.settings } });
     adminUrl = embedded.adminConnectionString;
     stopEmbedded = () => embedded.stop();
   }
