@@ -2368,7 +2368,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `exchange_rates.synced`. (enum property replaced by openapi-typescript)
@@ -2386,7 +2386,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `journal_transaction.posted`. (enum property replaced by openapi-typescript)
@@ -2411,7 +2411,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `journal_transaction.reversed`. (enum property replaced by openapi-typescript)
@@ -2429,7 +2429,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `partner.created`. (enum property replaced by openapi-typescript)
@@ -2447,7 +2447,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `partner.deleted`. (enum property replaced by openapi-typescript)
@@ -2465,7 +2465,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `partner.updated`. (enum property replaced by openapi-typescript)
@@ -2483,7 +2483,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `period.locked`. (enum property replaced by openapi-typescript)
@@ -2501,7 +2501,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `period.unlocked`. (enum property replaced by openapi-typescript)
@@ -2541,7 +2541,7 @@ export type components = {
             version: components["schemas"]["Webhooks.EventVersion"];
             /** @description The company the event belongs to. A subscription receives only its own company's events. */
             companyId: components["schemas"]["Id"];
-            /** @description When the change committed (the event was written in its transaction). */
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
             createdAt: components["schemas"]["Timestamp"];
             /**
              * @description Always `sale_invoice.paid`. (enum property replaced by openapi-typescript)
