@@ -7,6 +7,12 @@ import { expectError } from "../support/expect.js";
 import { unseal } from "../../src/secrets.js";
 import { secretContext } from "../../src/domain/webhook-subscriptions.js";
 import { sleep } from "../support/timing.js";
+import { runCli, startServerProcess } from "../support/processes.js";
+import { resolveSecretsKey } from "../../src/secrets.js";
+import { loadConfig } from "../../src/config.js";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 let h: Harness;
 let strict: Harness;
@@ -71,7 +77,7 @@ describe("the outbox", () => {
       .whereIn("j.key", deliveries.map((d) => `whd:${d.id}`))
       .select("j.task_identifier", "j.queue_name", "p.payload");
     expect(jobs.map((j) => [j.task_identifier, j.queue_name, j.payload]).sort()).toEqual(
-      deliveries.map((d) => ["deliver_webhook", `webhooks:${sub.id}`, { companyId: w.companyId, deliveryId: d.id }]).sort(),
+      deliveries.map((d) => ["deliver_webhook", `webhooks:${sub.id}`, { companyId: w.companyId, subscriptionId: sub.id, deliveryId: d.id }]).sort(),
     );
   });
 
@@ -182,13 +188,16 @@ describe("subscriptions", () => {
     expect(resumed).toMatchObject({ status: "active", pausedAt: null, consecutiveFailures: 0 });
   });
 
-  test("\"*\" goes alone; unknown event types are refused", async () => {
+  test("\"*\" goes alone; unknown and repeated event types are refused", async () => {
     const w = await world();
     const mixed = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*", "partner.created"] });
     expectError(mixed, 400, "validation");
     expect(Object.keys(mixed.body.error.fieldErrors)).toEqual(["eventTypes"]);
     const unknown = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.exploded"] });
     expectError(unknown, 400, "validation");
+    const repeated = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "partner.created"] });
+    expectError(repeated, 400, "validation");
+    expect(Object.keys(repeated.body.error.fieldErrors)).toEqual(["eventTypes"]);
     expect(await h.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
   });
 
@@ -280,4 +289,50 @@ describe("tenancy", () => {
     const row = await h.db("webhook_subscriptions").where({ id: subA.id }).first();
     expect(row.description).toBeNull();
   });
+});
+
+describe("the secrets key and the owner e-mail", () => {
+  test("with DATABASE_URL and no SECRETS_KEY the server refuses to start, saying why", async () => {
+    const start = startServerProcess({ DATABASE_URL: h.connectionString, SECRETS_KEY: undefined }, []);
+    await expect(start).rejects.toThrow(/exited early \(1\)[\s\S]*SECRETS_KEY is required with DATABASE_URL/);
+  });
+
+  test("without DATABASE_URL a key file is made once under DATA_DIR (0600) and reused", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "acct-secrets-"));
+    const config = { ...loadConfig(), databaseUrl: undefined, secretsKey: undefined, dataDir };
+    const first = resolveSecretsKey(config);
+    expect(first).toHaveLength(32);
+    const file = join(dataDir, "secrets.key");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(file, "utf8").trim(), "base64").equals(first)).toBe(true);
+    expect(resolveSecretsKey(config).equals(first)).toBe(true);
+  });
+
+  test("a SECRETS_KEY that is not 32 bytes of base64 is refused", () => {
+    const saved = process.env.SECRETS_KEY;
+    try {
+      process.env.SECRETS_KEY = Buffer.alloc(16).toString("base64");
+      expect(() => loadConfig()).toThrow(/SECRETS_KEY must be 32 bytes/);
+    } finally {
+      process.env.SECRETS_KEY = saved;
+    }
+  });
+
+  test("admin bootstrap --email and owner-email set the owner's e-mail, the default owner of new subscriptions", async () => {
+    const env = { DATABASE_URL: h.connectionString };
+    const boot = await runCli(["bootstrap", "--name", "Owner UAB", "--email", "first@example.com"], env);
+    expect(boot.code).toBe(0);
+    const { accountId, apiKey, ownerEmail } = JSON.parse(boot.stdout);
+    expect(ownerEmail).toBe("first@example.com");
+    expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("first@example.com");
+    const changed = await runCli(["owner-email", "--account", accountId, "--email", "second@example.com"], env);
+    expect([changed.code, JSON.parse(changed.stdout)]).toEqual([0, { accountId, ownerEmail: "second@example.com" }]);
+    const bad = await runCli(["owner-email", "--account", accountId, "--email", "not-an-address"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--email must be an e-mail address");
+    expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("second@example.com");
+    const company = await h.post("/v1/account/companies/create", { name: "Owner UAB", code: "OWN1", countryCode: "LT" }, { key: apiKey });
+    const sub = await h.post(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] }, { key: apiKey, companyId: company.body.id });
+    expect(sub.body.ownerEmails).toEqual(["second@example.com"]);
+  }, 60_000);
 });
