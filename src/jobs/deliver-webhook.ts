@@ -123,12 +123,13 @@ export const deliverWebhookTask =
     const lease = config.webhookTimeoutMs / 1000 + 30;
     if (p.manual) {
       const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_manual", CLAIM_MANUAL_SQL, [p.companyId, p.deliveryId, jobId, lease]);
-      if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, p.deliveryId);
+      if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, p.deliveryId, undefined);
       else await wakeWhenLeaseEnds(db, p, jobId);
     }
     const until = Date.now() + DRAIN_BUDGET_MS;
+    let next: Claimed | undefined;
     for (;;) {
-      if (Date.now() >= until) {
+      if (!next && Date.now() >= until) {
         // Hand over: a new job of the same queue carries on.
         await db.raw("select graphile_worker.add_job(?, ?::json, queue_name := ?, job_key := ?, max_attempts := 25)", [
           DELIVER_TASK,
@@ -138,9 +139,10 @@ export const deliverWebhookTask =
         ]);
         return;
       }
-      const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]);
+      // After a success the next delivery came with the success's own statement; otherwise it is claimed here.
+      const claimed = next ?? (await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]))[0];
       if (!claimed) break;
-      await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, p.deliveryId);
+      next = await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, p.deliveryId, Date.now() < until ? { subscriptionId: p.subscriptionId, lease } : undefined);
     }
     await wakeWhenLeaseEnds(db, p, jobId);
   };
@@ -164,7 +166,51 @@ const SUCCEEDED_SQL = `
   )
   select (select count(*) from d)::int as updated, (select count(*) from reset)::int as reset, (select count(*) from removed)::int as removed`;
 
-async function attempt(db: Db, config: Config, target: Target, claimed: Claimed, jobId: string, ownDeliveryId: string | undefined): Promise<void> {
+/**
+ * The same, and in the same round trip the claim of the subscription's next due delivery (CLAIM_NEXT_SQL, less the
+ * one just recorded, which this statement's snapshot still sees as pending). One row; its id is null when none is due.
+ */
+const SUCCEEDED_AND_NEXT_SQL = `
+  with d as (
+    update webhook_deliveries
+       set status = 'succeeded', delivered_at = now(), next_attempt_at = null, last_attempt_at = now(),
+           last_response_status = $4, last_error = null, lease_job_id = null, lease_until = null
+     where company_id = $1 and id = $2 and (lease_job_id = $3 or lease_job_id is null)
+    returning subscription_id, id
+  ), reset as (
+    update webhook_subscriptions s set consecutive_failures = 0
+      from d where s.company_id = $1 and s.id = d.subscription_id and s.consecutive_failures > 0
+    returning 1
+  ), removed as (
+    select graphile_worker.remove_job('whd:' || d.id) from d where $5::boolean
+  ), nxt as (
+    update webhook_deliveries d
+       set attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
+           lease_job_id = $3, lease_until = now() + make_interval(secs => $7)
+      from webhook_subscriptions s, webhook_events e
+     where d.company_id = $1
+       and d.id = (select n.id from webhook_deliveries n
+                    where n.company_id = $1 and n.subscription_id = $6 and n.status = 'pending' and n.next_attempt_at <= now()
+                      and n.id <> $2
+                      and (n.lease_until is null or n.lease_until < now() or n.lease_job_id = $3)
+                    order by n.event_seq limit 1
+                    for update skip locked)
+       and s.company_id = d.company_id and s.id = d.subscription_id and s.status = 'active'
+       and e.company_id = d.company_id and e.id = d.event_id
+    returning ${CLAIMED_COLUMNS}
+  )
+  select nxt.* from (select (select count(*) from removed) + (select count(*) from reset) as done) r left join nxt on true`;
+
+/** One attempt. When `thenClaim` is given and the attempt succeeded, resolves to the next due delivery, claimed. */
+async function attempt(
+  db: Db,
+  config: Config,
+  target: Target,
+  claimed: Claimed,
+  jobId: string,
+  ownDeliveryId: string | undefined,
+  thenClaim: { subscriptionId: string; lease: number } | undefined,
+): Promise<Claimed | undefined> {
   const key = requireSecretsKey(config);
   const context = secretContext(target.companyId, claimed.subscription_id);
   const secrets = [unseal(key, claimed.secret_sealed, context), ...(claimed.previous_secret_sealed ? [unseal(key, claimed.previous_secret_sealed, context)] : [])];
@@ -185,10 +231,18 @@ async function attempt(db: Db, config: Config, target: Target, claimed: Claimed,
     { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
   );
   if (result.ok && !target.manual) {
-    await preparedQuery(db, "webhook_succeeded", SUCCEEDED_SQL, [target.companyId, target.deliveryId, jobId, result.status, target.deliveryId !== ownDeliveryId]);
-    return;
+    const removeJob = target.deliveryId !== ownDeliveryId;
+    if (!thenClaim) {
+      await preparedQuery(db, "webhook_succeeded", SUCCEEDED_SQL, [target.companyId, target.deliveryId, jobId, result.status, removeJob]);
+      return undefined;
+    }
+    const [row] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_succeeded_next", SUCCEEDED_AND_NEXT_SQL, [
+      target.companyId, target.deliveryId, jobId, result.status, removeJob, thenClaim.subscriptionId, thenClaim.lease,
+    ]);
+    return row?.id ? row : undefined;
   }
   await withTransaction(db, (trx) => record(trx, config, target, claimed, result, jobId));
+  return undefined;
 }
 
 /**
