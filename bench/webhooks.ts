@@ -7,7 +7,7 @@
 // receiver (no database), as deliveries/s can only be a fraction of that.
 // Target: >= 300 deliveries/s with p50 < 200 ms.
 // Env: BENCH_RUNS (3), BENCH_SECONDS (10), BENCH_RATE (events/s offered, 75: 300 deliveries/s with 4 subscriptions), BENCH_SUBSCRIPTIONS (4 per company:
-// each event is delivered to each), BENCH_CONNECTIONS (16), WEBHOOK_CONCURRENCY (worker, 32), DATABASE_URL.
+// each event is delivered to each), BENCH_CONNECTIONS (16), WEBHOOK_CONCURRENCY (worker, 16), DATABASE_URL.
 import { createServer, request, Agent } from "node:http";
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
@@ -50,7 +50,7 @@ const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "warn" };
 const { child: api, url } = await startBenchApi(database.connectionString, { ...env, DB_POOL_MAX: "20" });
 const worker = await startChild(
   ["src/main.ts", "--worker-only"],
-  { DATABASE_URL: database.connectionString, ...env, DB_POOL_MAX: "20", WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? "32" },
+  { DATABASE_URL: database.connectionString, ...env, DB_POOL_MAX: "20", WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? "16" },
   "0,1",
   async () => Number((await db("worker_registry").count({ n: "*" }))[0].n) > 0,
 );
@@ -164,7 +164,7 @@ try {
 }
 
 const perSecond = median(results.map((r) => r.perSecond));
-console.log(`\nwebhooks: partners/create at ${rate} events/s for ${seconds} s, each event to ${subscriptions} subscriptions (one worker process, WEBHOOK_CONCURRENCY ${process.env.WEBHOOK_CONCURRENCY ?? 32}); median of ${runs} runs`);
+console.log(`\nwebhooks: partners/create at ${rate} events/s for ${seconds} s, each event to ${subscriptions} subscriptions (one worker process, WEBHOOK_CONCURRENCY ${process.env.WEBHOOK_CONCURRENCY ?? 16}); median of ${runs} runs`);
 console.log(`${perSecond.toFixed(0)} deliveries/s   ${commitClock === "commit" ? "commit" : "transaction start"}-to-receipt p50 ${median(results.map((r) => r.p50))} ms   p99 ${median(results.map((r) => r.p99))} ms`);
 console.log(`baseline (same run): bare signed POSTs to the receiver ${baselinePerSecond.toFixed(0)}/s; deliveries/s = ${(perSecond / baselinePerSecond).toFixed(3)} x baseline`);
 console.log("target: >= 300 deliveries/s, p50 < 200 ms");

@@ -120,6 +120,6 @@ export function loadConfig(): Config {
     webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 100),
-    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 32, 1),
+    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),
   };
 }

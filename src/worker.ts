@@ -34,10 +34,11 @@ export async function startWorker(connectionString: string, concurrency: number,
   // Their commits are asynchronous instead — a database crash may lose the last moments of bookkeeping, which only
   // means an event sent again (at least once); the events themselves are written durably by the API.
   const webhookConnection = withAsynchronousCommit(connectionString);
-  const webhookDb = createDb({ connectionString: webhookConnection, poolMax: Math.min(deps.config.webhookConcurrency, 20) + 2, applicationName: "accounting-webhooks", log });
+  const webhookDb = createDb({ connectionString: webhookConnection, poolMax: Math.min(deps.config.webhookConcurrency, 10) + 2, applicationName: "accounting-webhooks", log });
   const webhooks = await run({
     connectionString: webhookConnection,
     concurrency: deps.config.webhookConcurrency,
+    maxPoolSize: deps.config.webhookConcurrency,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: createWebhookTaskList({ ...withLog, db: webhookDb }),

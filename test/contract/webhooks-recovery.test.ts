@@ -3,6 +3,7 @@
 // its own lease); and a URL that passed the check at create but resolves to a private address when the delivery
 // connects (DNS rebinding) is refused then too.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import pg from "pg";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startServerProcess } from "../support/processes.js";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
@@ -102,3 +103,42 @@ test("a host that resolves to a private address at delivery time is refused then
     await strict.close();
   }
 });
+
+test("the database unreachable while a delivery is recorded: the job runs again after it is back, and the event arrives", async () => {
+  const worker = await startWorker(h.connectionString, 2, createLogger("silent"), { db: h.db, config: h.config });
+  try {
+    const t = await h.tenant();
+    const o = { key: t.apiKey, companyId: t.companyId };
+    receiver.answer("/outage", (i) => (i === 0 ? { status: 200, delayMs: 1500 } : { status: 200 }));
+    const sub = (await h.post("/v1/webhooks/subscriptions/create", { url: receiver.url("/outage"), eventTypes: ["partner.created"] }, o)).body;
+    expect((await h.post("/v1/partners/create", { name: "A", code: "A1" }, o)).status).toBe(200);
+    await receiver.waitFor("/outage", 1);
+    // While the first attempt waits for its answer, the database stops taking connections and the delivery pool's are
+    // ended: recording the outcome fails, and so does the job.
+    // (From another database: a database cannot refuse connections while one's own session is in it.)
+    const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`alter database "${h.databaseName}" allow_connections false`);
+    try {
+      await h.db.raw("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'accounting-webhooks'");
+      await sleep(2500);
+      const row = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    } finally {
+      await admin.query(`alter database "${h.databaseName}" allow_connections true`);
+      await admin.end();
+    }
+    const got = await receiver.waitFor("/outage", 2, 45_000);
+    expect(got.map((r) => [r.headers["webhook-id"], r.headers["webhook-attempt"]])).toEqual([
+      [got[0].headers["webhook-id"], "1"],
+      [got[0].headers["webhook-id"], "2"],
+    ]);
+    const done = await until("the delivery to be recorded", async () => {
+      const d = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+      return d.status === "succeeded" && d;
+    });
+    expect(done).toMatchObject({ attempts: 2, last_response_status: 200 });
+  } finally {
+    await worker.stop();
+  }
+}, 90_000);
