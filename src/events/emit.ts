@@ -30,10 +30,15 @@ const FAN_OUT = `
      where s.event_types @> array[ev.event_type] or s.event_types @> array['*']
     returning company_id, id, subscription_id, status
   ),
+  -- All of an event's jobs in one add_jobs call: one NOTIFY per event, not one per subscription (notifying commits
+  -- take a lock in turn, and every notification wakes a worker).
   jobs as (
-    select graphile_worker.add_job('${DELIVER_TASK}', json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
-             queue_name := 'webhooks:' || subscription_id, job_key := 'whd:' || id, max_attempts := 25)
-      from dl where status = 'pending'
+    select j.id
+      from (select array_agg(row('${DELIVER_TASK}', json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
+                                 'webhooks:' || subscription_id, null::timestamptz, 25::smallint, 'whd:' || id, null::smallint, null::text[])::graphile_worker.job_spec) as specs
+              from dl where status = 'pending') s,
+           lateral graphile_worker.add_jobs(s.specs) j
+     where s.specs is not null
   )`;
 
 const EMIT_SQL = `
