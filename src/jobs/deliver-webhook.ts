@@ -199,7 +199,8 @@ const SUCCEEDED_AND_NEXT_SQL = `
        and e.company_id = d.company_id and e.id = d.event_id
     returning ${CLAIMED_COLUMNS}
   )
-  select nxt.* from (select (select count(*) from removed) + (select count(*) from reset) as done) r left join nxt on true`;
+  -- r.done is selected so that the planner keeps (and PostgreSQL runs) the removed and reset CTEs.
+  select nxt.*, r.done from (select (select count(*) from removed) + (select count(*) from reset) as done) r left join nxt on true`;
 
 /** One attempt. When `thenClaim` is given and the attempt succeeded, resolves to the next due delivery, claimed. */
 async function attempt(
