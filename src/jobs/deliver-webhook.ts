@@ -149,7 +149,7 @@ export const deliverWebhookTask =
 
 // A scheduled attempt's success, the common case, in one statement (no transaction round trips): the delivery
 // succeeded, the subscription's count of failures reset, and the delivery's own job — which would find nothing to do —
-// removed (not this job's own: graphile-worker would then never retry this job).
+// removed (not this job's own, which graphile-worker is running).
 const SUCCEEDED_SQL = `
   with d as (
     update webhook_deliveries
@@ -162,7 +162,10 @@ const SUCCEEDED_SQL = `
       from d where s.company_id = $1 and s.id = d.subscription_id and s.consecutive_failures > 0
     returning 1
   ), removed as (
-    select graphile_worker.remove_job('whd:' || d.id) from d where $5::boolean
+    -- graphile_worker.remove_job would also NOTIFY, waking a worker for nothing on every delivery; the job row is
+    -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
+    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null and $5::boolean
+    returning 1
   )
   select (select count(*) from d)::int as updated, (select count(*) from reset)::int as reset, (select count(*) from removed)::int as removed`;
 
@@ -182,7 +185,10 @@ const SUCCEEDED_AND_NEXT_SQL = `
       from d where s.company_id = $1 and s.id = d.subscription_id and s.consecutive_failures > 0
     returning 1
   ), removed as (
-    select graphile_worker.remove_job('whd:' || d.id) from d where $5::boolean
+    -- graphile_worker.remove_job would also NOTIFY, waking a worker for nothing on every delivery; the job row is
+    -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
+    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null and $5::boolean
+    returning 1
   ), nxt as (
     update webhook_deliveries d
        set attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
