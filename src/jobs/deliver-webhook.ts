@@ -220,7 +220,16 @@ async function attempt(
 ): Promise<Claimed | undefined> {
   const key = requireSecretsKey(config);
   const context = secretContext(target.companyId, claimed.subscription_id);
-  const secrets = [unseal(key, claimed.secret_sealed, context), ...(claimed.previous_secret_sealed ? [unseal(key, claimed.previous_secret_sealed, context)] : [])];
+  const secrets = [unseal(key, claimed.secret_sealed, context)];
+  // The previous secret only adds a second signature during a rotation; one that cannot be opened (sealed under a
+  // SECRETS_KEY since replaced) is left out rather than holding the delivery up.
+  if (claimed.previous_secret_sealed) {
+    try {
+      secrets.push(unseal(key, claimed.previous_secret_sealed, context));
+    } catch {
+      // signed with the current secret only
+    }
+  }
   const body = envelopeBody(target.companyId, claimed);
   const timestamp = Math.floor(Date.now() / 1000);
   const result = await sendAttempt(
