@@ -835,6 +835,161 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's deliveries, newest first by default. Filter and sort on `eventType`, `status` (text),
+         *     `attempts`, `lastResponseStatus` (integer), `createdAt`, `lastAttemptAt`, `nextAttemptAt` (timestamp); filter on
+         *     `eventId`, `subscriptionId` and `id`.
+         */
+        post: operations["webhooks_deliveries_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Sends one event to one subscription again, now, outside its retry schedule (also a failed delivery, or one to a
+         *     paused subscription). The attempt is made by the worker right after this returns; a 2xx marks the delivery
+         *     `succeeded`, a failure leaves its state and schedule as they were. 404 when the event was never delivered to
+         *     that subscription.
+         */
+        post: operations["webhooks_deliveries_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a subscription and returns its signing secret, once. With an `Idempotency-Key`, the stored response is
+         *     sealed to the calling key.
+         */
+        post: operations["webhooks_subscriptions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes a subscription and its deliveries; nothing more is sent to it. Returns it as it was. */
+        post: operations["webhooks_subscriptions_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Returns one subscription (404 when the company has none with this id). */
+        post: operations["webhooks_subscriptions_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's subscriptions (never with secrets). Filter and sort on `url`, `status` (text), `createdAt`,
+         *     `updatedAt` (timestamp); filter on `id`. Default order: `createdAt`.
+         */
+        post: operations["webhooks_subscriptions_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Gives the subscription a new signing secret, returned once. For 24 hours the previous secret keeps signing too:
+         *     each delivery carries both signatures (two `v1=` values), so receivers can switch without losing events. A
+         *     rotation during that time ends the older secret at once.
+         */
+        post: operations["webhooks_subscriptions_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Changes a subscription (see the request) and returns it. */
+        post: operations["webhooks_subscriptions_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -2311,6 +2466,420 @@ export type components = {
         Timestamp: string;
         /** @description Unit price as a decimal string: up to 15 integer digits, up to 6 decimals, not negative. */
         UnitPrice: string;
+        /** @description One event's delivery to one subscription. */
+        "Webhooks.Delivery": {
+            /** @description Identifier of the delivery. */
+            id: components["schemas"]["Id"];
+            /** @description The event. */
+            eventId: components["schemas"]["Id"];
+            /** @description Its type. */
+            eventType: components["schemas"]["Webhooks.EventType"];
+            /** @description The subscription. */
+            subscriptionId: components["schemas"]["Id"];
+            /** @description State. */
+            status: components["schemas"]["Webhooks.DeliveryStatus"];
+            /**
+             * Format: int32
+             * @description HTTP attempts made so far (scheduled and redelivered).
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt; null before the first, or when no answer came (timeout, refused connection).
+             */
+            lastResponseStatus: number | null;
+            /** @description Why the last attempt failed when no status came (e.g. `timeout`, `connection refused`); null otherwise. */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the last attempt was made; null before the first.
+             */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the next scheduled attempt is due; null when none is scheduled.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a 2xx was received; null until then.
+             */
+            deliveredAt: string | null;
+            /** @description When the event was emitted to this subscription. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description State of one event's delivery to one subscription.
+         * @enum {string}
+         */
+        "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
+        /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"];
+        /**
+         * @description The event types. A subscription names some of them, or `*` for all (also those added later).
+         * @enum {string}
+         */
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid";
+        /** @description An event type, or `*` for every event type (also those added later). */
+        "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
+        /**
+         * @description The version of the envelope and of every event's `data`; a breaking change of either gets a new version.
+         * @enum {string}
+         */
+        "Webhooks.EventVersion": "2026-11-23";
+        /** @description `data` of `exchange_rates.synced`. */
+        "Webhooks.ExchangeRatesSyncedData": {
+            /** @description The ECB day imported. */
+            date: components["schemas"]["Date"];
+            /**
+             * Format: int32
+             * @description Rate rows written or changed.
+             */
+            imported: number;
+        };
+        /** @description `exchange_rates.synced`: ECB rates were imported and at least one rate was written or changed. */
+        "Webhooks.ExchangeRatesSyncedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `exchange_rates.synced`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "exchange_rates.synced";
+            /** @description The day imported and how many rows changed. */
+            data: components["schemas"]["Webhooks.ExchangeRatesSyncedData"];
+        };
+        /** @description `journal_transaction.posted`: a journal transaction was posted (manual, reversal, or by any module). */
+        "Webhooks.JournalTransactionPostedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `journal_transaction.posted`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "journal_transaction.posted";
+            /** @description The transaction with its lines. */
+            data: components["schemas"]["Ledger.JournalTransaction"];
+        };
+        /** @description `data` of `journal_transaction.reversed`. */
+        "Webhooks.JournalTransactionReversedData": {
+            /** @description The transaction that was reversed. */
+            reversedId: components["schemas"]["Id"];
+            /** @description The reversal: the exact opposite, posted now. */
+            reversal: components["schemas"]["Ledger.JournalTransaction"];
+        };
+        /** @description `journal_transaction.reversed`: a transaction was reversed (the reversal is also `journal_transaction.posted`). */
+        "Webhooks.JournalTransactionReversedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `journal_transaction.reversed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "journal_transaction.reversed";
+            /** @description The original and its reversal. */
+            data: components["schemas"]["Webhooks.JournalTransactionReversedData"];
+        };
+        /** @description `partner.created`: a partner was created. */
+        "Webhooks.PartnerCreatedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.created`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.created";
+            /** @description The partner. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `partner.deleted`: a partner was deleted. */
+        "Webhooks.PartnerDeletedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.deleted`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.deleted";
+            /** @description The partner as it was before the delete. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `partner.updated`: a partner was changed. */
+        "Webhooks.PartnerUpdatedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.updated`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.updated";
+            /** @description The partner as it is after the change. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `period.locked`: a month was locked (one event per month a lock request locked). */
+        "Webhooks.PeriodLockedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `period.locked`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "period.locked";
+            /** @description The month, now locked. */
+            data: components["schemas"]["Ledger.Period"];
+        };
+        /** @description `period.unlocked`: a month was unlocked. */
+        "Webhooks.PeriodUnlockedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `period.unlocked`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "period.unlocked";
+            /** @description The month, now open. */
+            data: components["schemas"]["Ledger.Period"];
+        };
+        /** @description Names one event's delivery to one subscription. */
+        "Webhooks.RedeliverRequest": {
+            /** @description The event. */
+            eventId: components["schemas"]["Id"];
+            /** @description The subscription. */
+            subscriptionId: components["schemas"]["Id"];
+        };
+        /** @description `data` of `sale_invoice.paid`. */
+        "Webhooks.SaleInvoicePaidData": {
+            /** @description The sale invoice. */
+            saleInvoiceId: components["schemas"]["Id"];
+            /** @description Its number; null when it has none. */
+            number: string | null;
+            /** @description Currency of the invoice. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The invoice's gross total. */
+            grossTotal: components["schemas"]["Money"];
+            /** @description Paid so far (equal to `grossTotal` once paid in full). */
+            paidAmount: components["schemas"]["Money"];
+            /** @description When the payment that completed it was recorded. */
+            paidAt: components["schemas"]["Timestamp"];
+        };
+        /** @description `sale_invoice.paid`: a sale invoice was paid in full. Emitted by the invoicing and bank modules. */
+        "Webhooks.SaleInvoicePaidEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.paid`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.paid";
+            /** @description The invoice and its payment. */
+            data: components["schemas"]["Webhooks.SaleInvoicePaidData"];
+        };
+        /** @description A signing secret: `whsec_` and 43 base64url characters (32 random bytes). */
+        "Webhooks.SigningSecret": string;
+        /** @description A webhook subscription. Its signing secret is never shown again after create and rotate-secret. */
+        "Webhooks.Subscription": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Creates a subscription. The URL must be `https` (or `http` where WEBHOOK_ALLOW_PRIVATE_URLS=true), and must not
+         *     resolve to a loopback, private, link-local, shared or metadata address (422 `unprocessable`, key
+         *     `webhook.url_refused`, naming `url`); the check is made again before every delivery (DNS rebinding).
+         */
+        "Webhooks.SubscriptionCreateRequest": {
+            /** @description Where to POST events. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description Event types to receive (1 to 20 distinct), or `["*"]` for all. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text. */
+            description?: components["schemas"]["Text"];
+            /** @description Who to e-mail when it is paused (1 to 10). Default: the account owner's e-mail (none when the account has none). */
+            ownerEmails?: components["schemas"]["Account.Email"][];
+        };
+        /** @description The new secret of a subscription, shown this once; the previous one signs alongside it until `previousSecretExpiresAt`. */
+        "Webhooks.SubscriptionSecretRotated": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The new signing secret. */
+            secret: components["schemas"]["Webhooks.SigningSecret"];
+        };
+        /**
+         * @description State of a subscription.
+         * @enum {string}
+         */
+        "Webhooks.SubscriptionStatus": "active" | "paused";
+        /**
+         * @description Changes a subscription: only the fields sent change. `status: active` resumes a paused subscription: its count of
+         *     failures starts again from 0 and the events held while it was paused are delivered, oldest first. `status: paused`
+         *     pauses it by hand.
+         */
+        "Webhooks.SubscriptionUpdateRequest": {
+            /** @description The subscription. */
+            id: components["schemas"]["Id"];
+            /** @description New URL (checked as on create). */
+            url?: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description New event types (1 to 20 distinct, or `["*"]`). */
+            eventTypes?: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description New description; `null` clears it. */
+            description?: string | null;
+            /** @description New owners (1 to 10). */
+            ownerEmails?: components["schemas"]["Account.Email"][];
+            /** @description `active` resumes a paused subscription; `paused` pauses it. */
+            status?: components["schemas"]["Webhooks.SubscriptionStatus"];
+        };
+        /** @description A subscription with its signing secret, shown this once. */
+        "Webhooks.SubscriptionWithSecret": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The signing secret. Shown only here: it is stored encrypted (AES-256-GCM) and never appears in lists, logs or
+             *     the audit log. The HMAC key is the whole string, `whsec_` included.
+             */
+            secret: components["schemas"]["Webhooks.SigningSecret"];
+        };
+        /** @description A subscription's URL: `https://…` (or `http://…` only where the operator set WEBHOOK_ALLOW_PRIVATE_URLS=true). */
+        "Webhooks.WebhookUrl": string;
     };
     responses: never;
     parameters: {
@@ -11666,6 +12235,1698 @@ export interface operations {
                             [key: string]: string;
                         };
                     };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_deliveries_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Webhooks.Delivery"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_deliveries_redeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.RedeliverRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.SubscriptionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SubscriptionWithSecret"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Webhooks.Subscription"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SubscriptionSecretRotated"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.SubscriptionUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
                 };
             };
             /** @description Request validation failed: `error.fieldErrors` names every offending field. */

@@ -6,6 +6,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { conflict, notFound, validationError, type FieldErrors } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { countryCodeProblem, ibanProblem, ltRegistrationCodeProblem, throwRuleFailures, vatCodeProblem } from "./identifiers.js";
 
@@ -97,7 +98,9 @@ export async function createPartner(trx: Db, companyId: string, input: CreateInp
   checkRules(input);
   try {
     const [row] = await trx("partners").insert({ company_id: companyId, ...toColumns(input) }).returning("*");
-    return partnerToApi(row);
+    const partner = partnerToApi(row);
+    await emitEvent(trx, companyId, "partner.created", partner);
+    return partner;
   } catch (error) {
     if (uniqueViolation(error) === "partners_company_code_key") throw codeTaken(input.code);
     throw error;
@@ -132,7 +135,9 @@ export async function updatePartner(trx: Db, companyId: string, input: UpdateInp
       .where({ company_id: companyId, id })
       .update({ ...columns, updated_at: trx.fn.now() })
       .returning("*");
-    return partnerToApi(row);
+    const partner = partnerToApi(row);
+    await emitEvent(trx, companyId, "partner.updated", partner);
+    return partner;
   } catch (error) {
     if (uniqueViolation(error) === "partners_company_code_key") throw codeTaken(changes.code!);
     // Only the code is a referenced key; a foreign-key failure here means a row references the old code.
@@ -149,7 +154,9 @@ export async function deletePartner(trx: Db, companyId: string, input: KeyInput)
     if (foreignKeyViolation(error) !== undefined) throw referenced(current as { id: string; code: string }, "deleted");
     throw error;
   }
-  return partnerToApi(current);
+  const partner = partnerToApi(current);
+  await emitEvent(trx, companyId, "partner.deleted", partner);
+  return partner;
 }
 
 const partnerListSpec: ListSpec = {

@@ -9,6 +9,7 @@ import * as gateFunction from "./20261123000003_gate_function.js";
 import * as postingFunctions from "./20261123000004_posting_functions.js";
 import * as vatClassifiers from "./20261123000101_vat_classifiers.js";
 import * as ltChart from "./20261123000102_lt_chart.js";
+import * as webhooks from "./20261123000200_webhooks.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261123000004_posting_functions": postingFunctions,
   "20261123000101_vat_classifiers": vatClassifiers,
   "20261123000102_lt_chart": ltChart,
+  "20261123000200_webhooks": webhooks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
