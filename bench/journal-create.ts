@@ -29,8 +29,8 @@ if (withSeries) await call("/v1/reference/series/create", { documentType: "journ
 const bodies = [
   { date: "2026-03-02", description: "Pardavimas", entries: [{ accountCode: "2410", debit: "121.00" }, { accountCode: "5000", credit: "100.00" }, { accountCode: "4492", credit: "21.00" }] },
   { date: "2026-03-03", description: "Apmokėjimas", entries: [{ accountCode: "2710", debit: "121.00" }, { accountCode: "2410", credit: "121.00" }] },
-  { date: "2026-03-04", description: "Pirkimas", entries: [{ accountCode: "2040", debit: "80.00" }, { accountCode: "2443", debit: "16.80" }, { accountCode: "4430", credit: "96.80" }] },
-  { date: "2026-03-05", description: "Sąnaudos", entries: [{ accountCode: "6203", debit: "500.00" }, { accountCode: "6204", debit: "75.25" }, { accountCode: "2443", debit: "120.80" }, { accountCode: "4430", credit: "696.05" }] },
+  { date: "2026-03-04", description: "Pirkimas", entries: [{ accountCode: "2040", debit: "80.00" }, { accountCode: "2441", debit: "16.80" }, { accountCode: "4430", credit: "96.80" }] },
+  { date: "2026-03-05", description: "Sąnaudos", entries: [{ accountCode: "6300", debit: "500.00" }, { accountCode: "6320", debit: "75.25" }, { accountCode: "2441", debit: "120.80" }, { accountCode: "4430", credit: "696.05" }] },
 ].map((b) => JSON.stringify(b));
 for (const body of bodies) {
   const res = await fetch(`${url}/v1/ledger/journal/transactions/create`, { method: "POST", headers, body });

@@ -1,5 +1,6 @@
 // Shared pieces of the benchmark programs: a database of their own, child servers, autocannon runs.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +14,9 @@ import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
 import { migrate } from "../src/db/migrate.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// The API and worker processes a benchmark starts use DATABASE_URL, so they need a secrets key (src/secrets.ts).
+process.env.SECRETS_KEY ||= randomBytes(32).toString("base64");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,13 +35,13 @@ export interface BenchDatabase {
 }
 
 /** A fresh, migrated database on DATABASE_URL's server or on a throw-away embedded one. */
-export async function benchDatabase(): Promise<BenchDatabase> {
+export async function benchDatabase(options: { settings?: Record<string, string> } = {}): Promise<BenchDatabase> {
   let adminUrl = process.env.DATABASE_URL;
   let stopEmbedded = async () => undefined as void;
   if (!adminUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), "acct-bench-"));
     chmodSync(dataDir, 0o755);
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200" } });
+    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200", ...options.settings } });
     adminUrl = embedded.adminConnectionString;
     stopEmbedded = () => embedded.stop();
   }

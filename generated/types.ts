@@ -209,7 +209,7 @@ export type paths = {
         put?: never;
         /**
          * @description The company's items. Filter and sort on `code`, `name`, `type`, `unit`, `barcode`, `tracking` (text),
-         *     `vatRatePercent`, `salePriceExclVat`, `purchasePriceExclVat` (decimal), `active` (boolean: `eq`, `ne`),
+         *     `vatClassifier` (text), `vatRatePercent`, `salePriceExclVat`, `purchasePriceExclVat` (decimal), `active` (boolean: `eq`, `ne`),
          *     `createdAt`, `updatedAt` (timestamp), and filter on `id`; total `salePriceExclVat` and `purchasePriceExclVat`.
          *     Default order: `code`.
          */
@@ -903,6 +903,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/reference/vat-classifiers/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The VAT classifiers of the company's country with the rate of each period: for Lithuania PVM1 (21%), PVM2 (9%,
+         *     until 2025-12-31), PVM3 (5%), PVM58 (12%, from 2026-01-01), the 0% classifiers PVM5 (exempt), PVM12 (export),
+         *     PVM13 (intra-Community supply), PVM14, PVM15, and the reverse-charge PVM16, PVM20, PVM21, PVM25. Other
+         *     countries answer an empty list for now. A document line's classifier and rate are checked at its tax point date:
+         *     a December 2025 supply invoiced in January 2026 keeps PVM2 at 9%. Filter and sort on `code`, `kind` (text),
+         *     `ratePercent` (decimal), `validFrom`, `validTo` (date). Default order: `code`, then `validFrom`.
+         */
+        post: operations["reference_vat_classifiers_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reference/vat-rates/list": {
         parameters: {
             query?: never;
@@ -1065,6 +1089,161 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's deliveries, newest first by default. Filter and sort on `eventType`, `status` (text),
+         *     `attempts`, `lastResponseStatus` (integer), `createdAt`, `lastAttemptAt`, `nextAttemptAt` (timestamp); filter on
+         *     `eventId`, `subscriptionId` and `id`.
+         */
+        post: operations["webhooks_deliveries_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Sends one event to one subscription again, now, outside its retry schedule (also a failed delivery, or one to a
+         *     paused subscription). The attempt is made by the worker right after this returns; a 2xx marks the delivery
+         *     `succeeded`, a failure leaves its state and schedule as they were. 404 when the event was never delivered to
+         *     that subscription.
+         */
+        post: operations["webhooks_deliveries_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Creates a subscription and returns its signing secret, once. With an `Idempotency-Key`, the stored response is
+         *     sealed to the calling key.
+         */
+        post: operations["webhooks_subscriptions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes a subscription and its deliveries; nothing more is sent to it. Returns it as it was. */
+        post: operations["webhooks_subscriptions_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Returns one subscription (404 when the company has none with this id). */
+        post: operations["webhooks_subscriptions_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The company's subscriptions (never with secrets). Filter and sort on `url`, `status` (text), `createdAt`,
+         *     `updatedAt` (timestamp); filter on `id`. Default order: `createdAt`.
+         */
+        post: operations["webhooks_subscriptions_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Gives the subscription a new signing secret, returned once. For 24 hours the previous secret keeps signing too:
+         *     each delivery carries both signatures (two `v1=` values), so receivers can switch without losing events. A
+         *     rotation during that time ends the older secret at once.
+         */
+        post: operations["webhooks_subscriptions_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Changes a subscription (see the request) and returns it. */
+        post: operations["webhooks_subscriptions_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1208,7 +1387,13 @@ export type components = {
             /** @description When the company was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description Creates a company. */
+        /**
+         * @description Creates a company. Its identifiers go through the rules partners' do (422 `unprocessable` naming the field): a
+         *     Lithuanian company's `code` is its legal entity code, 9 digits with their mod-11 check digit (key
+         *     `company_code.invalid`); `vatCode` has its country's format and, for `LT`, the fixed `1` and the check digit
+         *     (`vat_code.invalid`); `iban` passes mod 97 with its country's length (`iban.invalid`); `address.countryCode` is
+         *     an assigned code (`country_code.unknown`); several failures give `company.invalid_fields`.
+         */
         "Account.CompanyCreateRequest": {
             /** @description Legal name. */
             name: components["schemas"]["Name"];
@@ -1239,7 +1424,10 @@ export type components = {
              */
             fiscalYearStartMonth: components["schemas"]["Account.Month"];
         };
-        /** @description Changes a company. Only the fields sent change; `null` clears an optional field. */
+        /**
+         * @description Changes a company. Only the fields sent change; `null` clears an optional field. The rules of create apply to
+         *     `code`, `vatCode`, `iban` and `address` (422).
+         */
         "Account.CompanyUpdateRequest": {
             /** @description The company to change. */
             id: components["schemas"]["Id"];
@@ -1306,8 +1494,9 @@ export type components = {
             id: components["schemas"]["Id"];
         };
         /**
-         * @description Barcode: 1 to 64 characters, no surrounding spaces. When it is 8, 12 or 13 digits it is taken as an EAN-8,
-         *     UPC-A or EAN-13 and its check digit must be right (422 `barcode.invalid_checksum`); anything else is free text.
+         * @description Barcode: 1 to 64 characters, no surrounding spaces. When it is 8, 12 or 13 digits it is taken as an EAN-8 or
+         *     UPC-E (8 digits: either check digit is accepted), UPC-A or EAN-13 and its check digit must be right (422
+         *     `barcode.invalid_checksum`); anything else is free text.
          */
         "Catalog.Barcode": string;
         /** @description A good or service of the company. */
@@ -1326,6 +1515,8 @@ export type components = {
             barcode: string | null;
             /** @description Default VAT rate in percent, two decimals (e.g. `21.00`). */
             vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier of the item (e.g. `PVM1`, see `reference/vat-classifiers/list`); null in a country without published classifiers when none was sent. */
+            vatClassifier: string | null;
             /** @description Default sale price per unit, excluding VAT, six decimals; null when none. */
             salePriceExclVat: string | null;
             /** @description Default purchase price per unit, excluding VAT, six decimals; null when none. */
@@ -1340,9 +1531,14 @@ export type components = {
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Creates a catalog item. `vatRatePercent` must be one of the rates of the company's country valid today (see
-         *     `reference/vat-rates/list`), else 422 `unprocessable`, key `vat_rate.unknown`; for a country whose rates are not
-         *     yet published there any rate is accepted.
+         * @description Creates a catalog item. In a country with published VAT classifiers (Lithuania, `reference/vat-classifiers/list`)
+         *     the item carries a classifier with its rate: `vatClassifier` must exist (422 `vat_classifier.unknown`) and carry
+         *     `vatRatePercent` in some period of its validity (422 `vat_classifier.rate_mismatch`); an item is master data with no
+         *     tax point of its own, so a rate is not checked against "today" (a document line's is checked at its tax point
+         *     date). Without `vatClassifier` the rate names it when one ordinary domestic classifier carries that rate (21 ->
+         *     PVM1, 12 -> PVM58, 5 -> PVM3, 9 -> PVM2); 0% needs a classifier (422 `vat_classifier.required`), and a rate no
+         *     classifier carries is 422 `vat_rate.unknown`. For a country whose classifiers are not yet published any rate is
+         *     accepted.
          */
         "Catalog.CatalogItemCreateRequest": {
             /** @description Code, unique within the company (409 `conflict`, key `catalog_item.code_taken`, when taken). */
@@ -1357,6 +1553,8 @@ export type components = {
             barcode?: components["schemas"]["Catalog.Barcode"];
             /** @description Default VAT rate in percent, e.g. `21`. */
             vatRatePercent: components["schemas"]["Percent"];
+            /** @description VAT classifier, e.g. `PVM1`; see above for the default. */
+            vatClassifier?: components["schemas"]["Reference.VatClassifierCode"];
             /** @description Default sale price per unit, excluding VAT. */
             salePriceExclVat?: components["schemas"]["UnitPrice"];
             /** @description Default purchase price per unit, excluding VAT. */
@@ -1397,8 +1595,10 @@ export type components = {
             unit?: components["schemas"]["Catalog.Unit"];
             /** @description Barcode; `null` clears it. */
             barcode?: string | null;
-            /** @description Default VAT rate in percent. */
+            /** @description Default VAT rate in percent. A new rate sent without `vatClassifier` is named by the rate afresh. */
             vatRatePercent?: components["schemas"]["Percent"];
+            /** @description VAT classifier; checked with the item's rate (the new one when sent). `null` names it by the rate. */
+            vatClassifier?: string | null;
             /** @description Default sale price per unit, excluding VAT; `null` clears it. */
             salePriceExclVat?: string | null;
             /** @description Default purchase price per unit, excluding VAT; `null` clears it. */
@@ -1603,6 +1803,14 @@ export type components = {
             totalEquityAndLiabilities: components["schemas"]["MoneyTotal"];
             /** @description True when `totalAssets` equals `totalEquityAndLiabilities`. */
             balanced: boolean;
+            /**
+             * @description The balance sheet in the Lithuanian form (VAS 2): every line `A` … `H` in form order, each account in its
+             *     `statementLine` (the results of income and expense accounts in `D.V.1` and `D.V.2`), and `X` for the
+             *     opening-balance interim account 999, which must be zero once the opening balances are complete.
+             */
+            statementLines: components["schemas"]["Ledger.StatementLineAmount"][];
+            /** @description Accounts with a balance but no statement line (created without one under an unmapped parent), by code. */
+            unmappedAccounts: string[];
         };
         /** @description The equity side, with the results not yet closed to an equity account. */
         "Ledger.BalanceSheetEquity": {
@@ -1869,6 +2077,15 @@ export type components = {
             parentCode: string | null;
             /** @description Whether entries may be posted to it. An account with sub-accounts is never postable. */
             isPostable: boolean;
+            /**
+             * @description A contra account (−): it carries the balance opposite to its type's and reduces its statement line
+             *     (accumulated depreciation, impairment, own shares, discounts).
+             */
+            isContra: boolean;
+            /** @description Its line in the Lithuanian financial statements; null for a header spanning several, or when not mapped. */
+            statementLine: string | null;
+            /** @description Its SAF-T mapping. */
+            saft: components["schemas"]["Ledger.SaftAccountMapping"];
             /** @description When the account was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the account was last changed. */
@@ -1891,6 +2108,15 @@ export type components = {
              * @default true
              */
             isPostable: boolean;
+            /**
+             * @description A contra account. Default false.
+             * @default false
+             */
+            isContra: boolean;
+            /** @description Statement line. Default: the parent's. */
+            statementLine?: components["schemas"]["Ledger.StatementLine"];
+            /** @description SAF-T `AccountTableID`. Default: the parent's. */
+            saftAccountTableId?: string;
         };
         /** @description Names one account by `id` or by `code` (exactly one). */
         "Ledger.LedgerAccountGetRequest": {
@@ -1901,7 +2127,9 @@ export type components = {
         };
         /**
          * @description Changes an account. Only the fields sent change. An account with postings cannot change its type or become
-         *     non-postable, and an account with sub-accounts cannot become postable (409 `conflict`).
+         *     non-postable, and an account with sub-accounts cannot become postable (409 `conflict`); nor can an account a
+         *     posting rule posts to (set, or on its default) become non-postable or take a type the rule does not post to (409,
+         *     key `ledger_account.used_by_posting_rule`).
          */
         "Ledger.LedgerAccountUpdateRequest": {
             /** @description The account to change. */
@@ -1916,6 +2144,12 @@ export type components = {
             parentCode?: string | null;
             /** @description Whether entries may be posted to it. */
             isPostable?: boolean;
+            /** @description A contra account. */
+            isContra?: boolean;
+            /** @description Statement line; `null` clears it. */
+            statementLine?: string | null;
+            /** @description SAF-T `AccountTableID`; `null` clears it. */
+            saftAccountTableId?: string | null;
         };
         /** @description An accounting period: one calendar month. */
         "Ledger.Period": {
@@ -1972,15 +2206,19 @@ export type components = {
             description: string;
         };
         /**
-         * @description Names of posting rules: which account each automatic posting uses.
+         * @description Names of posting rules: which account each automatic posting uses. Each rule points at accounts of certain types
+         *     (in brackets) and defaults to an account of the `lt-standard` chart.
          * @enum {string}
          */
-        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "inventory.stock" | "inventory.costOfSales" | "assets.depreciationExpense" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
+        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "inventory.stock" | "inventory.costOfSales" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
         /** @description Points a rule to an account. */
         "Ledger.PostingRuleUpdateRequest": {
             /** @description Rule name. */
             rule: components["schemas"]["Ledger.PostingRuleName"];
-            /** @description Account: must exist and be postable (422 otherwise). */
+            /**
+             * @description Account: must exist and be postable (422 `posting_rule.account_invalid` otherwise) and be of a type the rule
+             *     posts to (422 `posting_rule.account_type_invalid`: output VAT cannot point at an expense account).
+             */
             accountCode: components["schemas"]["Ledger.AccountCode"];
         };
         /**
@@ -1998,6 +2236,14 @@ export type components = {
             expenses: components["schemas"]["Ledger.ProfitAndLossSection"];
             /** @description Income − expenses: a profit is positive, a loss negative. */
             netResult: components["schemas"]["MoneyTotal"];
+            /**
+             * @description The profit and loss account in the Lithuanian form (VAS 3, by function of expense): every line `PL.1` …
+             *     `PL.15` in form order with its effect on the result; `PL.4` gross profit, `PL.13` profit before tax and `PL.15`
+             *     net profit are subtotals (`PL.15` equals `netResult` when every account is mapped).
+             */
+            statementLines: components["schemas"]["Ledger.StatementLineAmount"][];
+            /** @description Income and expense accounts with a movement but no statement line, by code. */
+            unmappedAccounts: string[];
         };
         /** @description One side of the profit and loss statement, grouped by the chart's 2-digit groups. */
         "Ledger.ProfitAndLossSection": {
@@ -2051,6 +2297,52 @@ export type components = {
             from: components["schemas"]["AccountingDate"];
             /** @description Last day of the range; not before `from` (400 otherwise). */
             to: components["schemas"]["AccountingDate"];
+        };
+        /** @description How an account goes into a SAF-T file (SAFT_2_01.xsd, MasterFiles/GeneralLedgerAccounts/Account). */
+        "Ledger.SaftAccountMapping": {
+            /**
+             * @description `AccountTableID`: the account of the tax authority's account classifier (i.SAF-T description, Annex 2; for the
+             *     `lt-standard` chart the sample-chart account it is or belongs to). Null for an account created without one under
+             *     no mapped parent.
+             */
+            accountTableId: string | null;
+            /** @description `AccountType`, from the account's class (or type). */
+            accountType: components["schemas"]["Ledger.SaftAccountType"];
+            /** @description `GroupingCategory`, from the account's place in the hierarchy. */
+            groupingCategory: components["schemas"]["Ledger.SaftGroupingCategory"];
+            /** @description `GroupingCode`: the parent's code; null for a top-level account. */
+            groupingCode: string | null;
+        };
+        /**
+         * @description SAF-T account type (SAFT_2_01.xsd `AccountType`).
+         * @enum {string}
+         */
+        "Ledger.SaftAccountType": "IT" | "TT" | "NK" | "I" | "P" | "S" | "KT";
+        /**
+         * @description SAF-T grouping category (SAFT_2_01.xsd `GroupingCategory`).
+         * @enum {string}
+         */
+        "Ledger.SaftGroupingCategory": "S1L" | "S2L" | "S" | "D1L" | "D";
+        /**
+         * @description Line of the Lithuanian financial statements, e.g. `B.II.1` (balance sheet, VAS 2: `A` … `H`) or `PL.5` (profit and
+         *     loss, VAS 3); `X` is the opening-balance interim account, which must be zero.
+         */
+        "Ledger.StatementLine": string;
+        /** @description A line of the Lithuanian financial statements with its amount. */
+        "Ledger.StatementLineAmount": {
+            /** @description The line, e.g. `B.II.1` or `PL.5`. */
+            line: components["schemas"]["Ledger.StatementLine"];
+            /** @description Its name in the Lithuanian form. */
+            name: string;
+            /** @description Its English name. */
+            nameEn: string;
+            /**
+             * @description Amount, in the sign of its statement: on the balance sheet assets (`A`, `B`, `C`) debit positive, equity and
+             *     liabilities (`D` … `H`) credit positive, `X` debit positive; on the profit and loss account the line's effect on
+             *     the result (income positive, expenses negative). A contra account reduces its line. Section and sub-section
+             *     lines (`B`, `B.II`, `PL.4`, `PL.13`, `PL.15`) are the sums of the lines under them.
+             */
+            amount: components["schemas"]["MoneyTotal"];
         };
         /** @description The trial balance of a range. */
         "Ledger.TrialBalance": {
@@ -2180,10 +2472,13 @@ export type components = {
          *     Beyond the patterns of the contract (a failure of which is 400 `validation`), `vatCode`, `iban` and the country
          *     codes are checked against their rules, and a failure is 422 `unprocessable` whose `fieldErrors` name the field:
          *     `vatCode` must have its country's format (e.g. `LT` + 9 or 12 digits, `DE` + 9 digits; prefixes without a known
-         *     format only the pattern), `iban` must pass the ISO 13616 mod-97 check and have its country's length where known
-         *     (LT 20), and `countryCode` / `address.countryCode` must be assigned ISO 3166-1 codes. The key is
-         *     `vat_code.invalid`, `iban.invalid` or `country_code.unknown` when one field fails, `partner.invalid_fields`
-         *     when several do.
+         *     format only the pattern; `GR` is refused, Greece's VAT prefix being `EL`), and an `LT` code its fixed `1` (8th of
+         *     9 digits, 11th of 12) and its mod-11 check digit (`LT123456789` is refused); `iban` must pass the ISO 13616 mod-97
+         *     check and have its country's length where known (LT 20); `countryCode` / `address.countryCode` must be assigned
+         *     ISO 3166-1 codes; and a Lithuanian partner's (`countryCode` `LT`) `registrationCode` must be a legal entity code
+         *     (9 digits with its mod-11 check digit), or for a private person, when written as 11 digits, a valid personal code.
+         *     The key is `vat_code.invalid`, `iban.invalid`, `country_code.unknown` or `registration_code.invalid` when one
+         *     field fails, `partner.invalid_fields` when several do.
          */
         "Partners.PartnerCreateRequest": {
             /** @description Name. */
@@ -2235,7 +2530,8 @@ export type components = {
         };
         /**
          * @description Changes a partner. Only the fields sent change; `null` clears an optional field. The same rules as on create
-         *     apply (422 for `vatCode`, `iban`, country codes). The code may change while nothing references the partner;
+         *     apply (422 for `vatCode`, `iban`, country codes, a Lithuanian partner's `registrationCode`, also when the
+         *     country or `isPrivatePerson` changes under a code it already has). The code may change while nothing references the partner;
          *     once a journal entry (or any other record) references it, changing the code is 409 `conflict`
          *     (`partner.referenced`), and a code taken by another partner is 409 `partner.code_taken`.
          */
@@ -2610,6 +2906,42 @@ export type components = {
         };
         /** @description Series prefix: 1 to 20 letters, digits, `_` or `/` (no `-`, which separates the number). */
         "Reference.SeriesPrefix": string;
+        /** @description A VAT classifier and one period in which it carries one rate. A classifier whose rate changed has one row per period. */
+        "Reference.VatClassifier": {
+            /** @description Country (ISO 3166-1 alpha-2). */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description The classifier code, e.g. `PVM1`. */
+            code: components["schemas"]["Reference.VatClassifierCode"];
+            /** @description What its supplies are for VAT. */
+            kind: components["schemas"]["Reference.VatClassifierKind"];
+            /** @description The rate it carries in this period, percent with two decimals. */
+            ratePercent: components["schemas"]["Percent"];
+            /** @description First day of the period (a classifier already in force on 2025-01-01, the first day covered, shows that day). */
+            validFrom: components["schemas"]["Date"];
+            /**
+             * Format: date
+             * @description Last day of the period; null while it has no end.
+             */
+            validTo: string | null;
+            /** @description Short name, Lithuanian / English. */
+            name: string;
+            /** @description What it applies to. */
+            description: string;
+            /** @description The law and classifier it is taken from. */
+            source: string;
+            /**
+             * @description The classifiers its supplies went to when the period ended and the law split them (PVM2: `PVM58`, `PVM3`,
+             *     `PVM1` on 2026-01-01); empty otherwise. A supply is reclassified by what it is, never from the rate alone.
+             */
+            replacedBy: components["schemas"]["Reference.VatClassifierCode"][];
+        };
+        /** @description A VAT classifier code of the Lithuanian tax authority: `PVM` and 1 to 3 digits, e.g. `PVM1`. */
+        "Reference.VatClassifierCode": string;
+        /**
+         * @description What a classifier's supplies are for VAT.
+         * @enum {string}
+         */
+        "Reference.VatClassifierKind": "standard" | "reduced" | "zero" | "exempt" | "outside_scope" | "reverse_charge";
         /** @description A VAT rate of a country and the days it applies. */
         "Reference.VatRate": {
             /** @description Country (ISO 3166-1 alpha-2). */
@@ -2859,6 +3191,420 @@ export type components = {
         Timestamp: string;
         /** @description Unit price as a decimal string: up to 15 integer digits, up to 6 decimals, not negative. */
         UnitPrice: string;
+        /** @description One event's delivery to one subscription. */
+        "Webhooks.Delivery": {
+            /** @description Identifier of the delivery. */
+            id: components["schemas"]["Id"];
+            /** @description The event. */
+            eventId: components["schemas"]["Id"];
+            /** @description Its type. */
+            eventType: components["schemas"]["Webhooks.EventType"];
+            /** @description The subscription. */
+            subscriptionId: components["schemas"]["Id"];
+            /** @description State. */
+            status: components["schemas"]["Webhooks.DeliveryStatus"];
+            /**
+             * Format: int32
+             * @description HTTP attempts made so far (scheduled and redelivered).
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt; null before the first, or when no answer came (timeout, refused connection).
+             */
+            lastResponseStatus: number | null;
+            /** @description Why the last attempt failed when no status came (e.g. `timeout`, `connection refused`); null otherwise. */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the last attempt was made; null before the first.
+             */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the next scheduled attempt is due; null when none is scheduled.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a 2xx was received; null until then.
+             */
+            deliveredAt: string | null;
+            /** @description When the event was emitted to this subscription. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description State of one event's delivery to one subscription.
+         * @enum {string}
+         */
+        "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
+        /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"];
+        /**
+         * @description The event types. A subscription names some of them, or `*` for all (also those added later).
+         * @enum {string}
+         */
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid";
+        /** @description An event type, or `*` for every event type (also those added later). */
+        "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
+        /**
+         * @description The version of the envelope and of every event's `data`; a breaking change of either gets a new version.
+         * @enum {string}
+         */
+        "Webhooks.EventVersion": "2026-11-23";
+        /** @description `data` of `exchange_rates.synced`. */
+        "Webhooks.ExchangeRatesSyncedData": {
+            /** @description The ECB day imported. */
+            date: components["schemas"]["Date"];
+            /**
+             * Format: int32
+             * @description Rate rows written or changed.
+             */
+            imported: number;
+        };
+        /** @description `exchange_rates.synced`: ECB rates were imported and at least one rate was written or changed. */
+        "Webhooks.ExchangeRatesSyncedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `exchange_rates.synced`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "exchange_rates.synced";
+            /** @description The day imported and how many rows changed. */
+            data: components["schemas"]["Webhooks.ExchangeRatesSyncedData"];
+        };
+        /** @description `journal_transaction.posted`: a journal transaction was posted (manual, reversal, or by any module). */
+        "Webhooks.JournalTransactionPostedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `journal_transaction.posted`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "journal_transaction.posted";
+            /** @description The transaction with its lines. */
+            data: components["schemas"]["Ledger.JournalTransaction"];
+        };
+        /** @description `data` of `journal_transaction.reversed`. */
+        "Webhooks.JournalTransactionReversedData": {
+            /** @description The transaction that was reversed. */
+            reversedId: components["schemas"]["Id"];
+            /** @description The reversal: the exact opposite, posted now. */
+            reversal: components["schemas"]["Ledger.JournalTransaction"];
+        };
+        /** @description `journal_transaction.reversed`: a transaction was reversed (the reversal is also `journal_transaction.posted`). */
+        "Webhooks.JournalTransactionReversedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `journal_transaction.reversed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "journal_transaction.reversed";
+            /** @description The original and its reversal. */
+            data: components["schemas"]["Webhooks.JournalTransactionReversedData"];
+        };
+        /** @description `partner.created`: a partner was created. */
+        "Webhooks.PartnerCreatedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.created`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.created";
+            /** @description The partner. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `partner.deleted`: a partner was deleted. */
+        "Webhooks.PartnerDeletedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.deleted`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.deleted";
+            /** @description The partner as it was before the delete. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `partner.updated`: a partner was changed. */
+        "Webhooks.PartnerUpdatedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `partner.updated`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "partner.updated";
+            /** @description The partner as it is after the change. */
+            data: components["schemas"]["Partners.Partner"];
+        };
+        /** @description `period.locked`: a month was locked (one event per month a lock request locked). */
+        "Webhooks.PeriodLockedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `period.locked`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "period.locked";
+            /** @description The month, now locked. */
+            data: components["schemas"]["Ledger.Period"];
+        };
+        /** @description `period.unlocked`: a month was unlocked. */
+        "Webhooks.PeriodUnlockedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `period.unlocked`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "period.unlocked";
+            /** @description The month, now open. */
+            data: components["schemas"]["Ledger.Period"];
+        };
+        /** @description Names one event's delivery to one subscription. */
+        "Webhooks.RedeliverRequest": {
+            /** @description The event. */
+            eventId: components["schemas"]["Id"];
+            /** @description The subscription. */
+            subscriptionId: components["schemas"]["Id"];
+        };
+        /** @description `data` of `sale_invoice.paid`. */
+        "Webhooks.SaleInvoicePaidData": {
+            /** @description The sale invoice. */
+            saleInvoiceId: components["schemas"]["Id"];
+            /** @description Its number; null when it has none. */
+            number: string | null;
+            /** @description Currency of the invoice. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The invoice's gross total. */
+            grossTotal: components["schemas"]["Money"];
+            /** @description Paid so far (equal to `grossTotal` once paid in full). */
+            paidAmount: components["schemas"]["Money"];
+            /** @description When the payment that completed it was recorded. */
+            paidAt: components["schemas"]["Timestamp"];
+        };
+        /** @description `sale_invoice.paid`: a sale invoice was paid in full. Emitted by the invoicing and bank modules. */
+        "Webhooks.SaleInvoicePaidEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.paid`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.paid";
+            /** @description The invoice and its payment. */
+            data: components["schemas"]["Webhooks.SaleInvoicePaidData"];
+        };
+        /** @description A signing secret: `whsec_` and 43 base64url characters (32 random bytes). */
+        "Webhooks.SigningSecret": string;
+        /** @description A webhook subscription. Its signing secret is never shown again after create and rotate-secret. */
+        "Webhooks.Subscription": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Creates a subscription. The URL must be `https` (or `http` where WEBHOOK_ALLOW_PRIVATE_URLS=true), and must not
+         *     resolve to a loopback, private, link-local, shared or metadata address (422 `unprocessable`, key
+         *     `webhook.url_refused`, naming `url`); the check is made again before every delivery (DNS rebinding).
+         */
+        "Webhooks.SubscriptionCreateRequest": {
+            /** @description Where to POST events. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description Event types to receive (1 to 20 distinct), or `["*"]` for all. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text. */
+            description?: components["schemas"]["Text"];
+            /** @description Who to e-mail when it is paused (1 to 10). Default: the account owner's e-mail (none when the account has none). */
+            ownerEmails?: components["schemas"]["Account.Email"][];
+        };
+        /** @description The new secret of a subscription, shown this once; the previous one signs alongside it until `previousSecretExpiresAt`. */
+        "Webhooks.SubscriptionSecretRotated": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The new signing secret. */
+            secret: components["schemas"]["Webhooks.SigningSecret"];
+        };
+        /**
+         * @description State of a subscription.
+         * @enum {string}
+         */
+        "Webhooks.SubscriptionStatus": "active" | "paused";
+        /**
+         * @description Changes a subscription: only the fields sent change. `status: active` resumes a paused subscription: its count of
+         *     failures starts again from 0 and the events held while it was paused are delivered, oldest first. `status: paused`
+         *     pauses it by hand.
+         */
+        "Webhooks.SubscriptionUpdateRequest": {
+            /** @description The subscription. */
+            id: components["schemas"]["Id"];
+            /** @description New URL (checked as on create). */
+            url?: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description New event types (1 to 20 distinct, or `["*"]`). */
+            eventTypes?: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description New description; `null` clears it. */
+            description?: string | null;
+            /** @description New owners (1 to 10). */
+            ownerEmails?: components["schemas"]["Account.Email"][];
+            /** @description `active` resumes a paused subscription; `paused` pauses it. */
+            status?: components["schemas"]["Webhooks.SubscriptionStatus"];
+        };
+        /** @description A subscription with its signing secret, shown this once. */
+        "Webhooks.SubscriptionWithSecret": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Where events are POSTed. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description The event types it receives, or `["*"]`. */
+            eventTypes: components["schemas"]["Webhooks.EventTypeSelector"][];
+            /** @description Free text; null when none. */
+            description: string | null;
+            /** @description Who is e-mailed when it is paused. */
+            ownerEmails: components["schemas"]["Account.Email"][];
+            /** @description `active`, or `paused` after 5 events in a row could not be delivered. */
+            status: components["schemas"]["Webhooks.SubscriptionStatus"];
+            /**
+             * Format: int32
+             * @description Events in a row whose retry schedule ended without a 2xx (a success resets it; 5 pauses the subscription).
+             */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description When it was paused; null while active.
+             */
+            pausedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one (after rotate-secret); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The signing secret. Shown only here: it is stored encrypted (AES-256-GCM) and never appears in lists, logs or
+             *     the audit log. The HMAC key is the whole string, `whsec_` included.
+             */
+            secret: components["schemas"]["Webhooks.SigningSecret"];
+        };
+        /** @description A subscription's URL: `https://…` (or `http://…` only where the operator set WEBHOOK_ALLOW_PRIVATE_URLS=true). */
+        "Webhooks.WebhookUrl": string;
     };
     responses: never;
     parameters: {
@@ -13198,6 +13944,229 @@ export interface operations {
             };
         };
     };
+    reference_vat_classifiers_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Reference.VatClassifier"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     reference_vat_rates_list: {
         parameters: {
             query?: never;
@@ -14712,6 +15681,1698 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_deliveries_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Webhooks.Delivery"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_deliveries_redeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.RedeliverRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.SubscriptionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SubscriptionWithSecret"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Webhooks.Subscription"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SubscriptionSecretRotated"];
+                };
+            };
+            /** @description Request validation failed: `error.fieldErrors` names every offending field. */
+            400: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account's trial has ended and its prepaid credit is used up. */
+            402: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not reachable by this key. */
+            404: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with current state (duplicate code, or `idempotency_in_progress`). */
+            409: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body exceeds this operation's size limit. */
+            413: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Well formed but breaks a business rule (also `idempotency_key_reuse`). */
+            422: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error; carries no rate-limit headers and no internals. */
+            500: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    webhooks_subscriptions_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.SubscriptionUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    /** @description Identifier of the request (also `error.requestId` on errors). */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed per window (one minute). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the current window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when this response is a replay of the original one for the same `Idempotency-Key`. */
+                    "x-idempotent-replay"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Subscription"];
                 };
             };
             /** @description Request validation failed: `error.fieldErrors` names every offending field. */

@@ -25,6 +25,36 @@ function oneOf<T extends string>(name: string, allowed: readonly T[]): T | undef
   return raw as T;
 }
 
+/** A duration: `500ms`, `30s`, `5m`, `2h`, or a number of milliseconds. */
+export function parseDuration(raw: string): number {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|h)?\s*$/.exec(raw);
+  if (!m) throw new Error(`"${raw}" is not a duration (e.g. 500ms, 30s, 5m, 2h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? "ms"]!;
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** Stripe-like: at once, then 1 min, 5 min, 30 min, 1, 2, 4, 8 and 8 hours later (about 23.6 hours in all). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "0s,1m,5m,30m,1h,2h,4h,8h,8h";
+
+function durations(name: string, fallback: string): number[] {
+  const raw = process.env[name] || fallback;
+  try {
+    const list = raw.split(",").map(parseDuration);
+    if (list.length < 1 || list.length > 30) throw new Error("give 1 to 30 durations");
+    return list;
+  } catch (error) {
+    throw new Error(`${name} must be a comma-separated list of durations (e.g. ${DEFAULT_WEBHOOK_RETRY_SCHEDULE}): ${(error as Error).message}`);
+  }
+}
+
+function base64Key(name: string): Buffer | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const key = Buffer.from(raw, "base64");
+  if (key.length !== 32 || !/^[A-Za-z0-9+/=_-]+$/.test(raw.trim())) throw new Error(`${name} must be 32 bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
+  return key;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -49,6 +79,20 @@ export interface Config {
   headersTimeoutMs: number;
   /** The ECB rates feed: its folder, or its daily file (src/reference/ecb.ts). */
   exchangeRatesUrl: string;
+  /** AES-256-GCM key of stored secrets (SECRETS_KEY); src/secrets.ts fills it from DATA_DIR for the embedded default. */
+  secretsKey: Buffer | undefined;
+  /** SMTP server for operator e-mails (nodemailer URL); unset = kept in outbound_emails and logged. */
+  smtpUrl: string | undefined;
+  /** The sender of operator e-mails. */
+  mailFrom: string;
+  /** http:// and private, loopback, link-local addresses allowed for webhook URLs (tests, local development). */
+  webhookAllowPrivateUrls: boolean;
+  /** Delay before each delivery attempt, in ms: the first is normally 0. */
+  webhookRetrySchedule: number[];
+  /** How long one delivery attempt may take. */
+  webhookTimeoutMs: number;
+  /** Deliveries sent at once by one worker process (each subscription's still one at a time). */
+  webhookConcurrency: number;
 }
 
 export function loadConfig(): Config {
@@ -70,5 +114,12 @@ export function loadConfig(): Config {
     requestTimeoutMs: int("REQUEST_TIMEOUT_MS", 60_000, 1000),
     headersTimeoutMs: int("HEADERS_TIMEOUT_MS", 15_000, 1000),
     exchangeRatesUrl: process.env.EXCHANGE_RATES_URL || DEFAULT_ECB_URL,
+    secretsKey: base64Key("SECRETS_KEY"),
+    smtpUrl: process.env.SMTP_URL || undefined,
+    mailFrom: process.env.MAIL_FROM || "Accounting API <no-reply@localhost>",
+    webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 100),
+    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),
   };
 }

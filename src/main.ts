@@ -6,6 +6,7 @@ import { createDb } from "./db/connection.js";
 import { migrate } from "./db/migrate.js";
 import { resolveDatabase } from "./database.js";
 import { createLogger } from "./log.js";
+import { resolveSecretsKey } from "./secrets.js";
 import { startApiServer, type ApiServer } from "./server.js";
 import { startWorker, type Worker } from "./worker.js";
 
@@ -15,6 +16,14 @@ const runWorker = !args.has("--no-worker") && process.env.WORKER !== "false";
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
+try {
+  config.secretsKey = resolveSecretsKey(config);
+} catch (error) {
+  console.error((error as Error).message);
+  log.fatal((error as Error).message);
+  log.flush(() => process.exit(1));
+  await new Promise(() => undefined);
+}
 const target = await resolveDatabase(config);
 const db = createDb({ connectionString: target.connectionString, poolMax: config.dbPoolMax, namedStatements: target.pooling === "session", log });
 await migrate(target.directConnectionString);

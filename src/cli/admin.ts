@@ -1,6 +1,7 @@
 // Operator CLI (README: "Operator CLI"). Works against the same database as `npm start` (DATABASE_URL, or the
 // embedded server under DATA_DIR, started for the command when the API is not running). Prints one JSON line.
-//   bootstrap --name "<account name>"
+//   bootstrap --name "<account name>" [--email owner@example.com]
+//   owner-email --account <id> --email owner@example.com
 //   billing   --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
 //   key-limit --key <keyId> --per-minute <n|default>
 //   rates-sync [--date YYYY-MM-DD]
@@ -14,10 +15,12 @@ import { isIsoDate } from "../dates.js";
 import { createDb, type Db } from "../db/connection.js";
 import { migrate } from "../db/migrate.js";
 import { resolveDatabase } from "../database.js";
-import { bootstrapAccount, setBilling, setKeyLimit } from "../domain/accounts.js";
+import { bootstrapAccount, setBilling, setKeyLimit, setOwnerEmail } from "../domain/accounts.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const USAGE = `usage: npm run admin -- bootstrap --name "<account name>"
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const USAGE = `usage: npm run admin -- bootstrap --name "<account name>" [--email owner@example.com]
+       npm run admin -- owner-email --account <id> --email owner@example.com
        npm run admin -- billing --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
        npm run admin -- key-limit --key <keyId> --per-minute <n|default>
        npm run admin -- rates-sync [--date YYYY-MM-DD]
@@ -36,6 +39,12 @@ function uuid(value: string | undefined, flag: string): string {
   return v;
 }
 
+function email(value: string | undefined, flag: string): string {
+  const v = required(value, flag).trim();
+  if (!EMAIL.test(v) || v.length > 254) throw new UsageError(`${flag} must be an e-mail address`);
+  return v;
+}
+
 function date(value: string | undefined, flag: string): string {
   const v = required(value, flag);
   if (!isIsoDate(v)) throw new UsageError(`${flag} must be a date YYYY-MM-DD`);
@@ -47,9 +56,12 @@ async function execute(db: Db, config: Config, command: string, values: Record<s
     case "bootstrap": {
       const name = required(values.name, "--name").trim();
       if (!name || name.length > 255) throw new UsageError("--name must be 1 to 255 characters");
-      const { accountId, apiKey } = await bootstrapAccount(db, name);
-      return { accountId, apiKey };
+      const ownerEmail = values.email === undefined ? undefined : email(values.email, "--email");
+      const { accountId, apiKey } = await bootstrapAccount(db, name, ownerEmail);
+      return { accountId, apiKey, ...(ownerEmail ? { ownerEmail } : {}) };
     }
+    case "owner-email":
+      return setOwnerEmail(db, uuid(values.account, "--account"), email(values.email, "--email"));
     case "billing": {
       const accountId = uuid(values.account, "--account");
       if (values["trial-ends"] === undefined && values.credit === undefined) throw new UsageError("give --trial-ends and/or --credit");
@@ -90,6 +102,7 @@ async function main(): Promise<number> {
       allowPositionals: true,
       options: {
         name: { type: "string" },
+        email: { type: "string" },
         account: { type: "string" },
         "trial-ends": { type: "string" },
         credit: { type: "string" },

@@ -42,6 +42,17 @@ export function createDb({ connectionString, poolMax = 10, applicationName = "ac
 /** Whether statements may be prepared by name on this database handle (or a transaction of it). */
 export const namedStatementsAllowed = (db: Db): boolean => (db.client.config as { namedStatements?: boolean }).namedStatements !== false;
 
+/**
+ * The connection string with `synchronous_commit = off` for its sessions: commits return before their WAL is
+ * flushed. Only for work whose loss in a database crash is harmless (webhook delivery bookkeeping: at worst an event
+ * is sent again), never for the API's writes.
+ */
+export function withAsynchronousCommit(connectionString: string): string {
+  const url = new URL(connectionString);
+  url.searchParams.set("options", `${url.searchParams.get("options") ?? ""} -c synchronous_commit=off`.trim());
+  return url.toString();
+}
+
 /** Replaces the database name in a connection string. */
 export function withDatabase(connectionString: string, database: string): string {
   const url = new URL(connectionString);

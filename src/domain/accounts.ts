@@ -4,9 +4,9 @@ import { withTransaction } from "../db/transaction.js";
 import { formatDecimal, parseDecimal } from "../decimal.js";
 import { insertApiKey } from "./api-keys.js";
 
-export async function bootstrapAccount(db: Db, name: string): Promise<{ accountId: string; apiKey: string; keyId: string }> {
+export async function bootstrapAccount(db: Db, name: string, ownerEmail?: string): Promise<{ accountId: string; apiKey: string; keyId: string }> {
   return withTransaction(db, async (trx) => {
-    const [account] = await trx("accounts").insert({ name }).returning("id");
+    const [account] = await trx("accounts").insert({ name, owner_email: ownerEmail ?? null }).returning("id");
     const key = await insertApiKey(trx, account.id, "bootstrap", ["*"], null);
     return { accountId: account.id as string, apiKey: key.key, keyId: key.id };
   });
@@ -31,6 +31,15 @@ export async function setBilling(db: Db, accountId: string, change: BillingChang
     const [row] = await trx("accounts").where({ id: accountId }).update(patch).returning(["id", "trial_ends_at", "prepaid_credit"]);
     if (!row) throw new Error(`no account ${accountId}`);
     return { accountId: row.id as string, trialEndsAt: row.trial_ends_at as string | null, prepaidCredit: row.prepaid_credit as string };
+  });
+}
+
+/** The account owner's e-mail: the default owner of new webhook subscriptions (who is told when one is paused). */
+export async function setOwnerEmail(db: Db, accountId: string, email: string) {
+  return withTransaction(db, async (trx) => {
+    const [row] = await trx("accounts").where({ id: accountId }).update({ owner_email: email }).returning(["id", "owner_email"]);
+    if (!row) throw new Error(`no account ${accountId}`);
+    return { accountId: row.id as string, ownerEmail: row.owner_email as string };
   });
 }
 

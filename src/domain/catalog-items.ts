@@ -1,4 +1,4 @@
-// Catalog items: a company's goods and services with their default VAT rate and prices. Prices and rates are
+// Catalog items: a company's goods and services with their default VAT classifier and rate, and prices. Prices and rates are
 // decimal strings in and out and `numeric` in Postgres; nothing here turns them into JS numbers.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
@@ -8,7 +8,7 @@ import { conflict, notFound, validationError, type FieldErrors } from "../errors
 import type { CompanyContext } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { barcodeProblem, throwRuleFailures } from "./identifiers.js";
-import { checkVatRateToday } from "./vat-rates.js";
+import { itemClassifier } from "./vat-classifiers.js";
 
 type CatalogItem = components["schemas"]["Catalog.CatalogItem"];
 type CreateInput = components["schemas"]["Catalog.CatalogItemCreateRequest"];
@@ -22,6 +22,7 @@ const COLUMNS = {
   unit: "unit",
   barcode: "barcode",
   vatRatePercent: "vat_rate_percent",
+  vatClassifier: "vat_classifier",
   salePriceExclVat: "sale_price_excl_vat",
   purchasePriceExclVat: "purchase_price_excl_vat",
   tracking: "tracking",
@@ -40,6 +41,7 @@ export function catalogItemToApi(row: Record<string, any>): CatalogItem {
     unit: row.unit,
     barcode: row.barcode,
     vatRatePercent: formatDecimal(row.vat_rate_percent, "percent"),
+    vatClassifier: row.vat_classifier,
     salePriceExclVat: price(row.sale_price_excl_vat),
     purchasePriceExclVat: price(row.purchase_price_excl_vat),
     tracking: row.tracking,
@@ -49,22 +51,31 @@ export function catalogItemToApi(row: Record<string, any>): CatalogItem {
   };
 }
 
-/** Barcode check digits and the VAT rate of the company's country (422, each failing field named). */
-async function checkRules(db: Db, company: CompanyContext, input: Partial<Record<Field, unknown>>): Promise<void> {
+/**
+ * Barcode check digits, and the VAT classifier with its rate (422, each failing field named). `effective` is the
+ * item as it will be (the current row with the changes): the classifier and rate are checked together whenever either
+ * changes. Returns the classifier to store (the one the rate names when none was sent) when the VAT changes.
+ */
+async function checkRules(
+  db: Db,
+  company: CompanyContext,
+  input: Partial<Record<Field, unknown>>,
+  effective: { vatRatePercent: string; vatClassifier?: string | null },
+): Promise<{ vatClassifier?: string | null }> {
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};
   if (typeof input.barcode === "string") {
     const problem = barcodeProblem(input.barcode);
     if (problem) (errors.barcode = [problem]), (keys.barcode = "barcode.invalid_checksum");
   }
-  if (typeof input.vatRatePercent === "string") {
-    const check = await checkVatRateToday(db, company.countryCode, input.vatRatePercent);
-    if (!check.known) {
-      errors.vatRatePercent = [`is not a VAT rate of ${company.countryCode} valid today; one of: ${check.validRates.join(", ")}`];
-      keys.vatRatePercent = "vat_rate.unknown";
-    }
+  let vat: { vatClassifier?: string | null } = {};
+  if (input.vatRatePercent !== undefined || input.vatClassifier !== undefined) {
+    const result = await itemClassifier(db, company.countryCode, { classifier: effective.vatClassifier, ratePercent: effective.vatRatePercent });
+    if ("field" in result) (errors[result.field] = [result.message]), (keys[result.field] = result.key);
+    else vat = { vatClassifier: result.classifier };
   }
   throwRuleFailures(errors, keys, "catalog_item.invalid_fields");
+  return vat;
 }
 
 const toColumns = (input: Partial<Record<Field, unknown>>) =>
@@ -82,9 +93,9 @@ function mapWriteError(error: unknown, code: string | undefined, current?: Recor
 }
 
 export async function createCatalogItem(trx: Db, company: CompanyContext, input: CreateInput): Promise<CatalogItem> {
-  await checkRules(trx, company, input);
+  const vat = await checkRules(trx, company, input, input);
   try {
-    const [row] = await trx("catalog_items").insert({ company_id: company.id, ...toColumns(input) }).returning("*");
+    const [row] = await trx("catalog_items").insert({ company_id: company.id, ...toColumns({ ...input, ...vat }) }).returning("*");
     return catalogItemToApi(row);
   } catch (error) {
     mapWriteError(error, input.code);
@@ -110,8 +121,13 @@ export async function getCatalogItem(db: Db, companyId: string, key: KeyInput): 
 export async function updateCatalogItem(trx: Db, company: CompanyContext, input: UpdateInput): Promise<CatalogItem> {
   const { id, ...changes } = input;
   const current = await findItem(trx, company.id, { id }, true);
-  await checkRules(trx, company, changes);
-  const columns = toColumns(changes);
+  // A new rate without a classifier is named afresh by its rate; a new classifier keeps the current rate.
+  const effective = {
+    vatRatePercent: changes.vatRatePercent ?? current.vat_rate_percent,
+    vatClassifier: changes.vatClassifier !== undefined ? changes.vatClassifier : changes.vatRatePercent !== undefined ? undefined : current.vat_classifier,
+  };
+  const vat = await checkRules(trx, company, changes, effective);
+  const columns = toColumns({ ...changes, ...vat });
   if (Object.keys(columns).length === 0) return catalogItemToApi(current);
   try {
     const [row] = await trx("catalog_items").where({ company_id: company.id, id }).update({ ...columns, updated_at: trx.fn.now() }).returning("*");
@@ -142,6 +158,7 @@ const catalogItemListSpec: ListSpec = {
     barcode: { column: "barcode", type: "string" },
     tracking: { column: "tracking", type: "string" },
     vatRatePercent: { column: "vat_rate_percent", type: "decimal" },
+    vatClassifier: { column: "vat_classifier", type: "string" },
     salePriceExclVat: { column: "sale_price_excl_vat", type: "decimal", total: true },
     purchasePriceExclVat: { column: "purchase_price_excl_vat", type: "decimal", total: true },
     active: { column: "active", type: "boolean" },

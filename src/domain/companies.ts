@@ -2,9 +2,10 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { CompanyRecord } from "../db/models.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { conflict, forbidden } from "../errors.js";
+import { conflict, forbidden, type FieldErrors } from "../errors.js";
 import { companyNotFound, keyReaches, type Principal } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { countryCodeProblem, ibanProblem, ltCompanyCodeProblem, throwRuleFailures, vatCodeProblem } from "./identifiers.js";
 
 type Company = components["schemas"]["Account.Company"];
 type CreateInput = components["schemas"]["Account.CompanyCreateRequest"];
@@ -40,10 +41,29 @@ async function mapCodeConflict<T>(code: string | undefined, work: () => PromiseL
   }
 }
 
+/**
+ * The company's own identifiers go through the rules partners' do (422 naming each failing field): a Lithuanian
+ * company's code is its legal entity code (9 digits, mod-11 check digit), `vatCode` and `iban` are checked as
+ * partners' are, and the address country must be an assigned ISO code.
+ */
+function checkRules(countryCode: string, input: { code?: string; vatCode?: string | null; iban?: string | null; address?: { countryCode?: string } | null }): void {
+  const errors: FieldErrors = {};
+  const keys: Record<string, string> = {};
+  const check = (field: string, key: string, problem: string | undefined) => {
+    if (problem) (errors[field] = [problem]), (keys[field] = key);
+  };
+  if (countryCode === "LT" && typeof input.code === "string") check("code", "company_code.invalid", ltCompanyCodeProblem(input.code));
+  if (typeof input.vatCode === "string") check("vatCode", "vat_code.invalid", vatCodeProblem(input.vatCode));
+  if (typeof input.iban === "string") check("iban", "iban.invalid", ibanProblem(input.iban));
+  if (input.address?.countryCode) check("address.countryCode", "country_code.unknown", countryCodeProblem(input.address.countryCode));
+  throwRuleFailures(errors, keys, "company.invalid_fields");
+}
+
 export async function createCompany(trx: Db, principal: Principal, input: CreateInput): Promise<Company> {
   if (principal.companyIds !== null) {
     throw forbidden("A key restricted to some companies cannot create companies.", "company.create_restricted_key");
   }
+  checkRules(input.countryCode, input);
   const baseCurrency = input.baseCurrency ?? "EUR";
   const record = await mapCodeConflict(input.code, () =>
     CompanyRecord.query(trx)
@@ -81,8 +101,9 @@ export async function getCompany(db: Db, principal: Principal, id: string): Prom
 }
 
 export async function updateCompany(trx: Db, principal: Principal, input: UpdateInput): Promise<Company> {
-  await reachableCompany(trx, principal, input.id, true);
+  const current = await reachableCompany(trx, principal, input.id, true);
   const { id, ...changes } = input;
+  checkRules(current.countryCode, changes);
   if (Object.keys(changes).length === 0) return getCompany(trx, principal, id);
   const record = await mapCodeConflict(changes.code, () =>
     CompanyRecord.query(trx)

@@ -4,6 +4,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { trimDecimal } from "../decimal.js";
 import { notFound, unprocessable } from "../errors.js";
+import { emitEventToSubscribedCompanies } from "../events/emit.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { BASE_CURRENCY, isKnownCurrency } from "../reference/currencies.js";
 import { fetchEcb, type EcbDay } from "../reference/ecb.js";
@@ -53,7 +54,10 @@ export async function syncExchangeRates(trx: Db, source: string, requested?: str
     }
     day = found;
   }
-  return { date: day.date, imported: await importDays(trx, [day]) };
+  const imported = await importDays(trx, [day]);
+  // The rates are shared by every company: each company subscribed to the event gets one, when something changed.
+  if (imported > 0) await emitEventToSubscribedCompanies(trx, "exchange_rates.synced", { date: day.date, imported });
+  return { date: day.date, imported };
 }
 
 /** Loads every published day in [from, to] from the full history (the backfill task). */

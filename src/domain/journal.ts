@@ -2,6 +2,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { Decimal, formatDecimal } from "../decimal.js";
 import { conflict, notFound } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { post, transactionToApi, type JournalTransaction } from "../ledger/posting.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
@@ -47,7 +48,7 @@ export async function reverseTransaction(trx: Db, companyId: string, keyId: stri
     throw conflict("A reversal cannot be reversed; post a new transaction instead.", "journal.reversal_of_reversal", { id: input.id });
   }
   const { header, entries } = original;
-  return post(trx, {
+  const reversal = await post(trx, {
     companyId,
     date: input.date ?? header.date,
     description: input.description ?? `Reversal of ${header.number ?? header.id}`,
@@ -63,6 +64,8 @@ export async function reverseTransaction(trx: Db, companyId: string, keyId: stri
       ...(e.description ? { description: e.description } : {}),
     })),
   });
+  await emitEvent(trx, companyId, "journal_transaction.reversed", { reversedId: header.id, reversal });
+  return reversal;
 }
 
 const listSpec: ListSpec = {

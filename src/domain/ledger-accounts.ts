@@ -4,8 +4,10 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { conflict, notFound, unprocessable, validationError } from "../errors.js";
-import { LT_STANDARD } from "../ledger/lt-standard.js";
+import { LT_STANDARD, saftAccountTypeOf, saftGrouping } from "../ledger/lt-standard.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { POSTING_RULES } from "../ledger/posting-rules.js";
+import { rulesPostingTo } from "./posting-rules.js";
 
 type LedgerAccount = components["schemas"]["Ledger.LedgerAccount"];
 type CreateInput = components["schemas"]["Ledger.LedgerAccountCreateRequest"];
@@ -13,6 +15,19 @@ type UpdateInput = components["schemas"]["Ledger.LedgerAccountUpdateRequest"];
 type GetInput = components["schemas"]["Ledger.LedgerAccountGetRequest"];
 
 const TEMPLATES = { "lt-standard": LT_STANDARD } as const;
+
+/** Whether an account has sub-accounts, and sub-sub-accounts (for its SAF-T grouping category); `a` is the account. */
+const HIERARCHY_FLAGS = `
+  exists (select 1 from ledger_accounts c where c.company_id = a.company_id and c.parent_code = a.code) as has_children,
+  exists (select 1 from ledger_accounts c join ledger_accounts g on g.company_id = c.company_id and g.parent_code = c.code
+           where c.company_id = a.company_id and c.parent_code = a.code) as has_grandchildren`;
+
+/** A row of ledger_accounts (as `a`) with its hierarchy flags. */
+export const accountRows = (db: Db, companyId: string) => db({ a: "ledger_accounts" }).where("a.company_id", companyId).select("a.*", db.raw(HIERARCHY_FLAGS));
+
+async function accountByCode(db: Db, companyId: string, code: string): Promise<LedgerAccount> {
+  return accountToApi(await accountRows(db, companyId).where("a.code", code).first());
+}
 
 export function accountToApi(row: Record<string, any>): LedgerAccount {
   return {
@@ -23,6 +38,13 @@ export function accountToApi(row: Record<string, any>): LedgerAccount {
     type: row.type,
     parentCode: row.parent_code,
     isPostable: row.is_postable,
+    isContra: row.is_contra,
+    statementLine: row.statement_line,
+    saft: {
+      accountTableId: row.saft_account_table_id,
+      accountType: row.saft_account_type ?? saftAccountTypeOf(row.code, row.type),
+      ...saftGrouping({ parentCode: row.parent_code, hasChildren: row.has_children, hasGrandchildren: row.has_grandchildren }),
+    },
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -59,14 +81,26 @@ export async function applyTemplate(trx: Db, companyId: string, template: keyof 
     // Parents come first in the template, and the insert runs row by row in that order, so the hierarchy
     // trigger sees each parent before its children.
     await trx("ledger_accounts").insert(
-      missing.map((a) => ({ company_id: companyId, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
+      missing.map((a) => ({
+        company_id: companyId,
+        code: a.code,
+        name: a.name,
+        name_en: a.nameEn,
+        type: a.type,
+        parent_code: a.parentCode,
+        is_postable: a.isPostable,
+        is_contra: a.isContra,
+        statement_line: a.statementLine,
+        saft_account_table_id: a.saftAccountTableId,
+        saft_account_type: a.saftAccountType,
+      })),
     );
   }
   return { template, created: missing.length, existing: accounts.length - missing.length };
 }
 
-async function checkParent(trx: Db, companyId: string, parentCode: string, type: string): Promise<void> {
-  const parent = await trx("ledger_accounts").where({ company_id: companyId, code: parentCode }).forUpdate().first("type", "is_postable");
+async function checkParent(trx: Db, companyId: string, parentCode: string, type: string): Promise<{ statement_line: string | null; saft_account_table_id: string | null }> {
+  const parent = await trx("ledger_accounts").where({ company_id: companyId, code: parentCode }).forUpdate().first("type", "is_postable", "statement_line", "saft_account_table_id");
   if (!parent) throw unprocessable(`Parent account ${parentCode} does not exist.`, "ledger_account.parent_unknown", { parentCode });
   if (parent.type !== type) {
     throw unprocessable(`An account has its parent's type (${parent.type}).`, "ledger_account.type_differs_from_parent", { parentCode, parentType: parent.type });
@@ -74,23 +108,27 @@ async function checkParent(trx: Db, companyId: string, parentCode: string, type:
   if (parent.is_postable) {
     throw conflict(`Parent account ${parentCode} is postable; make it non-postable first.`, "ledger_account.parent_postable", { parentCode });
   }
+  return parent;
 }
 
 export async function createAccount(trx: Db, companyId: string, input: CreateInput): Promise<LedgerAccount> {
-  if (input.parentCode) await checkParent(trx, companyId, input.parentCode, input.type);
+  // A sub-account reports where its parent does unless it says otherwise.
+  const parent = input.parentCode ? await checkParent(trx, companyId, input.parentCode, input.type) : undefined;
   try {
-    const [row] = await trx("ledger_accounts")
-      .insert({
-        company_id: companyId,
-        code: input.code,
-        name: input.name,
-        name_en: input.nameEn ?? null,
-        type: input.type,
-        parent_code: input.parentCode ?? null,
-        is_postable: input.isPostable ?? true,
-      })
-      .returning("*");
-    return accountToApi(row);
+    await trx("ledger_accounts").insert({
+      company_id: companyId,
+      code: input.code,
+      name: input.name,
+      name_en: input.nameEn ?? null,
+      type: input.type,
+      parent_code: input.parentCode ?? null,
+      is_postable: input.isPostable ?? true,
+      is_contra: input.isContra ?? false,
+      statement_line: input.statementLine ?? parent?.statement_line ?? null,
+      saft_account_table_id: input.saftAccountTableId ?? parent?.saft_account_table_id ?? null,
+      saft_account_type: saftAccountTypeOf(input.code, input.type),
+    });
+    return await accountByCode(trx, companyId, input.code);
   } catch (error) {
     return mapAccountError(error, input.code);
   }
@@ -100,8 +138,8 @@ export async function getAccount(db: Db, companyId: string, input: GetInput): Pr
   if ((input.id === undefined) === (input.code === undefined)) {
     throw validationError({ id: ["send exactly one of id and code"], code: ["send exactly one of id and code"] }, "Name the account by id or by code.");
   }
-  const row = await db("ledger_accounts")
-    .where(input.id !== undefined ? { company_id: companyId, id: input.id } : { company_id: companyId, code: input.code })
+  const row = await accountRows(db, companyId)
+    .where(input.id !== undefined ? { "a.id": input.id } : { "a.code": input.code })
     .first();
   if (!row) throw notFound("The account", "ledger_account.not_found", input.id !== undefined ? { id: input.id } : { code: input.code });
   return accountToApi(row);
@@ -133,15 +171,30 @@ export async function updateAccount(trx: Db, companyId: string, input: UpdateInp
     const child = await trx("ledger_accounts").where({ company_id: companyId, parent_code: input.code }).whereNot("type", input.type).first("code");
     if (child) throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", { code: child.code });
   }
+  // A posting rule that posts here must keep a postable account of a type it posts to.
+  if ((input.type && input.type !== current.type) || (input.isPostable === false && current.is_postable)) {
+    const broken = (await rulesPostingTo(trx, companyId, input.code)).find((rule) => input.isPostable === false || !(POSTING_RULES[rule].types as readonly string[]).includes(type));
+    if (broken) {
+      throw conflict(
+        `Posting rule ${broken} posts to ${input.code}, which would then be ${input.isPostable === false ? "non-postable" : `of type ${type}`}; point the rule elsewhere first.`,
+        "ledger_account.used_by_posting_rule",
+        { code: input.code, rule: broken },
+      );
+    }
+  }
   const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
   if (input.name !== undefined) patch.name = input.name;
   if (input.nameEn !== undefined) patch.name_en = input.nameEn;
   if (input.type !== undefined) patch.type = input.type;
   if (input.parentCode !== undefined) patch.parent_code = input.parentCode;
   if (input.isPostable !== undefined) patch.is_postable = input.isPostable;
+  if (input.isContra !== undefined) patch.is_contra = input.isContra;
+  if (input.statementLine !== undefined) patch.statement_line = input.statementLine;
+  if (input.saftAccountTableId !== undefined) patch.saft_account_table_id = input.saftAccountTableId;
+  if (input.type !== undefined) patch.saft_account_type = saftAccountTypeOf(input.code, input.type);
   try {
-    const [row] = await trx("ledger_accounts").where({ company_id: companyId, code: input.code }).update(patch).returning("*");
-    return accountToApi(row);
+    await trx("ledger_accounts").where({ company_id: companyId, code: input.code }).update(patch);
+    return await accountByCode(trx, companyId, input.code);
   } catch (error) {
     return mapAccountError(error, input.code);
   }
@@ -156,6 +209,8 @@ const accountListSpec: ListSpec = {
     type: { column: "type", type: "string" },
     parentCode: { column: "parent_code", type: "string" },
     isPostable: { column: "is_postable", type: "boolean" },
+    isContra: { column: "is_contra", type: "boolean" },
+    statementLine: { column: "statement_line", type: "string" },
     createdAt: { column: "created_at", type: "timestamp" },
   },
   tieBreaker: "code",
@@ -163,6 +218,13 @@ const accountListSpec: ListSpec = {
 };
 
 export async function listAccounts(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("ledger_accounts").where("company_id", companyId), accountListSpec, request, ["*"]);
+  const result = await runList<Record<string, any>>(
+    db,
+    () => db({ a: "ledger_accounts" }).where("a.company_id", companyId),
+    accountListSpec,
+    request,
+    // runList types `select` as column names; knex takes a raw expression among them as well.
+    ["a.*", db.raw(HIERARCHY_FLAGS)] as unknown as string[],
+  );
   return { ...result, rows: result.rows.map(accountToApi) };
 }

@@ -6,8 +6,9 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { conflict, notFound, validationError, type FieldErrors } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
-import { countryCodeProblem, ibanProblem, throwRuleFailures, vatCodeProblem } from "./identifiers.js";
+import { countryCodeProblem, ibanProblem, ltRegistrationCodeProblem, throwRuleFailures, vatCodeProblem } from "./identifiers.js";
 
 type Partner = components["schemas"]["Partners.Partner"];
 type CreateInput = components["schemas"]["Partners.PartnerCreateRequest"];
@@ -53,8 +54,12 @@ export function partnerToApi(row: Record<string, any>): Partner {
   };
 }
 
-/** The rules the contract's patterns cannot express (422 naming each failing field). */
-function checkRules(input: Partial<Record<Field, unknown>>): void {
+/**
+ * The rules the contract's patterns cannot express (422 naming each failing field). `effective` is the partner as it
+ * will be (the current row with the changes), for the rules that read several fields: a Lithuanian partner's
+ * registration code is checked whenever it, the country or the private-person flag changes.
+ */
+function checkRules(input: Partial<Record<Field, unknown>>, effective: Partial<Record<Field, unknown>> = input): void {
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};
   const check = (field: string, key: string, problem: string | undefined) => {
@@ -65,6 +70,11 @@ function checkRules(input: Partial<Record<Field, unknown>>): void {
   if (typeof input.countryCode === "string") check("countryCode", "country_code.unknown", countryCodeProblem(input.countryCode));
   const address = input.address as { countryCode?: string } | null | undefined;
   if (address?.countryCode) check("address.countryCode", "country_code.unknown", countryCodeProblem(address.countryCode));
+  const touchesRegistration = input.registrationCode !== undefined || input.countryCode !== undefined || input.isPrivatePerson !== undefined;
+  if (touchesRegistration && effective.countryCode === "LT" && typeof effective.registrationCode === "string") {
+    // Named on registrationCode also when the country or the flag changed: that is the value that does not fit.
+    check("registrationCode", "registration_code.invalid", ltRegistrationCodeProblem(effective.registrationCode, effective.isPrivatePerson === true));
+  }
   throwRuleFailures(errors, keys, "partner.invalid_fields");
 }
 
@@ -88,7 +98,9 @@ export async function createPartner(trx: Db, companyId: string, input: CreateInp
   checkRules(input);
   try {
     const [row] = await trx("partners").insert({ company_id: companyId, ...toColumns(input) }).returning("*");
-    return partnerToApi(row);
+    const partner = partnerToApi(row);
+    await emitEvent(trx, companyId, "partner.created", partner);
+    return partner;
   } catch (error) {
     if (uniqueViolation(error) === "partners_company_code_key") throw codeTaken(input.code);
     throw error;
@@ -115,7 +127,7 @@ export async function getPartner(db: Db, companyId: string, input: KeyInput): Pr
 export async function updatePartner(trx: Db, companyId: string, input: UpdateInput): Promise<Partner> {
   const { id, ...changes } = input;
   const current = await findPartner(trx, companyId, { id }, true);
-  checkRules(changes);
+  checkRules(changes, { ...partnerToApi(current), ...changes });
   const columns = toColumns(changes);
   if (Object.keys(columns).length === 0) return partnerToApi(current);
   try {
@@ -123,7 +135,9 @@ export async function updatePartner(trx: Db, companyId: string, input: UpdateInp
       .where({ company_id: companyId, id })
       .update({ ...columns, updated_at: trx.fn.now() })
       .returning("*");
-    return partnerToApi(row);
+    const partner = partnerToApi(row);
+    await emitEvent(trx, companyId, "partner.updated", partner);
+    return partner;
   } catch (error) {
     if (uniqueViolation(error) === "partners_company_code_key") throw codeTaken(changes.code!);
     // Only the code is a referenced key; a foreign-key failure here means a row references the old code.
@@ -140,7 +154,9 @@ export async function deletePartner(trx: Db, companyId: string, input: KeyInput)
     if (foreignKeyViolation(error) !== undefined) throw referenced(current as { id: string; code: string }, "deleted");
     throw error;
   }
-  return partnerToApi(current);
+  const partner = partnerToApi(current);
+  await emitEvent(trx, companyId, "partner.deleted", partner);
+  return partner;
 }
 
 const partnerListSpec: ListSpec = {

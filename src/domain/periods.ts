@@ -3,6 +3,7 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { conflict, validationError } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
 type Period = components["schemas"]["Ledger.Period"];
@@ -70,7 +71,9 @@ export async function lockPeriods(trx: Db, companyId: string, keyId: string, inp
     input.month ? [companyId, keyId, last, last] : [companyId, keyId, last, companyId, companyId, last],
   );
   rows.sort((a, b) => (String(a.month) < String(b.month) ? -1 : 1));
-  return { locked: rows.map(periodToApi) };
+  const locked = rows.map(periodToApi);
+  for (const period of locked) await emitEvent(trx, companyId, "period.locked", period);
+  return { locked };
 }
 
 export async function unlockPeriod(trx: Db, companyId: string, input: { month: string }): Promise<Period> {
@@ -85,5 +88,7 @@ export async function unlockPeriod(trx: Db, companyId: string, input: { month: s
     throw conflict(`Only the latest locked period (${latest}) can be unlocked.`, "period.not_latest_locked", { month: input.month, latestLocked: latest });
   }
   await trx("ledger_period_locks").where({ company_id: companyId, month: `${input.month}-01` }).delete();
-  return { month: input.month, state: "open", lockedAt: null, lockedByKeyId: null };
+  const period: Period = { month: input.month, state: "open", lockedAt: null, lockedByKeyId: null };
+  await emitEvent(trx, companyId, "period.unlocked", period);
+  return period;
 }

@@ -50,11 +50,20 @@ export async function accountForRule(db: Db, companyId: string, rule: PostingRul
 }
 
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
-  const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable");
+  const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
   if (!account || !account.is_postable) {
     throw unprocessable(`Account ${input.accountCode} ${account ? "is not postable" : "does not exist"}.`, "posting_rule.account_invalid", {
       rule: input.rule,
       accountCode: input.accountCode,
+    });
+  }
+  const types: readonly string[] = POSTING_RULES[input.rule].types;
+  if (!types.includes(account.type)) {
+    throw unprocessable(`Rule ${input.rule} posts to an account of type ${types.join(" or ")}; ${input.accountCode} is ${account.type}.`, "posting_rule.account_type_invalid", {
+      rule: input.rule,
+      accountCode: input.accountCode,
+      accountType: account.type,
+      expectedTypes: [...types],
     });
   }
   await trx.raw(
@@ -64,4 +73,14 @@ export async function updatePostingRule(trx: Db, companyId: string, input: { rul
   );
   const defaultAccountCode = POSTING_RULES[input.rule].defaultAccountCode;
   return { rule: input.rule, accountCode: input.accountCode, isDefault: input.accountCode === defaultAccountCode, defaultAccountCode, description: POSTING_RULES[input.rule].description };
+}
+
+/**
+ * The rules that post to `accountCode` in this company: those set to it, and those on their default when the default
+ * is it. An account change must keep each of them valid (ledger-accounts.ts).
+ */
+export async function rulesPostingTo(db: Db, companyId: string, accountCode: string): Promise<PostingRuleName[]> {
+  const stored: { rule: PostingRuleName; account_code: string }[] = await db("posting_rules").where("company_id", companyId).select("rule", "account_code");
+  const set = new Map(stored.map((r) => [r.rule, r.account_code]));
+  return (Object.keys(POSTING_RULES) as PostingRuleName[]).filter((rule) => (set.get(rule) ?? POSTING_RULES[rule].defaultAccountCode) === accountCode);
 }

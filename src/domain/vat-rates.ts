@@ -58,17 +58,3 @@ export async function listVatRates(db: Db, countryCode: string, request: ListReq
   );
   return { ...result, rows: result.rows.map(vatRateToApi) };
 }
-
-/**
- * Whether `rate` is a VAT rate of the country today. A country with no rates published at all accepts any rate
- * (nothing to check against yet); the answer then says so.
- */
-export async function checkVatRateToday(db: Db, countryCode: string, rate: string): Promise<{ known: boolean; published: boolean; validRates: string[] }> {
-  const timeZone = timeZoneOf(countryCode);
-  const rows: { rate: string; valid_today: boolean }[] = await db("vat_rates")
-    .where("country_code", countryCode)
-    .select("rate", db.raw(`${VALID_TODAY} as valid_today`, [timeZone, timeZone]));
-  const validRates = [...new Set(rows.filter((r) => r.valid_today).map((r) => formatDecimal(r.rate, "percent")))].sort((a, b) => new Decimal(a).comparedTo(b));
-  if (rows.length === 0) return { known: true, published: false, validRates };
-  return { known: validRates.includes(formatDecimal(rate, "percent")), published: true, validRates };
-}

@@ -1,5 +1,7 @@
 import type { TaskList } from "graphile-worker";
 import { backfillExchangeRatesTask } from "./backfill-exchange-rates.js";
+import { deliverWebhookTask } from "./deliver-webhook.js";
+import { sendEmailTask } from "./send-email.js";
 import type { JobDeps } from "./deps.js";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys.js";
 import { pruneRateLimitCounters } from "./prune-rate-limit-counters.js";
@@ -12,7 +14,14 @@ export function createTaskList(deps: JobDeps): TaskList {
     prune_rate_limit_counters: pruneRateLimitCounters,
     sync_exchange_rates: syncExchangeRatesTask(deps),
     backfill_exchange_rates: backfillExchangeRatesTask(deps),
+    send_email: sendEmailTask(deps),
   };
+}
+
+// Webhook deliveries run in a runner of their own (src/worker.ts) with WEBHOOK_CONCURRENCY slots: they wait on
+// receivers (up to 10 s each), and must neither wait behind the other tasks nor hold them up.
+export function createWebhookTaskList(deps: JobDeps): TaskList {
+  return { deliver_webhook: deliverWebhookTask(deps) };
 }
 
 // Times are UTC. The ECB publishes at about 16:00 CET (15:00 UTC in winter, 14:00 in summer): sync at 15:30

@@ -8,6 +8,7 @@ import { preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 
 export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
 export type JournalDocumentType = JournalTransaction["documentType"];
@@ -186,7 +187,10 @@ export async function post(trx: Db, req: PostingRequest): Promise<JournalTransac
       req.entries.map((e) => e.rate ?? null),
       req.entries.map((e) => e.description ?? null),
     ]);
-    return transactionToApi(header, entries, null);
+    const posted = transactionToApi(header, entries, null);
+    // Every posting of every module is announced here, in its own transaction (issue 9).
+    await emitEvent(trx, req.companyId, "journal_transaction.posted", posted);
+    return posted;
   } catch (error) {
     // A lock or a change of the chart that committed after the checks above: the database has the last word.
     switch (violatedConstraint(error)?.constraint) {

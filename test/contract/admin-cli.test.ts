@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type Harness } from "../support/harness.js";
 import { freePort, runCli, startServerProcess } from "../support/processes.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let env: Record<string, string>;
@@ -32,7 +33,7 @@ describe("bootstrap", () => {
     expect(keys).toHaveLength(1);
     expect(keys[0].scopes).toEqual(["*"]);
     // The key works against the running server, and the secret is not stored.
-    const res = await h.post("/v1/account/companies/create", { name: "Apskaita UAB", code: "111", countryCode: "LT" }, { key: out.apiKey });
+    const res = await h.post("/v1/account/companies/create", { name: "Apskaita UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: out.apiKey });
     expect(res.status).toBe(200);
     expect(JSON.stringify(keys[0])).not.toContain(out.apiKey.slice(36));
   });

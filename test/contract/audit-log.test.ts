@@ -3,6 +3,7 @@
 // company-restricted key and another account see; and records that cannot be changed.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let accountId: string;
@@ -13,7 +14,7 @@ let companyB: string;
 beforeAll(async () => {
   h = await startHarness();
   ({ accountId, apiKey: key, keyId, companyId: companyA } = await h.tenant());
-  const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: "B1", countryCode: "LT" }, { key });
+  const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key });
   companyB = b.body.id;
   for (const companyId of [companyA, companyB]) {
     const res = await h.post("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, { key, companyId });
@@ -62,7 +63,7 @@ const CASES: MutationCase[] = [
   {
     operation: "account.companies.create",
     company: null,
-    run: () => h.post("/v1/account/companies/create", { name: "Trečia UAB", code: unique("C"), countryCode: "LT" }, { key }),
+    run: () => h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key }),
     targets: (res) => [res.body.id],
     summary: (res) => ({ code: res.body.code, name: "Trečia UAB" }),
     table: (res) => ({ table: "companies", where: { id: res.body.id } }),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // The operations of the contract, read from the loaded OpenAPI document.
@@ -51,7 +52,7 @@ const uniq = (prefix: string) => `${prefix}-${++seq}-${randomBytes(3).toString("
 beforeAll(async () => {
   h = await startHarness();
   root = await h.tenant();
-  const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: uniq("B"), countryCode: "LT" }, { key: root.apiKey });
+  const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: root.apiKey });
   expect(b.status).toBe(200);
   companyB = b.body.id;
   const partner = await h.post("/v1/partners/create", { name: "Pirkėjas", code: uniq("P") }, { key: root.apiKey, companyId: root.companyId });
@@ -116,7 +117,7 @@ interface Call {
 
 const VALID_CALLS: Record<string, (heldScope: string) => Promise<Call>> = {
   account_companies_create: async () => {
-    const code = uniq("NEW");
+    const code = ltCompanyCode();
     return {
       body: { name: "Nauja UAB", code, countryCode: "LT" },
       verify: async (res) => {
@@ -493,7 +494,7 @@ describe("api-keys/create and companies: a key restricted to companies", () => {
   test("a restricted key cannot create companies (403), nothing written", async () => {
     const restricted = await keyWith(["*"], [root.companyId]);
     const before = await snapshot();
-    const res = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: uniq("C3"), countryCode: "LT" }, { key: restricted.key });
+    const res = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: restricted.key });
     expectError(res, 403, "forbidden", "company.create_restricted_key");
     expect(await snapshot()).toEqual(before);
   });

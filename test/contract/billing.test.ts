@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { setBilling } from "../../src/domain/accounts.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let dates: { yesterday: string; today: string; tomorrow: string };
@@ -43,7 +44,7 @@ const operations = (t: Tenant) => [
   {
     name: "account/companies/create (write)",
     path: "/v1/account/companies/create",
-    body: { name: "Nauja UAB", code: uniq("C"), countryCode: "LT" },
+    body: { name: "Nauja UAB", code: ltCompanyCode(), countryCode: "LT" },
     opts: { key: t.apiKey },
   },
 ];

@@ -48,6 +48,7 @@ describe("create", () => {
       unit: "kg",
       barcode: "4006381333931",
       vatRatePercent: "21.00",
+      vatClassifier: "PVM1",
       salePriceExclVat: "12.500000",
       purchasePriceExclVat: null,
       tracking: "none",
@@ -56,7 +57,7 @@ describe("create", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     const row = await h.db("catalog_items").where({ company_id: companyId, id: res.body.id }).first();
-    expect(row).toMatchObject({ code: c, vat_rate_percent: "21.00", sale_price_excl_vat: "12.500000", purchase_price_excl_vat: null, tracking: "none", active: true });
+    expect(row).toMatchObject({ code: c, vat_rate_percent: "21.00", vat_classifier: "PVM1", sale_price_excl_vat: "12.500000", purchase_price_excl_vat: null, tracking: "none", active: true });
     const types = await h.db.raw("select data_type from information_schema.columns where table_name = 'catalog_items' and column_name in ('vat_rate_percent', 'sale_price_excl_vat', 'purchase_price_excl_vat')");
     expect(types.rows.map((r: { data_type: string }) => r.data_type)).toEqual(["numeric", "numeric", "numeric"]);
   });
@@ -72,6 +73,7 @@ describe("create", () => {
     { name: "a unit of 16 characters", body: { unit: "x".repeat(16) } },
     { name: "a unit of 1 character", body: { unit: "m" } },
     { name: "EAN-8", body: { barcode: "96385074" } },
+    { name: "UPC-E (8 digits, check digit of its UPC-A 042100005264)", body: { barcode: "04252614" } },
     { name: "UPC-A", body: { barcode: "036000291452" } },
     { name: "EAN-13", body: { barcode: "5901234123457" } },
     { name: "a free-text barcode", body: { barcode: "ABC-123/x" } },
@@ -89,6 +91,7 @@ describe("create", () => {
     { name: "EAN-13 with a wrong check digit", barcode: "4006381333932", kind: "EAN-13" },
     { name: "EAN-8 with a wrong check digit", barcode: "96385075", kind: "EAN-8" },
     { name: "UPC-A with a wrong check digit", barcode: "036000291453", kind: "UPC-A" },
+    { name: "8 digits neither an EAN-8 nor a UPC-E", barcode: "04252615", kind: "UPC-E" },
   ])("$name -> 422 barcode.invalid_checksum naming barcode, nothing stored", async ({ barcode, kind }) => {
     const c = code("BAR");
     const res = await h.post(CREATE, { ...MINIMAL, code: c, barcode }, { key, companyId });
@@ -98,40 +101,55 @@ describe("create", () => {
     expect(await h.db("catalog_items").where({ company_id: companyId, code: c })).toHaveLength(0);
   });
 
-  // Lithuania today (after 2026-01-01): 21, 12, 5 and 0; the 9% rate ended on 2025-12-31.
+  // An item is master data with no tax point: its classifier must carry its rate in some period, never "today"
+  // (a document line's rate is checked at its tax point date, test/contract/vat-classifiers.test.ts).
   test.each([
-    { rate: "21", stored: "21.00" },
-    { rate: "21.00", stored: "21.00" },
-    { rate: "12", stored: "12.00" },
-    { rate: "5.0", stored: "5.00" },
-    { rate: "0", stored: "0.00" },
-  ])("vatRatePercent $rate is an LT rate of today -> $stored", async ({ rate, stored }) => {
-    const item = await createItem({ vatRatePercent: rate });
-    expect(item.vatRatePercent).toBe(stored);
+    { name: "21 alone names PVM1", body: { vatRatePercent: "21" }, rate: "21.00", classifier: "PVM1" },
+    { name: "21.00 with PVM1", body: { vatRatePercent: "21.00", vatClassifier: "PVM1" }, rate: "21.00", classifier: "PVM1" },
+    { name: "12 alone names PVM58 (from 2026-01-01)", body: { vatRatePercent: "12" }, rate: "12.00", classifier: "PVM58" },
+    { name: "5.0 alone names PVM3", body: { vatRatePercent: "5.0" }, rate: "5.00", classifier: "PVM3" },
+    { name: "9 alone names PVM2 (a supply of December 2025 may still be invoiced)", body: { vatRatePercent: "9" }, rate: "9.00", classifier: "PVM2" },
+    { name: "0 with PVM13 (intra-Community supply)", body: { vatRatePercent: "0", vatClassifier: "PVM13" }, rate: "0.00", classifier: "PVM13" },
+    { name: "0 with PVM5 (exempt)", body: { vatRatePercent: "0", vatClassifier: "PVM5" }, rate: "0.00", classifier: "PVM5" },
+    { name: "21 with PVM21 (reverse charge)", body: { vatRatePercent: "21", vatClassifier: "PVM21" }, rate: "21.00", classifier: "PVM21" },
+  ])("$name -> stored with its classifier", async ({ body, rate, classifier }) => {
+    const item = await createItem(body);
+    expect(item).toMatchObject({ vatRatePercent: rate, vatClassifier: classifier });
+    const row = await h.db("catalog_items").where({ company_id: companyId, id: item.id }).first();
+    expect(row).toMatchObject({ vat_rate_percent: rate, vat_classifier: classifier });
   });
 
   test.each([
-    { name: "9 (abolished on 2026-01-01)", rate: "9" },
-    { name: "7 (never an LT rate)", rate: "7" },
-    { name: "21.5", rate: "21.5" },
-    { name: "100", rate: "100" },
-  ])("vatRatePercent $name -> 422 vat_rate.unknown naming vatRatePercent", async ({ rate }) => {
+    { name: "7 (never an LT rate)", body: { vatRatePercent: "7" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "0.00, 5.00, 9.00, 12.00, 21.00" },
+    { name: "21.5", body: { vatRatePercent: "21.5" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "0.00, 5.00, 9.00, 12.00, 21.00" },
+    { name: "100", body: { vatRatePercent: "100" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "one of" },
+    { name: "0 without a classifier (shared by PVM5, PVM12, PVM13…)", body: { vatRatePercent: "0" }, field: "vatClassifier", errorKey: "vat_classifier.required", message: "PVM13" },
+    { name: "PVM1 at 9%", body: { vatRatePercent: "9", vatClassifier: "PVM1" }, field: "vatRatePercent", errorKey: "vat_classifier.rate_mismatch", message: "21.00" },
+    { name: "PVM58 at 9% (the 12% rate is not the 9% rate)", body: { vatRatePercent: "9", vatClassifier: "PVM58" }, field: "vatRatePercent", errorKey: "vat_classifier.rate_mismatch", message: "12.00" },
+    { name: "PVM99 (no such classifier)", body: { vatRatePercent: "21", vatClassifier: "PVM99" }, field: "vatClassifier", errorKey: "vat_classifier.unknown", message: "PVM99" },
+  ])("$name -> 422 $errorKey naming $field, nothing stored", async ({ body, field, errorKey, message }) => {
     const c = code("VAT");
-    const res = await h.post(CREATE, { ...MINIMAL, code: c, vatRatePercent: rate }, { key, companyId });
+    const res = await h.post(CREATE, { ...MINIMAL, code: c, ...body }, { key, companyId });
     expectError(res, 422, "unprocessable");
-    expect(res.body.error.key).toBe("vat_rate.unknown");
-    expect(res.body.error.fieldErrors).toEqual({ vatRatePercent: [expect.stringContaining("0.00, 5.00, 12.00, 21.00")] });
+    expect(res.body.error.key).toBe(errorKey);
+    expect(res.body.error.fieldErrors).toEqual({ [field]: [expect.stringContaining(message)] });
     expect(await h.db("catalog_items").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  test("a classifier outside the contract's pattern -> 400", async () => {
+    const res = await h.post(CREATE, { ...MINIMAL, code: code(), vatClassifier: "VAT1" }, { key, companyId });
+    expectError(res, 400, "validation");
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["vatClassifier"]);
   });
 
   test("a country without published rates (LV) accepts any rate", async () => {
     const lv = await h.tenant({ countryCode: "LV" });
     const item = await createItem({ vatRatePercent: "9" }, lv.companyId, lv.apiKey);
-    expect(item.vatRatePercent).toBe("9.00");
+    expect(item).toMatchObject({ vatRatePercent: "9.00", vatClassifier: null });
   });
 
   test("a bad barcode and an unknown rate together -> 422 catalog_item.invalid_fields naming both", async () => {
-    const res = await h.post(CREATE, { ...MINIMAL, code: code(), vatRatePercent: "9", barcode: "96385075" }, { key, companyId });
+    const res = await h.post(CREATE, { ...MINIMAL, code: code(), vatRatePercent: "7", barcode: "96385075" }, { key, companyId });
     expectError(res, 422, "unprocessable");
     expect(res.body.error.key).toBe("catalog_item.invalid_fields");
     expect(Object.keys(res.body.error.fieldErrors).sort()).toEqual(["barcode", "vatRatePercent"]);
@@ -208,14 +226,26 @@ describe("update", () => {
     await new Promise((r) => setTimeout(r, 20)); // so that updatedAt can only move forward
     const res = await h.post(UPDATE, { id: before.id, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12" }, { key, companyId });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...before, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12.00", updatedAt: expect.stringMatching(ISO) });
+    expect(res.body).toEqual({ ...before, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12.00", vatClassifier: "PVM58", updatedAt: expect.stringMatching(ISO) });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
     const row = await h.db("catalog_items").where({ company_id: companyId, id: before.id }).first();
-    expect(row).toMatchObject({ barcode: null, purchase_price_excl_vat: null, sale_price_excl_vat: "10.000000", vat_rate_percent: "12.00" });
+    expect(row).toMatchObject({ barcode: null, purchase_price_excl_vat: null, sale_price_excl_vat: "10.000000", vat_rate_percent: "12.00", vat_classifier: "PVM58" });
+  });
+
+  test("a new classifier alone is checked against the item's current rate", async () => {
+    const before = await createItem({ vatRatePercent: "21" });
+    const ok = await h.post(UPDATE, { id: before.id, vatClassifier: "PVM25" }, { key, companyId });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ vatRatePercent: "21.00", vatClassifier: "PVM25" });
+    const refused = await h.post(UPDATE, { id: before.id, vatClassifier: "PVM3" }, { key, companyId });
+    expectError(refused, 422, "unprocessable");
+    expect(refused.body.error.key).toBe("vat_classifier.rate_mismatch");
+    expect(await h.db("catalog_items").where({ company_id: companyId, id: before.id }).first()).toMatchObject({ vat_classifier: "PVM25" });
   });
 
   test.each([
-    { name: "rate 9 (not valid today)", body: { vatRatePercent: "9" }, key: "vat_rate.unknown" },
+    { name: "rate 7 (never an LT rate)", body: { vatRatePercent: "7" }, key: "vat_rate.unknown" },
+    { name: "rate 0 without a classifier", body: { vatRatePercent: "0" }, key: "vat_classifier.required" },
     { name: "a bad EAN-13", body: { barcode: "5901234123458" }, key: "barcode.invalid_checksum" },
   ])("$name -> 422 $key, nothing changes", async ({ body, key: errorKey }) => {
     const before = await createItem({});
@@ -312,7 +342,7 @@ describe("list", () => {
       { code: "A", name: "Arbata", salePriceExclVat: "0.333333", purchasePriceExclVat: "0.1", vatRatePercent: "21", barcode: "96385074" },
       { code: "K", name: "Knyga", salePriceExclVat: "15", vatRatePercent: "5", active: false },
       { code: "V", name: "Viešbutis", type: "service", unit: "naktis", vatRatePercent: "12" },
-      { code: "E", name: "Eksportas", type: "service", unit: "vnt", salePriceExclVat: "100", vatRatePercent: "0", tracking: "serial" },
+      { code: "E", name: "Eksportas", type: "service", unit: "vnt", salePriceExclVat: "100", vatRatePercent: "0", vatClassifier: "PVM14", tracking: "serial" },
     ];
     for (const item of items) await createItem(item, t.companyId, t.apiKey);
     await createItem({ code: "A", salePriceExclVat: "1000" }); // another company's
@@ -330,6 +360,7 @@ describe("list", () => {
     { name: "active eq false", body: { filter: [{ field: "active", op: "eq", value: false }] }, codes: ["K"] },
     { name: "vatRatePercent eq 21 (decimal compare)", body: { filter: [{ field: "vatRatePercent", op: "eq", value: "21.0" }] }, codes: ["A", "C"] },
     { name: "vatRatePercent in 0, 5", body: { filter: [{ field: "vatRatePercent", op: "in", value: ["0", 5] }] }, codes: ["E", "K"] },
+    { name: "vatClassifier eq PVM58 (the 12% item)", body: { filter: [{ field: "vatClassifier", op: "eq", value: "PVM58" }] }, codes: ["V"] },
     { name: "salePriceExclVat gte 1.1", body: { filter: [{ field: "salePriceExclVat", op: "gte", value: "1.1" }] }, codes: ["C", "E", "K"] },
     { name: "barcode eq", body: { filter: [{ field: "barcode", op: "eq", value: "96385074" }] }, codes: ["A"] },
     { name: "name contains 'ARB'", body: { filter: [{ field: "name", op: "contains", value: "ARB" }] }, codes: ["A"] },

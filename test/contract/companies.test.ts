@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let key: string;
@@ -22,12 +23,13 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let seq = 0;
-const code = (prefix = "C") => `${prefix}${Date.now().toString(36)}-${++seq}`;
+// Valid Lithuanian legal entity codes: a Lithuanian company's code must pass the mod-11 check (src/domain/identifiers.ts).
+const code = (_prefix = "C") => (++seq, ltCompanyCode());
 
 const fullCompany = () => ({
   name: "Pilnoji UAB",
   code: code("FULL"),
-  vatCode: "LT100001234567",
+  vatCode: "LT100001919017",
   countryCode: "LT",
   baseCurrency: "EUR",
   invoiceCurrency: "USD",
@@ -117,6 +119,48 @@ describe("create", () => {
   });
 });
 
+describe("the company's own identifiers (Lithuanian code, VAT code, IBAN)", () => {
+  test.each([
+    { name: "a Lithuanian code with a wrong check digit", body: { countryCode: "LT", code: "110053843" }, field: "code", key: "company_code.invalid" },
+    { name: "a Lithuanian code that is not 9 digits", body: { countryCode: "LT", code: "UAB-1" }, field: "code", key: "company_code.invalid" },
+    { name: "an LT VAT code without the fixed 1", body: { vatCode: "LT123456789" }, field: "vatCode", key: "vat_code.invalid" },
+    { name: "a GR VAT prefix", body: { vatCode: "GR094259216" }, field: "vatCode", key: "vat_code.invalid" },
+    { name: "an IBAN failing mod 97", body: { iban: "LT121000011101001001" }, field: "iban", key: "iban.invalid" },
+  ])("create with $name -> 422 $key naming $field, nothing stored", async ({ body, field, key: errorKey }) => {
+    const input = { name: "Tikrinama UAB", code: code(), countryCode: "LT", ...body };
+    const res = await h.post(CREATE, input, { key });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe(errorKey);
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    expect(await h.db("companies").where({ account_id: accountId, code: input.code })).toHaveLength(0);
+  });
+
+  test("a Latvian company's code is not held to the Lithuanian rule", async () => {
+    const res = await h.post(CREATE, { name: "Latvija SIA", code: "40003000000-X", countryCode: "LV" }, { key });
+    expect(res.status).toBe(200);
+  });
+
+  test("a real Lithuanian code with its VAT code and IBAN is accepted", async () => {
+    const other = (await h.bootstrap("Telia account")).apiKey;
+    const res = await h.post(CREATE, { name: "Telia Lietuva, AB", code: "121215434", vatCode: "LT212154314", countryCode: "LT", iban: "LT121000011101001000" }, { key: other });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code: "121215434", vatCode: "LT212154314" });
+  });
+
+  test.each([
+    { name: "code", body: { code: "123456789" }, key: "company_code.invalid" },
+    { name: "vatCode", body: { vatCode: "LT119511516" }, key: "vat_code.invalid" },
+    { name: "iban", body: { iban: "LT131000011101001000" }, key: "iban.invalid" },
+  ])("update of $name to an invalid value -> 422 $key, and nothing changes", async ({ body, key: errorKey }) => {
+    const created = await create(fullCompany());
+    const res = await h.post(UPDATE, { id: created.id, name: "Neturi keistis", ...body }, { key });
+    expectError(res, 422, "unprocessable");
+    expect(res.body.error.key).toBe(errorKey);
+    const row = await h.db("companies").where({ id: created.id }).first();
+    expect(row).toMatchObject({ name: created.name, code: created.code, vat_code: created.vatCode, iban: created.iban });
+  });
+});
+
 describe("get", () => {
   test("returns the same body as create", async () => {
     const created = await create(fullCompany());
@@ -155,7 +199,7 @@ describe("list", () => {
       ["Charlie UAB", "LST-C"],
       ["Bravo UAB", "LST-B"],
     ]) {
-      companies.push(await create({ name, code: c, countryCode: "LT" }, listKey));
+      companies.push(await create({ name, code: c, countryCode: "LV" }, listKey));
     }
   });
 

@@ -6,6 +6,7 @@ import type { Document } from "openapi-backend";
 import { defineHandler, requireCompany, type Handler } from "../../src/handlers/types.js";
 import { loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 const PATH = "/v1/declarations/lt/placeholder/get";
 const OPERATION_ID = "declarations_lt_placeholder_get";
@@ -92,7 +93,7 @@ describe("/v1/declarations/lt/...", () => {
     expect(res.body.error.message).toContain("LT");
 
     // The same account's LT company is still allowed: the guard looks at the named company, not the account.
-    const lt = await h.post("/v1/account/companies/create", { name: "Lietuva UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey });
+    const lt = await h.post("/v1/account/companies/create", { name: "Lietuva UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey });
     expect(lt.status).toBe(200);
     const ok = await h.post(PATH, {}, { key: t.apiKey, companyId: lt.body.id });
     expect(ok.body).toEqual({ ok: true, companyId: lt.body.id });

@@ -11,6 +11,7 @@ import { loadDocument } from "../../src/http/openapi.js";
 import { pruneIdempotencyKeys } from "../../src/jobs/prune-idempotency-keys.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { AT_ONCE_MS } from "../support/timing.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -93,7 +94,7 @@ describe("replay", () => {
   test("same key on a different operation (same account and company scope): 422, nothing written", async () => {
     const t = await h.tenant();
     const key = uniq("cross-op");
-    const created = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
+    const created = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
     expect(created.status).toBe(200);
 
     const update = await h.post("/v1/account/companies/update", { id: created.body.id, name: "Pakeista UAB" }, { key: t.apiKey, idempotencyKey: key });
@@ -212,7 +213,7 @@ describe("concurrency", () => {
 describe("scope of a key", () => {
   test("the same key value in another company of the account, or in another account, executes independently", async () => {
     const t = await h.tenant();
-    const companyB = await h.post("/v1/account/companies/create", { name: "Kita UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey });
+    const companyB = await h.post("/v1/account/companies/create", { name: "Kita UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey });
     expect(companyB.status).toBe(200);
     const other = await h.tenant();
     const key = uniq("shared");
@@ -231,7 +232,7 @@ describe("scope of a key", () => {
     expect(await partnersOf(other.companyId)).toEqual([{ id: inOther.body.id, ...body }]);
 
     // An account-level operation is a scope of its own too.
-    const company = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
+    const company = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
     expect(company.status).toBe(200);
     expect(replayHeader(company)).toBeNull();
 
@@ -251,7 +252,7 @@ describe("scope of a key", () => {
 
   test("a key restricted to company A replaying another key's companies/update of company B gets B's 404, not the stored 200", async () => {
     const t = await h.tenant();
-    const companyB = await h.post("/v1/account/companies/create", { name: "Slapta UAB", code: uniq("C"), countryCode: "LT" }, { key: t.apiKey });
+    const companyB = await h.post("/v1/account/companies/create", { name: "Slapta UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey });
     const restricted = await keyOf(t.apiKey, ["account:write"], [t.companyId]);
     const idem = uniq("upd");
     const body = { id: companyB.body.id, name: "Pervadinta UAB" };
@@ -272,7 +273,7 @@ describe("scope of a key", () => {
     const t = await h.tenant();
     const restricted = await keyOf(t.apiKey, ["account:write"], [t.companyId]);
     const idem = uniq("create");
-    const body = { name: "Nauja UAB", code: uniq("C"), countryCode: "LT" };
+    const body = { name: "Nauja UAB", code: ltCompanyCode(), countryCode: "LT" };
     const first = await h.post("/v1/account/companies/create", body, { key: t.apiKey, idempotencyKey: idem });
     expect(first.status).toBe(200);
 
@@ -314,7 +315,7 @@ describe("without Idempotency-Key", () => {
     expect(await partnersOf(t.companyId)).toEqual([{ id: first.body.id, ...body }]);
 
     const companies = [];
-    for (const code of [uniq("C"), uniq("C")]) {
+    for (const code of [ltCompanyCode(), ltCompanyCode()]) {
       const res = await h.post("/v1/account/companies/create", { name: "Ta pati UAB", code, countryCode: "LT" }, { key: t.apiKey });
       expect(res.status).toBe(200);
       expect(replayHeader(res)).toBeNull();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let key: string;
@@ -161,7 +162,7 @@ describe("code uniqueness within a company", () => {
   test("the same code in another company (same account) is fine", async () => {
     const c = code("SHARED");
     const mine = await createPartner({ name: "Mano", code: c });
-    const second = await h.post("/v1/account/companies/create", { name: "Antra įmonė UAB", code: code("CO"), countryCode: "LT" }, { key });
+    const second = await h.post("/v1/account/companies/create", { name: "Antra įmonė UAB", code: ltCompanyCode(), countryCode: "LT" }, { key });
     expect(second.status).toBe(200);
     const res = await h.post(CREATE, { name: "Kitos įmonės", code: c }, { key, companyId: second.body.id });
     expect(res.status).toBe(200);
@@ -199,7 +200,7 @@ const UPDATE = "/v1/partners/update";
 const DELETE = "/v1/partners/delete";
 
 const FULL = {
-  vatCode: "LT100001234567",
+  vatCode: "LT100001919017",
   registrationCode: "304000001",
   countryCode: "LT",
   address: { line1: "Gedimino pr. 1", line2: "3 aukštas", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" },
@@ -236,7 +237,9 @@ describe("master data on create", () => {
 
   test.each([
     { name: "LT with 9 digits", vatCode: "LT123456715" },
-    { name: "LT with 12 digits", vatCode: "LT100001234567" },
+    { name: "LT with 12 digits", vatCode: "LT100001919017" },
+    { name: "LT whose check digit needs the second weighting", vatCode: "LT100004801610" },
+    { name: "LT of Telia Lietuva", vatCode: "LT212154314" },
     { name: "DE with 9 digits", vatCode: "DE136695976" },
     { name: "AT with U and 8 digits", vatCode: "ATU13585627" },
     { name: "NL with B and 2 digits", vatCode: "NL004495445B01" },
@@ -264,6 +267,10 @@ describe("master data on create", () => {
     { name: "NL without the B", vatCode: "NL123456789012" },
     { name: "PL with 9 digits", vatCode: "PL123456789" },
     { name: "SE not ending in 01", vatCode: "SE123456789012" },
+    { name: "LT without the fixed 1 in the 8th digit", vatCode: "LT123456789" },
+    { name: "LT with a wrong check digit", vatCode: "LT119511516" },
+    { name: "LT of 12 digits with a wrong check digit", vatCode: "LT100001919018" },
+    { name: "GR (Greece's prefix is EL)", vatCode: "GR094259216" },
   ])("vatCode $name -> 422 vat_code.invalid naming vatCode, nothing stored", async ({ vatCode }) => {
     const c = code("BADVAT");
     const res = await h.post(CREATE, { name: "PVM", code: c, vatCode }, { key, companyId });
@@ -338,6 +345,42 @@ describe("master data on create", () => {
     expectError(rules, 422, "unprocessable");
     expect(rules.body.error.key).toBe("partner.invalid_fields");
     expect(Object.keys(rules.body.error.fieldErrors).sort()).toEqual(["address.countryCode", "countryCode", "iban", "vatCode"]);
+  });
+
+  describe("a Lithuanian partner's registration code", () => {
+    test.each([
+      { name: "a legal entity code", body: { registrationCode: "110053842", countryCode: "LT" } },
+      { name: "a private person's personal code", body: { registrationCode: "33309240064", countryCode: "LT", isPrivatePerson: true } },
+      { name: "a private person's other code (not checked)", body: { registrationCode: "IV-123456", countryCode: "LT", isPrivatePerson: true } },
+      { name: "a foreign partner's code (not checked)", body: { registrationCode: "HRB 12345", countryCode: "DE" } },
+      { name: "no country (not checked)", body: { registrationCode: "123456789" } },
+    ])("$name is accepted and stored", async ({ body }) => {
+      const res = await h.post(CREATE, { name: "Registras", code: code("REG"), ...body }, { key, companyId });
+      expect(res.status).toBe(200);
+      const row = await h.db("partners").where({ company_id: companyId, id: res.body.id }).first();
+      expect(row.registration_code).toBe(body.registrationCode);
+    });
+
+    test.each([
+      { name: "a wrong check digit", body: { registrationCode: "110053843", countryCode: "LT" }, message: /check digit/ },
+      { name: "not 9 digits", body: { registrationCode: "UAB-1", countryCode: "LT" }, message: /9 digits/ },
+      { name: "a private person's personal code with a wrong check digit", body: { registrationCode: "33309240164", countryCode: "LT", isPrivatePerson: true }, message: /check digit/ },
+    ])("$name -> 422 registration_code.invalid, nothing stored", async ({ body, message }) => {
+      const c = code("BADREG");
+      const res = await h.post(CREATE, { name: "Registras", code: c, ...body }, { key, companyId });
+      expectError(res, 422, "unprocessable");
+      expect(res.body.error.key).toBe("registration_code.invalid");
+      expect(res.body.error.fieldErrors.registrationCode[0]).toMatch(message);
+      expect(await h.db("partners").where({ company_id: companyId, code: c })).toHaveLength(0);
+    });
+
+    test("an update making the partner Lithuanian checks the code it already has; nothing changes", async () => {
+      const p = await createPartner({ name: "Užsienietis", code: code("FOREIGN"), registrationCode: "12345", countryCode: "LV" });
+      const res = await h.post(UPDATE, { id: p.id, countryCode: "LT" }, { key, companyId });
+      expectError(res, 422, "unprocessable");
+      expect(res.body.error.key).toBe("registration_code.invalid");
+      expect(await h.db("partners").where({ company_id: companyId, id: p.id }).first()).toMatchObject({ country_code: "LV", registration_code: "12345" });
+    });
   });
 
   test.each([

@@ -23,6 +23,8 @@ async function journal(name: string, date: string, lines: [string, "debit" | "cr
 const row = (accountCode: string, openingBalance: string, debit: string, credit: string, closingBalance: string) => ({
   accountCode, openingBalance, debit, credit, closingBalance,
 });
+/** Statement lines with a non-zero amount, as line -> amount. */
+const nonZero = (lines: { line: string; amount: string }[]) => Object.fromEntries(lines.filter((l) => l.amount !== "0.00").map((l) => [l.line, l.amount]));
 const rowsOf = (body: any) => body.rows.map(({ accountCode, openingBalance, debit, credit, closingBalance }: any) => row(accountCode, openingBalance, debit, credit, closingBalance));
 
 beforeAll(async () => {
@@ -35,14 +37,14 @@ beforeAll(async () => {
   await journal("capital", "2025-12-10", [["2710", "debit", "10000.00"], ["3010", "credit", "10000"]], "Kapitalas");
   await journal("sale2025", "2025-12-20", [["2410", "debit", "1210.00", "P1"], ["5000", "credit", "1000.00"], ["4492", "credit", "210.00"]], "Pardavimas 2025");
   expect((await h.post("/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026 }, o)).status).toBe(200);
-  await journal("rent", "2026-01-05", [["6203", "debit", "500.00"], ["2710", "credit", "500.00"]], "Nuoma"); // BZ-1
+  await journal("rent", "2026-01-05", [["6300", "debit", "500.00"], ["2710", "credit", "500.00"]], "Nuoma"); // BZ-1
   await journal("sale", "2026-01-31", [["2410", "debit", "605.00", "P1"], ["5000", "credit", "500.00"], ["4492", "credit", "105.00"]], "Pardavimas"); // BZ-2
   await journal("payment", "2026-02-01", [["2710", "debit", "1210.00"], ["2410", "credit", "1210.00", "P1"]], "Apmokėjimas"); // BZ-3
-  await journal("mistake", "2026-02-10", [["6209", "debit", "99.99"], ["2710", "credit", "99.99"]], "Klaida"); // BZ-4
+  await journal("mistake", "2026-02-10", [["6312", "debit", "99.99"], ["2710", "credit", "99.99"]], "Klaida"); // BZ-4
   const reversal = await post("journal/transactions/reverse", { id: ids.mistake }); // BZ-5, same day
   expect(reversal.status).toBe(200);
   ids.reversal = reversal.body.id;
-  await journal("interest", "2026-03-01", [["2710", "debit", "0.01"], ["5801", "credit", "0.01"]], "Palūkanos"); // BZ-6
+  await journal("interest", "2026-03-01", [["2710", "debit", "0.01"], ["5802", "credit", "0.01"]], "Palūkanos"); // BZ-6
 });
 afterAll(() => h.close());
 
@@ -56,9 +58,9 @@ describe("trial balance", () => {
       row("3010", "-10000.00", "0.00", "0.00", "-10000.00"),
       row("4492", "-210.00", "0.00", "105.00", "-315.00"),
       row("5000", "-1000.00", "0.00", "500.00", "-1500.00"),
-      row("6203", "0.00", "500.00", "0.00", "500.00"),
+      row("6300", "0.00", "500.00", "0.00", "500.00"),
     ]);
-    expect(res.body.rows[0]).toEqual({ accountCode: "2410", name: "Pirkėjų įsiskolinimas", type: "asset", openingBalance: "1210.00", debit: "605.00", credit: "0.00", closingBalance: "1815.00" });
+    expect(res.body.rows[0]).toEqual({ accountCode: "2410", name: "Pirkėjų skolų vertė", type: "asset", openingBalance: "1210.00", debit: "605.00", credit: "0.00", closingBalance: "1815.00" });
     expect(res.body.totals).toEqual({ openingBalance: "0.00", debit: "1105.00", credit: "1105.00", closingBalance: "0.00" });
     expect(res.body).toMatchObject({ from: "2026-01-01", to: "2026-01-31", balanced: true });
   });
@@ -71,7 +73,7 @@ describe("trial balance", () => {
       row("3010", "-10000.00", "0.00", "0.00", "-10000.00"),
       row("4492", "-210.00", "0.00", "105.00", "-315.00"),
       row("5000", "-1000.00", "0.00", "500.00", "-1500.00"),
-      row("6203", "500.00", "0.00", "0.00", "500.00"),
+      row("6300", "500.00", "0.00", "0.00", "500.00"),
     ]);
     expect(res.body.totals).toEqual({ openingBalance: "0.00", debit: "1815.00", credit: "1815.00", closingBalance: "0.00" });
     const oneDay = await tb("2026-02-01", "2026-02-01");
@@ -81,12 +83,12 @@ describe("trial balance", () => {
   test("a reversed transaction shows both movements and leaves no balance", async () => {
     const res = await tb("2026-02-10", "2026-02-10");
     const byCode = Object.fromEntries(rowsOf(res.body).map((r: any) => [r.accountCode, r]));
-    expect(byCode["6209"]).toEqual(row("6209", "0.00", "99.99", "99.99", "0.00"));
+    expect(byCode["6312"]).toEqual(row("6312", "0.00", "99.99", "99.99", "0.00"));
     expect(byCode["2710"]).toEqual(row("2710", "10710.00", "99.99", "99.99", "10710.00"));
     expect(res.body.totals).toEqual({ openingBalance: "0.00", debit: "199.98", credit: "199.98", closingBalance: "0.00" });
-    // After the day the pair nets to nothing, so 6209 has neither balance nor movement and is left out.
+    // After the day the pair nets to nothing, so 6312 has neither balance nor movement and is left out.
     const after = await tb("2026-02-11", "2026-12-31");
-    expect(after.body.rows.map((r: any) => r.accountCode)).not.toContain("6209");
+    expect(after.body.rows.map((r: any) => r.accountCode)).not.toContain("6312");
   });
 
   test("empty ranges: before any posting nothing; after the last posting only opening balances", async () => {
@@ -102,8 +104,8 @@ describe("trial balance", () => {
       row("3010", "-10000.00", "0.00", "0.00", "-10000.00"),
       row("4492", "-315.00", "0.00", "0.00", "-315.00"),
       row("5000", "-1500.00", "0.00", "0.00", "-1500.00"),
-      row("5801", "-0.01", "0.00", "0.00", "-0.01"),
-      row("6203", "500.00", "0.00", "0.00", "500.00"),
+      row("5802", "-0.01", "0.00", "0.00", "-0.01"),
+      row("6300", "500.00", "0.00", "0.00", "500.00"),
     ]);
     expect(after.body.totals).toEqual({ openingBalance: "0.00", debit: "0.00", credit: "0.00", closingBalance: "0.00" });
   });
@@ -114,7 +116,7 @@ describe("general ledger", () => {
     const res = await gl("2710", "2026-02-01", "2026-03-31");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      account: { code: "2710", name: "Sąskaitos bankuose", type: "asset" },
+      account: { code: "2710", name: "Sąskaitos bankuose eurais", type: "asset" },
       from: "2026-02-01", to: "2026-03-31",
       openingBalance: "9500.00", debit: "1310.00", credit: "99.99", closingBalance: "10710.01",
     });
@@ -172,28 +174,36 @@ describe("profit and loss", () => {
   test("2026: income and expenses by group; the reversed expense is left out", async () => {
     const res = await pl("2026-01-01", "2026-12-31");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const { statementLines, ...rest } = res.body;
+    expect(rest).toEqual({
       from: "2026-01-01",
       to: "2026-12-31",
       income: {
         groups: [
           { code: "50", name: "Pardavimo pajamos", amount: "500.00", accounts: [{ accountCode: "5000", name: "Parduotų prekių pajamos", amount: "500.00" }] },
-          { code: "58", name: "Finansinės ir investicinės veiklos pajamos", amount: "0.01", accounts: [{ accountCode: "5801", name: "Palūkanų pajamos", amount: "0.01" }] },
+          { code: "58", name: "Kitos palūkanų ir panašios pajamos", amount: "0.01", accounts: [{ accountCode: "5802", name: "Kitų suteiktų paskolų ir indėlių palūkanų pajamos", amount: "0.01" }] },
         ],
         total: "500.01",
       },
       expenses: {
-        groups: [{ code: "62", name: "Bendrosios ir administracinės sąnaudos", amount: "500.00", accounts: [{ accountCode: "6203", name: "Patalpų nuomos sąnaudos", amount: "500.00" }] }],
+        groups: [{ code: "63", name: "Bendrosios ir administracinės sąnaudos", amount: "500.00", accounts: [{ accountCode: "6300", name: "Nuomos sąnaudos", amount: "500.00" }] }],
         total: "500.00",
       },
       netResult: "0.01",
+      unmappedAccounts: [],
     });
+    // The VAS 3 form: revenue, G&A (rent), other interest; gross profit, profit before tax and net profit as subtotals.
+    expect(statementLines.map((l: { line: string }) => l.line)).toEqual(Array.from({ length: 15 }, (_, i) => `PL.${i + 1}`));
+    expect(nonZero(statementLines)).toEqual({ "PL.1": "500.00", "PL.4": "500.00", "PL.6": "-500.00", "PL.10": "0.01", "PL.13": "0.01", "PL.15": "0.01" });
+    expect(statementLines[5]).toEqual({ line: "PL.6", name: "Bendrosios ir administracinės sąnaudos", nameEn: "General and administrative expenses", amount: "-500.00" });
   });
 
   test("December 2025: a profit; an empty range is all zeros", async () => {
     expect((await pl("2025-12-01", "2025-12-31")).body).toMatchObject({ income: { total: "1000.00" }, expenses: { groups: [], total: "0.00" }, netResult: "1000.00" });
-    expect((await pl("2026-01-06", "2026-01-30")).body).toEqual({
+    const empty = (await pl("2026-01-06", "2026-01-30")).body;
+    expect({ ...empty, statementLines: nonZero(empty.statementLines) }).toEqual({
       from: "2026-01-06", to: "2026-01-30", income: { groups: [], total: "0.00" }, expenses: { groups: [], total: "0.00" }, netResult: "0.00",
+      statementLines: {}, unmappedAccounts: [],
     });
     expect((await pl("2026-01-05", "2026-01-05")).body).toMatchObject({ expenses: { total: "500.00" }, netResult: "-500.00" });
   });
@@ -203,15 +213,16 @@ describe("balance sheet", () => {
   test("31 March 2026: classes and groups, the current and prior years' results, balanced", async () => {
     const res = await bs("2026-03-31");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const { statementLines, ...rest } = res.body;
+    expect(rest).toEqual({
       date: "2026-03-31",
       fiscalYearStart: "2026-01-01",
       assets: {
         classes: [{
           code: "2", name: "TRUMPALAIKIS TURTAS", amount: "11315.01",
           groups: [
-            { code: "24", name: "Per vienus metus gautinos sumos", amount: "605.00", accounts: [{ accountCode: "2410", name: "Pirkėjų įsiskolinimas", amount: "605.00" }] },
-            { code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "10710.01", accounts: [{ accountCode: "2710", name: "Sąskaitos bankuose", amount: "10710.01" }] },
+            { code: "24", name: "Per vienus metus gautinos sumos", amount: "605.00", accounts: [{ accountCode: "2410", name: "Pirkėjų skolų vertė", amount: "605.00" }] },
+            { code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "10710.01", accounts: [{ accountCode: "2710", name: "Sąskaitos bankuose eurais", amount: "10710.01" }] },
           ],
         }],
         total: "11315.01",
@@ -219,7 +230,7 @@ describe("balance sheet", () => {
       equity: {
         classes: [{
           code: "3", name: "NUOSAVAS KAPITALAS", amount: "10000.00",
-          groups: [{ code: "30", name: "Kapitalas", amount: "10000.00", accounts: [{ accountCode: "3010", name: "Įstatinis (pasirašytasis) kapitalas", amount: "10000.00" }] }],
+          groups: [{ code: "30", name: "Kapitalas", amount: "10000.00", accounts: [{ accountCode: "3010", name: "Įstatinis kapitalas – paprastosios akcijos", amount: "10000.00" }] }],
         }],
         currentYearResult: "0.01",
         priorYearsResult: "1000.00",
@@ -227,14 +238,24 @@ describe("balance sheet", () => {
       },
       liabilities: {
         classes: [{
-          code: "4", name: "DOTACIJOS, SUBSIDIJOS, ATIDĖJINIAI IR ĮSIPAREIGOJIMAI", amount: "315.00",
-          groups: [{ code: "44", name: "Per vienus metus mokėtinos sumos ir trumpalaikiai įsipareigojimai", amount: "315.00", accounts: [{ accountCode: "4492", name: "Mokėtinas PVM", amount: "315.00" }] }],
+          code: "4", name: "DOTACIJOS, SUBSIDIJOS, ATIDĖJINIAI, MOKĖTINOS SUMOS IR KITI ĮSIPAREIGOJIMAI", amount: "315.00",
+          groups: [{ code: "44", name: "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai", amount: "315.00", accounts: [{ accountCode: "4492", name: "Mokėtinas pridėtinės vertės mokestis", amount: "315.00" }] }],
         }],
         total: "315.00",
       },
       totalAssets: "11315.01",
       totalEquityAndLiabilities: "11315.01",
       balanced: true,
+      unmappedAccounts: [],
+    });
+    // The VAS 2 form: receivables and cash in current assets, capital, and the results in D.V.1 and D.V.2 (the
+    // income and expense accounts not yet closed), output VAT in the other current liabilities.
+    expect(statementLines[0]).toEqual({ line: "A", name: "ILGALAIKIS TURTAS", nameEn: "NON-CURRENT ASSETS", amount: "0.00" });
+    expect(statementLines.map((l: { line: string }) => l.line).slice(-3)).toEqual(["G.II.10", "H", "X"]);
+    expect(nonZero(statementLines)).toEqual({
+      B: "11315.01", "B.II": "605.00", "B.II.1": "605.00", "B.IV": "10710.01",
+      D: "11000.01", "D.I": "10000.00", "D.I.1": "10000.00", "D.V": "1000.01", "D.V.1": "0.01", "D.V.2": "1000.00",
+      G: "315.00", "G.II": "315.00", "G.II.10": "315.00",
     });
   });
 
@@ -258,20 +279,22 @@ describe("balance sheet", () => {
     const july = { key: t.apiKey, companyId: t.companyId };
     await post("accounts/apply-template", { template: "lt-standard" }, july);
     expect((await post("accounts/create", { code: "BANKX", name: "Kita banko sąskaita", type: "asset" }, july)).status).toBe(200);
-    await journal("june", "2026-06-30", [["BANKX", "debit", "100.00"], ["5410", "credit", "100.00"]], undefined, july);
-    await journal("july", "2026-07-01", [["2720", "debit", "40.00"], ["5410", "credit", "40.00"]], undefined, july);
+    await journal("june", "2026-06-30", [["BANKX", "debit", "100.00"], ["5401", "credit", "100.00"]], undefined, july);
+    await journal("july", "2026-07-01", [["2720", "debit", "40.00"], ["5401", "credit", "40.00"]], undefined, july);
     const june = await bs("2026-06-30", july);
     expect(june.body).toMatchObject({ fiscalYearStart: "2025-07-01", equity: { currentYearResult: "100.00", priorYearsResult: "0.00", total: "100.00" }, balanced: true });
     const res = await bs("2026-07-15", july);
     expect(res.body).toMatchObject({ fiscalYearStart: "2026-07-01", equity: { classes: [], currentYearResult: "40.00", priorYearsResult: "100.00", total: "140.00" } });
     expect(res.body.assets).toEqual({
       classes: [
-        { code: "2", name: "TRUMPALAIKIS TURTAS", amount: "40.00", groups: [{ code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "40.00", accounts: [{ accountCode: "2720", name: "Kasa", amount: "40.00" }] }] },
+        { code: "2", name: "TRUMPALAIKIS TURTAS", amount: "40.00", groups: [{ code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "40.00", accounts: [{ accountCode: "2720", name: "Kasa eurais", amount: "40.00" }] }] },
         { code: null, name: "Other assets", amount: "100.00", groups: [{ code: null, name: "Other assets", amount: "100.00", accounts: [{ accountCode: "BANKX", name: "Kita banko sąskaita", amount: "100.00" }] }] },
       ],
       total: "140.00",
     });
-    expect(res.body).toMatchObject({ totalAssets: "140.00", totalEquityAndLiabilities: "140.00", balanced: true });
+    expect(res.body).toMatchObject({ totalAssets: "140.00", totalEquityAndLiabilities: "140.00", balanced: true, unmappedAccounts: ["BANKX"] });
+    // BANKX has no statement line: the form shows the mapped 40.00 of assets and the whole result, and names BANKX.
+    expect(nonZero(res.body.statementLines)).toMatchObject({ B: "40.00", "B.IV": "40.00", "D.V.1": "40.00", "D.V.2": "100.00" });
   });
 });
 

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
 
@@ -204,7 +205,7 @@ describe("a key restricted to one company cannot reach a sibling company of the 
 
   beforeAll(async () => {
     account = await h.tenant({ name: "Pirma UAB" });
-    sibling = (await ok(h.post("/v1/account/companies/create", { name: "Sesuo UAB", code: uniq("SIB"), countryCode: "LT" }, { key: account.apiKey }))).id;
+    sibling = (await ok(h.post("/v1/account/companies/create", { name: "Sesuo UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: account.apiKey }))).id;
     siblingPartner = (await ok(h.post("/v1/partners/create", { name: "Sesers partneris", code: uniq("SP") }, { key: account.apiKey, companyId: sibling }))).id;
     const created = await ok(h.post("/v1/account/api-keys/create", { name: "only first", scopes: ["*"], companyIds: [account.companyId] }, { key: account.apiKey }));
     restricted = { id: created.id, key: created.key };

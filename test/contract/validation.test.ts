@@ -5,6 +5,7 @@ import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { defineHandler } from "../../src/handlers/types.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { ltCompanyCode } from "../support/codes.js";
 
 let h: Harness;
 let key: string;
@@ -21,7 +22,8 @@ const LIST = "/v1/account/companies/list";
 const MB = 1024 * 1024;
 
 let seq = 0;
-const uniqueCode = () => `V${Date.now().toString(36)}${++seq}`;
+// A valid Lithuanian legal entity code: the companies here are Lithuanian.
+const uniqueCode = () => (++seq, ltCompanyCode());
 const validCompany = (overrides: Record<string, unknown> = {}) => ({ name: "Validacija UAB", code: uniqueCode(), countryCode: "LT", ...overrides });
 
 /** A 400 `validation` whose fieldErrors name exactly `fields`, each with at least one non-empty message. */
@@ -207,11 +209,12 @@ describe("length limits at the edge and one past it", () => {
   });
 
   test("code of 64 characters is accepted; 65 is refused", async () => {
+    // A Latvian company: the contract's limit is the point here, not the Lithuanian 9-digit code.
     const code = (uniqueCode() + "x".repeat(64)).slice(0, 64);
-    const ok = await h.post(CREATE, validCompany({ code }), { key });
+    const ok = await h.post(CREATE, validCompany({ code, countryCode: "LV" }), { key });
     expect(ok.status).toBe(200);
     expect(ok.body.code).toBe(code);
-    expectFieldErrors(await h.post(CREATE, validCompany({ code: code + "y" }), { key }), ["code"]);
+    expectFieldErrors(await h.post(CREATE, validCompany({ code: code + "y", countryCode: "LV" }), { key }), ["code"]);
   });
 
   test.each<{ name: string; idempotencyKey: string; ok: boolean }>([

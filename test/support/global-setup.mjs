@@ -1,5 +1,6 @@
 // Once per test run: a PostgreSQL server (DATABASE_URL's, or an embedded one in a temporary directory) and a
 // template database with every migration applied. Each test file clones the template (test/support/harness.ts).
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -25,6 +26,9 @@ async function freePort() {
 }
 
 export default async function globalSetup() {
+  // The servers of the run (in-process and the child processes test/support/processes.ts starts with DATABASE_URL,
+  // which refuse to start without one) share one secrets key.
+  process.env.SECRETS_KEY ||= randomBytes(32).toString("base64");
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), "acct-test-"));

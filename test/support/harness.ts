@@ -12,6 +12,7 @@ import type { Handler } from "../../src/handlers/types.js";
 import { createContractApi, loadDocument, type ContractApi } from "../../src/http/openapi.js";
 import { createLogger, type Logger } from "../../src/log.js";
 import { startApiServer, type ApiServer } from "../../src/server.js";
+import { ltCompanyCode } from "./codes.js";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -78,7 +79,16 @@ export async function createTestDatabase(): Promise<{ name: string; connectionSt
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await createTestDatabase();
-  const config: Config = { ...loadConfig(), host: "127.0.0.1", port: 0, rateLimitPerMinute: 100_000, logLevel: process.env.TEST_LOG_LEVEL ?? "silent", ...options.config };
+  // Every server the harness starts has a secrets key (SECRETS_KEY, set for the whole run by global-setup.mjs).
+  const config: Config = {
+    ...loadConfig(),
+    host: "127.0.0.1",
+    port: 0,
+    rateLimitPerMinute: 100_000,
+    logLevel: process.env.TEST_LOG_LEVEL ?? "silent",
+    secretsKey: Buffer.from(process.env.SECRETS_KEY ?? randomBytes(32).toString("base64"), "base64"),
+    ...options.config,
+  };
   // With TEST_VIA_PGBOUNCER=1 (test/support/global-setup.mjs) the server's pool goes through PgBouncer in
   // transaction pooling, as DATABASE_POOLING=transaction would make it.
   const bouncer = process.env.TEST_PGBOUNCER_URL;
@@ -113,7 +123,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const tenant = async (overrides: Record<string, unknown> = {}) => {
     const account = await bootstrap();
-    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: `C${++counter}`, countryCode: "LT", ...overrides }, { key: account.apiKey });
+    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: ltCompanyCode(), countryCode: "LT", ...overrides }, { key: account.apiKey });
     if (res.status !== 200) throw new Error(`company create failed: ${JSON.stringify(res.body)}`);
     return { ...account, companyId: (res.body as { id: string }).id };
   };

@@ -7,6 +7,9 @@ import * as hardening from "./20261123000001_hardening.js";
 import * as workerRegistry from "./20261123000002_worker_registry.js";
 import * as gateFunction from "./20261123000003_gate_function.js";
 import * as postingFunctions from "./20261123000004_posting_functions.js";
+import * as vatClassifiers from "./20261123000101_vat_classifiers.js";
+import * as ltChart from "./20261123000102_lt_chart.js";
+import * as webhooks from "./20261123000200_webhooks.js";
 import * as invoicing from "./20261124000101_invoicing.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
@@ -20,6 +23,9 @@ const migrations: Record<string, Knex.Migration> = {
   "20261123000002_worker_registry": workerRegistry,
   "20261123000003_gate_function": gateFunction,
   "20261123000004_posting_functions": postingFunctions,
+  "20261123000101_vat_classifiers": vatClassifiers,
+  "20261123000102_lt_chart": ltChart,
+  "20261123000200_webhooks": webhooks,
   "20261124000101_invoicing": invoicing,
 };
 

@@ -4,6 +4,7 @@ import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
 import { Decimal } from "../../decimal.js";
 import { classifyGroups, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type AccountType, type ChartAccount } from "./common.js";
+import { addTo, balanceSheetLines } from "./statement-lines.js";
 
 type BalanceSheet = components["schemas"]["Ledger.BalanceSheet"];
 
@@ -27,6 +28,8 @@ export async function balanceSheet(db: Db, companyId: string, date: string): Pro
     ),
   ]);
   const byType = new Map<AccountType, AccountAmount[]>();
+  const lines = new Map<string, Decimal>();
+  const unmapped: string[] = [];
   let currentYearResult = new Decimal(0);
   let priorYearsResult = new Decimal(0);
   for (const r of rows) {
@@ -39,7 +42,17 @@ export async function balanceSheet(db: Db, companyId: string, date: string): Pro
     }
     const amount = account.type === "asset" ? new Decimal(r.balance) : new Decimal(r.balance).negated();
     byType.set(account.type, [...(byType.get(account.type) ?? []), { accountCode: account.code, name: account.name, amount }]);
+    // The statements' sign: assets (A, B, C) and the interim account (X) debit positive, the rest credit positive,
+    // whatever the account's type (a contra account reduces its line).
+    const line = account.statement_line;
+    if (line === null) {
+      if (!new Decimal(r.balance).isZero()) unmapped.push(account.code);
+    } else {
+      addTo(lines, line, /^[ABCX]/.test(line) ? new Decimal(r.balance) : new Decimal(r.balance).negated());
+    }
   }
+  addTo(lines, "D.V.1", currentYearResult);
+  addTo(lines, "D.V.2", priorYearsResult);
   const section = (type: AccountType) => {
     const lines = byType.get(type) ?? [];
     return { classes: classifyGroups(chart, type, groupAccounts(chart, type, lines)), total: sumAmounts(lines) };
@@ -58,5 +71,7 @@ export async function balanceSheet(db: Db, companyId: string, date: string): Pro
     totalAssets: money(assets.total),
     totalEquityAndLiabilities: money(equityAndLiabilities),
     balanced: assets.total.equals(equityAndLiabilities),
+    statementLines: balanceSheetLines(lines),
+    unmappedAccounts: unmapped.sort(),
   };
 }

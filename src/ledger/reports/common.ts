@@ -20,11 +20,12 @@ export interface ChartAccount {
   code: string;
   name: string;
   type: AccountType;
+  statement_line: string | null;
 }
 
 /** The whole chart of a company by code: reports need the names of the class and group headers too. */
 export async function loadChart(db: Db, companyId: string): Promise<Map<string, ChartAccount>> {
-  const rows: ChartAccount[] = await db("ledger_accounts").where("company_id", companyId).select("code", "name", "type");
+  const rows: ChartAccount[] = await db("ledger_accounts").where("company_id", companyId).select("code", "name", "type", "statement_line");
   return new Map(rows.map((r) => [r.code, r]));
 }
 

@@ -3,6 +3,7 @@ import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
 import { Decimal } from "../../decimal.js";
 import { checkRange, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type ChartAccount } from "./common.js";
+import { addTo, profitAndLossLines } from "./statement-lines.js";
 
 type ProfitAndLoss = components["schemas"]["Ledger.ProfitAndLoss"];
 
@@ -21,8 +22,13 @@ export async function profitAndLoss(db: Db, companyId: string, range: { from: st
   ]);
   const income: AccountAmount[] = [];
   const expenses: AccountAmount[] = [];
+  const lines = new Map<string, Decimal>();
+  const unmapped: string[] = [];
   for (const r of rows) {
     const account = chart.get(r.account_code) as ChartAccount;
+    // Each line carries its effect on the result: credit positive for income and expense accounts alike.
+    if (account.statement_line?.startsWith("PL")) addTo(lines, account.statement_line, new Decimal(r.net).negated());
+    else if (!new Decimal(r.net).isZero()) unmapped.push(account.code);
     // Income is credit positive, expenses debit positive.
     if (account.type === "income") income.push({ accountCode: account.code, name: account.name, amount: new Decimal(r.net).negated() });
     else expenses.push({ accountCode: account.code, name: account.name, amount: new Decimal(r.net) });
@@ -35,5 +41,7 @@ export async function profitAndLoss(db: Db, companyId: string, range: { from: st
     income: { groups: groupAccounts(chart, "income", income), total: money(incomeTotal) },
     expenses: { groups: groupAccounts(chart, "expense", expenses), total: money(expenseTotal) },
     netResult: money(incomeTotal.minus(expenseTotal)),
+    statementLines: profitAndLossLines(lines),
+    unmappedAccounts: unmapped.sort(),
   };
 }

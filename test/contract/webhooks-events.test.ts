@@ -1,0 +1,338 @@
+// Events and subscriptions (issue 9): the outbox written in the change's own transaction (a failed request emits
+// nothing), the event types the product emits with their data, subscriptions CRUD with the secret shown once and
+// stored encrypted, rotation, the SSRF refusals, and tenancy. Delivery itself: webhooks-delivery.test.ts.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { expectError } from "../support/expect.js";
+import { unseal } from "../../src/secrets.js";
+import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { sleep } from "../support/timing.js";
+import { runCli, startServerProcess } from "../support/processes.js";
+import { resolveSecretsKey } from "../../src/secrets.js";
+import { loadConfig } from "../../src/config.js";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+let h: Harness;
+let strict: Harness;
+beforeAll(async () => {
+  h = await startHarness({ config: { webhookAllowPrivateUrls: true } });
+  strict = await startHarness({ config: { webhookAllowPrivateUrls: false } });
+});
+afterAll(async () => {
+  await h.close();
+  await strict.close();
+});
+
+const SUB = "/v1/webhooks/subscriptions";
+const RECEIVER = "http://127.0.0.1:9/hook";
+
+interface World {
+  companyId: string;
+  accountId: string;
+  o: RequestOptions;
+  call(path: string, body: unknown, extra?: RequestOptions): Promise<ApiResponse>;
+  ok(path: string, body: unknown): Promise<any>;
+}
+
+async function world(harness = h): Promise<World> {
+  const t = await harness.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  const call = (path: string, body: unknown, extra: RequestOptions = {}) => harness.post(path, body, { ...o, ...extra });
+  return {
+    companyId: t.companyId,
+    accountId: t.accountId,
+    o,
+    call,
+    ok: async (path, body) => {
+      const res = await call(path, body);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+  };
+}
+
+const events = (companyId: string) => h.db("webhook_events").where({ company_id: companyId }).orderBy("seq");
+
+describe("the outbox", () => {
+  test("partner create, update and delete each write one event with the partner as data, and a delivery with its job", async () => {
+    const w = await world();
+    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    const created = await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
+    await sleep(20);
+    const updated = await w.ok("/v1/partners/update", { id: created.id, name: "Pirkėjas AB" });
+    const deleted = await w.ok("/v1/partners/delete", { id: created.id });
+    const rows = await events(w.companyId);
+    expect(rows.map((r) => [r.event_type, r.version, r.data])).toEqual([
+      ["partner.created", "2026-11-23", created],
+      ["partner.updated", "2026-11-23", updated],
+      ["partner.deleted", "2026-11-23", deleted],
+    ]);
+    const deliveries = await h.db("webhook_deliveries").where({ company_id: w.companyId }).orderBy("event_seq");
+    expect(deliveries.map((d) => [d.event_id, d.subscription_id, d.status, d.attempts])).toEqual(rows.map((r) => [r.id, sub.id, "pending", 0]));
+    // The jobs view has no payload: it is read from graphile-worker's own table.
+    const jobs = await h.db("graphile_worker.jobs as j")
+      .join("graphile_worker._private_jobs as p", "p.id", "j.id")
+      .whereIn("j.key", deliveries.map((d) => `whd:${d.id}`))
+      .select("j.task_identifier", "j.queue_name", "p.payload");
+    expect(jobs.map((j) => [j.task_identifier, j.queue_name, j.payload]).sort()).toEqual(
+      deliveries.map((d) => ["deliver_webhook", `webhooks:${sub.id}`, { companyId: w.companyId, subscriptionId: sub.id, deliveryId: d.id }]).sort(),
+    );
+  });
+
+  test("a failed request emits nothing: a taken partner code, an unbalanced posting, a locked month", async () => {
+    const w = await world();
+    await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    await w.ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
+    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const before = (await events(w.companyId)).length;
+    expectError(await w.call("/v1/partners/create", { name: "B", code: "A1" }), 409, "conflict", "partner.code_taken");
+    const unbalanced = { date: "2026-03-10", entries: [{ accountCode: "2410", debit: "10.00" }, { accountCode: "5000", credit: "9.00" }] };
+    expectError(await w.call("/v1/ledger/journal/transactions/create", unbalanced), 422, "unprocessable", "journal.unbalanced");
+    await w.ok("/v1/ledger/periods/lock", { month: "2026-01" });
+    const intoLocked = { date: "2026-01-10", entries: [{ accountCode: "2410", debit: "10.00" }, { accountCode: "5000", credit: "10.00" }] };
+    expectError(await w.call("/v1/ledger/journal/transactions/create", intoLocked), 409, "conflict", "period.locked");
+    const after = await events(w.companyId);
+    // Only the lock itself was written.
+    expect(after.length).toBe(before + 1);
+    expect(after.at(-1)!.event_type).toBe("period.locked");
+    expect(await h.db("webhook_deliveries").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: String(before + 1) }]);
+  });
+
+  test("journal posted and reversed, period locked (one event per month) and unlocked", async () => {
+    const w = await world();
+    await w.ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
+    const posted = await w.ok("/v1/ledger/journal/transactions/create", {
+      date: "2026-03-10",
+      entries: [{ accountCode: "2410", debit: "12.50" }, { accountCode: "5000", credit: "12.50" }],
+    });
+    const reversal = await w.ok("/v1/ledger/journal/transactions/reverse", { id: posted.id });
+    const lock = await w.ok("/v1/ledger/periods/lock", { through: "2026-04-15" });
+    const unlocked = await w.ok("/v1/ledger/periods/unlock", { month: "2026-04" });
+    const rows = await events(w.companyId);
+    expect(rows.map((r) => [r.event_type, r.data])).toEqual([
+      ["journal_transaction.posted", posted],
+      ["journal_transaction.posted", reversal],
+      ["journal_transaction.reversed", { reversedId: posted.id, reversal }],
+      ...lock.locked.map((p: unknown) => ["period.locked", p]),
+      ["period.unlocked", unlocked],
+    ]);
+    expect(lock.locked.map((p: { month: string }) => p.month)).toEqual(["2026-03", "2026-04"]);
+    // Nobody subscribed: events are kept, nothing is scheduled.
+    expect(await h.db("webhook_deliveries").where({ company_id: w.companyId })).toEqual([]);
+  });
+
+  test("exchange_rates.synced goes to each company subscribed to it, and only to those", async () => {
+    const subscribed = await world();
+    const wildcard = await world();
+    const other = await world();
+    await subscribed.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["exchange_rates.synced"] });
+    await wildcard.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    await other.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created"] });
+    const { emitEventToSubscribedCompanies } = await import("../../src/events/emit.js");
+    // Other tests' companies share this database: the count is checked against theirs too.
+    const [{ n }] = await h.db("webhook_subscriptions").whereRaw("event_types && array['*', 'exchange_rates.synced']").countDistinct({ n: "company_id" });
+    const written = await h.db.transaction((trx) => emitEventToSubscribedCompanies(trx, "exchange_rates.synced", { date: "2026-03-02", imported: 30 }));
+    expect(written).toBe(Number(n));
+    for (const w of [subscribed, wildcard]) {
+      expect((await events(w.companyId)).map((r) => [r.event_type, r.data])).toEqual([["exchange_rates.synced", { date: "2026-03-02", imported: 30 }]]);
+    }
+    expect(await events(other.companyId)).toEqual([]);
+  });
+});
+
+describe("subscriptions", () => {
+  test("create shows the secret once; it is stored AES-256-GCM encrypted and never listed", async () => {
+    const w = await world();
+    const res = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"] });
+    expect(res.status).toBe(200);
+    const { secret, ...sub } = res.body;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(sub).toMatchObject({ url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"], status: "active", consecutiveFailures: 0, pausedAt: null, previousSecretExpiresAt: null });
+    const row = await h.db("webhook_subscriptions").where({ company_id: w.companyId, id: sub.id }).first();
+    expect(row.secret_sealed.includes(Buffer.from(secret))).toBe(false);
+    expect(row.secret_sealed.includes(Buffer.from(secret.slice(6)))).toBe(false);
+    expect(unseal(h.config.secretsKey!, row.secret_sealed, secretContext(w.companyId, sub.id))).toBe(secret);
+    // Bound to its row: the same bytes do not open as another subscription's secret.
+    expect(() => unseal(h.config.secretsKey!, row.secret_sealed, secretContext(w.companyId, w.companyId))).toThrow();
+    const listed = await w.ok(`${SUB}/list`, {});
+    expect(listed.rows).toEqual([sub]);
+    expect(JSON.stringify(listed)).not.toContain("whsec_");
+    expect(await w.ok(`${SUB}/get`, { id: sub.id })).toEqual(sub);
+    const audit = await h.db("audit_log").where({ company_id: w.companyId });
+    expect(audit.map((a) => a.operation)).toEqual(["webhooks.subscriptions.create"]);
+    expect(JSON.stringify(audit)).not.toContain(secret.slice(6));
+  });
+
+  test("owner e-mails default to the account owner's e-mail, else none", async () => {
+    const w = await world();
+    const without = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    expect(without.ownerEmails).toEqual([]);
+    await h.db("accounts").where({ id: w.accountId }).update({ owner_email: "owner@example.com" });
+    const withOwner = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    expect(withOwner.ownerEmails).toEqual(["owner@example.com"]);
+  });
+
+  test("update changes only what is sent; pausing and resuming by hand", async () => {
+    const w = await world();
+    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"], description: "first" });
+    await sleep(20);
+    const changed = await w.ok(`${SUB}/update`, { id: sub.id, eventTypes: ["partner.updated"], description: null });
+    expect(changed).toMatchObject({ url: RECEIVER, eventTypes: ["partner.updated"], description: null, status: "active" });
+    expect(Date.parse(changed.updatedAt)).toBeGreaterThan(Date.parse(sub.updatedAt));
+    const paused = await w.ok(`${SUB}/update`, { id: sub.id, status: "paused" });
+    expect(paused.status).toBe("paused");
+    expect(paused.pausedAt).not.toBeNull();
+    const resumed = await w.ok(`${SUB}/update`, { id: sub.id, status: "active" });
+    expect(resumed).toMatchObject({ status: "active", pausedAt: null, consecutiveFailures: 0 });
+  });
+
+  test("\"*\" goes alone; unknown and repeated event types are refused", async () => {
+    const w = await world();
+    const mixed = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*", "partner.created"] });
+    expectError(mixed, 400, "validation");
+    expect(Object.keys(mixed.body.error.fieldErrors)).toEqual(["eventTypes"]);
+    const unknown = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.exploded"] });
+    expectError(unknown, 400, "validation");
+    const repeated = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "partner.created"] });
+    expectError(repeated, 400, "validation");
+    expect(Object.keys(repeated.body.error.fieldErrors)).toEqual(["eventTypes"]);
+    expect(await h.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
+  });
+
+  test("rotate-secret returns a new secret; the old one stays stored for 24 hours", async () => {
+    const w = await world();
+    const { secret: first, ...sub } = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    const { secret: second, ...rotated } = await w.ok(`${SUB}/rotate-secret`, { id: sub.id });
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    const row = await h.db("webhook_subscriptions").where({ company_id: w.companyId, id: sub.id }).first();
+    const context = secretContext(w.companyId, sub.id);
+    expect(unseal(h.config.secretsKey!, row.secret_sealed, context)).toBe(second);
+    expect(unseal(h.config.secretsKey!, row.previous_secret_sealed, context)).toBe(first);
+    const [{ hours }] = (await h.db.raw("select extract(epoch from previous_secret_expires_at - updated_at) / 3600 as hours from webhook_subscriptions where id = ?", [sub.id])).rows;
+    expect(Number(hours)).toBeCloseTo(24, 5);
+    expect(Date.parse(rotated.previousSecretExpiresAt)).toBe(new Date(row.previous_secret_expires_at).getTime());
+    const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "webhooks.subscriptions.rotate-secret" });
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toContain(second.slice(6));
+  });
+
+  test("delete removes the subscription and its deliveries; later events go nowhere", async () => {
+    const w = await world();
+    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    expect(await w.ok(`${SUB}/delete`, { id: sub.id })).toMatchObject({ id: sub.id });
+    expectError(await w.call(`${SUB}/get`, { id: sub.id }), 404, "not_found", "webhook_subscription.not_found");
+    await w.ok("/v1/partners/create", { name: "B", code: "B1" });
+    expect(await h.db("webhook_deliveries").where({ company_id: w.companyId })).toEqual([]);
+    expect(await events(w.companyId)).toHaveLength(2);
+  });
+});
+
+describe("SSRF: URLs the service must not call", () => {
+  test.each([
+    ["http without WEBHOOK_ALLOW_PRIVATE_URLS", "http://example.com/hook", "must use https"],
+    ["loopback", "https://127.0.0.1/hook", "127.0.0.1"],
+    ["loopback by name", "https://localhost:8443/hook", "local or internal host"],
+    ["private 10/8", "https://10.1.2.3/hook", "10.1.2.3"],
+    ["private 192.168/16", "https://192.168.0.10/hook", "192.168.0.10"],
+    ["private 172.16/12", "https://172.20.0.1/hook", "172.20.0.1"],
+    ["cloud metadata", "https://169.254.169.254/latest/meta-data", "169.254.169.254"],
+    ["CGNAT / Alibaba metadata", "https://100.100.100.200/", "100.100.100.200"],
+    ["unspecified", "https://0.0.0.0/", "0.0.0.0"],
+    ["IPv6 loopback", "https://[::1]/hook", "::1"],
+    ["IPv6 unique local", "https://[fd00:ec2::254]/", "fd00:ec2::254"],
+    ["IPv4-mapped IPv6 loopback", "https://[::ffff:127.0.0.1]/", "::ffff:7f00:1"],
+    ["credentials in the URL", "https://user:pw@example.com/hook", "user name or password"],
+  ])("%s is refused with 422 naming url", async (_name, url, reason) => {
+    const w = await world(strict);
+    const res = await w.call(`${SUB}/create`, { url, eventTypes: ["*"] });
+    expectError(res, 422, "unprocessable", "webhook.url_refused");
+    expect(res.body.error.fieldErrors.url[0]).toContain(reason);
+    expect(await strict.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
+  });
+
+  test("update to a private URL is refused too, and changes nothing", async () => {
+    const w = await world(strict);
+    const sub = await w.ok(`${SUB}/create`, { url: "https://93.184.215.14/hook", eventTypes: ["*"] });
+    expectError(await w.call(`${SUB}/update`, { id: sub.id, url: "https://127.0.0.1/x" }), 422, "unprocessable", "webhook.url_refused");
+    expect((await w.ok(`${SUB}/get`, { id: sub.id })).url).toBe("https://93.184.215.14/hook");
+  });
+});
+
+describe("tenancy", () => {
+  test("another account cannot see or change a subscription or its deliveries; events stay in their company", async () => {
+    const a = await world();
+    const b = await world();
+    const subA = await a.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    const subB = await b.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    await a.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const [eventA] = await events(a.companyId);
+    for (const [path, body] of [
+      ["get", { id: subA.id }],
+      ["update", { id: subA.id, description: "mine now" }],
+      ["rotate-secret", { id: subA.id }],
+      ["delete", { id: subA.id }],
+    ] as const) {
+      expectError(await b.call(`${SUB}/${path}`, body), 404, "not_found", "webhook_subscription.not_found");
+    }
+    expectError(await b.call("/v1/webhooks/deliveries/redeliver", { eventId: eventA.id, subscriptionId: subA.id }), 404, "not_found");
+    // B's key naming A's company: the company is not found.
+    expectError(await b.call(`${SUB}/list`, {}, { companyId: a.companyId }), 404, "not_found", "company.not_found");
+    expect((await b.ok(`${SUB}/list`, {})).rows.map((s: { id: string }) => s.id)).toEqual([subB.id]);
+    expect((await b.ok("/v1/webhooks/deliveries/list", {})).rows).toEqual([]);
+    const deliveriesA = await a.ok("/v1/webhooks/deliveries/list", {});
+    expect(deliveriesA.rows.map((d: { eventId: string; subscriptionId: string }) => [d.eventId, d.subscriptionId])).toEqual([[eventA.id, subA.id]]);
+    expect(await h.db("webhook_deliveries").where({ subscription_id: subB.id })).toEqual([]);
+    const row = await h.db("webhook_subscriptions").where({ id: subA.id }).first();
+    expect(row.description).toBeNull();
+  });
+});
+
+describe("the secrets key and the owner e-mail", () => {
+  test("with DATABASE_URL and no SECRETS_KEY the server refuses to start, saying why", async () => {
+    const start = startServerProcess({ DATABASE_URL: h.connectionString, SECRETS_KEY: undefined }, []);
+    await expect(start).rejects.toThrow(/exited early \(1\)[\s\S]*SECRETS_KEY is required with DATABASE_URL/);
+  });
+
+  test("without DATABASE_URL a key file is made once under DATA_DIR (0600) and reused", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "acct-secrets-"));
+    const config = { ...loadConfig(), databaseUrl: undefined, secretsKey: undefined, dataDir };
+    const first = resolveSecretsKey(config);
+    expect(first).toHaveLength(32);
+    const file = join(dataDir, "secrets.key");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(file, "utf8").trim(), "base64").equals(first)).toBe(true);
+    expect(resolveSecretsKey(config).equals(first)).toBe(true);
+  });
+
+  test("a SECRETS_KEY that is not 32 bytes of base64 is refused", () => {
+    const saved = process.env.SECRETS_KEY;
+    try {
+      process.env.SECRETS_KEY = Buffer.alloc(16).toString("base64");
+      expect(() => loadConfig()).toThrow(/SECRETS_KEY must be 32 bytes/);
+    } finally {
+      process.env.SECRETS_KEY = saved;
+    }
+  });
+
+  test("admin bootstrap --email and owner-email set the owner's e-mail, the default owner of new subscriptions", async () => {
+    const env = { DATABASE_URL: h.connectionString };
+    const boot = await runCli(["bootstrap", "--name", "Owner UAB", "--email", "first@example.com"], env);
+    expect(boot.code).toBe(0);
+    const { accountId, apiKey, ownerEmail } = JSON.parse(boot.stdout);
+    expect(ownerEmail).toBe("first@example.com");
+    expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("first@example.com");
+    const changed = await runCli(["owner-email", "--account", accountId, "--email", "second@example.com"], env);
+    expect([changed.code, JSON.parse(changed.stdout)]).toEqual([0, { accountId, ownerEmail: "second@example.com" }]);
+    const bad = await runCli(["owner-email", "--account", accountId, "--email", "not-an-address"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--email must be an e-mail address");
+    expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("second@example.com");
+    const company = await h.post("/v1/account/companies/create", { name: "Owner UAB", code: "OWN1", countryCode: "LT" }, { key: apiKey });
+    const sub = await h.post(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] }, { key: apiKey, companyId: company.body.id });
+    expect(sub.body.ownerEmails).toEqual(["second@example.com"]);
+  }, 60_000);
+});

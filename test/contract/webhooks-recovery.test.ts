@@ -1,0 +1,144 @@
+// At least once, never lost (issue 9): a worker process killed with SIGKILL in the middle of a delivery leaves the
+// event to be delivered by another worker within seconds (its job is freed by src/worker-recovery.ts and takes over
+// its own lease); and a URL that passed the check at create but resolves to a private address when the delivery
+// connects (DNS rebinding) is refused then too.
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import pg from "pg";
+import { startHarness, type Harness } from "../support/harness.js";
+import { startServerProcess } from "../support/processes.js";
+import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
+import { sleep } from "../support/timing.js";
+import { createLogger } from "../../src/log.js";
+import { seal } from "../../src/secrets.js";
+import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { startWorker } from "../../src/worker.js";
+
+let h: Harness;
+let receiver: Receiver;
+beforeAll(async () => {
+  h = await startHarness({ config: { webhookAllowPrivateUrls: true } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await h.close();
+  await receiver.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const value = await probe();
+    if (value) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("a worker killed mid-delivery: another worker delivers the event within seconds", async () => {
+  const t = await h.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  // The first attempt is answered only after 5 s, so the first worker is surely inside it when it is killed.
+  receiver.answer("/kill", (i) => (i === 0 ? { status: 200, delayMs: 5000 } : { status: 200 }));
+  const env = { DATABASE_URL: h.connectionString, WORKER_SWEEP_INTERVAL_MS: "300", WEBHOOK_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "warn" };
+  const first = await startServerProcess(env, []);
+  let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  let killed = false;
+  try {
+    const sub = (await h.post("/v1/webhooks/subscriptions/create", { url: receiver.url("/kill"), eventTypes: ["partner.created"] }, o)).body;
+    expect((await h.post("/v1/partners/create", { name: "A", code: "A1" }, o)).status).toBe(200);
+    const [inFlight] = await receiver.waitFor("/kill", 1);
+    await first.kill9();
+    killed = true;
+    const killedAt = Date.now();
+    const row = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row.lease_job_id).not.toBeNull();
+
+    second = await startServerProcess(env, []);
+    const got = await receiver.waitFor("/kill", 2);
+    expect(Date.now() - killedAt).toBeLessThan(20_000);
+    expect(got.map((r) => [r.headers["webhook-id"], r.headers["webhook-attempt"]])).toEqual([
+      [inFlight.headers["webhook-id"], "1"],
+      [inFlight.headers["webhook-id"], "2"],
+    ]);
+    const done = await until("the delivery to be recorded", async () => {
+      const d = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+      return d.status === "succeeded" && d;
+    });
+    expect(done).toMatchObject({ attempts: 2, last_response_status: 200, lease_job_id: null });
+  } finally {
+    if (!killed) await first.kill9();
+    await second?.stop();
+  }
+}, 90_000);
+
+test("a host that resolves to a private address at delivery time is refused then (DNS rebinding)", async () => {
+  const strict = await startHarness({ config: { webhookAllowPrivateUrls: false, webhookRetrySchedule: [0] } });
+  const worker = await startWorker(strict.connectionString, 2, createLogger("silent"), { db: strict.db, config: strict.config });
+  try {
+    const t = await strict.tenant();
+    // As if `localhost` had resolved to a public address when the subscription was created: the row is written
+    // directly, past the create-time check.
+    const port = new URL(receiver.url("/")).port;
+    const subscriptions = [`https://localhost:${port}/rebind`, `https://127.0.0.1:${port}/rebind`];
+    const ids: string[] = [];
+    for (const url of subscriptions) {
+      const id = crypto.randomUUID();
+      ids.push(id);
+      await strict.db("webhook_subscriptions").insert({
+        company_id: t.companyId,
+        id,
+        url,
+        event_types: ["*"],
+        secret_sealed: seal(strict.config.secretsKey!, "whsec_test", secretContext(t.companyId, id)),
+      });
+    }
+    expect((await strict.post("/v1/partners/create", { name: "A", code: "A1" }, { key: t.apiKey, companyId: t.companyId })).status).toBe(200);
+    const rows = await until("both deliveries to fail", async () => {
+      const r = await strict.db("webhook_deliveries").where({ company_id: t.companyId, status: "failed" });
+      return r.length === 2 && r;
+    });
+    for (const r of rows) expect(r.last_error).toMatch(/^URL refused: .*(127\.0\.0\.1|::1)/);
+    expect(receiver.received("/rebind")).toEqual([]);
+  } finally {
+    await worker.stop();
+    await strict.close();
+  }
+});
+
+test("the database unreachable while a delivery is recorded: the job runs again after it is back, and the event arrives", async () => {
+  const worker = await startWorker(h.connectionString, 2, createLogger("silent"), { db: h.db, config: h.config });
+  try {
+    const t = await h.tenant();
+    const o = { key: t.apiKey, companyId: t.companyId };
+    receiver.answer("/outage", (i) => (i === 0 ? { status: 200, delayMs: 1500 } : { status: 200 }));
+    const sub = (await h.post("/v1/webhooks/subscriptions/create", { url: receiver.url("/outage"), eventTypes: ["partner.created"] }, o)).body;
+    expect((await h.post("/v1/partners/create", { name: "A", code: "A1" }, o)).status).toBe(200);
+    await receiver.waitFor("/outage", 1);
+    // While the first attempt waits for its answer, the database stops taking connections and the delivery pool's are
+    // ended: recording the outcome fails, and so does the job.
+    // (From another database: a database cannot refuse connections while one's own session is in it.)
+    const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`alter database "${h.databaseName}" allow_connections false`);
+    try {
+      await h.db.raw("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'accounting-webhooks'");
+      await sleep(2500);
+      const row = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    } finally {
+      await admin.query(`alter database "${h.databaseName}" allow_connections true`);
+      await admin.end();
+    }
+    const got = await receiver.waitFor("/outage", 2, 45_000);
+    expect(got.map((r) => [r.headers["webhook-id"], r.headers["webhook-attempt"]])).toEqual([
+      [got[0].headers["webhook-id"], "1"],
+      [got[0].headers["webhook-id"], "2"],
+    ]);
+    const done = await until("the delivery to be recorded", async () => {
+      const d = await h.db("webhook_deliveries").where({ company_id: t.companyId, subscription_id: sub.id }).first();
+      return d.status === "succeeded" && d;
+    });
+    expect(done).toMatchObject({ attempts: 2, last_response_status: 200 });
+  } finally {
+    await worker.stop();
+  }
+}, 90_000);

@@ -1,0 +1,56 @@
+// A real SMTP server for tests (the smtp-server package) on 127.0.0.1: it accepts every mail and keeps it, with the
+// envelope recipients and the message decoded enough to read (headers, quoted-printable body).
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  raw: string;
+}
+
+export interface SmtpSink {
+  url: string;
+  mails: ReceivedMail[];
+  close(): Promise<void>;
+}
+
+function decode(raw: string): { subject: string; text: string } {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
+  const subject = /^Subject: (.*)$/im.exec(unfolded)?.[1] ?? "";
+  let text = rest.join("\n\n");
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(unfolded)) {
+    text = text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    text = Buffer.from(text, "latin1").toString("utf8");
+  }
+  return { subject, text: text.replace(/\r\n/g, "\n") };
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          ...decode(raw),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
