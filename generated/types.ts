@@ -1750,8 +1750,9 @@ export type components = {
             vatAmount: components["schemas"]["Money"];
         };
         /**
-         * @description A Lithuanian VAT classifier of the tax authority (`PVM1` standard rate, `PVM2`/`PVM3` reduced rates, `PVM5`
-         *     exempt, `PVM12`/`PVM13` intra-EU supplies, ...), as i.SAF's `TaxCode` and FR0600 aggregate by.
+         * @description A Lithuanian VAT classifier of the tax authority (`PVM1` standard rate, `PVM58` 12%, `PVM3` 5%, `PVM2` 9% until
+         *     2025, `PVM5` exempt, `PVM12` export, `PVM13` intra-Community supply, ...; see `reference/vat-classifiers/list`),
+         *     as i.SAF's `TaxCode` and FR0600 aggregate by.
          */
         "Invoicing.VatClassifier": string;
         /** @description Account code: 1 to 20 letters, digits or dots, e.g. `2410`. */
@@ -2667,8 +2668,8 @@ export type components = {
          *     supplier's number is recorded already (per supplier and type). 422 naming the field for an unknown partner or
          *     one that is not a supplier (`purchase_invoice.partner_unknown`, `purchase_invoice.partner_not_supplier`), an
          *     unknown item, an incomplete line, an account that is not an expense or asset account
-         *     (`purchase_invoice.account_invalid`), a VAT rate or classifier not valid at the document date (`vat.rate_invalid`,
-         *     `vat.classifier_invalid`), a VAT rate above 0 on an `import` or `exempt` document (`purchase_invoice.vat_not_applicable`).
+         *     (`purchase_invoice.account_invalid`), a VAT rate or classifier not valid at the document date (`vat_classifier.unknown`,
+         *     `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_rate.not_valid_on_date`), a VAT rate above 0 on an `import` or `exempt` document (`purchase_invoice.vat_not_applicable`).
          */
         "Purchases.PurchaseInvoiceCreateRequest": {
             /**
@@ -2747,7 +2748,7 @@ export type components = {
              *     (`reverse_charge`), 0 for `import` and `exempt`. Default the item's rate (0 for import and exempt).
              */
             vatRatePercent?: components["schemas"]["Percent"];
-            /** @description VAT classifier; default `PVM1` for the standard rate (required for any other rate). */
+            /** @description VAT classifier; default the item's, else the ordinary classifier of the rate on the tax point date (21 -> PVM1, 12 -> PVM58, 5 -> PVM3, 9 -> PVM2 until 2025); required for 0%. */
             vatClassifier?: components["schemas"]["Invoicing.VatClassifier"];
             /** @description Expense (or asset) account; default the `purchases.expense` posting rule. */
             expenseAccountCode?: components["schemas"]["Code"];
@@ -3055,7 +3056,8 @@ export type components = {
          *     (`sale_invoice.partner_not_customer`), an unknown item (`sale_invoice.item_unknown`), a line without
          *     description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`), an unknown or
          *     non-revenue account (`sale_invoice.account_invalid`), a VAT rate or classifier not valid at the issue date
-         *     (`vat.rate_invalid`, `vat.classifier_invalid`), an unknown currency (`currency.unknown`), a due date before the
+         *     (`vat_classifier.unknown`,
+         *     `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_rate.not_valid_on_date`), an unknown currency (`currency.unknown`), a due date before the
          *     issue date (`sale_invoice.due_before_issue`). A credit note needs `creditedInvoiceId`: an issued invoice of the
          *     same partner and currency (422 `sale_invoice.credit_target_invalid`, 404 when it does not exist).
          */
@@ -3126,7 +3128,7 @@ export type components = {
             discountPercent?: components["schemas"]["Percent"];
             /** @description VAT rate, percent; default the item's rate (required without an item). */
             vatRatePercent?: components["schemas"]["Percent"];
-            /** @description VAT classifier; default `PVM1` for the standard rate (required for any other rate). */
+            /** @description VAT classifier; default the item's, else the ordinary classifier of the rate on the tax point date (21 -> PVM1, 12 -> PVM58, 5 -> PVM3, 9 -> PVM2 until 2025); required for 0%. */
             vatClassifier?: components["schemas"]["Invoicing.VatClassifier"];
             /** @description Revenue account; default the `sales.revenue` posting rule. */
             revenueAccountCode?: components["schemas"]["Code"];
@@ -3239,12 +3241,12 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
          */
-        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid";
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered";
         /** @description An event type, or `*` for every event type (also those added later). */
         "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
         /**
@@ -3413,12 +3415,66 @@ export type components = {
             /** @description The month, now open. */
             data: components["schemas"]["Ledger.Period"];
         };
+        /** @description `purchase_invoice.registered`: a purchase invoice or credit note was registered (posted). */
+        "Webhooks.PurchaseInvoiceRegisteredEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `purchase_invoice.registered`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "purchase_invoice.registered";
+            /** @description The document as registered. */
+            data: components["schemas"]["Purchases.PurchaseInvoice"];
+        };
         /** @description Names one event's delivery to one subscription. */
         "Webhooks.RedeliverRequest": {
             /** @description The event. */
             eventId: components["schemas"]["Id"];
             /** @description The subscription. */
             subscriptionId: components["schemas"]["Id"];
+        };
+        /** @description `sale_invoice.credited`: a sales credit note was issued against an invoice. */
+        "Webhooks.SaleInvoiceCreditedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.credited`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.credited";
+            /** @description The credit note as issued; `creditedInvoiceId` names the invoice it credits. */
+            data: components["schemas"]["Sales.SaleInvoice"];
+        };
+        /** @description `sale_invoice.issued`: a sales invoice was issued (numbered and posted). */
+        "Webhooks.SaleInvoiceIssuedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.issued`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.issued";
+            /** @description The invoice as issued. */
+            data: components["schemas"]["Sales.SaleInvoice"];
         };
         /** @description `data` of `sale_invoice.paid`. */
         "Webhooks.SaleInvoicePaidData": {

@@ -49,6 +49,13 @@ export async function accountForRule(db: Db, companyId: string, rule: PostingRul
   return row?.account_code ?? POSTING_RULES[rule].defaultAccountCode;
 }
 
+/** The accounts of several rules in one round trip, in the order asked. */
+export async function accountsForRules(db: Db, companyId: string, names: PostingRuleName[]): Promise<string[]> {
+  const rows: { rule: string; account_code: string }[] = await db("posting_rules").where("company_id", companyId).whereIn("rule", names).select("rule", "account_code");
+  const set = new Map(rows.map((r) => [r.rule, r.account_code]));
+  return names.map((name) => set.get(name) ?? POSTING_RULES[name].defaultAccountCode);
+}
+
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
   const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
   if (!account || !account.is_postable) {

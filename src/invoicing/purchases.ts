@@ -1,16 +1,17 @@
 // Purchase invoices and credit notes: the supplier's documents as the company records them. `register` posts a
 // draft through the one posting function in the caller's transaction: the cost per account, deductible input VAT,
 // the payable; a reverse-charge document also self-assesses the VAT (input and output), so the payable is the net.
-// Non-deductible VAT is part of the cost of what was bought (VAS: acquisition cost includes non-refundable taxes),
-// so it goes to the line's own account.
+// Non-deductible VAT goes to the `purchases.vatNonDeductible` rule's account (an expense, or an asset account for a
+// company that capitalises it); reverse-charge VAT to the `purchases.reverseChargeVat*` rules' accounts.
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { lookupRate } from "../domain/exchange-rates.js";
-import { accountForRule } from "../domain/posting-rules.js";
+import { accountsForRules } from "../domain/posting-rules.js";
 import { ApiError, conflict, notFound, unprocessable } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { post, type PostingEntry } from "../ledger/posting.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import {
@@ -276,28 +277,31 @@ interface Part {
  * account (with its share of non-deductible VAT), deductible input VAT, self-assessed output VAT (reverse charge),
  * and the payable.
  */
-function purchaseParts(lines: DocumentLine[], totals: Totals, treatment: VatTreatment, accounts: { expense: string; vatReceivable: string; vatPayable: string; payables: string }, partnerCode: string) {
+function purchaseParts(lines: DocumentLine[], totals: Totals, treatment: VatTreatment, accounts: { expense: string; vatReceivable: string; vatNonDeductible: string; reverseInput: string; reverseOutput: string; payables: string }, partnerCode: string) {
   const cost = new Map<string, Decimal>();
   const add = (account: string, amount: Decimal) => cost.set(account, (cost.get(account) ?? new Decimal(0)).plus(amount));
   lines.forEach((l) => add(l.accountCode ?? accounts.expense, l.netAmount));
   // VAT that counts: what the supplier charged (standard) or what the company self-assesses (reverse charge).
   const vatApplies = treatment === "standard" || treatment === "reverse_charge";
   let deductible = new Decimal(0);
+  let nonDeductible = new Decimal(0);
   if (vatApplies) {
     for (const [rate, vat] of totals.vatByRate) {
       const ofRate = lines.filter((l) => new Decimal(l.vatRatePercent).toFixed(2) === rate);
-      // The rate's VAT shared between its lines by net (cent-exact), then kept as input VAT or added to the cost.
+      // The rate's VAT shared between its lines by net (cent-exact): deductible input VAT or not.
       const shares = splitByWeights(
         vat,
         ofRate.map((l) => l.netAmount),
       );
-      ofRate.forEach((l, i) => (l.vatDeductible ? (deductible = deductible.plus(shares[i])) : add(l.accountCode ?? accounts.expense, shares[i])));
+      ofRate.forEach((l, i) => (l.vatDeductible ? (deductible = deductible.plus(shares[i])) : (nonDeductible = nonDeductible.plus(shares[i]))));
     }
   }
   const debits: Part[] = [...cost.entries()].map(([accountCode, amount]) => ({ accountCode, amount, description: "Cost" }));
-  if (!deductible.isZero()) debits.push({ accountCode: accounts.vatReceivable, amount: deductible, description: treatment === "reverse_charge" ? "Input VAT (reverse charge)" : "Input VAT" });
+  const reverse = treatment === "reverse_charge";
+  if (!deductible.isZero()) debits.push({ accountCode: reverse ? accounts.reverseInput : accounts.vatReceivable, amount: deductible, description: reverse ? "Input VAT (reverse charge)" : "Input VAT" });
+  if (!nonDeductible.isZero()) debits.push({ accountCode: accounts.vatNonDeductible, amount: nonDeductible, description: "Non-deductible VAT" });
   const credits: Part[] = [];
-  if (treatment === "reverse_charge" && !totals.vatTotal.isZero()) credits.push({ accountCode: accounts.vatPayable, amount: totals.vatTotal, description: "Output VAT (reverse charge)" });
+  if (reverse && !totals.vatTotal.isZero()) credits.push({ accountCode: accounts.reverseOutput, amount: totals.vatTotal, description: "Output VAT (reverse charge)" });
   const payable = totals.netTotal.plus(treatment === "standard" ? totals.vatTotal : 0);
   credits.unshift({ accountCode: accounts.payables, amount: payable, partnerCode, description: "Payable" });
   return { debits, credits, payable };
@@ -324,13 +328,15 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   const stored = (await linesOf(trx, LINES, company.id, [id])).get(id)!;
   const resolved = await resolvePurchaseLines(trx, company, stored.map(storedLineInput), draft.document_date, draft.currency, draft.vat_treatment);
   const quote = await lookupRate(trx, company.id, draft.currency, draft.document_date);
-  const [expense, vatReceivable, vatPayable, payables] = await Promise.all([
-    accountForRule(trx, company.id, "purchases.expense"),
-    accountForRule(trx, company.id, "purchases.vatReceivable"),
-    accountForRule(trx, company.id, "sales.vatPayable"),
-    accountForRule(trx, company.id, "purchases.payables"),
+  const [expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables] = await accountsForRules(trx, company.id, [
+    "purchases.expense",
+    "purchases.vatReceivable",
+    "purchases.vatNonDeductible",
+    "purchases.reverseChargeVatInput",
+    "purchases.reverseChargeVatOutput",
+    "purchases.payables",
   ]);
-  const parts = purchaseParts(resolved.lines, resolved.totals, draft.vat_treatment, { expense, vatReceivable, vatPayable, payables }, draft.partner_code);
+  const parts = purchaseParts(resolved.lines, resolved.totals, draft.vat_treatment, { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables }, draft.partner_code);
   const rate = new Decimal(quote.rate);
   const debitsEur = convertParts(
     parts.debits.map((p) => p.amount),
@@ -415,7 +421,9 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
       updated_at: trx.fn.now(),
     })
     .returning("*");
-  return purchaseInvoiceToApi(row, stored);
+  const registered = purchaseInvoiceToApi(row, stored);
+  await emitEvent(trx, company.id, "purchase_invoice.registered", registered);
+  return registered;
 }
 
 const OVERDUE = `(status in ('registered', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)`;

@@ -8,8 +8,9 @@ import type { Db } from "../db/connection.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { lookupRate } from "../domain/exchange-rates.js";
-import { accountForRule } from "../domain/posting-rules.js";
+import { accountsForRules } from "../domain/posting-rules.js";
 import { ApiError, conflict, notFound, unprocessable } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
 import { post, type PostingEntry } from "../ledger/posting.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { convertParts } from "./totals.js";
@@ -253,11 +254,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
 
   // Credit the revenue per account and the VAT per rate; the receivable is their sum, all converted together.
   const revenueByAccount = new Map<string, Decimal>();
-  const [revenueDefault, receivable, vatPayable] = await Promise.all([
-    accountForRule(trx, company.id, "sales.revenue"),
-    accountForRule(trx, company.id, "sales.receivable"),
-    accountForRule(trx, company.id, "sales.vatPayable"),
-  ]);
+  const [revenueDefault, receivable, vatPayable] = await accountsForRules(trx, company.id, ["sales.revenue", "sales.receivable", "sales.vatPayable"]);
   resolved.lines.forEach((l) => {
     const account = l.accountCode ?? revenueDefault;
     revenueByAccount.set(account, (revenueByAccount.get(account) ?? new Decimal(0)).plus(l.netAmount));
@@ -350,7 +347,9 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
       if (violatedConstraint(error)?.constraint === "sale_invoices_sequence_key") throw conflict("The number was taken concurrently; retry.", "sale_invoice.number_taken");
       throw error;
     });
-  return saleInvoiceToApi(row, lines);
+  const issued = saleInvoiceToApi(row, lines);
+  await emitEvent(trx, company.id, isCredit ? "sale_invoice.credited" : "sale_invoice.issued", issued);
+  return issued;
 }
 
 const OVERDUE = `(status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)`;

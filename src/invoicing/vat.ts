@@ -1,8 +1,11 @@
-// The VAT check of document lines: the rate must be a rate of the company's country on the document's tax point
-// date (never "today": a December 2025 supply invoiced in January 2026 keeps 9%), and the classifier must fit
-// the rate. The rates and their dates are the vat_rates table (src/domain/vat-rates.ts).
+// The VAT check of document lines at the document's tax point date (never "today": a December 2025 supply
+// invoiced in January 2026 keeps 9% under PVM2). Each line carries a VAT classifier of the tax authority
+// (reference/vat-classifiers/list, src/domain/vat-classifiers.ts) with its rate; a line without one gets the
+// ordinary classifier of its rate on that date (21 -> PVM1, 12 -> PVM58, 5 -> PVM3; 9 -> PVM2 until 2025-12-31),
+// and a rate several classifiers share (0%) needs one sent.
 import type { Db } from "../db/connection.js";
 import { Decimal, formatDecimal } from "../decimal.js";
+import { lineVatProblem } from "../domain/vat-classifiers.js";
 
 export interface VatLine {
   vatRatePercent: string;
@@ -16,41 +19,32 @@ export interface VatProblem {
   message: string;
 }
 
-/** The rates of `countryCode` valid on `date`, by kind (standard, reduced, zero...). */
-export async function ratesOn(db: Db, countryCode: string, date: string): Promise<{ rate: string; kind: string }[]> {
-  const rows: { rate: string; kind: string }[] = await db("vat_rates")
-    .where("country_code", countryCode)
-    .andWhere("valid_from", "<=", date)
-    .andWhere((q) => q.whereNull("valid_to").orWhere("valid_to", ">=", date))
-    .select("rate", "kind");
-  return rows.map((r) => ({ rate: formatDecimal(r.rate, "percent"), kind: r.kind }));
-}
-
-/**
- * Fills each line's classifier (`PVM1` for the standard rate when none is sent) and returns the problems: a rate
- * that is not valid on `date` (`vat.rate_invalid`), a reduced or zero rate without a classifier, or `PVM1` on a
- * rate that is not the standard one (`vat.classifier_invalid`). A country without published rates accepts any.
- */
+/** Fills each line's classifier and returns the problems of every line (422 keys of src/domain/vat-classifiers.ts). */
 export async function checkLinesVat(db: Db, countryCode: string, date: string, lines: VatLine[]): Promise<{ classifiers: string[]; problems: VatProblem[] }> {
-  const rates = await ratesOn(db, countryCode, date);
+  const rows: { code: string; rate: string; valid_from: string; valid_to: string | null; default_for_rate: boolean }[] = await db("vat_classifiers")
+    .where("country_code", countryCode)
+    .select("code", db.raw("rate::text as rate"), "valid_from", "valid_to", "default_for_rate");
+  const validOn = (r: (typeof rows)[number]) => r.valid_from <= date && (r.valid_to === null || r.valid_to >= date);
   const problems: VatProblem[] = [];
-  const standard = rates.find((r) => r.kind === "standard")?.rate;
-  const valid = [...new Set(rates.map((r) => r.rate))].sort((a, b) => new Decimal(a).comparedTo(b));
-  const classifiers = lines.map((line, index) => {
-    const rate = formatDecimal(line.vatRatePercent, "percent");
-    if (rates.length > 0 && !valid.includes(rate)) {
-      problems.push({ index, field: "vatRatePercent", key: "vat.rate_invalid", message: `${rate}% is not a VAT rate of ${countryCode} on ${date}; one of: ${valid.join(", ")}` });
-      return line.vatClassifier ?? "";
+  const checked = new Map<string, Awaited<ReturnType<typeof lineVatProblem>>>();
+  const classifiers: string[] = [];
+  for (const [index, line] of lines.entries()) {
+    const rate = line.vatRatePercent;
+    const ofRate = rows.filter((r) => validOn(r) && new Decimal(r.rate).equals(rate));
+    const classifier = line.vatClassifier ?? ofRate.find((r) => r.default_for_rate)?.code;
+    classifiers.push(classifier ?? "");
+    if (!classifier) {
+      problems.push(
+        ofRate.length > 0 || rows.length === 0
+          ? { index, field: "vatClassifier", key: "vat_classifier.required", message: `is required with rate ${formatDecimal(rate, "percent")}, which several classifiers share (e.g. PVM5 exempt, PVM12 export, PVM13 intra-Community supply)` }
+          : { index, field: "vatRatePercent", key: "vat_rate.not_valid_on_date", message: `${formatDecimal(rate, "percent")}% is not a VAT rate of ${countryCode} on ${date}` },
+      );
+      continue;
     }
-    if (line.vatClassifier) {
-      if (line.vatClassifier === "PVM1" && standard !== undefined && rate !== standard) {
-        problems.push({ index, field: "vatClassifier", key: "vat.classifier_invalid", message: `PVM1 is the standard rate (${standard}% on ${date}), not ${rate}%` });
-      }
-      return line.vatClassifier;
-    }
-    if (standard === undefined || rate === standard) return "PVM1";
-    problems.push({ index, field: "vatClassifier", key: "vat.classifier_invalid", message: `a ${rate}% line needs its VAT classifier (the standard rate's PVM1 is the only default)` });
-    return "";
-  });
+    const key = `${classifier}|${new Decimal(rate).toFixed(2)}`;
+    if (!checked.has(key)) checked.set(key, await lineVatProblem(db, { countryCode, classifier, ratePercent: rate, taxPointDate: date }));
+    const problem = checked.get(key);
+    if (problem) problems.push({ index, ...problem });
+  }
   return { classifiers, problems };
 }

@@ -94,7 +94,7 @@ describe("create (draft)", () => {
     ["an income account as the cost", { lines: [line({ expenseAccountCode: "5000" })] }, "purchase_invoice.account_invalid"],
     ["a VAT rate on an import document", { vatTreatment: "import" }, "purchase_invoice.vat_not_applicable"],
     ["a VAT rate on an exempt document", { vatTreatment: "exempt", lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] }, "purchase_invoice.vat_not_applicable"],
-    ["the 9% rate in 2026", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat.rate_invalid"],
+    ["the 9% rate in 2026", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat_classifier.not_valid_on_date"],
     ["a due date before the document date", { dueDate: "2026-03-01" }, "purchase_invoice.due_before_document"],
   ])("%s -> 422, nothing stored", async (_name, over, key) => {
     const w = await world();
@@ -116,16 +116,19 @@ describe("register: the posting of each VAT treatment", () => {
     ]);
     const tx = await h.db("journal_transactions").where({ id: inv.journalTransactionId }).first();
     expect(tx).toMatchObject({ document_type: "purchase_invoice", source_type: "purchase_invoice", source_id: inv.id, reference: inv.documentNumber });
+    const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "purchase_invoice.registered" });
+    expect(events.map((e) => e.data)).toEqual([inv]);
   });
 
-  test("non-deductible VAT is part of the cost of its line's account; deductible VAT stays input VAT", async () => {
+  test("non-deductible VAT goes to the non-deductible VAT rule's account; deductible VAT stays input VAT", async () => {
     const w = await world();
     const inv = await registered(w, { lines: [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatDeductible: false })] });
-    // VAT 31.50 on 150.00, shared by net: 21.00 deductible, 10.50 into the cost.
+    // VAT 31.50 on 150.00, shared by net: 21.00 deductible, 10.50 not.
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       [w.rules["purchases.payables"], "0.00", "181.50", "TIEKEJAS", null],
-      [w.rules["purchases.expense"], "160.50", "0.00", null, null],
+      [w.rules["purchases.expense"], "150.00", "0.00", null, null],
       [w.rules["purchases.vatReceivable"], "21.00", "0.00", null, null],
+      [w.rules["purchases.vatNonDeductible"], "10.50", "0.00", null, null],
     ]);
   });
 
@@ -136,9 +139,9 @@ describe("register: the posting of each VAT treatment", () => {
     expect(inv.vatBreakdown).toEqual([{ vatRatePercent: "21.00", vatClassifier: "PVM1", taxableAmount: "200.00", vatAmount: "42.00" }]);
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       [w.rules["purchases.payables"], "0.00", "200.00", "TIEKEJAS", null],
-      [w.rules["sales.vatPayable"], "0.00", "42.00", null, null],
+      [w.rules["purchases.reverseChargeVatOutput"], "0.00", "42.00", null, null],
       [w.rules["purchases.expense"], "200.00", "0.00", null, null],
-      [w.rules["purchases.vatReceivable"], "42.00", "0.00", null, null],
+      [w.rules["purchases.reverseChargeVatInput"], "42.00", "0.00", null, null],
     ]);
   });
 
@@ -172,6 +175,7 @@ describe("register: the posting of each VAT treatment", () => {
     const usd = await draft(w, { documentDate: "2026-04-10", currency: "CHF" });
     expectError(await w.call(REGISTER, { id: usd.id }), 422, "unprocessable", "fx.rate_missing");
     expect((await rows(w)).map((r) => r.status)).toEqual(["draft", "draft"]);
+    expect(await h.db("webhook_events").where({ company_id: w.companyId, event_type: "purchase_invoice.registered" })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
   });
 });

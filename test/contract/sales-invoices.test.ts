@@ -32,15 +32,15 @@ const ADDRESS = { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-0110
 
 /** A tenant with the lt-standard chart, a customer PIRKEJAS (14-day term), a supplier-only partner and two items. */
 async function world(): Promise<World> {
-  const t = await h.tenant({ vatCode: "LT100001234567", address: ADDRESS });
+  const t = await h.tenant({ vatCode: "LT100001919017", address: ADDRESS });
   const o = { key: t.apiKey, companyId: t.companyId };
   const w: World = { companyId: t.companyId, o, call: (path, body, extra = {}) => h.post(path, body, { ...o, ...extra }) };
   await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
   await ok(w, "/v1/partners/create", {
     name: "Šiaurės žuvėdra UAB",
     code: "PIRKEJAS",
-    vatCode: "LT100006688411",
-    registrationCode: "300000001",
+    vatCode: "LT119511515",
+    registrationCode: "300000003",
     countryCode: "LT",
     address: { line1: "Ąžuolų g. 7", city: "Kaunas", postalCode: "LT-44001", countryCode: "LT" },
     paymentTermDays: 14,
@@ -61,6 +61,8 @@ const line = (over: Record<string, unknown> = {}) => ({ description: "Paslauga",
 const draft = (w: World, over: Record<string, unknown> = {}) => ok(w, CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...over });
 const issued = async (w: World, over: Record<string, unknown> = {}) => ok(w, ISSUE, { id: (await draft(w, over)).id });
 
+const invoiceEvents = async (w: World) =>
+  (await h.db("webhook_events").where({ company_id: w.companyId }).whereLike("event_type", "sale_invoice.%").orderBy("seq")).map((e) => [e.event_type, e.data]);
 const invoiceRows = (w: World) => h.db("sale_invoices").where({ company_id: w.companyId });
 const journalOf = async (w: World, transactionId: string) => {
   const entries = await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no");
@@ -96,8 +98,8 @@ describe("create (draft)", () => {
       partner: {
         code: "PIRKEJAS",
         name: "Šiaurės žuvėdra UAB",
-        vatCode: "LT100006688411",
-        registrationCode: "300000001",
+        vatCode: "LT119511515",
+        registrationCode: "300000003",
         countryCode: "LT",
         address: { line1: "Ąžuolų g. 7", city: "Kaunas", postalCode: "LT-44001", countryCode: "LT" },
         isPrivatePerson: false,
@@ -147,8 +149,8 @@ describe("create (draft)", () => {
     ["a discount rounds the line net half-up: 3 × 19.99 less 12.5% = 52.47375 -> 52.47", [line({ quantity: "3", unitPriceExclVat: "19.99", discountPercent: "12.5" })], "52.47", "11.02", "63.49"],
     ["fractional quantity and price: 1.333 × 2.555555 = 3.406554815 -> 3.41", [line({ quantity: "1.333", unitPriceExclVat: "2.555555" })], "3.41", "0.72", "4.13"],
     [
-      "two rates each rounded once: 10.05 at 21% (2.1105) and 10.05 at 12% PVM2 (1.206)",
-      [line({ unitPriceExclVat: "10.05" }), line({ unitPriceExclVat: "10.05", vatRatePercent: "12", vatClassifier: "PVM2" })],
+      "two rates each rounded once: 10.05 at 21% (2.1105) and 10.05 at 12% PVM58 (1.206)",
+      [line({ unitPriceExclVat: "10.05" }), line({ unitPriceExclVat: "10.05", vatRatePercent: "12", vatClassifier: "PVM58" })],
       "20.10",
       "3.32",
       "23.42",
@@ -180,10 +182,12 @@ describe("create (draft)", () => {
     ["a line without item, description or rate", { lines: [{ quantity: "1", unitPriceExclVat: "5" }] }, "sale_invoice.invalid_lines"],
     ["a revenue account that does not exist", { lines: [line({ revenueAccountCode: "5999999" })] }, "sale_invoice.account_invalid"],
     ["a revenue account of type expense", { lines: [line({ revenueAccountCode: "6000" })] }, "sale_invoice.account_invalid"],
-    ["the 9% rate in 2026 (abolished on 2026-01-01)", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat.rate_invalid"],
-    ["the 12% rate in 2025 (introduced on 2026-01-01)", { issueDate: "2025-12-20", lines: [line({ vatRatePercent: "12", vatClassifier: "PVM2" })] }, "vat.rate_invalid"],
-    ["a reduced rate without its classifier", { lines: [line({ vatRatePercent: "12" })] }, "vat.classifier_invalid"],
-    ["PVM1 on a reduced rate", { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM1" })] }, "vat.classifier_invalid"],
+    ["the 9% rate in 2026 (PVM2 ended on 2025-12-31)", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat_classifier.not_valid_on_date"],
+    ["the 9% rate in 2026 without a classifier", { lines: [line({ vatRatePercent: "9" })] }, "vat_rate.not_valid_on_date"],
+    ["the 12% rate in 2025 (PVM58 begins on 2026-01-01)", { issueDate: "2025-12-20", lines: [line({ vatRatePercent: "12", vatClassifier: "PVM58" })] }, "vat_classifier.not_valid_on_date"],
+    ["0% without a classifier (several share it)", { lines: [line({ vatRatePercent: "0" })] }, "vat_classifier.required"],
+    ["an unknown classifier", { lines: [line({ vatClassifier: "PVM999" })] }, "vat_classifier.unknown"],
+    ["PVM1 on a reduced rate", { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM1" })] }, "vat_classifier.rate_mismatch"],
     ["a due date before the issue date", { dueDate: "2026-03-09" }, "sale_invoice.due_before_issue"],
     ["an unknown currency", { currency: "ABC" }, "currency.unknown"],
     ["a credit note without the invoice it credits", { type: "credit_note" }, "sale_invoice.credit_target_invalid"],
@@ -232,7 +236,7 @@ describe("drafts only: update and delete", () => {
   test("an update whose new issue date makes a line's rate invalid is refused, the draft unchanged", async () => {
     const w = await world();
     const d = await draft(w, { issueDate: "2025-12-30", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
-    expectError(await w.call(UPDATE, { id: d.id, issueDate: "2026-01-02" }), 422, "unprocessable", "vat.rate_invalid");
+    expectError(await w.call(UPDATE, { id: d.id, issueDate: "2026-01-02" }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
     expect((await invoiceRows(w))[0].issue_date).toBe("2025-12-30");
   });
 
@@ -281,6 +285,8 @@ describe("issue", () => {
     expect(inv.lines.map((l: any) => l.revenueAccountCode)).toEqual([null, "5001", null]);
     const tx = await h.db("journal_transactions").where({ company_id: w.companyId, id: inv.journalTransactionId }).first();
     expect(tx).toMatchObject({ document_type: "sale_invoice", source_type: "sale_invoice", source_id: inv.id, reference: "SF-1", date: "2026-03-10" });
+    // The event, written in the issue's transaction, carries the invoice as issued.
+    expect(await invoiceEvents(w)).toEqual([["sale_invoice.issued", inv]]);
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       E("2410", "192.00", "0.00", "PIRKEJAS"),
       E("5000", "0.00", "110.00"),
@@ -326,6 +332,7 @@ describe("issue", () => {
     const d = await draft(w, { issueDate: "2026-04-15" });
     expectError(await w.call(ISSUE, { id: d.id }), 409, "conflict", "period.locked");
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
+    expect((await invoiceEvents(w)).map(([type, data]) => [type, (data as { number: string }).number])).toEqual([["sale_invoice.issued", "SF-1"]]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
     const next = await issued(w, { issueDate: "2026-05-02" });
     expect([first.number, next.number]).toEqual(["SF-1", "SF-2"]);
@@ -404,6 +411,11 @@ describe("credit notes", () => {
     expect(first.body).toMatchObject({ type: "credit_note", number: "KS-1", grossTotal: "48.40", outstanding: "0.00", creditedInvoiceId: inv.id });
     expect(await journalOf(w, first.body.journalTransactionId)).toEqual([E("2410", "0.00", "48.40", "PIRKEJAS"), E("5000", "40.00", "0.00"), E("4492", "8.40", "0.00")]);
     expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "issued", creditedAmount: "48.40", outstanding: "72.60" });
+    expect((await invoiceEvents(w)).map(([type, data]) => [type, (data as { number: string }).number])).toEqual([
+      ["sale_invoice.issued", "SF-1"],
+      ["sale_invoice.credited", "KS-1"],
+    ]);
+    expect((await invoiceEvents(w))[1][1]).toEqual(first.body);
     const second = await credit(w, inv.id, "60");
     expect(second.body.number).toBe("KS-2");
     expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "credited", creditedAmount: "121.00", outstanding: "0.00" });
@@ -490,11 +502,11 @@ describe("pdf", () => {
       "PVM SĄSKAITA FAKTŪRA",
       "SF-1",
       "ĄČĘĖĮŠŲŪŽ ąčęėįšųūž UAB",
-      "LT100006688411",
-      "300000001",
+      "LT119511515",
+      "300000003",
       "Žąsų plunksnų pagalvė",
       "Bandymas UAB",
-      "LT100001234567",
+      "LT100001919017",
       "121.00 EUR",
       "2026-03-10",
       "2026-03-24",
@@ -558,7 +570,7 @@ describe("property: random invoices", () => {
       const lines = Array.from({ length: 1 + Math.floor(random() * 5) }, () => {
         const rate = pick([
           ["21", "PVM1"],
-          ["12", "PVM2"],
+          ["12", "PVM58"],
           ["5", "PVM3"],
           ["0", "PVM12"],
         ]);
