@@ -5,7 +5,7 @@
 //    through the same client loop, so the ratio survives a machine that is 2-3x slower or faster.
 //    Target: >= 250 issued invoices/s.
 // 2. sales/invoices/list with totals over 1,000,000 invoices of one company (seeded in SQL with every constraint
-//    and trigger in force; one line each), sequential requests. Target: p50 < 150 ms.
+//    in force and every trigger but the line freeze; one line each), sequential requests. Target: p50 < 150 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 16), BENCH_INVOICES (default 1000000),
 // BENCH_REQUESTS (default 30 per list case), DATABASE_URL (else embedded PostgreSQL).
 import { benchDatabase, benchTenant, startBenchApi, stopChild } from "./lib.js";
@@ -112,12 +112,16 @@ for (let start = 1; start <= invoices; start += BATCH) {
                  from generate_series(:start::bigint, :end::bigint) g) s`,
       { companyId: account.companyId, seriesId: series2025.id, snapshot, anchor: anchor.id, start, end },
     );
+    // The lines of an issued invoice are frozen by a trigger (they can only be written while it is a draft); the
+    // seed writes issued invoices directly, so that one trigger is off for this transaction's line insert only.
+    await trx.raw("alter table sale_invoice_lines disable trigger sale_invoice_lines_frozen");
     await trx.raw(
       `insert into sale_invoice_lines (company_id, invoice_id, line_no, description, quantity, unit, unit_price, vat_rate_percent, vat_classifier, net_amount)
        select :companyId::uuid, md5('inv-' || g)::uuid, 1, 'Paslauga', 1, 'vnt.', net, 21, 'PVM1', net
          from (select g, ((g * 104729 % 100000) + 100) / 100.0 as net from generate_series(:start::bigint, :end::bigint) g) s`,
       { companyId: account.companyId, start, end },
     );
+    await trx.raw("alter table sale_invoice_lines enable trigger sale_invoice_lines_frozen");
   });
 }
 await db.raw("vacuum analyze sale_invoices, sale_invoice_lines");
