@@ -320,11 +320,11 @@ describe("the fault battery's class: a lost database connection", () => {
     }
     const slowCreate = defineHandler("partners_slow_create_test" as "partners_create", async (ctx) => {
       calls++;
-      await ctx.db.raw("select pg_sleep(0.5)");
+      await ctx.db.raw("select pg_sleep(2)");
       return createPartner(ctx.db, requireCompany(ctx).id, ctx.body);
     }) as unknown as Handler;
     const slowList = defineHandler("partners_slow_list_test" as "partners_list", async (ctx) => {
-      await ctx.db.raw("select pg_sleep(0.5)");
+      await ctx.db.raw("select pg_sleep(2)");
       return listPartners(ctx.db, requireCompany(ctx).id, ctx.body);
     }) as unknown as Handler;
     slow = await startHarness({ document, extraHandlers: new Map([["partners_slow_create_test", slowCreate], ["partners_slow_list_test", slowList]]) });
@@ -338,10 +338,16 @@ describe("the fault battery's class: a lost database connection", () => {
       ...Array.from({ length: 4 }, (_, i) => slow.post(SLOW_WRITE, { name: "Nutrauktas", code: `CUT-${i}` }, opts)),
       ...Array.from({ length: 4 }, () => slow.post(SLOW_READ, {}, opts)),
     ];
-    await sleep(200);
-    const { rows } = await slow.db.raw<{ rows: unknown[] }>(
-      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like '%pg_sleep%' and pid <> pg_backend_pid()",
-    );
+    // Wait until all eight are inside their pg_sleep (a loaded machine may take longer than the sleep itself to get
+    // there: the sleep is 2 s, so poll often), then cut all eight connections at once.
+    const sleeping = "from pg_stat_activity where datname = current_database() and query like '%pg_sleep(2)%' and state = 'active' and pid <> pg_backend_pid()";
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const { rows: active } = await slow.db.raw<{ rows: { n: string }[] }>(`select count(*) as n ${sleeping}`);
+      if (Number(active[0].n) >= 8) break;
+      await sleep(5);
+    }
+    const { rows } = await slow.db.raw<{ rows: unknown[] }>(`select pg_terminate_backend(pid) ${sleeping}`);
     expect(rows.length).toBe(8);
     const answers = await Promise.all(pending);
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));

@@ -2,6 +2,7 @@
 // nothing), the event types the product emits with their data, subscriptions CRUD with the secret shown once and
 // stored encrypted, rotation, the SSRF refusals, and tenancy. Delivery itself: webhooks-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { ltCompanyCode } from "../support/codes.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { unseal } from "../../src/secrets.js";
@@ -331,7 +332,7 @@ describe("the secrets key and the owner e-mail", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--email must be an e-mail address");
     expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("second@example.com");
-    const company = await h.post("/v1/account/companies/create", { name: "Owner UAB", code: "OWN1", countryCode: "LT" }, { key: apiKey });
+    const company = await h.post("/v1/account/companies/create", { name: "Owner UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: apiKey });
     const sub = await h.post(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] }, { key: apiKey, companyId: company.body.id });
     expect(sub.body.ownerEmails).toEqual(["second@example.com"]);
   }, 60_000);
