@@ -5,12 +5,16 @@
 // (every fifth sent twice at once, as a client retrying too early would), partner creations; meanwhile a key with a
 // limit of 60 requests per minute sends 100 requests through nginx, which spreads them over both processes. Then it
 // kills one API process with SIGKILL under load and keeps going for BENCH_KILL_SECONDS (default 10).
-// It checks: no 5xx during the load; the rate limit exact across both processes (60 answered, 40 refused);
+// A webhook subscription (journal_transaction.posted, partner.created) points at a local receiver that verifies
+// every delivery's signature as an integrator would; after the load, the worker gets up to 60 s to drain.
+// It checks: no 5xx during the load; every event of the load delivered with a valid signature; the rate limit exact across both processes (60 answered, 40 refused);
 // every acknowledged posting present and balanced, numbering gapless, each Idempotency-Key executed once; after
 // the kill, nginx keeps serving and nothing acknowledged is lost. Exit code 1 when a check fails.
 // Skips (exit 0, with a message) when pgbouncer or nginx is not installed; .ci/run installs them.
 import type { ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { installed, NGINX, PGBOUNCER, startNginx, startPgBouncer } from "./infra.js";
 import { benchDatabase, benchTenant, killHard, startBenchApi, startChild, stopChild } from "./lib.js";
 import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
@@ -29,7 +33,36 @@ const database = await benchDatabase();
 const { db } = database;
 const bouncer = await startPgBouncer(database.connectionString, { poolSize: 20 });
 const tenant = await benchTenant(db);
-const env = { DIRECT_DATABASE_URL: database.connectionString, DB_POOL_MAX: "10", RATE_LIMIT_PER_MINUTE: "100000000", LOG_LEVEL: "warn" };
+const env = { DIRECT_DATABASE_URL: database.connectionString, DB_POOL_MAX: "10", RATE_LIMIT_PER_MINUTE: "100000000", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_URLS: "true" };
+
+// ---- the webhook receiver: verifies x-service-signature-v2 (t=<unix>,v1=<hex HMAC-SHA256 of "t.body">) --------
+let webhookSecret = "";
+const delivered = new Map<string, number>(); // event id -> deliveries received
+let badSignatures = 0;
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    const body = Buffer.concat(chunks).toString("utf8");
+    const header = String(req.headers["x-service-signature-v2"] ?? "");
+    const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];
+    const expected = t ? createHmac("sha256", webhookSecret).update(`${t}.${body}`).digest() : undefined;
+    const valid =
+      expected !== undefined &&
+      Math.abs(Date.now() / 1000 - Number(t)) < 300 &&
+      [...header.matchAll(/v1=([0-9a-f]{64})/g)].some((m) => timingSafeEqual(Buffer.from(m[1], "hex"), expected));
+    if (!valid) {
+      badSignatures++;
+      res.writeHead(400).end();
+      return;
+    }
+    const id = (JSON.parse(body) as { id: string }).id;
+    delivered.set(id, (delivered.get(id) ?? 0) + 1);
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 const apiA = await startBenchApi(bouncer.url, env);
 const apiB = await startBenchApi(bouncer.url, env);
 const worker: ChildProcess = await startChild(["src/main.ts", "--worker-only"], { ...env, DATABASE_URL: bouncer.url }, "0", async () => (await db("worker_registry").count({ n: "*" }))[0].n !== "0");
@@ -56,9 +89,11 @@ async function call(path: string, body: unknown, extra: Record<string, string> =
 for (const [path, body] of [
   ["/v1/ledger/accounts/apply-template", { template: "lt-standard" }],
   ["/v1/reference/series/create", { documentType: "journal", prefix: "SO", year: 2026 }],
+  ["/v1/webhooks/subscriptions/create", { url: receiverUrl, eventTypes: ["journal_transaction.posted", "partner.created"] }],
 ] as const) {
   const res = await call(path, body);
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (path.includes("webhooks")) webhookSecret = res.body.secret;
 }
 
 // ---- load ------------------------------------------------------------------------------------------------------
@@ -164,6 +199,14 @@ const { rows: numbers } = await db.raw<{ rows: { n: string; max: number; distinc
 const { rows: twice } = await db.raw<{ rows: unknown[] }>("select description from journal_transactions where company_id = ? group by description having count(*) > 1", [tenant.companyId]);
 const postings = Number(numbers[0].n);
 
+// Every event of the load delivered (at least once) with a valid signature: the worker gets up to 60 s to drain.
+const eventIds: string[] = (await db("webhook_events").where({ company_id: tenant.companyId }).select("id")).map((r: { id: string }) => String(r.id));
+const drainStarted = Date.now();
+while (Date.now() - drainStarted < 60_000 && eventIds.some((id) => !delivered.has(id))) await sleep(250);
+const undelivered = eventIds.filter((id) => !delivered.has(id)).length;
+const deliveredTwice = eventIds.filter((id) => (delivered.get(id) ?? 0) > 1).length;
+receiver.close();
+
 await stopChild(apiB.child);
 await stopChild(worker);
 await nginx.stop();
@@ -187,6 +230,11 @@ const checks: [string, boolean, string][] = [
   ["every posting balanced, with its lines", unbalanced.length === 0, `${unbalanced.length} not`],
   ["numbering gapless", numbers[0].max === postings && Number(numbers[0].distinct_numbers) === postings, `${postings} postings, SO-1 .. SO-${numbers[0].max}`],
   ["each Idempotency-Key executed once", twice.length === 0, `${twice.length} executed twice`],
+  [
+    "every event delivered, signatures valid",
+    eventIds.length > 0 && undelivered === 0 && badSignatures === 0,
+    `${eventIds.length} events, ${undelivered} undelivered after ${((Date.now() - drainStarted) / 1000).toFixed(1)} s of drain, ${badSignatures} bad signatures, ${deliveredTwice} delivered twice (at least once)`,
+  ],
   ["nginx kept serving after the kill", (killPhase.byStatus.get(200) ?? 0) > 0 && acked.size > ackedBeforeKill, `${killPhase.byStatus.get(200) ?? 0} answers of 200 in the ${killSeconds} s after the kill (${(Date.now() - killedAt) / 1000} s)`],
 ];
 console.log("\n| check | holds | figures |\n|---|---|---|");
