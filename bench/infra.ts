@@ -118,6 +118,22 @@ export async function startPgBouncer(directUrl: string, options: { poolSize?: nu
  * nginx balancing `upstreams` (round robin; a process that refuses connections is skipped, and a request is passed
  * to the next one only when it could not be sent — never a POST that a process may have begun to execute).
  */
+/** The proxy settings of a location, with its read (and send) timeout. */
+const proxied = (timeout: string) =>
+  [
+    "proxy_pass http://api;",
+    "proxy_http_version 1.1;",
+    'proxy_set_header Connection "";',
+    "proxy_set_header Host $host;",
+    "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+    "proxy_next_upstream error timeout;",
+    "proxy_connect_timeout 2s;",
+    `proxy_read_timeout ${timeout};`,
+    `proxy_send_timeout ${timeout};`,
+  ]
+    .map((line) => `      ${line}`)
+    .join("\n");
+
 export async function startNginx(upstreams: string[]): Promise<RunningPiece> {
   const dir = scratchDir("acct-nginx-");
   for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub), { mode: 0o777 });
@@ -145,14 +161,12 @@ ${servers}
     listen 127.0.0.1:${port};
     client_max_body_size 40m;
     location / {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_next_upstream error timeout;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
+${proxied("60s")}
+    }
+    # A historical-books package (32 MB) is read and imported in one request, which can take minutes on a large
+    # package: the answer must not be cut off at 60 s while the import commits.
+    location /v1/migration/books/ {
+${proxied("600s")}
     }
   }
 }

@@ -71,11 +71,15 @@ export async function benchDatabase(options: { settings?: Record<string, string>
 /** Runs a process pinned to one CPU (when taskset exists) and resolves once `ready()` says so. */
 export async function startChild(args: string[], env: Record<string, string>, cpu: string, ready: () => Promise<boolean>): Promise<ChildProcess> {
   const tsx = join(ROOT, "node_modules/.bin/tsx");
+  // BENCH_CPU_PROF=<dir>: every process the bench starts writes a V8 CPU profile there when it exits (open them in
+  // Chrome's DevTools or speedscope) — where a server spends its time under the bench's load.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const command = hasTaskset() ? "taskset" : tsx;
-  const argv = hasTaskset() ? ["-c", cpu, tsx, ...args] : args;
+  const argv = hasTaskset() ? ["-c", cpu, tsx, ...profile, ...args] : [...profile, ...args];
   // Its own process group, so that killHard() reaches the node process behind taskset and tsx.
   const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"], detached: true });
-  const deadline = Date.now() + 30_000;
+  // Generous: a loaded machine compiles the contract slowly at start.
+  const deadline = Date.now() + 120_000;
   while (!(await ready().catch(() => false))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(" ")} did not start`);
     await new Promise((r) => setTimeout(r, 100));
@@ -152,4 +156,22 @@ export async function startBenchApi(connectionString: string, env: Record<string
     async () => (await fetch(`${url}/health`)).ok,
   );
   return { child, url };
+}
+
+/** `connections` clients each looping `step` for `duration` seconds: completed steps per second, and p50/p99 of a step. */
+export async function closedLoop(connections: number, duration: number, step: () => Promise<void>): Promise<{ perSecond: number; done: number; p50: number; p99: number }> {
+  const end = performance.now() + duration * 1000;
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        await step();
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)];
+  return { perSecond: times.length / duration, done: times.length, p50: at(50), p99: at(99) };
 }

@@ -33,7 +33,8 @@ const database = await benchDatabase();
 const { db } = database;
 const bouncer = await startPgBouncer(database.connectionString, { poolSize: 20 });
 const tenant = await benchTenant(db);
-const env = { DIRECT_DATABASE_URL: database.connectionString, DB_POOL_MAX: "10", RATE_LIMIT_PER_MINUTE: "100000000", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_URLS: "true" };
+// TRUST_PROXY=true: behind nginx, the client address is the one nginx appended to X-Forwarded-For.
+const env = { DIRECT_DATABASE_URL: database.connectionString, TRUST_PROXY: "true", DB_POOL_MAX: "10", RATE_LIMIT_PER_MINUTE: "100000000", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_URLS: "true" };
 
 // ---- the webhook receiver: verifies x-service-signature-v2 (t=<unix>,v1=<hex HMAC-SHA256 of "t.body">) --------
 let webhookSecret = "";

@@ -10,12 +10,30 @@ export interface AuditNote {
   targetIds?: string[];
   /** Defaults to the identifying scalars of the result (code, number, name, date...). */
   summary?: Record<string, unknown>;
+  /**
+   * The operation's last statement, run right before commit, which writes the audit record itself (`row`, the
+   * columns recordAudit would insert). For a document numbered from a series (src/invoicing/numbering.ts): its
+   * series row stays locked from that statement to the commit, so nothing else may run in between.
+   */
+  finish?: (trx: Db, row: AuditRow) => Promise<void>;
+}
+
+/** The columns of one audit_log row as recordAudit writes it. */
+export interface AuditRow {
+  account_id: string;
+  company_id: string | null;
+  key_id: string | null;
+  operation: string;
+  target_ids: string[];
+  summary: Record<string, unknown>;
+  request_id: string;
 }
 
 export interface AuditContext {
   accountId: string;
   companyId: string | null;
-  keyId: string;
+  /** null for the operator CLI. */
+  keyId: string | null;
   requestId: string;
   operationPath: string;
 }
@@ -26,17 +44,22 @@ export function defaultOperation(operationPath: string): string {
   return operationPath.replace(/^\/v1\//, "").split("/").join(".");
 }
 
-export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
+export function auditRow(context: AuditContext, note: AuditNote, result: unknown): AuditRow {
   const r = (result && typeof result === "object" ? result : {}) as Record<string, unknown>;
   const targetIds = note.targetIds ?? (typeof r.id === "string" ? [r.id] : []);
   const summary = note.summary ?? Object.fromEntries(SUMMARY_FIELDS.filter((f) => ["string", "number", "boolean"].includes(typeof r[f])).map((f) => [f, r[f]]));
-  await trx("audit_log").insert({
+  return {
     account_id: context.accountId,
     company_id: context.companyId,
     key_id: context.keyId,
     operation: note.operation ?? defaultOperation(context.operationPath),
     target_ids: targetIds,
-    summary: JSON.stringify(summary),
+    summary,
     request_id: context.requestId,
-  });
+  };
+}
+
+export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
+  const row = auditRow(context, note, result);
+  await trx("audit_log").insert({ ...row, summary: JSON.stringify(row.summary) });
 }

@@ -18,6 +18,18 @@ function bool(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** `false`/`0` (the default), `true` (one proxy) or the number of proxies in front of the service. */
+function proxyHops(name: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return 0;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  try {
+    return bool(name, false) ? 1 : 0;
+  } catch {
+    throw new Error(`${name} must be true, false or the number of proxies in front of the service (0-10), got "${raw}"`);
+  }
+}
+
 function oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return undefined;
@@ -55,9 +67,30 @@ function base64Key(name: string): Buffer | undefined {
   return key;
 }
 
+/** The base URL the committed contract names as its server; the served document replaces it with PUBLIC_URL. */
+export const DEFAULT_PUBLIC_URL = "http://localhost:3000";
+
+/** An absolute http(s) URL without a trailing slash (it may have a path: `https://example.com/accounting`). */
+function publicUrl(name: string): string {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return DEFAULT_PUBLIC_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL (e.g. https://api.example.com), got "${raw}"`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    throw new Error(`${name} must be an absolute http(s) URL without query, fragment or credentials, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
 export interface Config {
   port: number;
   host: string;
+  /** The URL clients reach the API at (PUBLIC_URL): the `servers` entry of the served OpenAPI document. */
+  publicUrl: string;
   databaseUrl: string | undefined;
   /** A connection with a session (migrations, the worker); default DATABASE_URL. */
   directDatabaseUrl: string | undefined;
@@ -71,7 +104,12 @@ export interface Config {
   /** How often a worker looks for the jobs of worker processes that died, to run them again (src/worker-recovery.ts). */
   workerSweepIntervalMs: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the service append to X-Forwarded-For (TRUST_PROXY: `true` = 1, or a number):
+   * the client address is the entry the outermost trusted proxy added, never one the client wrote itself. 0 = the
+   * connection's peer address.
+   */
+  trustProxyHops: number;
   shutdownTimeoutMs: number;
   /** A request's headers and body must have arrived within this (Node's server.requestTimeout). */
   requestTimeoutMs: number;
@@ -99,6 +137,7 @@ export function loadConfig(): Config {
   return {
     port: int("PORT", 3000),
     host: process.env.HOST || "0.0.0.0",
+    publicUrl: publicUrl("PUBLIC_URL"),
     databaseUrl: process.env.DATABASE_URL || undefined,
     directDatabaseUrl: process.env.DIRECT_DATABASE_URL || undefined,
     databasePooling: oneOf("DATABASE_POOLING", ["session", "transaction"] as const),
@@ -109,7 +148,7 @@ export function loadConfig(): Config {
     workerConcurrency: int("WORKER_CONCURRENCY", 2, 1),
     workerSweepIntervalMs: int("WORKER_SWEEP_INTERVAL_MS", 15_000, 100),
     logLevel: process.env.LOG_LEVEL || "info",
-    trustProxy: bool("TRUST_PROXY", false),
+    trustProxyHops: proxyHops("TRUST_PROXY"),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),
     requestTimeoutMs: int("REQUEST_TIMEOUT_MS", 60_000, 1000),
     headersTimeoutMs: int("HEADERS_TIMEOUT_MS", 15_000, 1000),

@@ -41,10 +41,17 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  await api?.close();
-  await worker?.stop();
-  await db.destroy();
-  await target.release();
+  try {
+    await api?.close();
+    await worker?.stop();
+    await db.destroy();
+    await target.release();
+  } catch (error) {
+    // Said in the log (not left to an unhandled rejection), and the exit code says the stop was not clean.
+    log.error({ err: error }, "shutdown failed");
+    log.flush(() => process.exit(1));
+    return;
+  }
   log.info("stopped");
   log.flush(() => process.exit(0));
 }

@@ -9,7 +9,7 @@ import type { Handler } from "./handlers/types.js";
 import { ApiError } from "./errors.js";
 import { createApp, newRequestId } from "./http/app.js";
 import { toEnvelope } from "./http/envelope.js";
-import { createContractApi } from "./http/openapi.js";
+import { createContractApi, type ContractApi } from "./http/openapi.js";
 import type { Logger } from "./log.js";
 
 export interface ApiServer {
@@ -25,13 +25,15 @@ export interface ApiServerOptions {
   log: Logger;
   /** Another contract document (tests add operations to prove cross-cutting rules); default generated/openapi.yaml. */
   document?: Document;
+  /** The contract, already prepared (tests share one with their response checks); default: made from `document`. */
+  contract?: ContractApi;
   /** Handlers of operations that have no file under src/handlers (only with `document`). */
   extraHandlers?: Map<string, Handler>;
   port?: number;
 }
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const contract = await createContractApi(options.document);
+  const contract = options.contract ?? (await createContractApi(options.document, { precompileRequestValidators: true }));
   const extra = options.extraHandlers ?? new Map<string, Handler>();
   const handlers = await loadHandlers([...contract.operations.values()].filter((op) => !extra.has(op.operationId)));
   for (const [operationId, handler] of extra) handlers.set(operationId, handler);

@@ -6,6 +6,7 @@
 //   key-limit --key <keyId> --per-minute <n|default>
 //   rates-sync [--date YYYY-MM-DD]
 //   rates-backfill --from YYYY-MM-DD --to YYYY-MM-DD
+//   migrate-books --company <id> --file <package.json> [--dry-run]   (progress on stderr, result on stdout)
 import { parseArgs } from "node:util";
 import { loadConfig, type Config } from "../config.js";
 import { withTransaction } from "../db/transaction.js";
@@ -16,6 +17,7 @@ import { createDb, type Db } from "../db/connection.js";
 import { migrate } from "../db/migrate.js";
 import { resolveDatabase } from "../database.js";
 import { bootstrapAccount, setBilling, setKeyLimit, setOwnerEmail } from "../domain/accounts.js";
+import { migrateBooks } from "../migration/cli.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -24,7 +26,8 @@ const USAGE = `usage: npm run admin -- bootstrap --name "<account name>" [--emai
        npm run admin -- billing --account <id> [--trial-ends YYYY-MM-DD|none] [--credit <decimal>]
        npm run admin -- key-limit --key <keyId> --per-minute <n|default>
        npm run admin -- rates-sync [--date YYYY-MM-DD]
-       npm run admin -- rates-backfill --from YYYY-MM-DD --to YYYY-MM-DD`;
+       npm run admin -- rates-backfill --from YYYY-MM-DD --to YYYY-MM-DD
+       npm run admin -- migrate-books --company <id> --file <package.json> [--dry-run]`;
 
 class UsageError extends Error {}
 
@@ -90,6 +93,8 @@ async function execute(db: Db, config: Config, command: string, values: Record<s
       if (from > to) throw new UsageError("--from must not be after --to");
       return withTransaction(db, (trx) => backfillExchangeRates(trx, config.exchangeRatesUrl, from, to));
     }
+    case "migrate-books":
+      return migrateBooks(db, uuid(values.company, "--company"), required(values.file, "--file"), values["dry-run"] === "true");
     default:
       throw new UsageError(command ? `unknown command ${command}` : "a command is required");
   }
@@ -111,6 +116,9 @@ async function main(): Promise<number> {
         date: { type: "string" },
         from: { type: "string" },
         to: { type: "string" },
+        company: { type: "string" },
+        file: { type: "string" },
+        "dry-run": { type: "boolean" },
       },
     });
   } catch (error) {
@@ -122,7 +130,8 @@ async function main(): Promise<number> {
   const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin", namedStatements: target.pooling === "session" });
   try {
     await migrate(target.directConnectionString);
-    const result = await execute(db, config, parsed.positionals[0], parsed.values);
+    const { "dry-run": dryRun, ...values } = parsed.values;
+    const result = await execute(db, config, parsed.positionals[0], { ...values, "dry-run": dryRun ? "true" : undefined });
     console.log(JSON.stringify(result));
     return 0;
   } catch (error) {

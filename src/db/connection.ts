@@ -59,3 +59,16 @@ export function withDatabase(connectionString: string, database: string): string
   url.pathname = `/${database}`;
   return url.toString();
 }
+
+/**
+ * A pg pool for graphile-worker that this service owns. graphile-worker's own pools are ended without waiting, after
+ * their error listeners are removed, so a connection closed by the server just after `stop()` (a database dropped or
+ * restarted, PgBouncer reconnecting) raised an unhandled `error` event and took the process down. This pool keeps
+ * its listeners for its whole life and `end()` waits until every connection is closed.
+ */
+export function createJobPool(options: { connectionString: string; max: number; applicationName: string; onError: (error: Error) => void }): pg.Pool {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max, application_name: options.applicationName });
+  pool.on("error", options.onError);
+  pool.on("connect", (client) => client.on("error", options.onError));
+  return pool;
+}

@@ -1,6 +1,6 @@
 import { runMigrations } from "graphile-worker";
 import pg from "pg";
-import { createDb, type Db } from "./connection.js";
+import { createDb, createJobPool, type Db } from "./connection.js";
 import { migrationSource } from "./migrations/index.js";
 
 // Serialises concurrent starts (several API processes and workers on one database) on one session-level
@@ -16,7 +16,12 @@ export async function migrate(directConnectionString: string): Promise<void> {
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await db.migrate.latest({ migrationSource });
-    await runMigrations({ connectionString: directConnectionString });
+    const jobs = createJobPool({ connectionString: directConnectionString, max: 1, applicationName: "accounting-migrate", onError: () => undefined });
+    try {
+      await runMigrations({ pgPool: jobs });
+    } finally {
+      await jobs.end();
+    }
   } finally {
     await db.destroy();
     await lock.end();

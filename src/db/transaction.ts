@@ -1,4 +1,5 @@
 import type { Db, Trx } from "./connection.js";
+import { isPooledStatementError } from "./prepared.js";
 
 // SQLSTATEs on which a whole transaction may be retried: nothing of it was committed.
 // https://www.postgresql.org/docs/current/errcodes-appendix.html
@@ -50,7 +51,8 @@ export async function withTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>)
       });
     } catch (error) {
       const code = sqlstateOf(error);
-      const retryable = (code !== undefined && RETRYABLE_SQLSTATES.has(code)) || (!reachedCommit && isConnectionLost(error));
+      const retryable =
+        (code !== undefined && RETRYABLE_SQLSTATES.has(code)) || (!reachedCommit && (isConnectionLost(error) || isPooledStatementError(error)));
       if (attempt >= MAX_ATTEMPTS || !retryable) throw error;
       await backoff(attempt);
     }
@@ -66,7 +68,7 @@ export async function retryOnLostConnection<T>(work: () => Promise<T>): Promise<
     try {
       return await work();
     } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !isConnectionLost(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS || !(isConnectionLost(error) || isPooledStatementError(error))) throw error;
       await backoff(attempt);
     }
   }
@@ -90,6 +92,16 @@ export function violatedConstraint(error: unknown): { sqlstate: "23514" | "23505
     return { sqlstate: native.code, constraint: native.constraint };
   }
   return undefined;
+}
+
+/**
+ * Whether the error is PostgreSQL's "numeric field overflow" (SQLSTATE 22003): a figure computed from a request's
+ * values (a sum of values a request may each send at their largest) does not fit its column. Callers that can
+ * meet one answer 422 naming what was too large; the request's savepoint or transaction is rolled back with it.
+ */
+export function numericOverflow(error: unknown): boolean {
+  const e = error as PgError | undefined;
+  return (e?.nativeError ?? e)?.code === "22003";
 }
 
 /** The constraint a unique violation (SQLSTATE 23505) names, or undefined for any other error. */

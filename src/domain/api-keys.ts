@@ -73,6 +73,8 @@ export async function revokeApiKey(trx: Db, principal: Principal, id: string): P
     throw forbidden("A key can only revoke keys whose scopes it holds itself.", "api_key.revoke_escalation", { id, scopes: record.scopes });
   }
   if (record.revokedAt) return apiKeyToApi(record);
+  // Waits for the writes of this key already in flight (api_key_write_guard): once this commits, none commits after.
+  await trx.raw("select pg_advisory_xact_lock(7303, hashtext(?))", [id]);
   return apiKeyToApi((await ApiKeyRecord.query(trx).patch({ revokedAt: new Date() }).where("id", id).returning("*").first())!);
 }
 

@@ -4,7 +4,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { formatDecimal } from "../decimal.js";
-import { conflict, notFound, validationError, type FieldErrors } from "../errors.js";
+import { conflict, notFound, unprocessable, validationError, type FieldErrors } from "../errors.js";
 import type { CompanyContext } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { barcodeProblem, throwRuleFailures } from "./identifiers.js";
@@ -26,6 +26,8 @@ const COLUMNS = {
   salePriceExclVat: "sale_price_excl_vat",
   purchasePriceExclVat: "purchase_price_excl_vat",
   tracking: "tracking",
+  revenueAccountCode: "revenue_account_code",
+  expenseAccountCode: "expense_account_code",
   active: "active",
 } as const;
 type Field = keyof typeof COLUMNS;
@@ -45,6 +47,8 @@ export function catalogItemToApi(row: Record<string, any>): CatalogItem {
     salePriceExclVat: price(row.sale_price_excl_vat),
     purchasePriceExclVat: price(row.purchase_price_excl_vat),
     tracking: row.tracking,
+    revenueAccountCode: row.revenue_account_code,
+    expenseAccountCode: row.expense_account_code,
     active: row.active,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
@@ -74,8 +78,37 @@ async function checkRules(
     if ("field" in result) (errors[result.field] = [result.message]), (keys[result.field] = result.key);
     else vat = { vatClassifier: result.classifier };
   }
+  for (const problem of await accountProblems(db, company.id, input)) (errors[problem.field] = [problem.message]), (keys[problem.field] = "catalog_item.account_invalid");
   throwRuleFailures(errors, keys, "catalog_item.invalid_fields");
   return vat;
+}
+
+// The types a line of each side posts to (src/invoicing/documents.ts checks a line's own account the same way).
+const ACCOUNT_FIELDS = [
+  { field: "revenueAccountCode", types: ["income"], purpose: "a sales line posts its revenue to an income account" },
+  { field: "expenseAccountCode", types: ["expense", "asset"], purpose: "a purchase line posts its cost to an expense or asset account" },
+] as const;
+
+/** The item's default accounts that are sent: each must exist, take postings and be of its side's type. */
+async function accountProblems(db: Db, companyId: string, input: Partial<Record<Field, unknown>>) {
+  const sent = ACCOUNT_FIELDS.filter((f) => typeof input[f.field] === "string");
+  if (sent.length === 0) return [];
+  const rows: { code: string; type: string; is_postable: boolean }[] = await db("ledger_accounts")
+    .where("company_id", companyId)
+    .whereIn("code", sent.map((f) => input[f.field] as string))
+    .select("code", "type", "is_postable");
+  return sent.flatMap((f) => {
+    const code = input[f.field] as string;
+    const account = rows.find((r) => r.code === code);
+    const message = !account
+      ? `account ${code} does not exist`
+      : !account.is_postable
+        ? `account ${code} is a header account and takes no postings`
+        : !(f.types as readonly string[]).includes(account.type)
+          ? `account ${code} is of type ${account.type}; ${f.purpose}`
+          : undefined;
+    return message ? [{ field: f.field, message }] : [];
+  });
 }
 
 const toColumns = (input: Partial<Record<Field, unknown>>) =>
@@ -88,6 +121,8 @@ const referenced = (row: Record<string, any>, action: string) =>
 /** Constraint violations that the contract's patterns should have prevented; mapped so they are never a 500. */
 function mapWriteError(error: unknown, code: string | undefined, current?: Record<string, any>): never {
   if (uniqueViolation(error) === "catalog_items_company_code_key") throw codeTaken(code!);
+  const account = ACCOUNT_FIELDS.find((f) => foreignKeyViolation(error) === `catalog_items_${f.field === "revenueAccountCode" ? "revenue" : "expense"}_account_fkey`);
+  if (account) throw unprocessable(`The account of ${account.field} changed while the item was written; retry.`, "catalog_item.account_invalid", {});
   if (current && foreignKeyViolation(error) !== undefined) throw referenced(current, "given another code");
   throw error;
 }
@@ -157,6 +192,8 @@ const catalogItemListSpec: ListSpec = {
     unit: { column: "unit", type: "string" },
     barcode: { column: "barcode", type: "string" },
     tracking: { column: "tracking", type: "string" },
+    revenueAccountCode: { column: "revenue_account_code", type: "string" },
+    expenseAccountCode: { column: "expense_account_code", type: "string" },
     vatRatePercent: { column: "vat_rate_percent", type: "decimal" },
     vatClassifier: { column: "vat_classifier", type: "string" },
     salePriceExclVat: { column: "sale_price_excl_vat", type: "decimal", total: true },

@@ -38,8 +38,43 @@ export async function getTransaction(db: Db, companyId: string, id: string): Pro
   return transactionToApi(header, entries, reversedById);
 }
 
-/** Posts the exact opposite of a transaction. The original is locked first, so two reversals cannot race. */
+/**
+ * Postings that belong to a document whose own operation undoes them, and that operation. Reversed in the journal
+ * alone, the document would not know: a payment's bank transaction would stay matched and its invoice paid (and
+ * `bank/transactions/unmatch` would then fail on the reversed posting forever), an invoice would stay open for its
+ * full amount, an asset would keep a depreciation month or its disposal, stock would keep its movements. `null`: no
+ * operation undoes it (a posted depreciation month and a disposal are final; correct them with a manual posting).
+ */
+const UNDONE_THROUGH: Partial<Record<string, { operation: string | null; how: string }>> = {
+  payment: { operation: "bank/transactions/unmatch", how: "unmatch its bank transaction (bank/transactions/unmatch), which reverses it and reopens the invoices" },
+  sale_invoice: { operation: "sales/invoices/create", how: "issue a credit note for the invoice (sales/invoices/create with type credit_note), or an invoice for a credit note" },
+  purchase_invoice: { operation: "purchases/invoices/create", how: "register the supplier's credit note (purchases/invoices/create with type credit_note), or an invoice for a credit note" },
+  depreciation: { operation: null, how: "a posted depreciation month is final; post a manual correction" },
+  asset_disposal: { operation: null, how: "a disposal is final; post a manual correction" },
+  inventory: { operation: "inventory/stock/receive", how: "post the opposite stock operation (inventory/stock/receive or inventory/stock/write-off)" },
+};
+
+/**
+ * ledger/journal/transactions/reverse: only postings no document owns (manual ones, the migrated history); a
+ * document's operation undoes its own posting (bank/transactions/unmatch through postReversal).
+ */
 export async function reverseTransaction(trx: Db, companyId: string, keyId: string, input: ReverseInput): Promise<JournalTransaction> {
+  const header = await trx("journal_transactions").where({ company_id: companyId, id: input.id }).first("document_type", "source_type", "source_id");
+  const owner = header ? UNDONE_THROUGH[header.document_type] : undefined;
+  if (owner) {
+    throw conflict(`The transaction is the posting of a ${header.document_type.replace(/_/g, " ")} and follows its document: ${owner.how}.`, "journal.reverse_through_document", {
+      id: input.id,
+      documentType: header.document_type,
+      sourceType: header.source_type,
+      sourceId: header.source_id,
+      operation: owner.operation,
+    });
+  }
+  return postReversal(trx, companyId, keyId, input);
+}
+
+/** Posts the exact opposite of a transaction. The original is locked first, so two reversals cannot race. */
+export async function postReversal(trx: Db, companyId: string, keyId: string, input: ReverseInput): Promise<JournalTransaction> {
   const original = await load(trx, companyId, input.id, true);
   if (original.reversedById) {
     throw conflict("The transaction is reversed already.", "journal.already_reversed", { id: input.id, reversedById: original.reversedById });

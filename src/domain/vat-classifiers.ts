@@ -9,13 +9,14 @@ import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
 type VatClassifier = components["schemas"]["Reference.VatClassifier"];
 
-interface ClassifierRow {
+export interface ClassifierRow {
   code: string;
   kind: string;
   rate: string;
   valid_from: string;
   valid_to: string | null;
   replaced_by: string[];
+  default_for_rate: boolean;
 }
 
 function classifierToApi(row: Record<string, any>): VatClassifier {
@@ -56,8 +57,82 @@ export async function listVatClassifiers(db: Db, countryCode: string, request: L
 const validOn = (row: ClassifierRow, date: string) => row.valid_from <= date && (row.valid_to === null || row.valid_to >= date);
 const samePercent = (a: string, b: string) => new Decimal(a).equals(b);
 
-async function classifierRows(db: Db, countryCode: string): Promise<ClassifierRow[]> {
-  return db("vat_classifiers").where("country_code", countryCode).select("code", "kind", db.raw("rate::text as rate"), "valid_from", "valid_to", "replaced_by");
+// The classifiers are reference data that only migrations write (20261123000101), and migrations run before a
+// process serves; so each process reads a country's classifiers once per database and keeps them. A failed read
+// is not kept.
+const cache = new Map<string, Promise<ClassifierRow[]>>();
+const databaseOf = (db: Db) => String((db.client.config as { connection?: { connectionString?: string } }).connection?.connectionString ?? "");
+
+/** The country's classifiers, every period of each, as this process read them once from `db`'s database. */
+export function classifierRows(db: Db, countryCode: string): Promise<ClassifierRow[]> {
+  const key = `${databaseOf(db)}|${countryCode}`;
+  let rows = cache.get(key);
+  if (!rows) {
+    rows = db("vat_classifiers")
+      .where("country_code", countryCode)
+      .select("code", "kind", db.raw("rate::text as rate"), "valid_from", "valid_to", "replaced_by", "default_for_rate")
+      .then((r: ClassifierRow[]) => r);
+    rows.catch(() => cache.delete(key));
+    cache.set(key, rows);
+  }
+  return rows;
+}
+
+/**
+ * Which classifiers a document may carry, by their kind (issue 8): a sale carries the supplier's codes — taxed,
+ * 0%, exempt or outside the country — never the buyer's reverse-charge codes; a purchase the supplier charged VAT
+ * on (`standard`) carries the same; a reverse-charge purchase only the codes of VAT the buyer calculates (PVM16
+ * intra-Community acquisition of goods, PVM20/PVM21 services from outside/inside the EU, PVM25 domestic reverse
+ * charge), never PVM1 (that would report an ordinary domestic supply); an import or exempt purchase carries no VAT:
+ * 0%, exempt or outside-scope codes only.
+ */
+export const KINDS_BY_DOCUMENT = {
+  sale: ["standard", "reduced", "zero", "exempt", "outside_scope"],
+  purchase_standard: ["standard", "reduced", "zero", "exempt", "outside_scope"],
+  purchase_reverse_charge: ["reverse_charge"],
+  purchase_import: ["zero", "exempt", "outside_scope"],
+  purchase_exempt: ["zero", "exempt", "outside_scope"],
+} as const satisfies Record<string, readonly string[]>;
+export type VatDocument = keyof typeof KINDS_BY_DOCUMENT;
+
+const DOCUMENT_NAME: Record<VatDocument, string> = {
+  sale: "a sale",
+  purchase_standard: "a purchase with VAT charged by the supplier",
+  purchase_reverse_charge: "a reverse-charge purchase",
+  purchase_import: "an import purchase",
+  purchase_exempt: "an exempt purchase",
+};
+
+/** Why a classifier of `kind` does not fit `document`, or undefined when it does. */
+export function kindProblem(classifier: string, kind: string, document: VatDocument): string | undefined {
+  const allowed: readonly string[] = KINDS_BY_DOCUMENT[document];
+  if (allowed.includes(kind)) return undefined;
+  return `${classifier} is a ${kind.replace("_", "-")} classifier, which ${DOCUMENT_NAME[document]} does not carry (it carries ${allowed.map((k) => k.replace("_", "-")).join(", ")} classifiers)`;
+}
+
+/** The EU member states by ISO 3166 code (Greece is GR here; its VAT prefix is EL). */
+export const EU_MEMBER_STATES: ReadonlySet<string> = new Set(
+  "AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK".split(" "),
+);
+
+/**
+ * The classifier a reverse-charge purchase line gets when it names none, from where the supplier is and what is
+ * bought (VMI classifier): a supplier of the company's own country -> PVM25 (domestic reverse charge, Art. 96);
+ * another EU state -> PVM16 for goods (an item of type `product`), PVM21 for services (an item of type `service`);
+ * outside the EU -> PVM20 for services (goods from outside the EU are an import, not a reverse charge). Undefined
+ * when it cannot be told (no item, so goods or services is unknown; the supplier's country unknown): the line must
+ * name its classifier.
+ */
+export function reverseChargeClassifier(companyCountry: string, supplierCountry: string | null | undefined, itemType: string | null | undefined): string | undefined {
+  if (!supplierCountry) return undefined;
+  if (supplierCountry === companyCountry) return "PVM25";
+  if (EU_MEMBER_STATES.has(supplierCountry)) return itemType === "product" ? "PVM16" : itemType === "service" ? "PVM21" : undefined;
+  return itemType === "service" ? "PVM20" : undefined;
+}
+
+/** The kind of a classifier (it is the same in every period of it), or undefined for an unknown one. */
+export async function classifierKind(db: Db, countryCode: string, code: string): Promise<string | undefined> {
+  return (await classifierRows(db, countryCode)).find((r) => r.code === code)?.kind;
 }
 
 /** The standard VAT rate of the country on a day (percent, two decimals), or undefined when none is published. */
@@ -141,7 +216,9 @@ export async function itemClassifier(
     }
     return { classifier: item.classifier };
   }
-  const named = await db("vat_classifiers").where({ country_code: countryCode, default_for_rate: true }).where("rate", item.ratePercent).orderBy("valid_from", "desc").first("code");
+  const named = rows
+    .filter((r) => r.default_for_rate && samePercent(r.rate, item.ratePercent))
+    .sort((a, b) => (a.valid_from < b.valid_from ? 1 : -1))[0];
   if (!named) return { field: "vatClassifier", key: "vat_classifier.required", message: `is required with rate ${formatDecimal(item.ratePercent, "percent")}, which several classifiers share (e.g. PVM5 exempt, PVM12 export, PVM13 intra-Community supply)` };
   return { classifier: named.code };
 }

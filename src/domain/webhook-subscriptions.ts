@@ -92,7 +92,10 @@ export async function getSubscription(db: Db, companyId: string, id: string): Pr
 
 /**
  * Resume: the held deliveries become pending and are queued oldest first (the subscription's queue runs them one at
- * a time in this order), each with a fresh retry schedule.
+ * a time in this order), each with a fresh retry schedule. Deliveries already pending are queued again too: an event
+ * whose transaction read the subscription as active while a pause was committing (READ COMMITTED) was recorded
+ * pending after the pause had held the others, and its job found the subscription paused and did nothing.
+ * (graphile's job keys make a second job of a still-queued delivery replace the first.)
  */
 async function releaseHeld(trx: Db, companyId: string, subscriptionId: string): Promise<void> {
   await trx.raw(
@@ -100,12 +103,17 @@ async function releaseHeld(trx: Db, companyId: string, subscriptionId: string): 
        update webhook_deliveries set status = 'pending', next_attempt_at = now(), scheduled_attempts = 0
         where company_id = ? and subscription_id = ? and status = 'held'
        returning company_id, id, subscription_id, event_seq
+     ), stranded as (
+       select company_id, id, subscription_id, event_seq from webhook_deliveries
+        where company_id = ? and subscription_id = ? and status = 'pending'
+     ), queued as (
+       select * from released union all select * from stranded
      )
      select graphile_worker.add_job(?, json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
               queue_name := 'webhooks:' || subscription_id, job_key := 'whd:' || id, max_attempts := 25,
               run_at := now() + (row_number() over (order by event_seq)) * interval '1 microsecond')
-       from released order by event_seq`,
-    [companyId, subscriptionId, DELIVER_TASK],
+       from queued order by event_seq`,
+    [companyId, subscriptionId, companyId, subscriptionId, DELIVER_TASK],
   );
 }
 

@@ -28,25 +28,49 @@ const FAN_OUT = `
            case when s.status = 'active' then now() end
       from ev join webhook_subscriptions s on s.company_id = ev.company_id
      where s.event_types @> array[ev.event_type] or s.event_types @> array['*']
-    returning company_id, id, subscription_id, status
+    returning company_id, id, subscription_id, status, event_seq
   ),
   -- All of an event's jobs in one add_jobs call: one NOTIFY per event, not one per subscription (notifying commits
   -- take a lock in turn, and every notification wakes a worker).
   jobs as (
     select j.id
       from (select array_agg(row('${DELIVER_TASK}', json_build_object('companyId', company_id, 'subscriptionId', subscription_id, 'deliveryId', id),
-                                 'webhooks:' || subscription_id, null::timestamptz, 25::smallint, 'whd:' || id, null::smallint, null::text[])::graphile_worker.job_spec) as specs
+                                 'webhooks:' || subscription_id, null::timestamptz, 25::smallint, 'whd:' || id, null::smallint, null::text[])::graphile_worker.job_spec order by event_seq, id) as specs
               from dl where status = 'pending') s,
            lateral graphile_worker.add_jobs(s.specs) j
      where s.specs is not null
   )`;
 
-const EMIT_SQL = `
-  with ev as (
-    insert into webhook_events (company_id, event_type, version, data) values ($1::uuid, $2::text, $3::text, $4::jsonb)
+/**
+ * The one writer of the outbox, as SQL: the common table expressions `ev` (the events), `dl` (one delivery per
+ * matching subscription) and `jobs` (the worker job of each pending delivery), to follow `with` in a statement.
+ * `events` is a query of the events to write, with columns `company_id uuid`, `event_type text`, `data jsonb` and
+ * `ord` (their emission order: `seq` and the jobs of one subscription's queue follow it); `version` is the SQL of
+ * the envelope's version (a parameter bound to EVENT_VERSION). emitEvent and emitEventToSubscribedCompanies build
+ * their statements with it, and so does a statement that writes its events among other changes (the issue of a
+ * sales document, src/invoicing/numbering.ts), so every event, delivery and job has one shape and one origin.
+ *
+ * The statement must read `jobs` in its final query (select OUTBOX_JOBS): `jobs` is a plain query calling
+ * graphile_worker.add_jobs, and PostgreSQL evaluates such a common table expression only when it is read (unlike
+ * the inserts of `ev` and `dl`, which always run) — unread, the deliveries would be written without their jobs.
+ */
+export function outboxCtes(events: string, version: string): string {
+  return `ev as (
+    insert into webhook_events (company_id, event_type, version, data)
+    select e.company_id, e.event_type, ${version}, e.data from (${events}) e order by e.ord
     returning company_id, id, seq, event_type
-  ), ${FAN_OUT}
-  select (select id from ev) as id, (select count(*) from jobs)::int as jobs`;
+  ), ${FAN_OUT}`;
+}
+
+/** What a statement built with outboxCtes selects so that its jobs are added: the number of jobs. */
+export const OUTBOX_JOBS = "(select count(*) from jobs)::int";
+
+/** An event as a statement plans to write it: its type and the data that type carries. */
+export type PlannedEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+const EMIT_SQL = `
+  with ${outboxCtes("select $1::uuid as company_id, $2::text as event_type, $4::jsonb as data, 1 as ord", "$3::text")}
+  select (select id from ev) as id, ${OUTBOX_JOBS} as jobs`;
 
 /**
  * Writes one event of `companyId` into the outbox inside `trx`, with its deliveries; returns the event's id.
@@ -58,14 +82,13 @@ export async function emitEvent<T extends EventType>(trx: Db, companyId: string,
 }
 
 const EMIT_TO_SUBSCRIBERS_SQL = `
-  with ev as (
-    insert into webhook_events (company_id, event_type, version, data)
-    select distinct s.company_id, $1::text, $2::text, $3::jsonb
-      from webhook_subscriptions s
-     where s.event_types @> array[$1::text] or s.event_types @> array['*']
-    returning company_id, id, seq, event_type
-  ), ${FAN_OUT}
-  select (select count(*) from ev)::int as events, (select count(*) from jobs)::int as jobs`;
+  with ${outboxCtes(
+    `select distinct s.company_id, $1::text as event_type, $3::jsonb as data, 1 as ord
+       from webhook_subscriptions s
+      where s.event_types @> array[$1::text] or s.event_types @> array['*']`,
+    "$2::text",
+  )}
+  select (select count(*) from ev)::int as events, ${OUTBOX_JOBS} as jobs`;
 
 /**
  * For events that belong to no one company (`exchange_rates.synced`: the ECB rates are shared): one event for each

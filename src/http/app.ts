@@ -28,7 +28,11 @@ const CLIENT_CLOSED_REQUEST = 499;
 const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
 
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  // Behind N trusted proxies the client is the address the outermost of them added to X-Forwarded-For (the N-th
+  // entry from the right); entries further left are whatever the client sent, and would give it a fresh rate-limit
+  // budget with every request.
+  const hops = deps.config.trustProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   app.use(requestEnvelope(deps.log));
   app.use(publicRoutes(deps));

@@ -7,7 +7,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { retryOnLostConnection, withTransaction } from "../db/transaction.js";
-import { recordAudit, type AuditNote } from "../audit.js";
+import { auditRow, recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
 import { bearerToken } from "../auth/keys.js";
@@ -94,7 +94,9 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
       await assertKeyStillValid(trx, principal.keyId);
       const note: AuditNote = {};
       const result = await call(trx, note);
-      await recordAudit(trx, auditContext, note, result);
+      // A handler that numbers a document finishes with one statement that also writes the audit record.
+      if (note.finish) await note.finish(trx, auditRow(auditContext, note, result));
+      else await recordAudit(trx, auditContext, note, result);
       return result;
     };
     const idempotencyKey = ctx.get("idempotency-key");
@@ -112,12 +114,13 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
 
 /**
  * The gate checked the key before the body was read, which may take long; a key revoked meanwhile must not write.
- * So the key is read again as the operation's transaction begins (issue 7, defect 8): a revocation that committed
- * before this point stops the write, and one committing after it is ordered after the write.
+ * So the key is read again as the operation's transaction begins (issue 7, defect 8), under the key's advisory lock
+ * in shared mode (api_key_write_guard, migration 20261124000510): a revocation that committed before this point
+ * stops the write, and a revocation that comes later waits for this write's commit before it answers.
  */
 async function assertKeyStillValid(trx: Db, keyId: string): Promise<void> {
-  const [row] = await preparedQuery<{ revoked: boolean }>(trx, "key_revoked", "select revoked_at is not null as revoked from api_keys where id = $1", [keyId]);
-  if (!row || row.revoked) throw new ApiError("unauthorized", "The API key was revoked while this request was arriving.", { key: "auth.key_revoked" });
+  const [row] = await preparedQuery<{ valid: boolean }>(trx, "key_write_guard", "select api_key_write_guard($1) as valid", [keyId]);
+  if (!row?.valid) throw new ApiError("unauthorized", "The API key was revoked while this request was arriving.", { key: "auth.key_revoked" });
 }
 
 /** A replayed error keeps everything it said, but names this request (as its X-Request-Id header does). */

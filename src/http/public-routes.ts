@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import Router from "@koa/router";
 import type Koa from "koa";
 import YAML from "yaml";
-import type { Config } from "../config.js";
+import { DEFAULT_PUBLIC_URL, type Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { ApiError } from "../errors.js";
 import type { ContractApi } from "./openapi.js";
@@ -21,22 +21,37 @@ const SWAGGER_ASSETS: Record<string, string> = {
   "favicon-32x32.png": "image/png",
 };
 
-const DOCS_PAGE = `<!doctype html>
+/**
+ * The reference page. Its links carry the path of PUBLIC_URL (`https://example.com/accounting` → `/accounting/…`), so
+ * they stay right behind a proxy that serves the API under a path.
+ */
+const docsPage = (base: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>Accounting API reference</title>
-  <link rel="icon" href="/docs/assets/favicon-32x32.png">
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" href="${base}/docs/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
 </head>
 <body>
+  <nav style="font: 14px/1.5 sans-serif; padding: 12px 20px; border-bottom: 1px solid #ddd">
+    Download the contract:
+    OpenAPI 3.0 <a href="${base}/openapi.json" download="accounting-api.openapi.json">JSON</a> · <a href="${base}/openapi.yaml" download="accounting-api.openapi.yaml">YAML</a>
+    (what the server validates against) ·
+    OpenAPI 3.1 <a href="${base}/openapi.3.1.json" download="accounting-api.openapi.3.1.json">JSON</a> · <a href="${base}/openapi.3.1.yaml" download="accounting-api.openapi.3.1.yaml">YAML</a>
+    (with the <code>webhooks</code> section). A typed TypeScript SDK generated from it is in the repository's <code>sdk/typescript</code>.
+  </nav>
   <div id="reference"></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/init.js"></script>
+  <footer id="license" style="font: 13px/1.5 sans-serif; padding: 12px 20px; border-top: 1px solid #ddd; color: #555">
+    License: proprietary. The API and this reference are provided by the operator of this server under its own terms of use.
+  </footer>
+  <script src="${base}/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="${base}/docs/init.js"></script>
 </body>
 </html>`;
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", deepLinking: true, docExpansion: "none", defaultModelsExpandDepth: 0 });`;
+const docsInit = (base: string) =>
+  `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${base}/openapi.json`)}, dom_id: "#reference", deepLinking: true, docExpansion: "none", defaultModelsExpandDepth: 0 });`;
 
 // The reference page runs only its own scripts and styles, and may not be framed (clickjacking). Swagger UI sets
 // inline styles and shows data: images, which the policy allows; nothing else.
@@ -86,9 +101,17 @@ function limitByAddress(db: Db, perMinute: number): Koa.Middleware {
 export function publicRoutes({ db, contract, config }: { db: Db; contract: ContractApi; config: Config }): Koa.Middleware {
   const router = new Router();
   router.use(limitByAddress(db, config.rateLimitPerMinute));
-  const json = JSON.stringify(contract.document);
-  const yaml = readFileSync(DOCUMENT_PATH, "utf8");
+  // The committed documents name http://localhost:3000 (servers, info, externalDocs); the served ones PUBLIC_URL.
+  const published = (text: string) => text.replaceAll(DEFAULT_PUBLIC_URL, config.publicUrl);
+  const json = published(JSON.stringify(contract.document));
+  const yaml = published(readFileSync(DOCUMENT_PATH, "utf8"));
   const yaml31Path = join(dirname(DOCUMENT_PATH), "openapi.3.1.yaml");
+  // The 3.1 copies are read on first request and kept (parsing the YAML costs about a second of the event loop).
+  let yaml31: string | undefined;
+  let json31: string | undefined;
+  const base = new URL(config.publicUrl).pathname.replace(/\/+$/, "");
+  const page = docsPage(base);
+  const init = docsInit(base);
 
   // Liveness: the process answers (no database involved, so a slow database never gets a live process restarted).
   // Readiness: the database answers and every migration of this build is applied; a balancer takes a process that
@@ -140,20 +163,20 @@ export function publicRoutes({ db, contract, config }: { db: Db; contract: Contr
   });
   router.get("/openapi.3.1.yaml", (ctx) => {
     ctx.type = "application/yaml";
-    ctx.body = readFileSync(yaml31Path, "utf8");
+    ctx.body = yaml31 ??= published(readFileSync(yaml31Path, "utf8"));
   });
   router.get("/openapi.3.1.json", (ctx) => {
     ctx.type = "application/json";
-    ctx.body = JSON.stringify(YAML.parse(readFileSync(yaml31Path, "utf8")));
+    ctx.body = json31 ??= published(JSON.stringify(YAML.parse(readFileSync(yaml31Path, "utf8"))));
   });
   router.get("/docs", (ctx) => {
     ctx.set(DOCS_SECURITY);
     ctx.type = "text/html; charset=utf-8";
-    ctx.body = DOCS_PAGE;
+    ctx.body = page;
   });
   router.get("/docs/init.js", (ctx) => {
     ctx.type = "text/javascript; charset=utf-8";
-    ctx.body = DOCS_INIT;
+    ctx.body = init;
   });
   router.get("/docs/assets/:file", (ctx, next) => {
     const type = SWAGGER_ASSETS[ctx.params.file];

@@ -24,6 +24,9 @@ function describe(error: ErrorObject): string {
     case "anyOf":
     case "oneOf":
       return "does not match any of the allowed forms";
+    case "not":
+      // `items: {not: {}}`: an array that must stay empty (the totals of a list that totals nothing).
+      return "is not allowed here";
     default:
       return error.message ?? `fails ${error.keyword}`;
   }

@@ -9,21 +9,27 @@ import { throwRuleFailures } from "../domain/identifiers.js";
 import { ApiError, unprocessable, type FieldErrors } from "../errors.js";
 import { isKnownCurrency } from "../reference/currencies.js";
 import { computeTotals, lineNet, type Totals } from "./totals.js";
-import { checkLinesVat } from "./vat.js";
+import { checkLinesVat, vatPair } from "./vat.js";
+import type { VatDocument } from "../domain/vat-classifiers.js";
+import { runList, type ListRequest, type ListSpec, type Rollup } from "../list/engine.js";
 
 type PartnerSnapshot = components["schemas"]["Invoicing.PartnerSnapshot"];
 export type PartnerRow = Record<string, any> & { code: string; name: string; payment_term_days: number };
 export type Side = "sales" | "purchases";
 
-const KEY_PREFIX: Record<Side, string> = { sales: "sale_invoice", purchases: "purchase_invoice" };
+const KEY_PREFIX = { sales: "sale_invoice", purchases: "purchase_invoice" } as const satisfies Record<Side, string>;
 
 /** Today's date in Vilnius, where the company's day begins (a document dated "today" at 01:00 local time). */
 export const todayInVilnius = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Vilnius" }).format(new Date());
 
-/** The partner of a document: it must exist (422, not 404: it is a field of the request) and have the role. */
+/**
+ * The partner of a document: it must exist (422, not 404: it is a field of the request) and have the role. Read
+ * FOR KEY SHARE (what the document's foreign key takes anyway, only earlier): a partner deleted or renamed
+ * concurrently is either seen gone here (422) or waits until the document commits (and is then in use, 409).
+ */
 export async function loadPartner(db: Db, companyId: string, code: string, role: "customer" | "supplier"): Promise<PartnerRow> {
   const side: Side = role === "customer" ? "sales" : "purchases";
-  const partner: PartnerRow | undefined = await db("partners").where({ company_id: companyId, code }).first();
+  const partner: PartnerRow | undefined = await db("partners").where({ company_id: companyId, code }).forKeyShare().first();
   if (!partner) {
     throw new ApiError("unprocessable", `There is no partner ${code}.`, {
       key: `${KEY_PREFIX[side]}.partner_unknown`,
@@ -62,6 +68,10 @@ export interface LineInput {
   revenueAccountCode?: string;
   expenseAccountCode?: string;
   vatDeductible?: boolean;
+  warehouseCode?: string;
+  lotNumber?: string;
+  serials?: string[];
+  returnToStock?: boolean;
 }
 
 /** A line with every default applied and its net computed. */
@@ -77,7 +87,27 @@ export interface DocumentLine {
   /** The line's own account; null leaves it to the posting rule at posting time. */
   accountCode: string | null;
   vatDeductible: boolean;
+  /** The warehouse a product line's goods leave from (sales) or go to (purchases); null when the line names none. */
+  warehouseCode: string | null;
+  lotNumber: string | null;
+  serials: string[] | null;
+  /** A sales credit note's line whose goods come back into stock. */
+  returnToStock: boolean;
   netAmount: Decimal;
+}
+
+/** What a document's lines are checked against besides the catalog and the chart. */
+export interface LineRules {
+  /** The tax point date: the VAT rates and classifiers are checked on it. */
+  taxPointDate: string;
+  /** The kind of document, which decides the VAT classifiers it may carry (src/domain/vat-classifiers.ts). */
+  document: VatDocument;
+  /** The supplier's country, which names a reverse-charge line's default classifier. */
+  supplierCountry?: string | null;
+  /** A credit note: the rate and classifier pairs of the credited invoice (src/invoicing/vat.ts). */
+  creditedPairs?: ReadonlySet<string>;
+  /** Whether the document is a credit note (only a sales credit note's line may bring goods back into stock). */
+  creditNote?: boolean;
 }
 
 const ACCOUNT_TYPES: Record<Side, readonly string[]> = { sales: ["income"], purchases: ["expense", "asset"] };
@@ -85,15 +115,16 @@ const ACCOUNT_TYPES: Record<Side, readonly string[]> = { sales: ["income"], purc
 /**
  * Applies the item's defaults to each line and checks every rule a schema cannot: the item exists and is active,
  * nothing required is missing, the account exists, takes postings and has the side's type, the VAT rate and
- * classifier are valid on `taxPointDate`, and no amount exceeds what one document may carry. 422 naming each
- * failing field (`lines[2].vatRatePercent`); one key when one field fails, `<doc>.invalid_lines` when several do.
+ * classifier are valid on the tax point date and fit the document (src/invoicing/vat.ts), lot and serial numbers
+ * fit the item's tracking, and no amount exceeds what one document may carry. 422 naming each failing field
+ * (`lines[2].vatRatePercent`); one key when one field fails, `<doc>.invalid_lines` when several do.
  */
 export async function resolveLines(
   db: Db,
   company: CompanyContext,
   side: Side,
   inputs: LineInput[],
-  taxPointDate: string,
+  rules: LineRules,
   currency: string,
 ): Promise<{ lines: DocumentLine[]; totals: Totals }> {
   const prefix = KEY_PREFIX[side];
@@ -105,13 +136,23 @@ export async function resolveLines(
     });
   }
   const accountField = side === "sales" ? "revenueAccountCode" : "expenseAccountCode";
+  const itemAccountColumn = side === "sales" ? "revenue_account_code" : "expense_account_code";
   const itemCodes = [...new Set(inputs.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
-  const accountCodes = [...new Set(inputs.flatMap((l) => (l[accountField] ? [l[accountField]!] : [])))];
-  const [items, accounts] = await Promise.all([
-    itemCodes.length ? db("catalog_items").where("company_id", company.id).whereIn("code", itemCodes) : [],
-    accountCodes.length ? db("ledger_accounts").where("company_id", company.id).whereIn("code", accountCodes).select("code", "type", "is_postable") : [],
+  const warehouseCodes = [...new Set(inputs.flatMap((l) => (l.warehouseCode ? [l.warehouseCode] : [])))];
+  const [items, warehouses] = await Promise.all([
+    // FOR KEY SHARE, as the partner's (loadPartner): an item deleted or recoded meanwhile is seen gone, or waits.
+    itemCodes.length ? (db("catalog_items").where("company_id", company.id).whereIn("code", itemCodes).orderBy("code").forKeyShare() as Promise<Record<string, any>[]>) : [],
+    warehouseCodes.length ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>) : ([] as string[]),
   ]);
-  const itemByCode = new Map<string, Record<string, any>>(items.map((i: Record<string, any>) => [i.code, i]));
+  const itemByCode = new Map<string, Record<string, any>>(items.map((i) => [i.code, i]));
+  // A line's account: its own, else its item's (checked again here: the chart may have changed since), else none
+  // (the posting rule's, at posting time). A purchase line received into stock posts to the stock account instead.
+  const accountOf = (l: LineInput): string | undefined =>
+    l[accountField] ?? (l.itemCode && !(side === "purchases" && l.warehouseCode) ? (itemByCode.get(l.itemCode)?.[itemAccountColumn] ?? undefined) : undefined);
+  const accountCodes = [...new Set(inputs.flatMap((l) => accountOf(l) ?? []))];
+  const accounts: Record<string, any>[] = accountCodes.length
+    ? await db("ledger_accounts").where("company_id", company.id).whereIn("code", accountCodes).orderBy("code").forKeyShare().select("code", "type", "is_postable")
+    : [];
   const accountByCode = new Map<string, Record<string, any>>(accounts.map((a: Record<string, any>) => [a.code, a]));
 
   const errors: FieldErrors = {};
@@ -127,6 +168,9 @@ export async function resolveLines(
     else if (item && !item.active) fail(`lines[${i}].itemCode`, `${prefix}.item_inactive`, `item ${input.itemCode} is not active`);
     // Catalog prices are in the company's base currency; a document in another currency states its own prices.
     const itemPrice = item && currency === company.baseCurrency && item[priceColumn] !== null ? new Decimal(item[priceColumn]).toFixed() : undefined;
+    if (input.unitPriceExclVat === undefined && itemPrice !== undefined && new Decimal(itemPrice).decimalPlaces() > 4) {
+      fail(`lines[${i}].unitPriceExclVat`, `${prefix}.price_scale`, `item ${item!.code}'s price ${itemPrice} has more than the 4 decimals a line carries: state the line's price`);
+    }
     const line = {
       itemCode: input.itemCode ?? null,
       description: input.description ?? item?.name,
@@ -135,10 +179,22 @@ export async function resolveLines(
       unitPrice: input.unitPriceExclVat ?? itemPrice,
       discountPercent: input.discountPercent ?? "0",
       vatRatePercent: input.vatRatePercent ?? (item ? new Decimal(item.vat_rate_percent).toFixed() : undefined),
-      vatClassifier: input.vatClassifier ?? (item?.vat_classifier as string | undefined),
-      accountCode: input[accountField] ?? null,
+      vatClassifier: input.vatClassifier,
+      accountCode: accountOf(input) ?? null,
       vatDeductible: input.vatDeductible ?? true,
+      warehouseCode: input.warehouseCode ?? null,
+      lotNumber: input.lotNumber ?? null,
+      serials: input.serials ?? null,
+      returnToStock: input.returnToStock ?? false,
     };
+    if (input.warehouseCode !== undefined) {
+      // A warehouse moves stock: only goods (a purchase line also instead of an expense: resolvePurchaseLines in
+      // purchases.ts). Quantities have 4 decimals, as stock does (the contract's PositiveQuantity).
+      const path = `lines[${i}].warehouseCode`;
+      if (!warehouses.includes(input.warehouseCode)) fail(path, `${prefix}.warehouse_unknown`, `warehouse ${input.warehouseCode} does not exist`);
+      else if (!item || item.type !== "product") fail(path, `${prefix}.warehouse_without_product`, "only a line of a product item moves stock");
+    }
+    trackingProblems(side, rules, input, item, i, (path, message) => fail(path, `${prefix}.tracking_invalid`, message));
     if (!input.itemCode || item) {
       if (line.description === undefined) fail(`lines[${i}].description`, `${prefix}.line_incomplete`, "is required when the line names no item");
       if (line.unitPrice === undefined) {
@@ -157,8 +213,18 @@ export async function resolveLines(
     }
     return line;
   });
-  const vatInputs = drafts.map((d) => ({ vatRatePercent: d.vatRatePercent ?? "0", vatClassifier: d.vatClassifier }));
-  const vat = await checkLinesVat(db, company.countryCode, taxPointDate, vatInputs);
+  // The item's classifier is the default of a line that takes the item's rate as well.
+  const vatInputs = drafts.map((d, i) => {
+    const item = inputs[i].itemCode ? itemByCode.get(inputs[i].itemCode!) : undefined;
+    const itemRate = item ? new Decimal(item.vat_rate_percent) : undefined;
+    const takesItemRate = itemRate !== undefined && d.vatRatePercent !== undefined && itemRate.equals(d.vatRatePercent);
+    return { vatRatePercent: d.vatRatePercent ?? "0", vatClassifier: d.vatClassifier, itemClassifier: takesItemRate ? item!.vat_classifier : null, itemType: item?.type ?? null };
+  });
+  const vat = await checkLinesVat(
+    db,
+    { countryCode: company.countryCode, date: rules.taxPointDate, document: rules.document, prefix, supplierCountry: rules.supplierCountry, creditedPairs: rules.creditedPairs },
+    vatInputs,
+  );
   for (const p of vat.problems) if (drafts[p.index].vatRatePercent !== undefined) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
   throwRuleFailures(errors, keys, `${prefix}.invalid_lines`);
 
@@ -174,6 +240,73 @@ export async function resolveLines(
     });
   }
   return { lines, totals };
+}
+
+/**
+ * Lot and serial numbers of a line for its item's tracking (inventory/stock says the same of its own lines). A sales
+ * invoice line of a product may name the lot it takes from (lot-tracked) or the serials it takes (serial-tracked,
+ * one per unit), and a serial-tracked item is sold in whole units; a purchase line received into stock must name
+ * the lot (lot-tracked) or the serials (serial-tracked) it receives. Nothing else names a lot or serials: a line
+ * without goods, a purchase line not received into stock, a credit note's line (a return follows what the invoice
+ * took).
+ */
+function trackingProblems(side: Side, rules: LineRules, input: LineInput, item: Record<string, any> | undefined, i: number, fail: (path: string, message: string) => void) {
+  const tracking: string | undefined = item?.type === "product" ? item.tracking : undefined;
+  const named = input.lotNumber !== undefined || input.serials !== undefined;
+  const moves = tracking !== undefined && (side === "sales" ? !rules.creditNote : input.warehouseCode !== undefined);
+  if (!moves) {
+    if (named) {
+      const why = !tracking ? "only a line of a product item names a lot or serial numbers" : side === "sales" ? "a credit note's line names no lot or serial numbers (a return follows what the invoice took)" : "only a line received into stock (warehouseCode) names a lot or serial numbers";
+      fail(`lines[${i}].${input.lotNumber !== undefined ? "lotNumber" : "serials"}`, why);
+    }
+    return;
+  }
+  if (input.lotNumber !== undefined && tracking !== "lot") fail(`lines[${i}].lotNumber`, `item ${item!.code} is not tracked by lot`);
+  if (input.serials !== undefined && tracking !== "serial") fail(`lines[${i}].serials`, `item ${item!.code} is not tracked by serial number`);
+  if (side === "purchases" && tracking === "lot" && input.lotNumber === undefined) fail(`lines[${i}].lotNumber`, `item ${item!.code} is tracked by lot: name the lot received`);
+  if (side === "purchases" && tracking === "serial" && input.serials === undefined) fail(`lines[${i}].serials`, `item ${item!.code} is tracked by serial number: name one serial per unit received`);
+  if (tracking === "serial") {
+    if (input.serials !== undefined && !new Decimal(input.quantity).equals(input.serials.length)) {
+      fail(`lines[${i}].serials`, `${input.serials.length} serial numbers for a quantity of ${input.quantity}: one per unit`);
+    } else if (!new Decimal(input.quantity).isInteger()) {
+      fail(`lines[${i}].quantity`, `item ${item!.code} is tracked by serial number: a whole number of units`);
+    }
+    const repeated = (input.serials ?? []).filter((s, k, all) => all.indexOf(s) !== k);
+    if (repeated.length) fail(`lines[${i}].serials`, `repeated: ${[...new Set(repeated)].join(", ")}`);
+  }
+}
+
+/** A document's tax point: its supply date, else its issue date (sales) or document date (purchases). */
+export const taxPointOf = (row: Record<string, any>): string => row.supply_date ?? row.issue_date ?? row.document_date;
+
+/**
+ * The supply date a draft stores (null: the document's own date is the tax point). `sent` is the request's value
+ * (undefined: keep `kept`; null: none). A supply after the document's date is refused: an invoice issued before the
+ * supply has its own date as the tax point (PVM įstatymas Art. 14). A credit note takes the tax point of the
+ * invoice it credits (`creditedTaxPoint`): it corrects that supply, at that supply's rates. 422
+ * `<doc>.supply_date_invalid` naming `supplyDate`.
+ */
+export function resolveSupplyDate(side: Side, sent: string | null | undefined, kept: string | null, documentDate: string, creditedTaxPoint?: string): string | null {
+  const prefix = KEY_PREFIX[side];
+  const dateName = side === "sales" ? "issue date" : "document date";
+  const invalid = (why: string) =>
+    new ApiError("unprocessable", `supplyDate ${why}.`, { key: `${prefix}.supply_date_invalid`, params: { documentDate, supplyDate: sent ?? kept }, fieldErrors: { supplyDate: [why] } });
+  if (creditedTaxPoint !== undefined) {
+    if (sent != null && sent !== creditedTaxPoint) throw invalid(`must be ${creditedTaxPoint}, the tax point of the credited invoice: a credit note corrects that supply`);
+    if (creditedTaxPoint > documentDate) throw invalid(`${creditedTaxPoint} (the credited invoice's tax point) is after the credit note's ${dateName} ${documentDate}`);
+    return creditedTaxPoint;
+  }
+  const supply = sent === undefined ? kept : sent;
+  if (supply !== null && supply > documentDate) throw invalid(`${supply} is after the ${dateName} ${documentDate}: a document issued before its supply has its own date as the tax point`);
+  return supply;
+}
+
+/** The `rate|classifier` pairs of a document's lines (src/invoicing/vat.ts); undefined when it has none (an imported invoice carries totals only). */
+export async function vatPairsOf(db: Db, table: "sale_invoice_lines" | "purchase_invoice_lines", companyId: string, invoiceId: string): Promise<Set<string> | undefined> {
+  const rows: { rate: string; classifier: string }[] = await db(table)
+    .where({ company_id: companyId, invoice_id: invoiceId })
+    .distinct(db.raw("vat_rate_percent::text as rate"), "vat_classifier as classifier");
+  return rows.length ? new Set(rows.map((r) => vatPair(r.rate, r.classifier))) : undefined;
 }
 
 /** The next number of the document's series (document type, prefix, year of the date), creating it at 1 when missing. */
@@ -225,6 +358,10 @@ export function storedLineInput(l: Record<string, any>): LineInput {
     revenueAccountCode: l.revenue_account_code ?? undefined,
     expenseAccountCode: l.expense_account_code ?? undefined,
     vatDeductible: l.vat_deductible ?? undefined,
+    warehouseCode: l.warehouse_code ?? undefined,
+    lotNumber: l.lot_number ?? undefined,
+    serials: l.serials ?? undefined,
+    returnToStock: l.return_to_stock ?? undefined,
   };
 }
 
@@ -254,4 +391,75 @@ export function breakdownToApi(rows: Record<string, string>[]) {
     taxableAmount: formatDecimal(b.taxableAmount, "money"),
     vatAmount: formatDecimal(b.vatAmount, "money"),
   }));
+}
+
+const lastDayOfMonth = (date: string) => addDays(`${nextMonth(date.slice(0, 7))}-01`, -1) === date;
+const nextMonth = (month: string) => {
+  const [y, m] = month.split("-").map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+};
+
+/**
+ * The rollups of a document table, tried in order. 1. By month (migration 20261124000150): counts and totals by
+ * status, type, partner, currency, series prefix (sales) or VAT treatment (purchases), and month; a date filter
+ * selects whole months when it is `gte` a month's first day or `lte` a month's last day, and then becomes a filter
+ * on the month. 2. The open documents by due date (migration 20261124000151), for lists filtered on `overdue: true`:
+ * the field's own expression on the due date (the rows are open already); due-date filters apply as they are.
+ */
+function rollupsOf(db: Db, companyId: string, documents: "sale_invoices" | "purchase_invoices"): Rollup[] {
+  const sales = documents === "sale_invoices";
+  const dateField = sales ? "issueDate" : "documentDate";
+  const string = (column: string) => ({ column, type: "string" as const });
+  const groups = {
+    status: string("status"),
+    type: string("type"),
+    partnerCode: string("partner_code"),
+    currency: string("currency"),
+    ...(sales ? { seriesPrefix: string("series_prefix") } : { vatTreatment: string("vat_treatment") }),
+  };
+  const totals = { netTotal: "net_total", vatTotal: "vat_total", grossTotal: "gross_total", outstanding: "outstanding" };
+  const monthly: Rollup = {
+    base: () => db(sales ? "sale_invoice_totals" : "purchase_invoice_totals").where("company_id", companyId),
+    fields: { ...groups, month: { column: "month", type: "date" } },
+    count: "documents",
+    totals,
+    rewrite: (f) => {
+      if (f.field !== dateField || typeof f.value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(f.value)) return null;
+      if (f.op === "gte" && f.value.endsWith("-01")) return { field: "month", op: "gte", value: f.value };
+      if (f.op === "lte" && lastDayOfMonth(f.value)) return { field: "month", op: "lte", value: `${f.value.slice(0, 7)}-01` };
+      return null;
+    },
+  };
+  const open: Rollup = {
+    base: () => db(sales ? "sale_invoice_open_totals" : "purchase_invoice_open_totals").where("company_id", companyId),
+    fields: {
+      ...groups,
+      dueDate: { column: "due_date", type: "date" },
+      overdue: { column: "(due_date < (now() at time zone 'Europe/Vilnius')::date)", type: "boolean" },
+    },
+    count: "documents",
+    totals,
+    applies: (request) => (request.filter ?? []).some((f) => f.field === "overdue" && f.op === "eq" && f.value === true),
+  };
+  return [monthly, open];
+}
+
+/**
+ * A page of documents through the shared list engine, with their lines and (for drafts) their live partners, and the
+ * totals as money: what sales/invoices/list and purchases/invoices/list share.
+ */
+export async function listDocuments<T>(
+  db: Db,
+  companyId: string,
+  tables: { documents: "sale_invoices" | "purchase_invoices"; lines: "sale_invoice_lines" | "purchase_invoice_lines" },
+  spec: ListSpec,
+  request: ListRequest,
+  toApi: (row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow) => T,
+) {
+  const result = await runList<Record<string, any>>(db, () => db(tables.documents).where("company_id", companyId), spec, request, ["*"], rollupsOf(db, companyId, tables.documents));
+  const ids = result.rows.map((r) => r.id as string);
+  const [lines, partners] = await Promise.all([linesOf(db, tables.lines, companyId, ids), livePartners(db, companyId, result.rows)]);
+  const rows = result.rows.map((r) => toApi(r, lines.get(r.id)!, partners.get(r.partner_code)));
+  const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, formatDecimal(v, "money")]));
+  return { ...result, rows, ...(totals ? { totals } : {}) };
 }

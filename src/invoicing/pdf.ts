@@ -23,6 +23,8 @@ export interface PdfDocument {
   number: string;
   draft: boolean;
   issueDate: string;
+  /** The tax point: the day of the supply. */
+  supplyDate: string;
   dueDate: string;
   currency: string;
   seller: PdfParty;
@@ -54,10 +56,8 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   pdf.font("regular").fontSize(11).text(`Serija ir Nr. / No.: ${doc.number}`, { width, align: "center" });
   if (doc.draft) pdf.font("bold").fontSize(11).fillColor("#b00000").text("JUODRAŠTIS / DRAFT", { width, align: "center" }).fillColor("black");
   pdf.moveDown(0.5);
-  pdf.font("regular").fontSize(9).text(`Išrašymo data / Issue date: ${doc.issueDate}    Apmokėti iki / Due date: ${doc.dueDate}    Valiuta / Currency: ${doc.currency}`, {
-    width,
-    align: "center",
-  });
+  pdf.font("regular").fontSize(9).text(`Išrašymo data / Issue date: ${doc.issueDate}    Tiekimo data / Supply date: ${doc.supplyDate}`, { width, align: "center" });
+  pdf.font("regular").fontSize(9).text(`Apmokėti iki / Due date: ${doc.dueDate}    Valiuta / Currency: ${doc.currency}`, { width, align: "center" });
 
   const partyTop = pdf.y + 12;
   const party = (label: string, p: PdfParty, x: number) => {

@@ -10,10 +10,12 @@ import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { lookupRate } from "../domain/exchange-rates.js";
 import { accountsForRules } from "../domain/posting-rules.js";
+import { standardRate } from "../domain/vat-classifiers.js";
 import { ApiError, conflict, notFound, unprocessable } from "../errors.js";
 import { emitEvent } from "../events/emit.js";
+import { receivePurchaseStock } from "../inventory/invoices.js";
 import { post, type PostingEntry } from "../ledger/posting.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import type { ListRequest, ListSpec } from "../list/engine.js";
 import {
   addDays,
   breakdownToApi,
@@ -22,11 +24,15 @@ import {
   loadPartner,
   partnerSnapshot,
   resolveLines,
+  resolveSupplyDate,
   storedLineInput,
+  taxPointOf,
+  vatPairsOf,
   totalsColumns,
   type DocumentLine,
   type LineInput,
   type PartnerRow,
+  listDocuments,
 } from "./documents.js";
 import { convertParts, splitByWeights, type Totals } from "./totals.js";
 
@@ -49,6 +55,7 @@ export function purchaseInvoiceToApi(row: Record<string, any>, lines: Record<str
     partnerCode: row.partner_code,
     partner: row.partner_snapshot ?? partnerSnapshot(livePartner!),
     documentDate: row.document_date,
+    supplyDate: row.supply_date ?? row.document_date,
     dueDate: row.due_date,
     currency: row.currency,
     vatTreatment: row.vat_treatment,
@@ -75,6 +82,9 @@ export function purchaseInvoiceToApi(row: Record<string, any>, lines: Record<str
       vatRatePercent: formatDecimal(l.vat_rate_percent, "percent"),
       vatClassifier: l.vat_classifier,
       expenseAccountCode: l.expense_account_code,
+      warehouseCode: l.warehouse_code ?? null,
+      lotNumber: l.lot_number ?? null,
+      serials: l.serials ?? null,
       vatDeductible: l.vat_deductible,
       netAmount: money(l.net_amount),
     })),
@@ -106,7 +116,8 @@ async function toApi(db: Db, companyId: string, row: Record<string, any>): Promi
   return purchaseInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
 
-async function creditTarget(db: Db, companyId: string, id: string, partnerCode: string, currency: string | undefined, forUpdate = false) {
+/** The credited invoice of a credit note: registered, an invoice, same partner, currency and VAT treatment. */
+async function creditTarget(db: Db, companyId: string, id: string, partnerCode: string, currency: string | undefined, treatment: VatTreatment | undefined, forUpdate = false) {
   const query = db("purchase_invoices").where({ company_id: companyId, id }).first();
   const target = await (forUpdate ? query.forUpdate() : query);
   if (!target) throw notFound("The credited invoice", "purchase_invoice.not_found", { id });
@@ -119,26 +130,68 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
           ? `belongs to partner ${target.partner_code}, not ${partnerCode}`
           : currency !== undefined && target.currency !== currency
             ? `is in ${target.currency}, not ${currency}`
-            : undefined;
+            : treatment !== undefined && target.vat_treatment !== treatment
+              ? `has VAT treatment ${target.vat_treatment}, not ${treatment}: a credit note corrects it as it was`
+              : undefined;
   if (problem) throw unprocessable(`The invoice ${target.document_number} ${problem}.`, "purchase_invoice.credit_target_invalid", { creditedInvoiceId: id });
   return target;
 }
 
-/** Import and exempt documents carry no VAT: their lines default to 0% and may not say otherwise. */
-async function resolvePurchaseLines(db: Db, company: CompanyContext, inputs: LineInput[], date: string, currency: string, treatment: VatTreatment) {
+/** The supplier's country: the partner's, else its VAT code's prefix (Greece's EL is GR). */
+const supplierCountry = (p: PartnerRow): string | null => p.country_code ?? (p.vat_code ? (p.vat_code.slice(0, 2) === "EL" ? "GR" : p.vat_code.slice(0, 2)) : null);
+
+/**
+ * A purchase document's lines at its tax point. Import and exempt documents carry no VAT: their lines default to 0%
+ * and may not say otherwise. A reverse-charge document self-assesses at the company's standard rate on the tax
+ * point date: its lines default to it and may not say otherwise, and carry reverse-charge classifiers (by default
+ * the one the supplier's country and the item's type name). A credit note carries its invoice's pairs only.
+ */
+async function resolvePurchaseLines(
+  db: Db,
+  company: CompanyContext,
+  inputs: LineInput[],
+  doc: { taxPointDate: string; currency: string; treatment: VatTreatment; partner: PartnerRow; target?: Record<string, any> },
+) {
+  const { taxPointDate, currency, treatment } = doc;
+  // A line received into stock debits the stock account, so it names no expense account.
+  const both = inputs.flatMap((l, i) => (l.warehouseCode !== undefined && l.expenseAccountCode !== undefined ? [i] : []));
+  if (both.length) {
+    throw new ApiError("unprocessable", `Line ${both[0] + 1} is received into stock, which posts to the inventory.stock account: leave out expenseAccountCode.`, {
+      key: "purchase_invoice.warehouse_and_account",
+      fieldErrors: Object.fromEntries(both.map((i) => [`lines[${i}].warehouseCode`, ["a line received into stock posts to the inventory.stock account: leave out expenseAccountCode"]])),
+    });
+  }
   const noVat = treatment === "import" || treatment === "exempt";
-  const lines = noVat ? inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? "0" })) : inputs;
-  const resolved = await resolveLines(db, company, "purchases", lines, date, currency);
-  if (noVat) {
-    const bad = resolved.lines.findIndex((l) => !new Decimal(l.vatRatePercent).isZero());
-    if (bad >= 0) {
-      throw new ApiError("unprocessable", `A document of VAT treatment ${treatment} carries no VAT; line ${bad + 1} has ${resolved.lines[bad].vatRatePercent}%.`, {
-        key: "purchase_invoice.vat_not_applicable",
-        params: { vatTreatment: treatment },
-        fieldErrors: { [`lines[${bad}].vatRatePercent`]: [`must be 0 on a ${treatment} document`] },
+  const bad = noVat ? inputs.findIndex((l) => l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).isZero()) : -1;
+  if (bad >= 0) {
+    throw new ApiError("unprocessable", `A document of VAT treatment ${treatment} carries no VAT; line ${bad + 1} has ${inputs[bad].vatRatePercent}%.`, {
+      key: "purchase_invoice.vat_not_applicable",
+      params: { vatTreatment: treatment },
+      fieldErrors: { [`lines[${bad}].vatRatePercent`]: [`must be 0 on a ${treatment} document`] },
+    });
+  }
+  let lines = noVat ? inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? "0" })) : inputs;
+  if (treatment === "reverse_charge") {
+    const standard = await standardRate(db, taxPointDate, company.countryCode);
+    const other = standard === undefined ? -1 : inputs.findIndex((l) => l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).equals(standard));
+    if (other >= 0) {
+      throw new ApiError("unprocessable", `A reverse-charge purchase self-assesses VAT at the standard rate ${standard}% of ${taxPointDate}; line ${other + 1} has ${inputs[other].vatRatePercent}%.`, {
+        key: "purchase_invoice.reverse_charge_rate",
+        params: { standardRatePercent: standard, taxPointDate },
+        fieldErrors: { [`lines[${other}].vatRatePercent`]: [`must be ${standard}, the standard rate on ${taxPointDate}, or left out`] },
       });
     }
+    if (standard !== undefined) lines = inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? standard }));
   }
+  const creditedPairs = doc.target ? await vatPairsOf(db, LINES, company.id, doc.target.id) : undefined;
+  const resolved = await resolveLines(
+    db,
+    company,
+    "purchases",
+    lines,
+    { taxPointDate, document: `purchase_${treatment}`, supplierCountry: supplierCountry(doc.partner), creditedPairs, creditNote: doc.target !== undefined },
+    currency,
+  );
   return resolved;
 }
 
@@ -158,6 +211,9 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
       vat_rate_percent: l.vatRatePercent,
       vat_classifier: l.vatClassifier,
       expense_account_code: l.accountCode,
+      warehouse_code: l.warehouseCode,
+      lot_number: l.lotNumber,
+      serials: l.serials,
       vat_deductible: l.vatDeductible,
       net_amount: l.netAmount.toFixed(2),
     })),
@@ -190,12 +246,13 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
     );
   }
   const partner = await loadPartner(trx, company.id, input.partnerCode, "supplier");
-  const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency) : undefined;
+  const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency, input.vatTreatment) : undefined;
   const dueDate = input.dueDate ?? addDays(input.documentDate, partner.payment_term_days);
   checkDates(input.documentDate, dueDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
-  const treatment = input.vatTreatment ?? "standard";
-  const resolved = await resolvePurchaseLines(trx, company, input.lines, input.documentDate, currency, treatment);
+  const treatment: VatTreatment = input.vatTreatment ?? target?.vat_treatment ?? "standard";
+  const supplyDate = resolveSupplyDate("purchases", input.supplyDate, null, input.documentDate, target && taxPointOf(target));
+  const resolved = await resolvePurchaseLines(trx, company, input.lines, { taxPointDate: supplyDate ?? input.documentDate, currency, treatment, partner, target });
   const [row] = await mapNumberTaken(input.partnerCode, input.documentNumber, () =>
     trx("purchase_invoices")
       .insert({
@@ -204,6 +261,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
         partner_code: input.partnerCode,
         document_number: input.documentNumber,
         document_date: input.documentDate,
+        supply_date: supplyDate,
         due_date: dueDate,
         currency,
         vat_treatment: treatment,
@@ -225,18 +283,17 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
   const current = await findDocument(trx, company.id, input.id, true);
   if (current.status !== "draft") throw notDraft(current);
   const partnerCode = input.partnerCode ?? current.partner_code;
-  if (input.partnerCode !== undefined) await loadPartner(trx, company.id, partnerCode, "supplier");
-  if (current.credited_invoice_id && (input.partnerCode !== undefined || input.currency !== undefined)) {
-    await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, input.currency ?? current.currency);
-  }
+  const partner = await loadPartner(trx, company.id, partnerCode, "supplier");
+  const currency = input.currency ?? current.currency;
+  const treatment = input.vatTreatment ?? current.vat_treatment;
+  const target = current.credited_invoice_id ? await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, currency, treatment) : undefined;
   const documentDate = input.documentDate ?? current.document_date;
   const dueDate = input.dueDate ?? current.due_date;
   checkDates(documentDate, dueDate);
-  const currency = input.currency ?? current.currency;
-  const treatment = input.vatTreatment ?? current.vat_treatment;
+  const supplyDate = resolveSupplyDate("purchases", input.supplyDate, current.supply_date, documentDate, target && taxPointOf(target));
   const documentNumber = input.documentNumber ?? current.document_number;
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
-  const resolved = await resolvePurchaseLines(trx, company, lineInputs, documentDate, currency, treatment);
+  const resolved = await resolvePurchaseLines(trx, company, lineInputs, { taxPointDate: supplyDate ?? documentDate, currency, treatment, partner, target });
   const [row] = await mapNumberTaken(partnerCode, documentNumber, () =>
     trx("purchase_invoices")
       .where({ company_id: company.id, id: current.id })
@@ -244,6 +301,7 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
         partner_code: partnerCode,
         document_number: documentNumber,
         document_date: documentDate,
+        supply_date: supplyDate,
         due_date: dueDate,
         currency,
         vat_treatment: treatment,
@@ -313,7 +371,7 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   if (draft.status !== "draft") throw notDraft(draft);
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
-  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, true) : undefined;
+  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, draft.vat_treatment, true) : undefined;
   if (target) {
     const credited = new Decimal(target.credited_amount).plus(gross);
     if (credited.greaterThan(target.gross_total)) {
@@ -326,7 +384,15 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   }
   const partner = await loadPartner(trx, company.id, draft.partner_code, "supplier");
   const stored = (await linesOf(trx, LINES, company.id, [id])).get(id)!;
-  const resolved = await resolvePurchaseLines(trx, company, stored.map(storedLineInput), draft.document_date, draft.currency, draft.vat_treatment);
+  // Checked again as at create: items, accounts, warehouses, the VAT at the tax point (for a credit note, against
+  // its invoice's pairs).
+  const resolved = await resolvePurchaseLines(trx, company, stored.map(storedLineInput), {
+    taxPointDate: taxPointOf(draft),
+    currency: draft.currency,
+    treatment: draft.vat_treatment,
+    partner,
+    target,
+  });
   const quote = await lookupRate(trx, company.id, draft.currency, draft.document_date);
   const [expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables] = await accountsForRules(trx, company.id, [
     "purchases.expense",
@@ -336,7 +402,18 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
     "purchases.reverseChargeVatOutput",
     "purchases.payables",
   ]);
-  const parts = purchaseParts(resolved.lines, resolved.totals, draft.vat_treatment, { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables }, draft.partner_code);
+  // Lines received into stock debit the stock account instead of an expense (src/inventory/invoices.ts).
+  const stockLines = resolved.lines.filter((l) => l.warehouseCode !== null);
+  if (stockLines.length && isCredit) {
+    const i = resolved.lines.findIndex((l) => l.warehouseCode !== null);
+    throw new ApiError("unprocessable", "A purchase credit note moves no stock: goods sent back leave with inventory/stock/write-off or a transfer.", {
+      key: "purchase_invoice.credit_note_stock",
+      fieldErrors: { [`lines[${i}].warehouseCode`]: ["not on a credit note"] },
+    });
+  }
+  const [stockAccount] = stockLines.length ? await accountsForRules(trx, company.id, ["inventory.stock"]) : [];
+  const costLines = stockLines.length ? resolved.lines.map((l) => (l.warehouseCode !== null ? { ...l, accountCode: stockAccount } : l)) : resolved.lines;
+  const parts = purchaseParts(costLines, resolved.totals, draft.vat_treatment, { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables }, draft.partner_code);
   const rate = new Decimal(quote.rate);
   const debitsEur = convertParts(
     parts.debits.map((p) => p.amount),
@@ -389,6 +466,26 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
     throw error;
   }
 
+  if (stockLines.length) {
+    // The stock account's EUR part of the posting, shared between the stock lines by their nets (to the cent).
+    const stockPart = parts.debits.findIndex((p) => p.accountCode === stockAccount && p.description === "Cost");
+    const onStockAccount = costLines.filter((l) => l.accountCode === stockAccount);
+    const shares = splitByWeights(
+      debitsEur.parts[stockPart],
+      onStockAccount.map((l) => l.netAmount),
+    );
+    const eurValues = onStockAccount.flatMap((l, i) => (l.warehouseCode !== null ? [shares[i]] : []));
+    const received = stockLines.map((l) => ({
+      line_no: resolved.lines.indexOf(l) + 1,
+      item_code: l.itemCode,
+      quantity: l.quantity,
+      warehouse_code: l.warehouseCode,
+      lot_number: l.lotNumber,
+      serials: l.serials,
+    }));
+    await receivePurchaseStock(trx, company.id, keyId, { id: draft.id, document_date: draft.document_date }, received, eurValues, transaction.id);
+  }
+
   let outstanding = isCredit ? new Decimal(0) : gross;
   if (target) {
     const before = new Decimal(target.outstanding);
@@ -438,6 +535,7 @@ const listSpec: ListSpec = {
     currency: { column: "currency", type: "string" },
     vatTreatment: { column: "vat_treatment", type: "string" },
     documentDate: { column: "document_date", type: "date" },
+    supplyDate: { column: "coalesce(supply_date, document_date)", type: "date" },
     dueDate: { column: "due_date", type: "date" },
     netTotal: { column: "net_total", type: "decimal", total: true },
     vatTotal: { column: "vat_total", type: "decimal", total: true },
@@ -454,17 +552,5 @@ const listSpec: ListSpec = {
 };
 
 export async function listPurchaseInvoices(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("purchase_invoices").where("company_id", companyId), listSpec, request, ["*"]);
-  const [lines, partners] = await Promise.all([
-    linesOf(
-      db,
-      LINES,
-      companyId,
-      result.rows.map((r) => r.id),
-    ),
-    livePartners(db, companyId, result.rows),
-  ]);
-  const rows = result.rows.map((r) => purchaseInvoiceToApi(r, lines.get(r.id)!, partners.get(r.partner_code)));
-  const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, money(v)]));
-  return { ...result, rows, ...(totals ? { totals } : {}) };
+  return listDocuments(db, companyId, { documents: "purchase_invoices", lines: "purchase_invoice_lines" }, listSpec, request, purchaseInvoiceToApi);
 }

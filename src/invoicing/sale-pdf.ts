@@ -18,6 +18,7 @@ export async function saleInvoicePdf(db: Db, companyId: string, id: string): Pro
     number,
     draft: invoice.status === "draft",
     issueDate: invoice.issueDate,
+    supplyDate: invoice.supplyDate,
     dueDate: invoice.dueDate,
     currency: invoice.currency,
     seller: { name: company.name, registrationCode: company.code, vatCode: company.vat_code, address: addressLine(company.address), iban: company.iban },

@@ -5,17 +5,21 @@
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
-import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../decimal.js";
 import { lookupRate } from "../domain/exchange-rates.js";
-import { accountsForRules } from "../domain/posting-rules.js";
-import { ApiError, conflict, notFound, unprocessable } from "../errors.js";
+import { POSTING_RULES, type PostingRuleName } from "../ledger/posting-rules.js";
+import { preparedQuery } from "../db/prepared.js";
+import { ApiError, conflict, notFound, unprocessable, type FieldErrors } from "../errors.js";
 import { emitEvent } from "../events/emit.js";
-import { post, type PostingEntry } from "../ledger/posting.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
-import { convertParts } from "./totals.js";
+import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inventory/invoices.js";
+import { throwRuleFailures } from "../domain/identifiers.js";
+import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/posting.js";
+import type { AuditNote } from "../audit.js";
+import { fillIn, finishSaleIssue, placeholders, refusePrefixOfOtherType } from "./numbering.js";
+import { checkLinesVat } from "./vat.js";
+import type { ListRequest, ListSpec } from "../list/engine.js";
+import { computeTotals, convertParts } from "./totals.js";
 import {
-  allocateDocumentNumber,
   breakdownToApi,
   storedLineInput,
   totalsColumns,
@@ -24,10 +28,15 @@ import {
   loadPartner,
   partnerSnapshot,
   resolveLines,
+  resolveSupplyDate,
+  taxPointOf,
+  vatPairsOf,
   todayInVilnius,
   addDays,
   type DocumentLine,
+  type LineInput,
   type PartnerRow,
+  listDocuments,
 } from "./documents.js";
 
 export type SaleInvoice = components["schemas"]["Sales.SaleInvoice"];
@@ -36,6 +45,7 @@ type UpdateInput = components["schemas"]["Sales.SaleInvoiceUpdateRequest"];
 
 const LINES = "sale_invoice_lines";
 const DEFAULT_PREFIX = { invoice: "SF", credit_note: "KS" } as const;
+const SERIES = { invoice: "sale_invoice", credit_note: "sale_credit_note" } as const;
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 
 export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow): SaleInvoice {
@@ -48,6 +58,7 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
     partnerCode: row.partner_code,
     partner: row.partner_snapshot ?? partnerSnapshot(livePartner!),
     issueDate: row.issue_date,
+    supplyDate: row.supply_date ?? row.issue_date,
     dueDate: row.due_date,
     currency: row.currency,
     rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source, date: row.rate_date },
@@ -73,6 +84,10 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
       vatRatePercent: formatDecimal(l.vat_rate_percent, "percent"),
       vatClassifier: l.vat_classifier,
       revenueAccountCode: l.revenue_account_code,
+      warehouseCode: l.warehouse_code ?? null,
+      lotNumber: l.lot_number ?? null,
+      serials: l.serials ?? null,
+      returnToStock: Boolean(l.return_to_stock),
       netAmount: money(l.net_amount),
     })),
     issuedAt: row.issued_at === null ? null : new Date(row.issued_at).toISOString(),
@@ -121,9 +136,10 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
   return target;
 }
 
-async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[]): Promise<void> {
-  await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
-  await trx("sale_invoice_lines").insert(
+/** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
+async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
+  if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
+  const rows: Record<string, any>[] = await trx("sale_invoice_lines").insert(
     lines.map((l, i) => ({
       company_id: companyId,
       invoice_id: invoiceId,
@@ -137,9 +153,37 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
       vat_rate_percent: l.vatRatePercent,
       vat_classifier: l.vatClassifier,
       revenue_account_code: l.accountCode,
+      warehouse_code: l.warehouseCode,
+      lot_number: l.lotNumber,
+      serials: l.serials,
+      return_to_stock: l.returnToStock,
       net_amount: l.netAmount.toFixed(2),
     })),
+    "*",
   );
+  return rows.sort((a, b) => a.line_no - b.line_no);
+}
+
+/**
+ * A draft's lines as resolveLines checks them at the tax point; for a credit note, against the credited invoice's
+ * rate and classifier pairs, and its returns against what that invoice took out of stock.
+ */
+async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineInput[], taxPointDate: string, currency: string, target?: Record<string, any>) {
+  const creditedPairs = target ? await vatPairsOf(trx, LINES, company.id, target.id) : undefined;
+  // Only a credit note's line brings goods back (which ones: refuseReturnsBeyondSold, against the invoice's stock).
+  const notReturnable = target ? -1 : inputs.findIndex((l) => l.returnToStock);
+  if (notReturnable >= 0) {
+    throw new ApiError("unprocessable", "Only a credit note's line brings goods back into stock (returnToStock).", {
+      key: "sale_invoice.return_invalid",
+      fieldErrors: { [`lines[${notReturnable}].returnToStock`]: ["only on a credit note"] },
+    });
+  }
+  const resolved = await resolveLines(trx, company, "sales", inputs, { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs }, currency);
+  if (target) {
+    const returns = resolved.lines.flatMap((l, index) => (l.returnToStock ? [{ index, itemCode: l.itemCode!, quantity: l.quantity, warehouseCode: l.warehouseCode }] : []));
+    await refuseReturnsBeyondSold(trx, company.id, target.id, returns);
+  }
+  return resolved;
 }
 
 function dueDateProblem(issueDate: string, dueDate: string): void {
@@ -163,14 +207,18 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   const dueDate = input.dueDate ?? addDays(issueDate, partner.payment_term_days);
   dueDateProblem(issueDate, dueDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
-  const resolved = await resolveLines(trx, company, "sales", input.lines, issueDate, currency);
+  const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
+  await refusePrefixOfOtherType(trx, company.id, SERIES[type], seriesPrefix);
+  const supplyDate = resolveSupplyDate("sales", input.supplyDate, null, issueDate, target && taxPointOf(target));
+  const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target);
   const [row] = await trx("sale_invoices")
     .insert({
       company_id: company.id,
       type,
-      series_prefix: input.seriesPrefix ?? DEFAULT_PREFIX[type],
+      series_prefix: seriesPrefix,
       partner_code: input.partnerCode,
       issue_date: issueDate,
+      supply_date: supplyDate,
       due_date: dueDate,
       currency,
       notes: input.notes ?? null,
@@ -178,8 +226,8 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
       ...totalsColumns(resolved.totals),
     })
     .returning("*");
-  await writeLines(trx, company.id, row.id, resolved.lines);
-  return toApi(trx, company.id, row);
+  // The response is built from what was written: no read back.
+  return saleInvoiceToApi(row, await writeLines(trx, company.id, row.id, resolved.lines, false), partner);
 }
 
 export async function getSaleInvoice(db: Db, companyId: string, id: string): Promise<SaleInvoice> {
@@ -190,31 +238,31 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
   const current = await findInvoice(trx, company.id, input.id, true);
   if (current.status !== "draft") throw notDraft(current);
   const partnerCode = input.partnerCode ?? current.partner_code;
-  if (input.partnerCode !== undefined) await loadPartner(trx, company.id, partnerCode, "customer");
-  if (current.credited_invoice_id && (input.partnerCode !== undefined || input.currency !== undefined)) {
-    await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, input.currency ?? current.currency);
-  }
+  const partner = await loadPartner(trx, company.id, partnerCode, "customer");
+  const target = current.credited_invoice_id ? await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, input.currency ?? current.currency) : undefined;
   const issueDate = input.issueDate ?? current.issue_date;
   const dueDate = input.dueDate ?? current.due_date;
   dueDateProblem(issueDate, dueDate);
   const currency = input.currency ?? current.currency;
+  if (input.seriesPrefix !== undefined) await refusePrefixOfOtherType(trx, company.id, SERIES[current.type as "invoice" | "credit_note"], input.seriesPrefix);
+  const supplyDate = resolveSupplyDate("sales", input.supplyDate, current.supply_date, issueDate, target && taxPointOf(target));
   const changes: Record<string, unknown> = {
     partner_code: partnerCode,
     issue_date: issueDate,
+    supply_date: supplyDate,
     due_date: dueDate,
     currency,
     series_prefix: input.seriesPrefix ?? current.series_prefix,
     ...(input.notes !== undefined ? { notes: input.notes } : {}),
   };
-  // Lines are checked again whenever what they are checked against changes: the VAT at the issue date, the currency.
+  // Lines are checked again whenever what they are checked against changes: the VAT at the tax point, the currency.
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
-  const resolved = await resolveLines(trx, company, "sales", lineInputs, issueDate, currency);
+  const resolved = await resolveSaleLines(trx, company, lineInputs, supplyDate ?? issueDate, currency, target);
   const [row] = await trx("sale_invoices")
     .where({ company_id: company.id, id: current.id })
     .update({ ...changes, ...totalsColumns(resolved.totals), updated_at: trx.fn.now() })
     .returning("*");
-  await writeLines(trx, company.id, row.id, resolved.lines);
-  return toApi(trx, company.id, row);
+  return saleInvoiceToApi(row, await writeLines(trx, company.id, row.id, resolved.lines, true), partner);
 }
 
 export async function deleteSaleInvoice(trx: Db, companyId: string, id: string): Promise<SaleInvoice> {
@@ -227,12 +275,43 @@ export async function deleteSaleInvoice(trx: Db, companyId: string, id: string):
 
 /**
  * Issues a draft. Order matters for concurrency: the draft row is locked first (a second `issue` of the same
- * draft waits, then finds it issued: 409), then a credited invoice, then the series row (held until commit, so
- * numbers are consecutive and a rollback gives the number back).
+ * draft waits, then finds it issued: 409), then a credited invoice; everything is checked and written that can be
+ * without the number, and the series row is taken last, by the one statement that numbers, posts and announces
+ * the document (src/invoicing/numbering.ts), held until commit: numbers stay consecutive, a rollback gives the
+ * number back, and the series is locked for that statement and the commit only. With `audit` (a request's note),
+ * that statement runs as the request's last and writes its audit record; the returned document is completed then.
  */
-export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string): Promise<SaleInvoice> {
-  const draft = await findInvoice(trx, company.id, id, true);
+// What issuing reads, in one round trip: the draft (locked), its lines, its partner, the posting rules it needs, the
+// lines' items (to check them again, and for stock) and the company's warehouses. Amounts leave as text (a JSON
+// number is a JS float).
+const ISSUE_RULES: PostingRuleName[] = ["sales.revenue", "sales.receivable", "sales.vatPayable", "inventory.costOfSales", "inventory.stock"];
+const ISSUE_READ_SQL = `
+  select i.*,
+         (select coalesce(json_agg(json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
+                   'unit', l.unit, 'unit_price', l.unit_price::text, 'discount_percent', l.discount_percent::text, 'vat_rate_percent', l.vat_rate_percent::text,
+                   'vat_classifier', l.vat_classifier, 'revenue_account_code', l.revenue_account_code, 'warehouse_code', l.warehouse_code,
+                   'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock,
+                   'net_amount', l.net_amount::text) order by l.line_no), '[]')
+            from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id) as read_lines,
+         (select json_build_object('code', p.code, 'name', p.name, 'vat_code', p.vat_code, 'registration_code', p.registration_code, 'country_code', p.country_code,
+                   'address', p.address, 'is_private_person', p.is_private_person, 'is_customer', p.is_customer, 'payment_term_days', p.payment_term_days)
+            from partners p where p.company_id = i.company_id and p.code = i.partner_code) as read_partner,
+         (select coalesce(json_object_agg(r.rule, r.account_code), '{}') from posting_rules r where r.company_id = i.company_id and r.rule = any($3::text[])) as read_rules,
+         (select coalesce(json_object_agg(c.code, json_build_object('type', c.type, 'active', c.active)), '{}') from catalog_items c
+           where c.company_id = i.company_id
+             and c.code in (select l.item_code from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id)) as read_items,
+         (select coalesce(json_agg(json_build_object('id', w.id, 'code', w.code, 'is_default', w.is_default)), '[]') from warehouses w where w.company_id = i.company_id) as read_warehouses
+    from sale_invoices i
+   where i.company_id = $1::uuid and i.id = $2::uuid
+     for update of i`;
+
+export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit?: AuditNote): Promise<SaleInvoice> {
+  const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [company.id, id, ISSUE_RULES]);
+  if (!read) throw notFound("The sales invoice", "sale_invoice.not_found", { id });
+  const { read_lines, read_partner: livePartner, read_rules: rules, read_items: items, read_warehouses: warehouses, ...draft } = read;
+  const lines: Record<string, any>[] = read_lines;
   if (draft.status !== "draft") throw notDraft(draft);
+  const ruleAccount = (name: PostingRuleName): string => rules[name] ?? POSTING_RULES[name].defaultAccountCode;
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
   const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, true) : undefined;
@@ -246,22 +325,32 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
       );
     }
   }
-  const partner = await loadPartner(trx, company.id, draft.partner_code, "customer");
-  const lines = (await linesOf(trx, LINES, company.id, [id])).get(id)!;
-  // The VAT and accounts are checked again at issue: a rate valid when the draft was written may not be now.
-  const resolved = await resolveLines(trx, company, "sales", lines.map(storedLineInput), draft.issue_date, draft.currency);
+  // The partner is a customer still (the foreign key keeps it from disappearing under the draft).
+  if (!livePartner.is_customer) {
+    throw unprocessable(`The partner ${draft.partner_code} is not marked as a customer (isCustomer: false).`, "sale_invoice.partner_not_customer", { partnerCode: draft.partner_code });
+  }
+  const partner = livePartner as PartnerRow;
+  // The lines were resolved when the draft was written (create, update) against its tax point and currency, which
+  // only an update changes; what may have changed since is checked again: its items (deactivated meanwhile), the
+  // VAT classifiers (against the reference data and, for a credit note, the credited invoice's pairs). The posting
+  // function checks the accounts once more (a header account, a deleted one: 422 sale_invoice.posting_rejected),
+  // and taking or returning stock checks the goods.
+  await checkLinesAtIssue(trx, company, draft, lines, items, target);
+  const totals = computeTotals(
+    lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unit_price, discountPercent: l.discount_percent, vatRatePercent: l.vat_rate_percent, vatClassifier: l.vat_classifier })),
+  );
   const quote = await lookupRate(trx, company.id, draft.currency, draft.issue_date);
 
   // Credit the revenue per account and the VAT per rate; the receivable is their sum, all converted together.
   const revenueByAccount = new Map<string, Decimal>();
-  const [revenueDefault, receivable, vatPayable] = await accountsForRules(trx, company.id, ["sales.revenue", "sales.receivable", "sales.vatPayable"]);
-  resolved.lines.forEach((l) => {
-    const account = l.accountCode ?? revenueDefault;
-    revenueByAccount.set(account, (revenueByAccount.get(account) ?? new Decimal(0)).plus(l.netAmount));
+  const [revenueDefault, receivable, vatPayable] = [ruleAccount("sales.revenue"), ruleAccount("sales.receivable"), ruleAccount("sales.vatPayable")];
+  lines.forEach((l, i) => {
+    const account: string = l.revenue_account_code ?? revenueDefault;
+    revenueByAccount.set(account, (revenueByAccount.get(account) ?? new Decimal(0)).plus(totals.lineNets[i]));
   });
   const parts: { accountCode: string; amount: Decimal; description: string }[] = [
     ...[...revenueByAccount.entries()].map(([accountCode, amount]) => ({ accountCode, amount, description: "Revenue" })),
-    ...[...resolved.totals.vatByRate.entries()].map(([rate, amount]) => ({ accountCode: vatPayable, amount, description: `Output VAT ${trimDecimal(rate)}%` })),
+    ...[...totals.vatByRate.entries()].map(([rate, amount]) => ({ accountCode: vatPayable, amount, description: `Output VAT ${trimDecimal(rate)}%` })),
   ];
   const rate = new Decimal(quote.rate);
   const converted = convertParts(
@@ -272,32 +361,48 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     throw unprocessable(`The ${isCredit ? "credit note" : "invoice"} totals 0.00 EUR; there is nothing to issue.`, "sale_invoice.nothing_to_post", { id });
   }
 
-  const number = await allocateDocumentNumber(trx, company.id, isCredit ? "sale_credit_note" : "sale_invoice", draft.series_prefix, draft.issue_date);
   const foreign = draft.currency !== "EUR";
   const currencyOf = (amount: Decimal) => (foreign ? { currency: draft.currency, currencyAmount: amount.toFixed(2), rate: quote.rate } : {});
   // An invoice debits the receivable and credits revenue and VAT; a credit note the opposite.
   const [toSide, fromSide] = isCredit ? (["credit", "debit"] as const) : (["debit", "credit"] as const);
-  const entries: PostingEntry[] = [
-    { accountCode: receivable, [toSide]: converted.total.toFixed(2), partnerCode: draft.partner_code, ...currencyOf(new Decimal(draft.gross_total)), description: number.number },
-    ...parts.flatMap((p, i) =>
-      converted.parts[i].isZero() || p.amount.isZero() ? [] : [{ accountCode: p.accountCode, [fromSide]: converted.parts[i].toFixed(2), ...currencyOf(p.amount), description: p.description }],
-    ),
-  ];
-  let transaction;
-  try {
-    transaction = await post(trx, {
-      companyId: company.id,
-      date: draft.issue_date,
-      description: `${isCredit ? "Sales credit note" : "Sales invoice"} ${number.number}, ${partner.name}`,
-      reference: number.number,
-      documentType: "sale_invoice",
-      source: { type: isCredit ? "sale_credit_note" : "sale_invoice", id },
-      entries,
-      createdByKeyId: keyId,
-      conversion: "within_a_cent",
-    });
-  } catch (error) {
-    // A posting rule pointing at an account that no longer exists or takes no postings is the company's setup.
+  // Goods leave stock FIFO (or come back, on a credit note's return lines) before the number is taken; their cost
+  // joins the posting (src/inventory/invoices.ts).
+  const stockAccounts: [string, string] = [ruleAccount("inventory.costOfSales"), ruleAccount("inventory.stock")];
+  const stock = isCredit
+    ? await returnSaleStock(
+        trx,
+        company.id,
+        keyId,
+        { id: draft.id, issue_date: draft.issue_date, credited_invoice_id: draft.credited_invoice_id },
+        lines.filter((l) => l.return_to_stock) as Parameters<typeof returnSaleStock>[4],
+        { warehouses, accounts: stockAccounts },
+      )
+    : await takeSaleStock(trx, company.id, keyId, { id: draft.id, issue_date: draft.issue_date }, lines as Parameters<typeof takeSaleStock>[4], {
+        products: Object.keys(items).filter((code) => items[code].type === "product"),
+        warehouses,
+        accounts: stockAccounts,
+      });
+  const posting = (documentNumber: string): PostingRequest => ({
+    companyId: company.id,
+    date: draft.issue_date,
+    description: `${isCredit ? "Sales credit note" : "Sales invoice"} ${documentNumber}, ${partner.name}`,
+    reference: documentNumber,
+    documentType: "sale_invoice",
+    source: { type: isCredit ? "sale_credit_note" : "sale_invoice", id },
+    entries: [
+      { accountCode: receivable, [toSide]: converted.total.toFixed(2), partnerCode: draft.partner_code, ...currencyOf(new Decimal(draft.gross_total)), description: documentNumber },
+      ...parts.flatMap((p, i) =>
+        converted.parts[i].isZero() || p.amount.isZero() ? [] : [{ accountCode: p.accountCode, [fromSide]: converted.parts[i].toFixed(2), ...currencyOf(p.amount), description: p.description }],
+      ),
+      ...(stock?.entries ?? []),
+    ],
+    createdByKeyId: keyId,
+    conversion: "within_a_cent",
+  });
+  // The posting is checked before the number is taken: the series row stays locked from then until commit, and every
+  // other issue of the series waits for it, so only the writes happen while it is held.
+  // A posting rule pointing at an account that no longer exists or takes no postings is the company's setup.
+  const rejected = (error: unknown) => {
     if (error instanceof ApiError && error.key === "journal.lines_rejected") {
       throw new ApiError("unprocessable", `The document cannot be posted: ${error.message} Check the posting rules (ledger/posting-rules/list).`, {
         key: "sale_invoice.posting_rejected",
@@ -306,9 +411,13 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
       });
     }
     throw error;
-  }
+  };
+  const ph = placeholders();
+  const request = posting(ph.number);
+  const checked = await checkPosting(trx, request).catch(rejected);
 
   // A credit note lowers what is left to pay on its invoice; what the buyer had paid beyond that is owed back.
+  // (The credited invoice is locked since creditTarget; this is written before the number is taken.)
   let outstanding = isCredit ? new Decimal(0) : gross;
   if (target) {
     const before = new Decimal(target.outstanding);
@@ -325,31 +434,77 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
         updated_at: trx.fn.now(),
       });
   }
-  const [row] = await trx("sale_invoices")
-    .where({ company_id: company.id, id })
-    .update({
-      status: "issued",
-      number: number.number,
-      series_id: number.seriesId,
-      sequence: number.sequence,
-      partner_snapshot: JSON.stringify(partnerSnapshot(partner)),
-      rate: quote.rate,
-      rate_source: quote.source,
-      rate_date: quote.date,
-      gross_total_base: converted.total.toFixed(2),
-      outstanding: outstanding.toFixed(2),
-      journal_transaction_id: transaction.id,
-      issued_at: trx.fn.now(),
-      updated_at: trx.fn.now(),
-    })
-    .returning("*")
-    .catch((error) => {
-      if (violatedConstraint(error)?.constraint === "sale_invoices_sequence_key") throw conflict("The number was taken concurrently; retry.", "sale_invoice.number_taken");
-      throw error;
-    });
-  const issued = saleInvoiceToApi(row, lines);
-  await emitEvent(trx, company.id, isCredit ? "sale_invoice.credited" : "sale_invoice.issued", issued);
+  // The document as it will be once numbered: placeholders where the number, the posting's id and the time go.
+  const snapshot = partnerSnapshot(partner);
+  const columns = {
+    partner_snapshot: JSON.stringify(snapshot),
+    rate: quote.rate,
+    rate_source: quote.source,
+    rate_date: quote.date,
+    gross_total_base: converted.total.toFixed(2),
+    outstanding: outstanding.toFixed(2),
+  };
+  const issued = saleInvoiceToApi(
+    { ...draft, ...columns, partner_snapshot: snapshot, status: "issued", number: ph.number, journal_transaction_id: ph.journalId, issued_at: null, updated_at: draft.updated_at },
+    lines,
+  );
+  issued.issuedAt = ph.now;
+  issued.updatedAt = ph.now;
+  const stockLink = stock?.plannedLink(ph.journalId);
+  const finish = {
+    companyId: company.id,
+    documentType: isCredit ? ("sale_credit_note" as const) : ("sale_invoice" as const),
+    prefix: draft.series_prefix as string,
+    year: Number(String(draft.issue_date).slice(0, 4)),
+    invoiceId: id,
+    posting: request,
+    total: checked.total,
+    columns,
+    stockOperationIds: stockLink ? [stockLink.operationId] : [],
+    events: [
+      { type: "journal_transaction.posted" as const, data: plannedTransaction(request, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.now }) },
+      ...(stockLink ? [{ type: "inventory.stock_moved" as const, data: stockLink.event }] : []),
+      { type: isCredit ? ("sale_invoice.credited" as const) : ("sale_invoice.issued" as const), data: issued },
+    ],
+    ph,
+  };
+  const summary = { number: ph.number, type: issued.type, grossTotal: issued.grossTotal, currency: issued.currency };
+  if (audit) {
+    // Through the API: the numbering statement is the request's last, and writes its audit record too.
+    audit.summary = summary;
+    audit.finish = async (t, row) => void fillIn(issued, ph, await finishSaleIssue(t, finish, row));
+  } else {
+    fillIn(issued, ph, await finishSaleIssue(trx, finish, null));
+  }
   return issued;
+}
+
+/**
+ * What issuing checks again of a draft's lines (src/invoicing/vat.ts, the catalog): each item exists and is active
+ * still, each rate and classifier is valid at the tax point and fits a sale, and a credit note carries only its
+ * invoice's pairs. 422 as at create, naming the line's field.
+ */
+async function checkLinesAtIssue(db: Db, company: CompanyContext, draft: Record<string, any>, lines: Record<string, any>[], items: Record<string, { active: boolean }>, target?: Record<string, any>) {
+  const errors: FieldErrors = {};
+  const keys: Record<string, string> = {};
+  const fail = (path: string, key: string, message: string) => {
+    (errors[path] ??= []).push(message);
+    keys[path] ??= key;
+  };
+  lines.forEach((l, i) => {
+    if (l.item_code === null) return;
+    const item = items[l.item_code];
+    if (!item) fail(`lines[${i}].itemCode`, "sale_invoice.item_unknown", `item ${l.item_code} does not exist`);
+    else if (!item.active) fail(`lines[${i}].itemCode`, "sale_invoice.item_inactive", `item ${l.item_code} is not active any more`);
+  });
+  const creditedPairs = target ? await vatPairsOf(db, LINES, company.id, target.id) : undefined;
+  const vat = await checkLinesVat(
+    db,
+    { countryCode: company.countryCode, date: taxPointOf(draft), document: "sale", prefix: "sale_invoice", creditedPairs },
+    lines.map((l) => ({ vatRatePercent: l.vat_rate_percent, vatClassifier: l.vat_classifier })),
+  );
+  for (const p of vat.problems) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
+  throwRuleFailures(errors, keys, "sale_invoice.invalid_lines");
 }
 
 const OVERDUE = `(status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)`;
@@ -364,6 +519,7 @@ const listSpec: ListSpec = {
     seriesPrefix: { column: "series_prefix", type: "string" },
     currency: { column: "currency", type: "string" },
     issueDate: { column: "issue_date", type: "date" },
+    supplyDate: { column: "coalesce(supply_date, issue_date)", type: "date" },
     dueDate: { column: "due_date", type: "date" },
     netTotal: { column: "net_total", type: "decimal", total: true },
     vatTotal: { column: "vat_total", type: "decimal", total: true },
@@ -380,17 +536,5 @@ const listSpec: ListSpec = {
 };
 
 export async function listSaleInvoices(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("sale_invoices").where("company_id", companyId), listSpec, request, ["*"]);
-  const [lines, partners] = await Promise.all([
-    linesOf(
-      db,
-      LINES,
-      companyId,
-      result.rows.map((r) => r.id),
-    ),
-    livePartners(db, companyId, result.rows),
-  ]);
-  const rows = result.rows.map((r) => saleInvoiceToApi(r, lines.get(r.id)!, partners.get(r.partner_code)));
-  const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, money(v)]));
-  return { ...result, rows, ...(totals ? { totals } : {}) };
+  return listDocuments(db, companyId, { documents: "sale_invoices", lines: "sale_invoice_lines" }, listSpec, request, saleInvoiceToApi);
 }

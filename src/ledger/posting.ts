@@ -2,9 +2,10 @@
 // the migration later. It checks every rule, then writes the transaction and its lines inside the caller's
 // transaction. The database checks the same rules again (balance at commit, locked months, postable accounts,
 // immutability), so no other code path can break them.
+import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { preparedQuery } from "../db/prepared.js";
+import { plainQuery, preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../errors.js";
@@ -155,38 +156,120 @@ const POST_SQL = `select * from ledger_post($1::uuid, $2::int, $3::date, $4::tex
   $10::numeric, $11::text[], $12::text[], $13::uuid, $14::text[], $15::numeric[], $16::numeric[], $17::text[], $18::text[],
   $19::numeric[], $20::numeric[], $21::text[])`;
 
-/** Posts one journal transaction inside `trx` and returns it. */
-export async function post(trx: Db, req: PostingRequest): Promise<JournalTransaction> {
+/** What checkPosting found: the request it checked (its amounts and accounts) and its total. */
+export interface CheckedPosting {
+  readonly fingerprint: string;
+  readonly total: Decimal;
+}
+
+// What a check depends on: the date and, per line, the account, the amounts and the partner (not the descriptions).
+const fingerprintOf = (req: PostingRequest) =>
+  JSON.stringify([req.companyId, req.date, req.entries.map((e) => [e.accountCode, e.debit, e.credit, e.partnerCode, e.currency, e.currencyAmount, e.rate])]);
+
+/**
+ * Checks a posting without writing it, for a caller that must post while holding a lock (a document's number
+ * series): it checks first, takes the lock, then posts with `post(trx, req, checked)`, which skips the checks that
+ * were done (the database still has the last word on locks and accounts). The descriptions may change in between
+ * (they name the number taken); the amounts, accounts, partners and date may not.
+ */
+export async function checkPosting(trx: Db, req: PostingRequest): Promise<CheckedPosting> {
   checkShape(req.entries);
   const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
   const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
   const { total } = await checkRules(trx, req, accountCodes, partnerCodes);
+  return { fingerprint: fingerprintOf(req), total };
+}
+
+/** The parameters of POST_SQL (the function ledger_post) for a request, in order ($1..$21). */
+export function postArgs(req: PostingRequest, total: Decimal): unknown[] {
+  const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
+  const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
+  return [
+    req.companyId,
+    Number(req.date.slice(0, 4)),
+    req.date,
+    req.description ?? null,
+    req.reference ?? null,
+    req.documentType,
+    req.source?.type ?? null,
+    req.source?.id ?? null,
+    req.reversesId ?? null,
+    total.toFixed(2),
+    accountCodes,
+    partnerCodes,
+    req.createdByKeyId ?? null,
+    req.entries.map((e) => e.accountCode),
+    req.entries.map((e) => e.debit ?? "0"),
+    req.entries.map((e) => e.credit ?? "0"),
+    req.entries.map((e) => e.partnerCode ?? null),
+    req.entries.map((e) => e.currency ?? null),
+    req.entries.map((e) => e.currencyAmount ?? null),
+    req.entries.map((e) => e.rate ?? null),
+    req.entries.map((e) => e.description ?? null),
+  ];
+}
+
+/**
+ * The transaction a checked request will post, as the API (and its `journal_transaction.posted` event) shows it,
+ * before it exists: `pending` stands where its id, number and creation time go (src/invoicing/numbering.ts writes
+ * a document's posting in the statement that numbers it, and fills these in there).
+ */
+export function plannedTransaction(req: PostingRequest, checked: CheckedPosting, pending: { id: string; number: string; createdAt: string }): JournalTransaction {
+  if (checked.fingerprint !== fingerprintOf(req)) throw new Error("plannedTransaction: the request differs from the one checked");
+  const money = (v: string | undefined) => (v === undefined || isZero(v) ? null : formatDecimal(v, "money"));
+  return {
+    id: pending.id,
+    number: pending.number,
+    date: req.date,
+    description: req.description ?? null,
+    reference: req.reference ?? null,
+    documentType: req.documentType,
+    source: req.source ? { type: req.source.type, id: req.source.id } : null,
+    reversesId: req.reversesId ?? null,
+    reversedById: null,
+    total: formatDecimal(checked.total, "money"),
+    entries: req.entries.map((e, i) => ({
+      lineNo: i + 1,
+      accountCode: e.accountCode,
+      debit: money(e.debit),
+      credit: money(e.credit),
+      partnerCode: e.partnerCode ?? null,
+      currency: e.currency ?? null,
+      currencyAmount: e.currencyAmount === undefined ? null : formatDecimal(e.currencyAmount, "money"),
+      rate: e.rate === undefined ? null : trimDecimal(e.rate),
+      description: e.description ?? null,
+    })),
+    createdByKeyId: req.createdByKeyId ?? null,
+    createdAt: pending.createdAt,
+  };
+}
+
+/** A constraint the database enforced at posting time (a lock or a chart change after the checks) as the API error. */
+export function postingFailure(error: unknown, req: Pick<PostingRequest, "date" | "reversesId">): unknown {
+  switch (violatedConstraint(error)?.constraint) {
+    case "ledger_period_locked":
+      return periodLocked(req.date.slice(0, 7));
+    case "journal_entries_postable_account":
+    case "journal_entries_account_fkey":
+    case "journal_entries_partner_fkey":
+      return new ApiError("unprocessable", "An account or partner of the lines changed while posting; retry.", { key: "journal.lines_rejected" });
+    case "journal_transactions_reversed_once":
+      return conflict("The transaction is reversed already.", "journal.already_reversed", { id: req.reversesId });
+  }
+  return error;
+}
+
+/** Posts one journal transaction inside `trx` and returns it. */
+export async function post(trx: Db, req: PostingRequest, checked?: CheckedPosting): Promise<JournalTransaction> {
+  checkShape(req.entries);
+  const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
+  const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
+  if (checked && checked.fingerprint !== fingerprintOf(req)) throw new Error("post: the request differs from the one checked");
+  const { total } = checked ?? (await checkRules(trx, req, accountCodes, partnerCodes));
   try {
     // Number, header and lines in one statement. The number is taken first (gapless: the series row stays locked
     // until commit); the lines travel as parallel arrays, so the statement text never changes and stays prepared.
-    const [{ entries, ...header }] = await preparedQuery<{ entries: Record<string, any>[] }>(trx, "journal_post", POST_SQL, [
-      req.companyId,
-      Number(req.date.slice(0, 4)),
-      req.date,
-      req.description ?? null,
-      req.reference ?? null,
-      req.documentType,
-      req.source?.type ?? null,
-      req.source?.id ?? null,
-      req.reversesId ?? null,
-      total.toFixed(2),
-      accountCodes,
-      partnerCodes,
-      req.createdByKeyId ?? null,
-      req.entries.map((e) => e.accountCode),
-      req.entries.map((e) => e.debit ?? "0"),
-      req.entries.map((e) => e.credit ?? "0"),
-      req.entries.map((e) => e.partnerCode ?? null),
-      req.entries.map((e) => e.currency ?? null),
-      req.entries.map((e) => e.currencyAmount ?? null),
-      req.entries.map((e) => e.rate ?? null),
-      req.entries.map((e) => e.description ?? null),
-    ]);
+    const [{ entries, ...header }] = await preparedQuery<{ entries: Record<string, any>[] }>(trx, "journal_post", POST_SQL, postArgs(req, total));
     const posted = transactionToApi(header, entries, null);
     // Every posting of every module is announced here, in its own transaction (issue 9).
     await emitEvent(trx, req.companyId, "journal_transaction.posted", posted);
@@ -205,4 +288,144 @@ export async function post(trx: Db, req: PostingRequest): Promise<JournalTransac
     }
     throw error;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Many postings at once (the migration of historical books, issue 13: 60,000 transactions in one request). The same
+// rules as checkPosting — each transaction has at least two lines, one positive side per line, postable accounts,
+// debits = credits, a total within MAX_MONEY, open months — checked in memory against context loaded with a few set
+// queries, every failure collected with its path instead of the first one thrown. postBatch then writes numbers,
+// headers and lines with three set-based statements; the ledger's triggers check every row again (postable
+// accounts, locked months, and the balance of every transaction at commit).
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The accounts a batch may post to (code -> postable), and the locked months (`YYYY-MM`) of the company. */
+export interface BatchPostingContext {
+  accounts: ReadonlyMap<string, boolean>;
+  lockedMonths: ReadonlySet<string>;
+}
+
+/**
+ * Checks each posting of a batch without writing; `fail(path, message)` receives every problem, the path relative to
+ * the posting (`entries[1].accountCode`, `entries`). Returns the locked months the postings touch (a 409 for the
+ * caller) and each posting's total (undefined when the posting failed).
+ */
+export function checkPostingBatch(
+  postings: readonly Pick<PostingRequest, "date" | "entries">[],
+  context: BatchPostingContext,
+  fail: (index: number, path: string, message: string) => void,
+): { lockedMonths: string[]; totals: (Decimal | undefined)[] } {
+  const locked = new Set<string>();
+  const totals = postings.map((p, index) => {
+    let ok = true;
+    const problem = (path: string, message: string) => ((ok = false), fail(index, path, message));
+    if (context.lockedMonths.has(p.date.slice(0, 7))) locked.add(p.date.slice(0, 7));
+    if (p.entries.length < 2) problem("entries", "needs at least two lines");
+    let debits = new Decimal(0);
+    let credits = new Decimal(0);
+    p.entries.forEach((e, i) => {
+      if ((e.debit === undefined) === (e.credit === undefined)) problem(`entries[${i}]`, "needs exactly one of debit and credit");
+      else if (isZero(e.debit ?? e.credit!)) problem(`entries[${i}].${e.debit !== undefined ? "debit" : "credit"}`, "must be above 0");
+      else if (e.debit !== undefined) debits = debits.plus(e.debit);
+      else credits = credits.plus(e.credit!);
+      const postable = context.accounts.get(e.accountCode);
+      if (postable === undefined) problem(`entries[${i}].accountCode`, `account ${e.accountCode} does not exist`);
+      else if (!postable) problem(`entries[${i}].accountCode`, `account ${e.accountCode} is not postable`);
+    });
+    if (ok && !debits.equals(credits)) problem("entries", `does not balance: debits ${debits.toFixed(2)}, credits ${credits.toFixed(2)}`);
+    if (ok && debits.greaterThan(MAX_MONEY)) problem("entries", `total ${debits.toFixed(2)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
+    return ok ? debits : undefined;
+  });
+  return { lockedMonths: [...locked].sort(), totals };
+}
+
+/** One posting of a batch, checked by checkPostingBatch (no partners, currencies or line descriptions). */
+export interface BatchPosting {
+  date: string;
+  description?: string | null;
+  reference?: string | null;
+  entries: { accountCode: string; debit?: string; credit?: string }[];
+  total: Decimal;
+}
+
+/**
+ * Writes checked postings of one document type inside `trx` with set-based statements and returns their ids (in the
+ * order given). Numbers come from the company's journal series of each year, when it has one, taken in date order
+ * (the series row stays locked until commit, as for a single posting). No per-transaction event: the caller
+ * announces the batch.
+ */
+export async function postBatch(
+  trx: Db,
+  companyId: string,
+  documentType: JournalDocumentType,
+  postings: readonly BatchPosting[],
+  createdByKeyId: string | null,
+): Promise<string[]> {
+  if (!postings.length) return [];
+  const ids = postings.map(() => randomUUID());
+  const numbers: (string | null)[] = postings.map(() => null);
+  const order = postings.map((_, i) => i).sort((a, b) => (postings[a].date < postings[b].date ? -1 : postings[a].date > postings[b].date ? 1 : a - b));
+  const byYear = new Map<number, number[]>();
+  for (const i of order) {
+    const year = Number(postings[i].date.slice(0, 4));
+    if (!byYear.has(year)) byYear.set(year, []);
+    byYear.get(year)!.push(i);
+  }
+  for (const [year, indexes] of byYear) {
+    const rows = await plainQuery<{ prefix: string; first: string }>(
+      trx,
+      `update number_series s set next_number = s.next_number + $1, updated_at = now()
+         from (select id from number_series where company_id = $2 and document_type = 'journal' and year = $3
+                order by created_at, id limit 1 for update) target
+        where s.company_id = $2 and s.id = target.id
+        returning s.prefix, s.next_number - $1 as first`,
+      [indexes.length, companyId, year],
+    );
+    if (rows[0]) indexes.forEach((i, k) => (numbers[i] = `${rows[0].prefix}-${Number(rows[0].first) + k}`));
+  }
+  const lines = postings.flatMap((p, i) => p.entries.map((e, j) => ({ id: ids[i], lineNo: j + 1, date: p.date, ...e })));
+  try {
+    await plainQuery(
+      trx,
+      `insert into journal_transactions (company_id, id, number, date, description, reference, document_type, total, account_codes, created_by_key_id)
+       select $1::uuid, t.id, t.number, t.date, t.description, t.reference, $2, t.total, string_to_array(t.accounts, ' '), $3::uuid
+         from unnest($4::uuid[], $5::text[], $6::date[], $7::text[], $8::text[], $9::numeric[], $10::text[]) as t(id, number, date, description, reference, total, accounts)`,
+      [
+        companyId,
+        documentType,
+        createdByKeyId,
+        ids,
+        numbers,
+        postings.map((p) => p.date),
+        postings.map((p) => p.description ?? null),
+        postings.map((p) => p.reference ?? null),
+        postings.map((p) => p.total.toFixed(2)),
+        postings.map((p) => [...new Set(p.entries.map((e) => e.accountCode))].join(" ")),
+      ],
+    );
+    // The lines' checks — the foreign keys' lookups of their headers and accounts, the statement-level entry check —
+    // run on plans this connection may have cached while the journal was small (the opening balances a moment ago,
+    // or any earlier request on a pooled connection); such a plan can look each header up through the (company,
+    // date) index and scan a company's whole journal per line (82 s for 180,000 lines on PostgreSQL 15). DISCARD
+    // PLANS drops them (no lock, no session state that outlives it), so they are planned again for the journal as it
+    // now is. ANALYZE would do it too, but holds a lock on the shared tables until commit.
+    await trx.raw("discard plans");
+    await plainQuery(
+      trx,
+      `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit)
+       select $1::uuid, l.id, l.line_no, l.date, l.account_code, l.debit, l.credit
+         from unnest($2::uuid[], $3::int[], $4::date[], $5::text[], $6::numeric[], $7::numeric[]) as l(id, line_no, date, account_code, debit, credit)`,
+      [companyId, lines.map((l) => l.id), lines.map((l) => l.lineNo), lines.map((l) => l.date), lines.map((l) => l.accountCode), lines.map((l) => l.debit ?? "0"), lines.map((l) => l.credit ?? "0")],
+    );
+  } catch (error) {
+    switch (violatedConstraint(error)?.constraint) {
+      case "ledger_period_locked":
+        throw conflict("A month of the postings was locked while posting; retry.", "period.locked");
+      case "journal_entries_postable_account":
+      case "journal_entries_account_fkey":
+        throw new ApiError("unprocessable", "An account of the lines changed while posting; retry.", { key: "journal.lines_rejected" });
+    }
+    throw error;
+  }
+  return ids;
 }

@@ -163,25 +163,75 @@ const sortable = (spec: ListSpec) => Object.keys(spec.fields).filter((k) => spec
  * Runs a list request over `base`, a query already restricted to what the caller may see (its tenancy).
  * `select` names what each row returns; rows come back as selected, for the caller to shape.
  */
+export type ListFilter = NonNullable<ListRequest["filter"]>[number];
+
+/**
+ * A table of per-group sums kept beside a resource's rows (in the same transactions, by triggers), from which the
+ * count and totals of a list can be read instead of aggregating every matching row: used when every filter of the
+ * request is on a field the rollup has (or one `rewrite` turns into one), else the rows are aggregated as usual.
+ */
+export interface Rollup {
+  /** The rollup's rows, restricted to what the caller may see. */
+  base: () => Knex.QueryBuilder;
+  /** The list fields it groups by, as its own columns; they filter exactly as the list's fields do. */
+  fields: Record<string, ListField>;
+  /** Its column counting the rows of a group. */
+  count: string;
+  /** Its column of each totalable list field; a total it lacks makes the list aggregate the rows. */
+  totals: Record<string, string>;
+  /** A filter on another field, rewritten to the rollup's fields when it selects whole groups; else null. */
+  rewrite?: (filter: ListFilter) => ListFilter | null;
+  /** Whether the rollup may answer the request at all (one that holds only some rows: when a filter selects just those). */
+  applies?: (request: ListRequest) => boolean;
+}
+
+/** The count and totals of `request` from the rollup, or null when its filters or totals are not all the rollup's. */
+function rollupPlan(rollup: Rollup, request: ListRequest): Plan | null {
+  if (rollup.applies && !rollup.applies(request)) return null;
+  const filters: ListFilter[] = [];
+  for (const f of request.filter ?? []) {
+    const mapped = Object.hasOwn(rollup.fields, f.field) ? f : (rollup.rewrite?.(f) ?? null);
+    if (!mapped) return null;
+    filters.push(mapped);
+  }
+  if (!(request.totals ?? []).every((t) => Object.hasOwn(rollup.totals, t))) return null;
+  const fields: Record<string, ListField> = { ...rollup.fields };
+  for (const [name, column] of Object.entries(rollup.totals)) fields[name] = { column, type: "decimal", total: true, filter: false, sort: false };
+  return plan({ fields, tieBreaker: [], defaultSort: [] }, { filter: filters, totals: request.totals });
+}
+
 export async function runList<Row>(
   db: Knex,
   base: () => Knex.QueryBuilder,
   spec: ListSpec,
   request: ListRequest,
   select: string[],
+  rollups: Rollup[] = [],
 ): Promise<ListResult<Row>> {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? 50;
   const { where, order, totals } = plan(spec, request);
-  const filtered = () => {
-    const q = base();
-    for (const w of where) q.whereRaw(w.sql, w.bindings as Knex.RawBinding[]);
+  // The first rollup that can answer the count and totals (none: the matching rows are aggregated).
+  let rollup: Rollup | undefined;
+  let summed: Plan | null = null;
+  for (const candidate of rollups) {
+    summed = rollupPlan(candidate, request);
+    if (summed) {
+      rollup = candidate;
+      break;
+    }
+  }
+  const filtered = (from = base, conditions = where) => {
+    const q = from();
+    for (const w of conditions) q.whereRaw(w.sql, w.bindings as Knex.RawBinding[]);
     return q;
   };
-  const aggregates = ["count(*)::bigint as total", ...totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)];
+  const aggregates = summed
+    ? [`coalesce(sum(${rollup!.count}), 0)::bigint as total`, ...summed.totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)]
+    : ["count(*)::bigint as total", ...totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)];
   const [rows, summary] = await Promise.all([
     filtered().select(select).orderByRaw(order.join(", ")).limit(pageSize).offset((page - 1) * pageSize),
-    filtered().first(db.raw(aggregates.join(", "))),
+    (summed ? filtered(rollup!.base, summed.where) : filtered()).first(db.raw(aggregates.join(", "))),
   ]);
   const result: ListResult<Row> = { rows: rows as Row[], page, pageSize, total: Number(summary.total) };
   if (totals.length) result.totals = Object.fromEntries(totals.map((t, i) => [t.name, summary[`total_${i}`] as string]));

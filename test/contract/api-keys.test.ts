@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
+import { sleep } from "../support/timing.js";
 
 let h: Harness;
 let key: string;
@@ -19,8 +21,6 @@ afterAll(() => h.close());
 const CREATE = "/v1/account/api-keys/create";
 const LIST = "/v1/account/api-keys/list";
 const REVOKE = "/v1/account/api-keys/revoke";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
 
@@ -197,12 +197,13 @@ describe("revoke", () => {
   test("revokes at once: the key gets 401 on its next request", async () => {
     const created = await createKey({ name: "Atšaukiamas", scopes: ["*"] });
     expect((await h.post("/v1/account/companies/list", {}, { key: created.key })).status).toBe(200);
+    await sleep(20); // so that revokedAt is strictly after createdAt
     const res = await h.post(REVOKE, { id: created.id }, { key });
     expect(res.status).toBe(200);
     const { key: _secret, ...listed } = created;
     expect(res.body).toEqual({ ...listed, revokedAt: expect.stringMatching(ISO) });
     expect(res.body.key).toBeUndefined();
-    expect(Date.parse(res.body.revokedAt)).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
+    expect(Date.parse(res.body.revokedAt)).toBeGreaterThan(Date.parse(created.createdAt));
     expectError(await h.post("/v1/account/companies/list", {}, { key: created.key }), 401, "unauthorized");
     expect((await h.db("api_keys").where({ id: created.id }).first()).revoked_at).not.toBeNull();
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 
 let h: Harness;
 let accountId: string;
@@ -24,8 +25,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const AUDIT = "/v1/account/audit-log/list";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}`;

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 
 let h: Harness;
 let key: string;
@@ -20,8 +21,6 @@ const GET = "/v1/catalog/items/get";
 const LIST = "/v1/catalog/items/list";
 const UPDATE = "/v1/catalog/items/update";
 const DELETE = "/v1/catalog/items/delete";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
 let seq = 0;
@@ -52,6 +51,8 @@ describe("create", () => {
       salePriceExclVat: "12.500000",
       purchasePriceExclVat: null,
       tracking: "none",
+      revenueAccountCode: null,
+      expenseAccountCode: null,
       active: true,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
@@ -197,6 +198,45 @@ describe("create", () => {
     expect(readOnly.status).toBe(200);
     expectError(await h.post(CREATE, { ...MINIMAL, code: code() }, { key: readOnly.body.key, companyId }), 403, "forbidden");
     expect((await h.post(LIST, {}, { key: readOnly.body.key, companyId })).status).toBe(200);
+  });
+});
+
+describe("default accounts of the item's document lines", () => {
+  let chartCompany: string;
+  let chartKey: string;
+  beforeAll(async () => {
+    ({ apiKey: chartKey, companyId: chartCompany } = await h.tenant());
+    const res = await h.post("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, { key: chartKey, companyId: chartCompany });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  });
+  const post = (path: string, body: Record<string, unknown>) => h.post(path, body, { key: chartKey, companyId: chartCompany });
+
+  test("a postable income account for sales and an expense or asset account for purchases are kept; null clears them", async () => {
+    const created = await post(CREATE, { ...MINIMAL, code: code(), revenueAccountCode: "5001", expenseAccountCode: "2040" });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ revenueAccountCode: "5001", expenseAccountCode: "2040" });
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({ revenue_account_code: "5001", expense_account_code: "2040" });
+    const listed = await post(LIST, { filter: [{ field: "revenueAccountCode", op: "eq", value: "5001" }] });
+    expect(listed.body.rows.map((r: any) => r.id)).toEqual([created.body.id]);
+    const cleared = await post(UPDATE, { id: created.body.id, revenueAccountCode: null, expenseAccountCode: "6000" });
+    expect(cleared.body).toMatchObject({ revenueAccountCode: null, expenseAccountCode: "6000" });
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({ revenue_account_code: null, expense_account_code: "6000" });
+  });
+
+  test.each([
+    { name: "an unknown account", body: { revenueAccountCode: "5999" }, field: "revenueAccountCode", message: /5999 does not exist/ },
+    { name: "a header account", body: { revenueAccountCode: "500" }, field: "revenueAccountCode", message: /500 is a header account/ },
+    { name: "an expense account as revenue", body: { revenueAccountCode: "6000" }, field: "revenueAccountCode", message: /6000 is of type expense/ },
+    { name: "an income account as cost", body: { expenseAccountCode: "5000" }, field: "expenseAccountCode", message: /5000 is of type income/ },
+  ])("$name -> 422 catalog_item.account_invalid naming the field; nothing stored or changed", async ({ body, field, message }) => {
+    const c = code();
+    const res = await post(CREATE, { ...MINIMAL, code: c, ...body });
+    expectError(res, 422, "unprocessable", "catalog_item.account_invalid");
+    expect(res.body.error.fieldErrors[field][0]).toMatch(message);
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, code: c })).toHaveLength(0);
+    const item = (await post(CREATE, { ...MINIMAL, code: code() })).body;
+    expectError(await post(UPDATE, { id: item.id, ...body }), 422, "unprocessable", "catalog_item.account_invalid");
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: item.id }).first()).toMatchObject({ revenue_account_code: null, expense_account_code: null });
   });
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { ltCompanyCode } from "../support/codes.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 
 let h: Harness;
 let key: string;
@@ -19,8 +20,6 @@ const CREATE = "/v1/account/companies/create";
 const GET = "/v1/account/companies/get";
 const LIST = "/v1/account/companies/list";
 const UPDATE = "/v1/account/companies/update";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let seq = 0;
 // Valid Lithuanian legal entity codes: a Lithuanian company's code must pass the mod-11 check (src/domain/identifiers.ts).

@@ -18,6 +18,12 @@ function documentWithPlaceholder(): Document {
   const document = structuredClone(loadDocument()) as Document & { paths: Record<string, { post: Record<string, any> }> };
   const template = document.paths["/v1/partners/get"].post;
   const responses = structuredClone(template.responses) as Record<string, any>;
+  // scripts/gen.mjs gives an operation under /v1/declarations/{cc}/ a 422 carrying `jurisdiction.mismatch`.
+  responses["422"] = {
+    description: "The company is not registered in LT (`jurisdiction.mismatch`).",
+    content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+    "x-error-keys": ["jurisdiction.mismatch"],
+  };
   responses["200"].content = {
     "application/json": {
       schema: {

@@ -12,13 +12,14 @@ import { ecbXml, startEcbServer, type EcbRateDay, type EcbServer } from "../supp
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { runCli } from "../support/processes.js";
+import { ISO_INSTANT as ISO } from "../support/patterns.js";
+import { sleep } from "../support/timing.js";
 
 const SYNC = "/v1/reference/exchange-rates/sync";
 const LIST = "/v1/reference/exchange-rates/list";
 const SET = "/v1/reference/exchange-rates/set";
 const OVERRIDES = "/v1/reference/exchange-rates/overrides/list";
 const DELETE = "/v1/reference/exchange-rates/overrides/delete";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 // ----- The feed ------------------------------------------------------------------------------------------------
 // The latest published day is Friday 2026-05-08. The full history starts on Monday 2025-12-01; the 90-day file
@@ -320,12 +321,13 @@ describe("set", () => {
     expect((await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.1" })).status).toBe(200);
     const [first] = await overrideRows();
     const writer = await createKey(["reference:write"]);
+    await sleep(20); // so that the new setAt is strictly later
     const res = await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.12500" }, a, writer.key);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.125" });
     const rows = await overrideRows();
     expect(rows).toEqual([{ companyId: a.companyId, currency: "USD", date: DAILY_DATE, rate: "1.12500000", setBy: writer.id, setAt: expect.any(Date) }]);
-    expect(rows[0].setAt.getTime()).toBeGreaterThanOrEqual(first.setAt.getTime());
+    expect(rows[0].setAt.getTime()).toBeGreaterThan(first.setAt.getTime());
   });
 
   test.each([

@@ -20,9 +20,12 @@ afterAll(() => h.close());
 test("no operation answers a 5xx, an answer outside the contract, or a 400 that names no field", async () => {
   const report = await fuzzContract(h, options);
   process.stderr.write(`${describeReport(report, options)}\n`);
-  expect(report.operations).toBeGreaterThanOrEqual(40);
+  const served = (await (await h.get("/openapi.json")).json()) as { paths: Record<string, unknown> };
+  expect(report.operations).toBe(Object.keys(served.paths).length);
   expect(report.requests).toBeGreaterThanOrEqual(report.operations * (options.valid + options.broken));
-  // Valid bodies reach the handlers: some operations succeed, and not everything is refused by validation.
+  // Valid bodies reach the handlers: at least half of the operations succeed at least once (52 of 102 when this was
+  // written; the contract's examples are sent first), and not everything is refused by validation.
+  expect(report.succeeded.size).toBeGreaterThanOrEqual(Math.ceil(report.operations / 2));
   expect(report.byStatus["200"]).toBeGreaterThan(report.operations);
   expect(report.failures).toEqual([]);
 }, 600_000);

@@ -10,6 +10,7 @@ import { MAX_BODY_DEPTH } from "../../src/http/body.js";
 import { loadDocument } from "../../src/http/openapi.js";
 import { expectError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
 import { captureLogs } from "../support/logs.js";
 
 let h: Harness;
@@ -209,6 +210,32 @@ describe("defect 8: a key revoked while its request body arrives does not write"
     expect(await h.db("audit_log").where({ key_id: child.body.id })).toEqual([]);
   });
 
+  test("a revocation waits for the writes of the key already in flight: after its 200, no write of the key commits", async () => {
+    const child = await h.post("/v1/account/api-keys/create", { name: "skrydyje", scopes: ["partners:write"] }, { key: t.apiKey });
+    const blocker = await h.db.transaction();
+    const order: string[] = [];
+    try {
+      // The write passes its key check, then waits inside its transaction on the table the test has locked.
+      await blocker.raw("lock table partners in share row exclusive mode");
+      const write = h.post("/v1/partners/create", { name: "Skrydyje", code: "INFLIGHT-1" }, { key: child.body.key, companyId: t.companyId }).then((r) => (order.push("write"), r));
+      await waitForLockWaiters(h.db, { waitEvent: "relation", queryLike: "%insert into%partners%", what: "the write" });
+      const revoke = h.post("/v1/account/api-keys/revoke", { id: child.body.id }, { key: t.apiKey }).then((r) => (order.push("revoke"), r));
+      // The revocation waits on the key's lock while the write it would overtake is still open.
+      await waitForLockWaiters(h.db, { waitEvent: "advisory", what: "the revocation" });
+      expect(order).toEqual([]);
+      await blocker.commit();
+      const [written, revoked] = await Promise.all([write, revoke]);
+      expect([written.status, revoked.status]).toEqual([200, 200]);
+      expect(order).toEqual(["write", "revoke"]);
+    } finally {
+      if (!blocker.isCompleted()) await blocker.rollback();
+    }
+    expect(await h.db("partners").where({ company_id: t.companyId, code: "INFLIGHT-1" }).count({ n: "*" })).toEqual([{ n: "1" }]);
+    // And the next write of the revoked key is refused.
+    const after = await h.post("/v1/partners/create", { name: "Po", code: "INFLIGHT-2" }, { key: child.body.key, companyId: t.companyId });
+    expect(after.status).toBe(401);
+  });
+
   test("the server bounds how long a request may take to arrive", () => {
     expect(h.server.server.requestTimeout).toBe(h.config.requestTimeoutMs);
     expect(h.config.requestTimeoutMs).toBeLessThanOrEqual(120_000);
@@ -220,7 +247,7 @@ describe("defect 10: the routes outside /v1 are rate-limited per client address"
   let local: Harness;
   beforeAll(async () => {
     // Behind a trusted proxy, so that each case comes from an address of its own.
-    local = await startHarness({ config: { rateLimitPerMinute: 2, trustProxy: true } });
+    local = await startHarness({ config: { rateLimitPerMinute: 2, trustProxyHops: 1 } });
     const { rows } = await local.db.raw<{ rows: { left: string }[] }>("select 60 - extract(second from now()) as left");
     if (Number(rows[0].left) < 5) await sleep(Number(rows[0].left) * 1000 + 300);
   });
@@ -240,6 +267,31 @@ describe("defect 10: the routes outside /v1 are rate-limited per client address"
     // The address's budget is the one an API request without a key spends too.
     const api = await local.post("/v1/account/companies/list", {}, { headers: from });
     expect(api.status).toBe(429);
+  });
+});
+
+describe("defect 10: behind one trusted proxy, the client address is the one the proxy added", () => {
+  let local: Harness;
+  beforeAll(async () => {
+    local = await startHarness({ config: { rateLimitPerMinute: 2, trustProxyHops: 1 } });
+    const { rows } = await local.db.raw<{ rows: { left: string }[] }>("select 60 - extract(second from now()) as left");
+    if (Number(rows[0].left) < 5) await sleep(Number(rows[0].left) * 1000 + 300);
+  });
+  afterAll(() => local.close());
+
+  test("addresses the client writes into X-Forwarded-For itself earn no fresh budget", async () => {
+    // nginx appends the peer it saw ($proxy_add_x_forwarded_for): whatever the client sent stays on the left.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(local.url + "/health", { headers: { "x-forwarded-for": `198.51.100.${i + 1}, 203.0.113.77` } });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    // Another client (another address added by the proxy) still has its own budget.
+    expect((await fetch(local.url + "/health", { headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.78" } })).status).toBe(200);
+    const counted = await local.db("rate_limit_counters").whereLike("bucket", "%203.0.113.77%").select("bucket");
+    expect(counted.length).toBe(1);
+    expect(await local.db("rate_limit_counters").whereLike("bucket", "%198.51.100%").select("bucket")).toEqual([]);
   });
 });
 

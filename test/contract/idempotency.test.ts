@@ -12,6 +12,7 @@ import { pruneIdempotencyKeys } from "../../src/jobs/prune-idempotency-keys.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { AT_ONCE_MS } from "../support/timing.js";
 import { ltCompanyCode } from "../support/codes.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -29,15 +30,7 @@ const replayHeader = (res: ApiResponse) => res.headers.get("x-idempotent-replay"
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves once a session of this database waits on a table lock (request A, past its idempotency lock). */
-async function untilWaitingOnLock(timeoutMs = 5000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(25)) {
-    const { rows } = await h.db.raw<{ rows: unknown[] }>(
-      "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into%partners%'",
-    );
-    if (rows.length) return;
-  }
-  throw new Error("request A never reached the locked partners table");
-}
+const untilWaitingOnLock = () => waitForLockWaiters(h.db, { queryLike: "%insert into%partners%", what: "request A reaching the locked partners table" });
 
 /** The error of a replayed 4xx: the original one; its requestId must still match the response's X-Request-Id. */
 const asReplayedError = (original: ApiResponse, replay: ApiResponse) => ({ ...original.body.error, requestId: replay.headers.get("x-request-id") });

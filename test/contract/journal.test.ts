@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectApiError, expectError } from "../support/expect.js";
+import { bankTransaction, bankWorld, issuedSale, registeredPurchase } from "../support/bank.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,8 +18,6 @@ const CREATE = "/v1/ledger/journal/transactions/create";
 const GET = "/v1/ledger/journal/transactions/get";
 const LIST = "/v1/ledger/journal/transactions/list";
 const REVERSE = "/v1/ledger/journal/transactions/reverse";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 interface World {
   companyId: string;
@@ -376,6 +376,48 @@ describe("reverse", () => {
   });
 });
 
+describe("reverse: the posting of a document", () => {
+  test("is undone through its document, never here: 409 journal.reverse_through_document names the operation, nothing is posted; unmatch reverses a payment", async () => {
+    const w = await bankWorld(h);
+    const sale = await issuedSale(w, "100");
+    const purchase = await registeredPurchase(w, "50");
+    const tx = await bankTransaction(w, "121.00");
+    const payment = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: sale.id, amount: "121.00" }] });
+    await w.api.assets.groups.create({ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 });
+    const asset = await w.api.assets.assets.create({ code: "A-1", name: "Ford Transit", groupCode: "VANS", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 });
+    const run = await w.api.assets.depreciation.post({ month: "2026-02" });
+    const disposed = await w.api.assets.assets.dispose({ assetId: asset.id, date: "2026-03-12" });
+    await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis sandėlis" });
+    const receipt = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+    const cases: [string, string | null, string | null][] = [
+      ["payment", payment.journalTransactionId, "bank/transactions/unmatch"],
+      ["sale_invoice", sale.journalTransactionId, "sales/invoices/create"],
+      ["purchase_invoice", purchase.journalTransactionId, "purchases/invoices/create"],
+      ["depreciation", run.journalTransactionId, null],
+      ["asset_disposal", disposed.disposal!.journalTransactionId, null],
+      ["inventory", receipt.journalTransactionId, "inventory/stock/receive"],
+    ];
+    const before = await countOf(w.companyId);
+    for (const [documentType, id, operation] of cases) {
+      const error = await expectApiError(w.api.ledger.journal.transactions.reverse({ id: id! }), 409, "conflict", "journal.reverse_through_document");
+      expect([documentType, error.params]).toEqual([documentType, expect.objectContaining({ id, documentType, operation })]);
+    }
+    const paymentError = await expectApiError(w.api.ledger.journal.transactions.reverse({ id: payment.journalTransactionId! }), 409, "conflict", "journal.reverse_through_document");
+    expect(paymentError.params).toEqual({ id: payment.journalTransactionId, documentType: "payment", sourceType: "bank_transaction", sourceId: tx.id, operation: "bank/transactions/unmatch" });
+    expect(await countOf(w.companyId)).toEqual(before);
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId }).whereNotNull("reverses_id")).toEqual([]);
+
+    // Where it belongs, the payment is undone: its reversal is posted and the invoice is open again.
+    expect((await w.api.bank.transactions.unmatch({ transactionId: tx.id })).status).toBe("unmatched");
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, reverses_id: payment.journalTransactionId }).pluck("document_type")).toEqual(["reversal"]);
+    expect(await h.db("sale_invoices").where({ company_id: w.companyId, id: sale.id }).first("status", "paid_amount", "outstanding")).toEqual({ status: "issued", paid_amount: "0.00", outstanding: "121.00" });
+    // A manual posting still reverses here.
+    const manual = await w.api.ledger.journal.transactions.create({ date: "2026-03-05", description: "Klaida", entries: pair("6314", "2710", "1.00") });
+    expect((await w.api.ledger.journal.transactions.reverse({ id: manual.id })).reversesId).toBe(manual.id);
+  });
+});
+
 describe("immutability in the database", () => {
   let w: World;
   beforeAll(async () => {
@@ -444,6 +486,47 @@ describe("immutability in the database", () => {
     const before = await countOf(w.companyId);
     await expect(writeDirectly(entries)).rejects.toThrow(/does not balance/);
     expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  test.each([
+    ["a line dated otherwise than its header", { date: "2026-03-05", account: "2710" }, /entry date 2026-03-05 differs from its transaction date 2026-03-04/],
+    ["a line on a header account (not postable)", { date: "2026-03-04", account: "271" }, /account 271 is not postable/],
+    ["a line on an account the company does not have", { date: "2026-03-04", account: "9999" }, /not postable|violates foreign key/],
+  ])("the database refuses %s, whoever writes it; nothing is stored", async (_name, line, message) => {
+    const before = await countOf(w.companyId);
+    const client = new pg.Client({ connectionString: h.connectionString });
+    await client.connect();
+    try {
+      await client.query("begin");
+      const { rows } = await client.query(`insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 10, '{}') returning id`, [w.companyId]);
+      await expect(
+        client.query(
+          `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, 1, $3, $4, 10, 0), ($1, $2, 2, '2026-03-04', '3010', 0, 10)`,
+          [w.companyId, rows[0].id, line.date, line.account],
+        ),
+      ).rejects.toThrow(message);
+      await client.query("rollback");
+    } finally {
+      await client.end();
+    }
+    expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  test("a header written in a savepoint takes its lines after the savepoint is released (one top-level transaction)", async () => {
+    const before = await countOf(w.companyId);
+    const id = await h.db.transaction(async (trx) => {
+      const header = await trx.transaction(async (savepoint) => {
+        const [row] = await savepoint("journal_transactions").insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "7.00", account_codes: [] }).returning("id");
+        return row.id as string;
+      });
+      await trx("journal_entries").insert([
+        { company_id: w.companyId, transaction_id: header, line_no: 1, date: "2026-03-04", account_code: "2710", debit: "7.00", credit: "0" },
+        { company_id: w.companyId, transaction_id: header, line_no: 2, date: "2026-03-04", account_code: "3010", debit: "0", credit: "7.00" },
+      ]);
+      return header;
+    });
+    expect(await countOf(w.companyId)).toEqual({ transactions: before.transactions + 1, entries: before.entries + 2 });
+    expect(await entriesOf(w.companyId, id)).toHaveLength(2);
   });
 
   test("a header with balanced entries written in the same database transaction commits (the control)", async () => {

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
+import { sleep } from "../support/timing.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,8 +18,6 @@ const CREATE = "/v1/ledger/accounts/create";
 const GET = "/v1/ledger/accounts/get";
 const LIST = "/v1/ledger/accounts/list";
 const UPDATE = "/v1/ledger/accounts/update";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const TEMPLATE_SIZE = 372; // the AVNT sample chart as lt-standard carries it (test/contract/lt-chart.test.ts checks its content)
 const CLASS_TYPE: Record<string, string> = { "1": "asset", "2": "asset", "3": "equity", "4": "liability", "5": "income", "6": "expense" };
 
@@ -263,10 +263,11 @@ describe("update", () => {
   test("changes only the fields sent; nameEn null clears it; updatedAt moves", async () => {
     const w = await world();
     const created = await ok(w, CREATE, { code: "U1", name: "Old", nameEn: "Old EN", type: "asset" });
+    await sleep(20); // so that a moved updatedAt is strictly later
     const res = await w.call(UPDATE, { code: "U1", name: "New", nameEn: null });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...created, name: "New", nameEn: null, updatedAt: expect.stringMatching(ISO) });
-    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(created.updatedAt).getTime());
+    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
     expect(await rowOf(w.companyId, "U1")).toMatchObject({ name: "New", name_en: null, type: "asset", is_postable: true, parent_code: null });
   });
 

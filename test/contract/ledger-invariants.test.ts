@@ -88,28 +88,43 @@ async function dbTransactionTotalsFor(companyId: string, account: string) {
 const lockedSnapshot = (companyId: string) =>
   h.db("journal_entries").where({ company_id: companyId }).whereRaw("to_char(date, 'YYYY-MM') = any(?)", [LOCKED_MONTHS]).orderBy(["transaction_id", "line_no"]);
 
-describe("random postings", () => {
-  test("the books balance, accounts hold exactly the accepted lines, list totals agree, locked months never change", async () => {
-    const w = await world();
-    // Postings in the months about to be locked, so there is something that must not change.
-    for (const month of LOCKED_MONTHS) {
-      await ok(w, CREATE, { date: `${month}-10`, entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "5000", credit: "100.00" }] });
-      await ok(w, "/v1/ledger/periods/lock", { month });
-    }
-    const expected = new Map<string, { debit: Decimal; credit: Decimal }>(ACCOUNTS.map((a) => [a, { debit: new Decimal(0), credit: new Decimal(0) }]));
-    expected.get("2710")!.debit = new Decimal("200.00");
-    expected.get("5000")!.credit = new Decimal("200.00");
-    const locked = await lockedSnapshot(w.companyId);
-    expect(locked).toHaveLength(4);
-    let refused = 0;
+/** A posting, balanced or (one in four) with its first credit off by 0.01..5.00, which must be refused. */
+const maybeUnbalancedArb = fc.record({ posting: postingArb, skew: fc.oneof(fc.constant(0n), fc.constant(0n), fc.constant(0n), fc.bigInt({ min: 1n, max: 500n })) }).map(({ posting, skew }) => {
+  if (skew === 0n) return { posting, balanced: true };
+  const entries = posting.entries.map((e) => ({ ...e }));
+  const first = entries.find((e) => e.credit !== undefined)!;
+  first.credit = new Decimal(first.credit!).plus(money(skew)).toFixed(2);
+  return { posting: { ...posting, entries }, balanced: false };
+});
 
+describe("random postings", () => {
+  test("the books balance, accounts hold exactly the accepted lines, unbalanced postings are refused, list totals agree, locked months never change", async () => {
+    let refused = 0;
+    let unbalanced = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(postingArb, { minLength: 1, maxLength: 30 }), async (postings) => {
-        for (const p of postings) {
+      fc.asyncProperty(fc.array(maybeUnbalancedArb, { minLength: 1, maxLength: 20 }), async (postings) => {
+        // Each run has its own company, so a shrunk counterexample is the whole story.
+        const w = await world();
+        // Postings in the months about to be locked, so there is something that must not change.
+        for (const month of LOCKED_MONTHS) {
+          await ok(w, CREATE, { date: `${month}-10`, entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "5000", credit: "100.00" }] });
+          await ok(w, "/v1/ledger/periods/lock", { month });
+        }
+        const expected = new Map<string, { debit: Decimal; credit: Decimal }>(ACCOUNTS.map((a) => [a, { debit: new Decimal(0), credit: new Decimal(0) }]));
+        expected.get("2710")!.debit = new Decimal("200.00");
+        expected.get("5000")!.credit = new Decimal("200.00");
+        const locked = await lockedSnapshot(w.companyId);
+        expect(locked).toHaveLength(4);
+        for (const { posting: p, balanced } of postings) {
           const res = await w.call(CREATE, p);
           if (LOCKED_MONTHS.includes(p.date.slice(0, 7))) {
             expect({ status: res.status, key: res.body.error?.key }).toEqual({ status: 409, key: "period.locked" });
             refused++;
+            continue;
+          }
+          if (!balanced) {
+            expect({ status: res.status, key: res.body.error?.key }).toEqual({ status: 422, key: "journal.unbalanced" });
+            unbalanced++;
             continue;
           }
           expect(res.status).toBe(200);
@@ -132,10 +147,12 @@ describe("random postings", () => {
         }
         expect(await lockedSnapshot(w.companyId)).toEqual(locked);
       }),
-      { numRuns: 25 },
+      { numRuns: 12 },
     );
-    // The generator reached the locked months (6 months, 2 locked: about a third of the postings).
+    // The generator reached the locked months (6 months, 2 locked: about a third of the postings) and produced
+    // unbalanced postings in open months.
     expect(refused).toBeGreaterThan(0);
+    expect(unbalanced).toBeGreaterThan(0);
   });
 });
 

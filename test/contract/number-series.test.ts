@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { withTransaction } from "../../src/db/transaction.js";
 import { allocateNumber } from "../../src/domain/number-series.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 
 const CREATE = "/v1/reference/series/create";
 const LIST = "/v1/reference/series/list";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
 type Series = { id: string; documentType: string; prefix: string; year: number; nextNumber: number; nextFormatted: string; createdAt: string; updatedAt: string };

@@ -6,6 +6,7 @@ import { loadDocument } from "../../src/http/openapi.js";
 import { defineHandler, type Handler } from "../../src/handlers/types.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startServerProcess } from "../support/processes.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -29,13 +30,7 @@ describe("SIGTERM", () => {
         body: JSON.stringify({ name: "Vėlyvas UAB", code: "LATE" }),
       });
       // Wait until the request is inside its transaction, waiting on the lock (and fail if it never gets there).
-      let waiting = false;
-      for (let i = 0; i < 200 && !waiting; i++) {
-        const { rows } = await blocker.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
-        waiting = rows[0].n > 0;
-        if (!waiting) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(waiting).toBe(true);
+      await waitForLockWaiters(h.db, { what: "the partners/create request waiting on the locked table" });
       exit = server.stop();
       await new Promise((r) => setTimeout(r, 300));
       expect(server.child.exitCode).toBeNull(); // still finishing

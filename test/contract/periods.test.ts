@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
+import { ISO_INSTANT as ISO } from "../support/patterns.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
 
 let h: Harness;
 // The tables of cases are built when the file loads; the database's current year must agree (it decides the range).
@@ -19,7 +21,6 @@ const LIST = "/v1/ledger/periods/list";
 const LOCK = "/v1/ledger/periods/lock";
 const UNLOCK = "/v1/ledger/periods/unlock";
 const POST = "/v1/ledger/journal/transactions/create";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 interface World {
   companyId: string;
@@ -212,17 +213,7 @@ describe("locks and postings", () => {
   });
 
   /** Waits until `n` sessions of this database wait on a lock of the given kind (relation, row or advisory). */
-  async function waitForWaiters(kind: "relation" | "transactionid" | "advisory", n: number) {
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await h.db.raw(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = ?",
-        [kind],
-      );
-      if (rows[0].n >= n) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no session waits on a ${kind} lock`);
-  }
+  const waitForWaiters = (kind: "relation" | "transactionid" | "advisory", n: number) => waitForLockWaiters(h.db, { count: n, waitEvent: kind, what: `sessions waiting on a ${kind} lock` });
 
   async function holdTable(table: string) {
     const client = new pg.Client({ connectionString: h.connectionString });
@@ -298,6 +289,10 @@ describe("locks and postings", () => {
 
   test("postings and locks racing many times: never a posting that committed into a month already locked", async () => {
     const w = await world();
+    // The order of the commits, where the server records it (the embedded one of `npm test` does; a server without
+    // track_commit_timestamp leaves only the other checks).
+    const commitTimes = (await h.db.raw("select current_setting('track_commit_timestamp') = 'on' as on")).rows[0].on as boolean;
+    if (!process.env.TEST_PGBOUNCER_URL && !process.env.DATABASE_URL) expect(commitTimes).toBe(true);
     for (let i = 1; i <= 6; i++) {
       const month = `${year + 1}-${String(i).padStart(2, "0")}`;
       const [p, l] = await Promise.all([w.call(POST, posting(`${month}-10`)), w.call(LOCK, { month })]);
@@ -306,6 +301,17 @@ describe("locks and postings", () => {
       if (p.status === 409) expect(p.body.error.key).toBe("period.locked");
       const rows = await h.db("journal_transactions").where({ company_id: w.companyId, date: `${month}-10` });
       expect(rows).toHaveLength(p.status === 200 ? 1 : 0);
+      if (p.status === 200 && commitTimes) {
+        // A posting that won the race committed before the lock did. (Not its transaction's start time against the
+        // lock's: a lock transaction that began first may still take the company's lock after the posting.)
+        const { rows: order } = await h.db.raw(
+          `select pg_xact_commit_timestamp(t.xmin) < pg_xact_commit_timestamp(l.xmin) as posting_first
+             from journal_transactions t, ledger_period_locks l
+            where t.company_id = ? and t.id = ? and l.company_id = t.company_id and l.month = ?::date`,
+          [w.companyId, rows[0].id, `${month}-01`],
+        );
+        expect(order).toEqual([{ posting_first: true }]);
+      }
     }
   });
 });

@@ -37,7 +37,8 @@ describe("the contract", () => {
 
   test("every operation declares a scope of its own module; list and get need only read", () => {
     for (const { path, op } of operations) {
-      const module = path.split("/")[2];
+      // The migration's operations need ledger:write (spec: "Authentication", 4), plus each section's scope (checked by the handler).
+      const module = path.startsWith("/v1/migration/") ? "ledger" : path.split("/")[2];
       const action = path.split("/").pop()!;
       expect(`${path} ${op["x-required-scope"]}`).toMatch(new RegExp(`^${path} ${module}:(read|write)$`));
       if (/^(list|get)$/.test(action)) expect(`${path} ${op["x-required-scope"]}`).toBe(`${path} ${module}:read`);
@@ -65,15 +66,30 @@ describe("the contract", () => {
     expect(handlers.size).toBe(operations.length);
   });
 
-  test("every operation answers every status the spec lists, each with the error envelope", () => {
+  test("every operation lists the statuses every request can get, and only its own others, each with the error envelope", () => {
+    const components = document.components as { responses: Record<string, any>; headers: Record<string, any> };
+    const resolve = (r: any) => (r.$ref ? components.responses[r.$ref.split("/").pop()] : r);
     for (const { path, op } of operations) {
       const responses = op.responses as Record<string, any>;
-      for (const status of ["400", "401", "402", "403", "404", "409", "413", "422", "429", "500"]) {
-        expect(`${path} ${responses[status]?.content["application/json"].schema.$ref}`).toBe(`${path} #/components/schemas/ErrorEnvelope`);
+      for (const status of ["400", "401", "402", "403", "413", "429", "500"]) expect(`${path} ${status} ${!!responses[status]}`).toBe(`${path} ${status} true`);
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === "200") continue;
+        const resolved = resolve(response);
+        expect(`${path} ${status} ${resolved.content["application/json"].schema.$ref}`).toBe(`${path} ${status} #/components/schemas/ErrorEnvelope`);
+        expect(resolved["x-error-keys"].length).toBeGreaterThan(0);
       }
-      expect(responses["429"].headers["Retry-After"]).toBeDefined();
-      expect(responses["500"].headers["X-RateLimit-Limit"]).toBeUndefined();
+      // A company-scoped operation can answer 404 (its company), a mutating one 409 and 422 (its Idempotency-Key).
+      if (op["x-company-scoped"]) expect(`${path} ${!!responses["404"]}`).toBe(`${path} true`);
+      if (String(op["x-required-scope"]).endsWith(":write")) expect(`${path} ${!!responses["409"]} ${!!responses["422"]}`).toBe(`${path} true true`);
+      expect(resolve(responses["429"]).headers["Retry-After"]).toBeDefined();
+      expect(resolve(responses["500"]).headers["X-RateLimit-Limit"]).toBeUndefined();
     }
+  });
+
+  test("a read-only list documents no 409 and no 422", () => {
+    const lists = operations.filter(({ path }) => path.endsWith("/list"));
+    expect(lists.length).toBeGreaterThan(10);
+    for (const { path, op } of lists) expect(`${path} ${Object.keys(op.responses as object).filter((s) => s === "409" || s === "422")}`).toBe(`${path} `);
   });
 });
 
@@ -148,6 +164,23 @@ describe("routes outside /v1", () => {
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     const missing = await h.get("/docs/assets/../../package.json");
     expect(missing.status).toBe(404);
+  });
+
+  test("GET /docs links every OpenAPI download, and each link serves its document", async () => {
+    const html = await (await h.get("/docs")).text();
+    const links = [...html.matchAll(/<a href="([^"]+)" download="([^"]+)">/g)].map((m) => [m[1], m[2]]);
+    expect(links).toEqual([
+      ["/openapi.json", "accounting-api.openapi.json"],
+      ["/openapi.yaml", "accounting-api.openapi.yaml"],
+      ["/openapi.3.1.json", "accounting-api.openapi.3.1.json"],
+      ["/openapi.3.1.yaml", "accounting-api.openapi.3.1.yaml"],
+    ]);
+    for (const [href] of links) {
+      const res = await h.get(href);
+      expect([href, res.status, res.headers.get("content-type")?.split(";")[0]]).toEqual([href, 200, href.endsWith(".json") ? "application/json" : "application/yaml"]);
+      const parsed = href.endsWith(".json") ? await res.json() : YAML.parse(await res.text());
+      expect((parsed as { info: { version: string } }).info.version).toBe("0.3.6");
+    }
   });
 
   test("an unknown path or method is 404 not_found in the envelope", async () => {

@@ -17,6 +17,8 @@ const UPDATE = "/v1/ledger/posting-rules/update";
 const DEFAULTS: [rule: string, account: string, type: string][] = [
   ["assets.accumulatedDepreciation", "1247", "asset"],
   ["assets.depreciationExpense", "6206", "expense"],
+  ["assets.disposalGain", "5400", "income"],
+  ["assets.disposalLoss", "6400", "expense"],
   ["bank.account", "2710", "asset"],
   ["bank.cash", "2720", "asset"],
   ["bank.fees", "6314", "expense"],
@@ -25,7 +27,9 @@ const DEFAULTS: [rule: string, account: string, type: string][] = [
   ["fx.gain", "5803", "income"],
   ["fx.loss", "6803", "expense"],
   ["inventory.costOfSales", "6000", "expense"],
+  ["inventory.countSurplus", "5401", "income"],
   ["inventory.stock", "2040", "asset"],
+  ["inventory.writeOff", "63091", "expense"],
   ["opening.balancing", "999", "equity"],
   ["purchases.advancesPaid", "2080", "asset"],
   ["purchases.expense", "6312", "expense"],

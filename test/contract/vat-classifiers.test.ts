@@ -1,7 +1,8 @@
 // reference/vat-classifiers/list and the VAT check of a document line at its tax point date
-// (src/domain/vat-classifiers.ts), as tables of classifier, rate and date.
+// (src/domain/vat-classifiers.ts), as tables of classifier, rate and date; which documents carry which kinds of
+// classifier, and the reverse-charge classifier a purchase line gets by default.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { checkLineVat, lineVatProblem, standardRate } from "../../src/domain/vat-classifiers.js";
+import { checkLineVat, KINDS_BY_DOCUMENT, kindProblem, lineVatProblem, reverseChargeClassifier, standardRate, type VatDocument } from "../../src/domain/vat-classifiers.js";
 import { ApiError } from "../../src/errors.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
@@ -115,5 +116,44 @@ describe("a document line's classifier and rate at its tax point date", () => {
     ["2024-12-31", undefined],
   ])("standardRate on %s is %s", async (date, rate) => {
     expect(await standardRate(h.db, date)).toBe(rate);
+  });
+});
+
+describe("which documents carry which classifiers", () => {
+  // Every kind against every document: a sale never carries the buyer's reverse-charge codes, a reverse-charge
+  // purchase carries nothing else, an import or exempt purchase no taxed codes.
+  const KINDS = ["standard", "reduced", "zero", "exempt", "outside_scope", "reverse_charge"];
+  const CARRIES: Record<VatDocument, string[]> = {
+    sale: ["standard", "reduced", "zero", "exempt", "outside_scope"],
+    purchase_standard: ["standard", "reduced", "zero", "exempt", "outside_scope"],
+    purchase_reverse_charge: ["reverse_charge"],
+    purchase_import: ["zero", "exempt", "outside_scope"],
+    purchase_exempt: ["zero", "exempt", "outside_scope"],
+  };
+  test.each((Object.keys(CARRIES) as VatDocument[]).flatMap((document) => KINDS.map((kind) => ({ document, kind, carried: CARRIES[document].includes(kind) }))))(
+    "$document carries $kind: $carried",
+    ({ document, kind, carried }) => {
+      expect(kindProblem("PVM99", kind, document) === undefined).toBe(carried);
+    },
+  );
+
+  test("the table in the code is the one above, and a refusal says what the document carries", () => {
+    expect(Object.keys(KINDS_BY_DOCUMENT).sort()).toEqual(Object.keys(CARRIES).sort());
+    expect(kindProblem("PVM16", "reverse_charge", "sale")).toBe(
+      "PVM16 is a reverse-charge classifier, which a sale does not carry (it carries standard, reduced, zero, exempt, outside-scope classifiers)",
+    );
+  });
+
+  test.each([
+    { name: "a domestic supplier", supplier: "LT", item: "service", classifier: "PVM25" },
+    { name: "a domestic supplier's goods", supplier: "LT", item: "product", classifier: "PVM25" },
+    { name: "goods from another EU state", supplier: "DE", item: "product", classifier: "PVM16" },
+    { name: "services from another EU state", supplier: "GR", item: "service", classifier: "PVM21" },
+    { name: "services from outside the EU", supplier: "US", item: "service", classifier: "PVM20" },
+    { name: "goods from outside the EU (an import, not a reverse charge)", supplier: "US", item: "product", classifier: undefined },
+    { name: "an EU supplier, no item (goods or services unknown)", supplier: "DE", item: null, classifier: undefined },
+    { name: "a supplier of unknown country", supplier: null, item: "service", classifier: undefined },
+  ])("reverse charge default: $name -> $classifier", ({ supplier, item, classifier }) => {
+    expect(reverseChargeClassifier("LT", supplier, item)).toBe(classifier);
   });
 });

@@ -41,7 +41,11 @@ interface Operation {
   operationId: string;
   path: string;
   companyScoped: boolean;
+  /** It writes: it takes an Idempotency-Key. */
+  mutating: boolean;
   schema: Schema;
+  /** The contract's own example request body (realistic codes and ids), when it has one. */
+  example: unknown;
 }
 
 /** Writes come before reads and destructive actions last, so later operations meet data that exists. */
@@ -83,7 +87,15 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
   const operations: Operation[] = Object.entries(document.paths)
     .map(([path, item]) => {
       const op = item.post;
-      return { operationId: op.operationId, path, companyScoped: op["x-company-scoped"] === true || path.startsWith("/v1/declarations/"), schema: op.requestBody.content["application/json"].schema };
+      const body = op.requestBody.content["application/json"];
+      return {
+        operationId: op.operationId,
+        path,
+        companyScoped: op["x-company-scoped"] === true || path.startsWith("/v1/declarations/"),
+        mutating: String(op["x-required-scope"]).endsWith(":write") && op["x-writes-nothing"] !== true,
+        schema: body.schema,
+        example: body.example,
+      };
     })
     .sort((a, b) => phase(a.path) - phase(b.path) || a.path.localeCompare(b.path));
 
@@ -95,10 +107,11 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
   const random = seededRandom(options.seed);
   const report: FuzzReport = { operations: operations.length, requests: 0, byStatus: {}, validByStatus: {}, succeeded: new Set(), failures: [] };
 
-  const send = async (op: Operation, label: string, raw: string) => {
+  let idempotencyKeys = 0;
+  const send = async (op: Operation, label: string, raw: string, idempotencyKey?: string) => {
     let status = 0;
     try {
-      const res = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw });
+      const res = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw, idempotencyKey });
       status = res.status;
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
       if (label.startsWith("valid ")) report.validByStatus[status] = (report.validByStatus[status] ?? 0) + 1;
@@ -107,6 +120,15 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
       else if (status === 400 && !Object.keys(res.body?.error?.fieldErrors ?? {}).length) {
         report.failures.push({ operation: op.operationId, case: label, status, problem: `a 400 that names no field: ${JSON.stringify(res.body).slice(0, 300)}` });
       } else if (status === 200) collectHints(res.body, hints, exclude);
+      // The same request again under the same Idempotency-Key is a replay of what the handler answered (a body the
+      // contract refuses, 400, never reached it and is refused again; 5xx are not stored).
+      if (idempotencyKey && status < 500) {
+        const again = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw, idempotencyKey });
+        report.requests++;
+        if (again.status !== status || (status !== 400 && again.headers.get("x-idempotent-replay") !== "true")) {
+          report.failures.push({ operation: op.operationId, case: `${label} (replayed)`, status: again.status, problem: `replay answered ${again.status} (first ${status}), x-idempotent-replay ${again.headers.get("x-idempotent-replay")}` });
+        }
+      }
     } catch (error) {
       // The harness throws when an answer breaks the contract (or is not JSON).
       report.failures.push({ operation: op.operationId, case: label, status, problem: String((error as Error).message).slice(0, 600) });
@@ -115,13 +137,17 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
     }
   };
 
-  // Two passes: the first makes data and learns its ids and codes; the second uses them and breaks bodies.
+  // Two passes: the first makes data and learns its ids and codes; the second uses them and breaks bodies. The
+  // contract's example comes first (realistic codes get handlers past their lookups) and is the body the broken ones
+  // are made from; every third body of a writing operation carries an Idempotency-Key and is sent twice.
+  const keyFor = (op: Operation, n: number) => (op.mutating && n % 3 === 0 ? `fuzz-${options.seed}-${++idempotencyKeys}` : undefined);
   for (const pass of [0, 1]) {
     for (const op of operations) {
-      const bodies = fc.sample(sampler.arbitrary(op.schema), { numRuns: pass ? options.valid : Math.max(2, Math.ceil(options.valid / 3)), seed: options.seed + pass });
-      for (const body of bodies) await send(op, `valid ${JSON.stringify(body).slice(0, 200)}`, JSON.stringify(body));
+      const sampled = fc.sample(sampler.arbitrary(op.schema), { numRuns: pass ? options.valid : Math.max(2, Math.ceil(options.valid / 3)), seed: options.seed + pass });
+      const bodies = op.example === undefined ? sampled : [op.example, ...sampled];
+      for (const [n, body] of bodies.entries()) await send(op, `valid ${JSON.stringify(body).slice(0, 200)}`, JSON.stringify(body), pass ? keyFor(op, n) : undefined);
       if (!pass) continue;
-      for (const mutation of mutations(bodies[0] ?? {}, options.broken, random)) await send(op, mutation.label, mutation.raw);
+      for (const [n, mutation] of mutations(bodies[0] ?? {}, options.broken, random).entries()) await send(op, mutation.label, mutation.raw, keyFor(op, n + 1));
     }
   }
   return report;

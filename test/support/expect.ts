@@ -1,5 +1,6 @@
 import { expect } from "@jest/globals";
 import type { ApiResponse } from "./harness.js";
+import { AccountingApiError } from "../../sdk/typescript/src/index.js";
 
 /** Asserts an error answer: its status and error.code, and error.key when one is given. */
 export function expectError(res: ApiResponse, status: number, code: string, key?: string): void {
@@ -11,3 +12,31 @@ export function expectError(res: ApiResponse, status: number, code: string, key?
   }
   expect(got).toEqual(want);
 }
+
+/**
+ * Awaits an SDK call that must fail and asserts its status and error.code (and error.key when given); returns the
+ * error for further assertions (fieldErrors, params).
+ */
+export async function expectApiError(call: Promise<unknown>, status: number, code: string, key?: string): Promise<AccountingApiError> {
+  const error = await call.then(
+    (data) => {
+      throw new Error(`expected ${status} ${code}, the call succeeded with ${JSON.stringify(data)}`);
+    },
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AccountingApiError)) throw error;
+  const got: Record<string, unknown> = { status: error.status, code: error.code };
+  const want: Record<string, unknown> = { status, code };
+  if (key !== undefined) {
+    got.key = error.key;
+    want.key = key;
+  }
+  expect(got).toEqual(want);
+  return error;
+}
+
+/**
+ * A request body the contract rejects, sent through the typed SDK on purpose (a validation test): the cast is the
+ * one place such a body gets past the type-check.
+ */
+export const invalid = (body: unknown): never => body as never;

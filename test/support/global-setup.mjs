@@ -1,7 +1,7 @@
 // Once per test run: a PostgreSQL server (DATABASE_URL's, or an embedded one in a temporary directory) and a
 // template database with every migration applied. Each test file clones the template (test/support/harness.ts).
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { tsImport } from "tsx/esm/api";
 const { withDatabase } = await tsImport("../../src/db/connection.ts", import.meta.url);
 const { startEmbeddedPostgres } = await tsImport("../../src/db/embedded.ts", import.meta.url);
 const { migrate } = await tsImport("../../src/db/migrate.ts", import.meta.url);
+const { loadDocument } = await tsImport("../../src/http/openapi.ts", import.meta.url);
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -38,7 +39,7 @@ export default async function globalSetup() {
       port: await freePort(),
       database: "postgres",
       ephemeral: true,
-      settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" },
+      settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300", track_commit_timestamp: "on" },
     });
     globalThis.__embeddedPostgres = embedded;
     adminUrl = embedded.adminConnectionString;
@@ -52,6 +53,11 @@ export default async function globalSetup() {
   const templateUrl = withDatabase(adminUrl, template);
   await migrate(templateUrl);
   process.env.TEST_PG_ADMIN_URL = adminUrl;
+  // generated/openapi.yaml parsed once for the run: every test file reads the JSON copy (parsing the YAML takes
+  // a second or two per file; JSON.parse a few milliseconds).
+  const documentDir = mkdtempSync(join(tmpdir(), "acct-test-doc-"));
+  process.env.TEST_OPENAPI_JSON = join(documentDir, "openapi.json");
+  writeFileSync(process.env.TEST_OPENAPI_JSON, JSON.stringify(loadDocument()));
   process.env.TEST_PG_TEMPLATE = template;
   // TEST_VIA_PGBOUNCER=1: every test server's pool connects through PgBouncer in transaction pooling (issue 15), so
   // any statement that needs a session fails the suite. Test databases are still created on the direct connection.

@@ -1,6 +1,9 @@
 // One test file's world: a fresh database cloned from the migrated template, the real API server listening on
-// a real port, and an HTTP client whose every response is validated against the OpenAPI document.
+// a real port, and two clients whose every response is validated against the OpenAPI document: the SDK generated
+// from the contract (sdk/typescript, `h.sdk(...)`: what integrators call, so a contract change that breaks clients
+// breaks the type-check), and a raw `h.post` for what no typed client can send (malformed JSON, wrong headers).
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import AjvModule, { type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
@@ -13,6 +16,7 @@ import { createContractApi, loadDocument, type ContractApi } from "../../src/htt
 import { createLogger, type Logger } from "../../src/log.js";
 import { startApiServer, type ApiServer } from "../../src/server.js";
 import { ltCompanyCode } from "./codes.js";
+import { AccountingApi } from "../../sdk/typescript/src/index.js";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -41,10 +45,12 @@ export interface Harness {
   server: ApiServer;
   post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
   get(path: string): Promise<Response>;
+  /** An SDK client of this server with that key (and default company), every response checked against the contract. */
+  sdk(key: string, companyId?: string): AccountingApi;
   /** A new account with a `*` key, made as the operator CLI makes it. */
   bootstrap(name?: string): Promise<{ accountId: string; apiKey: string; keyId: string }>;
-  /** A new account with a key and one LT company. */
-  tenant(overrides?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; keyId: string; companyId: string }>;
+  /** A new account with a key and one LT company (created through the SDK), and the SDK client acting on that company. */
+  tenant(overrides?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; keyId: string; companyId: string; api: AccountingApi }>;
   close(): Promise<void>;
 }
 
@@ -58,12 +64,24 @@ export interface HarnessOptions {
 
 let counter = 0;
 
+let document: Document | undefined;
+/**
+ * generated/openapi.yaml, read once per test file (createContractApi copies it before dereferencing) from the JSON
+ * copy global-setup.mjs wrote for the run.
+ */
+const sharedDocument = (): Document =>
+  (document ??= process.env.TEST_OPENAPI_JSON ? (JSON.parse(readFileSync(process.env.TEST_OPENAPI_JSON, "utf8")) as Document) : loadDocument());
+
 export async function createTestDatabase(): Promise<{ name: string; connectionString: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL!;
   const name = `acct_t_${process.pid}_${++counter}_${randomBytes(3).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database "${name}" template "${process.env.TEST_PG_TEMPLATE}"`);
+  // A test database needs no commit to reach disk before it is acknowledged: nothing here survives a crash of the
+  // PostgreSQL server, and the tests kill API processes, never the server. (The embedded server runs this way for
+  // the whole run; on an operator's server with fsync on, this is what keeps the second run of the suite quick.)
+  await admin.query(`alter database "${name}" set synchronous_commit = off`);
   await admin.end();
   return {
     name,
@@ -95,9 +113,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const db = bouncer
     ? createDb({ connectionString: withDatabase(bouncer, database.name), poolMax: 20, namedStatements: false })
     : createDb({ connectionString: database.connectionString, poolMax: 20 });
-  const document = options.document ?? loadDocument();
-  const server = await startApiServer({ db, config, log: options.log ?? createLogger(config.logLevel), document, extraHandlers: options.extraHandlers });
-  const contract = await createContractApi(document);
+  // One contract for the server and for checking its answers: validators are compiled as operations are first used.
+  const contract = await createContractApi(options.document ?? sharedDocument());
+  const server = await startApiServer({ db, config, log: options.log ?? createLogger(config.logLevel), contract, extraHandlers: options.extraHandlers });
   const url = `http://127.0.0.1:${server.port}`;
 
   const post = async <T>(path: string, body: unknown = {}, o: RequestOptions = {}): Promise<ApiResponse<T>> => {
@@ -121,11 +139,35 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const bootstrap = (name = "Test account") => bootstrapAccount(db, name);
 
+  // The SDK client every suite may use; every answer is checked against the contract as h.post's are.
+  const sdk = (key: string, companyId?: string) =>
+    new AccountingApi({
+      apiKey: key,
+      companyId,
+      baseUrl: url,
+      // Tests see every answer as the server gave it, and a write carries an Idempotency-Key only when the test gives one.
+      maxRetries: 0,
+      middleware: [
+        {
+          async onResponse({ request, response }) {
+            const text = await response.clone().text();
+            try {
+              const body: unknown = text ? JSON.parse(text) : undefined;
+              assertMatchesContract(contract, new URL(request.url).pathname, { status: response.status, headers: response.headers, body });
+            } catch (e) {
+              // The call fails here and nobody reads the response: release its connection, or closing the server waits for it.
+              await response.body?.cancel();
+              throw e instanceof SyntaxError ? new Error(`${request.url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`) : e;
+            }
+          },
+        },
+      ],
+    });
+
   const tenant = async (overrides: Record<string, unknown> = {}) => {
     const account = await bootstrap();
-    const res = await post("/v1/account/companies/create", { name: "Bandymas UAB", code: ltCompanyCode(), countryCode: "LT", ...overrides }, { key: account.apiKey });
-    if (res.status !== 200) throw new Error(`company create failed: ${JSON.stringify(res.body)}`);
-    return { ...account, companyId: (res.body as { id: string }).id };
+    const company = await sdk(account.apiKey).account.companies.create({ name: "Bandymas UAB", code: ltCompanyCode(), countryCode: "LT", ...overrides });
+    return { ...account, companyId: company.id, api: sdk(account.apiKey, company.id) };
   };
 
   return {
@@ -137,6 +179,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     server,
     post,
     get: (path) => fetch(url + path),
+    sdk,
     bootstrap,
     tenant,
     close: async () => {
@@ -181,9 +224,19 @@ export function assertMatchesContract(contract: ContractApi, path: string, respo
         if (response.headers.has(name)) problems.push(`a 500 must not carry ${name}`);
       }
     }
+    // Every error key a test sees is one the operation declares for that status (issue 14).
+    const key = (response.body as { error?: { key?: string } } | undefined)?.error?.key;
+    const keys = (declared as { "x-error-keys"?: string[] } | undefined)?.["x-error-keys"];
+    if (declared && response.status !== 200 && key !== undefined && !keys?.includes(key)) {
+      problems.push(`error.key ${key} is not among the keys ${op.operationId} declares for ${response.status} (x-error-keys: ${keys?.join(", ")})`);
+    }
   } else {
     const validate = envelopeValidator(contract);
     if (!validate(response.body)) problems.push(`error envelope: ${JSON.stringify(validate.errors)}`);
+    const key = (response.body as { error?: { key?: string } } | undefined)?.error?.key;
+    const doc = contract.document as unknown as Record<string, Record<string, string[]> | undefined>;
+    const keys = [...(doc["x-error-keys"]?.[response.status] ?? []), ...(doc["x-unrouted-error-keys"]?.[response.status] ?? [])];
+    if (key !== undefined && !keys.includes(key)) problems.push(`error.key ${key} of a request outside the operations is not declared for ${response.status} (x-error-keys, x-unrouted-error-keys)`);
   }
   if (response.status !== 200 && (response.body as { error?: { requestId?: string } })?.error?.requestId !== requestId) {
     problems.push("error.requestId differs from X-Request-Id");

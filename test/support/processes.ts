@@ -67,7 +67,9 @@ export async function startServerProcess(env: Record<string, string | undefined>
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
+  // A fresh embedded database (initdb, every migration) on a loaded 2-core machine can take a minute; the calling
+  // test's own timeout still bounds the wait.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server process exited early (${child.exitCode}):\n${output}`);
     try {

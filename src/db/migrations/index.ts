@@ -11,6 +11,27 @@ import * as vatClassifiers from "./20261123000101_vat_classifiers.js";
 import * as ltChart from "./20261123000102_lt_chart.js";
 import * as webhooks from "./20261123000200_webhooks.js";
 import * as invoicing from "./20261124000101_invoicing.js";
+import * as invoiceListTotals from "./20261124000102_invoice_list_totals.js";
+import * as itemAccounts from "./20261124000103_item_accounts.js";
+import * as invoiceTotalsRollup from "./20261124000150_invoice_totals_rollup.js";
+import * as invoiceOpenTotals from "./20261124000151_invoice_open_totals.js";
+import * as fixedAssets from "./20261124000201_fixed_assets.js";
+import * as fixedAssetsTuning from "./20261124000202_fixed_assets_tuning.js";
+import * as inventory from "./20261124000250_inventory.js";
+import * as stockTakeFunction from "./20261124000290_stock_take_function.js";
+import * as bank from "./20261124000300_bank.js";
+import * as booksMigration from "./20261124000400_books_migration.js";
+import * as journalOpenXid from "./20261124000500_journal_open_xid.js";
+import * as apiKeyWriteGuard from "./20261124000510_api_key_write_guard.js";
+import * as bankOriginalAmount from "./20261124000610_bank_original_amount.js";
+import * as bankAccountIbanCurrency from "./20261124000611_bank_account_iban_currency.js";
+import * as journalForImports from "./20261124000620_journal_for_imports.js";
+import * as stockInvariants from "./20261124000630_stock_invariants.js";
+import * as stockTakeShortBalance from "./20261124000631_stock_take_short_balance.js";
+import * as invoiceTaxPoint from "./20261124000640_invoice_tax_point.js";
+import * as journalEntriesChecksPlan from "./20261124000650_journal_entries_checks_plan.js";
+import * as stockBalanceCheckOnce from "./20261124000660_stock_balance_check_once.js";
+import * as journalEntriesChecksDistinct from "./20261124000670_journal_entries_checks_distinct.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -27,6 +48,27 @@ const migrations: Record<string, Knex.Migration> = {
   "20261123000102_lt_chart": ltChart,
   "20261123000200_webhooks": webhooks,
   "20261124000101_invoicing": invoicing,
+  "20261124000102_invoice_list_totals": invoiceListTotals,
+  "20261124000103_item_accounts": itemAccounts,
+  "20261124000150_invoice_totals_rollup": invoiceTotalsRollup,
+  "20261124000151_invoice_open_totals": invoiceOpenTotals,
+  "20261124000201_fixed_assets": fixedAssets,
+  "20261124000202_fixed_assets_tuning": fixedAssetsTuning,
+  "20261124000250_inventory": inventory,
+  "20261124000290_stock_take_function": stockTakeFunction,
+  "20261124000300_bank": bank,
+  "20261124000400_books_migration": booksMigration,
+  "20261124000500_journal_open_xid": journalOpenXid,
+  "20261124000510_api_key_write_guard": apiKeyWriteGuard,
+  "20261124000610_bank_original_amount": bankOriginalAmount,
+  "20261124000611_bank_account_iban_currency": bankAccountIbanCurrency,
+  "20261124000620_journal_for_imports": journalForImports,
+  "20261124000630_stock_invariants": stockInvariants,
+  "20261124000631_stock_take_short_balance": stockTakeShortBalance,
+  "20261124000640_invoice_tax_point": invoiceTaxPoint,
+  "20261124000650_journal_entries_checks_plan": journalEntriesChecksPlan,
+  "20261124000660_stock_balance_check_once": stockBalanceCheckOnce,
+  "20261124000670_journal_entries_checks_distinct": journalEntriesChecksDistinct,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

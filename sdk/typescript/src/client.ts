@@ -1,0 +1,125 @@
+// The client: configuration (API key, base URL, default company), one openapi-fetch client underneath, and the
+// generated operation tree (generated/resources.ts) bound to it.
+import createFetchClient, { type Client as FetchClient, type Middleware } from "openapi-fetch";
+import { AccountingApiError } from "./errors.js";
+import { DEFAULT_BASE_URL, RESOURCE_PATHS, type Resources } from "./generated/resources.js";
+import type { paths } from "./generated/schema.js";
+import type { ListOperationId, ListRow, Operation, OperationId, RequestBody, RequestOptions, WithResponse } from "./operation.js";
+import { paginate, type PageOptions } from "./pagination.js";
+import { retryingFetch } from "./retry.js";
+
+export interface ClientOptions {
+  /** The API key (`ak_…`), sent as `Authorization: Bearer <key>`. */
+  apiKey: string;
+  /** Where the API is served (default: the contract's server, {@link DEFAULT_BASE_URL}). */
+  baseUrl?: string;
+  /**
+   * The company company-scoped operations act on (`X-Company-Id`); a call's `companyId` option overrides it. May be
+   * left out when the key is restricted to exactly one company.
+   */
+  companyId?: string;
+  /** Headers sent with every call. */
+  headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** openapi-fetch middleware (`onRequest` / `onResponse`), run on every call: logging, tracing, checks. */
+  middleware?: Middleware[];
+  /**
+   * How many times a call is sent again after a network error, 429 (after its Retry-After), 502/503/504, or 409
+   * `idempotency.in_progress` (default 2; 0 = never). A write is retried only under an Idempotency-Key: when the call
+   * gives none, the client adds a random one, so the server executes the write at most once.
+   */
+  maxRetries?: number;
+}
+
+const DEFAULT_MAX_RETRIES = 2;
+
+type Bound = Record<string, unknown>;
+
+export interface AccountingApi extends Resources {}
+
+/**
+ * A client of the Accounting API.
+ *
+ * ```ts
+ * const api = new AccountingApi({ apiKey: process.env.ACCOUNTING_API_KEY!, companyId });
+ * const partner = await api.partners.create({ name: "Pirkėjas UAB", code: "P1" }, { idempotencyKey: crypto.randomUUID() });
+ * for await (const p of api.paginate(api.partners.list, { sort: [{ field: "name" }] })) console.log(p.code);
+ * ```
+ */
+export class AccountingApi {
+  /** The openapi-fetch client underneath, typed by the contract's paths: `raw.POST(path, { body })` gives `{ data, error, response }`. */
+  readonly raw: FetchClient<paths>;
+  readonly options: Readonly<ClientOptions>;
+  private readonly maxRetries: number;
+
+  /** The paths of the operations that take no Idempotency-Key (the reads). */
+  private readonly reads = new Set<string>();
+
+  constructor(options: ClientOptions) {
+    if (!options?.apiKey) throw new TypeError("AccountingApi: apiKey is required");
+    this.options = { ...options };
+    this.maxRetries = Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES));
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const basePath = new URL(baseUrl).pathname.replace(/\/+$/, "");
+    // Safe to send again: a known read, or anything under an Idempotency-Key.
+    const safe = (request: Request) => this.reads.has(new URL(request.url).pathname.slice(basePath.length)) || request.headers.has("idempotency-key");
+    this.raw = createFetchClient<paths>({
+      baseUrl,
+      headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
+      fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), this.maxRetries, safe),
+    });
+    for (const m of options.middleware ?? []) this.raw.use(m);
+    Object.assign(this, bind(this, RESOURCE_PATHS as unknown as Bound, this.reads));
+  }
+
+  /** The same client acting on another company (`X-Company-Id`). */
+  withCompany(companyId: string): AccountingApi {
+    return new AccountingApi({ ...this.options, companyId });
+  }
+
+  /**
+   * Every row of a list operation, fetching page after page as the loop consumes them:
+   * `for await (const row of api.paginate(api.sales.invoices.list, { filter }))`. See {@link paginate}.
+   */
+  paginate<Id extends ListOperationId>(operation: Operation<Id>, request?: Omit<RequestBody<Id>, "page">, options?: PageOptions): AsyncGenerator<ListRow<Id>> {
+    return paginate(operation, request, options);
+  }
+
+  /** @internal Sends one operation's request; throws AccountingApiError for any answer but 200. */
+  async send(path: string, body: unknown, options: RequestOptions = {}, write = false): Promise<WithResponse<unknown>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const companyId = options.companyId ?? this.options.companyId;
+    if (companyId !== undefined) headers["x-company-id"] = companyId;
+    if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey;
+    else if (write && this.maxRetries > 0) headers["idempotency-key"] = `sdk-${crypto.randomUUID()}`;
+    // The path and body are typed by the generated operation that calls this; here they are passed through.
+    const { data, error, response } = await (this.raw.POST as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, {
+      body: body ?? {},
+      headers,
+      signal: options.signal,
+    });
+    if (response.status !== 200) throw new AccountingApiError(response, error ?? data);
+    return { data, response };
+  }
+}
+
+function bind(client: AccountingApi, node: Bound, reads: Set<string>): Bound {
+  const result: Bound = {};
+  for (const [name, child] of Object.entries(node)) {
+    if (!Array.isArray(child)) {
+      result[name] = bind(client, child as Bound, reads);
+      continue;
+    }
+    const [path, operationId, write] = child as [string, OperationId, boolean];
+    if (!write) reads.add(path);
+    const call = async (body?: unknown, options?: RequestOptions) => (await client.send(path, body, options, write)).data;
+    const operation = Object.assign(call, {
+      withResponse: (body?: unknown, options?: RequestOptions) => client.send(path, body, options, write),
+      operationId,
+      path,
+    });
+    result[name] = operation;
+  }
+  return result;
+}

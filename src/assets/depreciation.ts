@@ -1,0 +1,259 @@
+// The monthly straight-line depreciation run (issue 11). Each active asset whose depreciation has started by the
+// month depreciates (cost − salvage − accumulated) / (useful life − months depreciated), rounded down to the cent;
+// its last month takes the remainder, so the total is exact to the cent and never exceeds the depreciable value
+// (rounding down never runs ahead of the straight line: 1000.00 over 3 months is 333.33, 333.33, 333.34). An asset
+// created with depreciation to date goes on the same way from its remaining value over its remaining months.
+//
+// Posting is set-based: one statement computes every asset's amount, records the run and a row per asset, and moves
+// every asset's figures; a second posts the sums per group through the one posting function. A company's runs are
+// serialized by an advisory lock (also taken by a disposal), months go in order, and the run's primary key refuses a
+// month posted twice even without the lock.
+import type { components } from "../../generated/types.js";
+import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
+import { uniqueViolation } from "../db/transaction.js";
+import { Decimal, formatDecimal } from "../decimal.js";
+import { conflict } from "../errors.js";
+import { emitEvent } from "../events/emit.js";
+import { periodLocked, post, type PostingEntry } from "../ledger/posting.js";
+import { lockCompanyAssets } from "./locks.js";
+
+type DepreciationRun = components["schemas"]["Assets.DepreciationRun"];
+type DepreciationPreview = components["schemas"]["Assets.DepreciationPreview"];
+
+const money = (v: Decimal | string) => formatDecimal(v, "money");
+export const firstDay = (month: string) => `${month}-01`;
+export function lastDay(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
+}
+export function nextMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+}
+export function previousMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
+}
+
+
+/** The last month the company posted, `YYYY-MM`, or null. */
+export async function lastPostedMonth(db: Db, companyId: string): Promise<string | null> {
+  const row = await db("asset_depreciation_runs").where("company_id", companyId).max("month as month").first();
+  return row?.month ? String(row.month).slice(0, 7) : null;
+}
+
+// $1 company, $2 the month's first day. Amounts per asset: the straight line, rounded down, the last month the rest.
+// An asset created with depreciation to date takes part from the month after the months that figure counts (its
+// start month + depreciatedMonths): a company's first run may be any month, and an earlier month is already in the
+// imported figure.
+const AMOUNTS = `
+  due as (
+    select a.id, a.code, a.group_code, g.expense_account_code, g.depreciation_account_code,
+           a.accumulated_depreciation, a.depreciated_months,
+           a.acquisition_cost - a.salvage_value - a.accumulated_depreciation as remaining,
+           a.useful_life_months - a.depreciated_months as months_left
+      from fixed_assets a
+      join asset_groups g on g.company_id = a.company_id and g.code = a.group_code
+     where a.company_id = $1::uuid and a.status = 'active' and a.depreciation_start_date <= $2::date
+       and a.depreciation_start_date + make_interval(months => a.opening_depreciated_months) <= $2::date
+  ),
+  amounts as (
+    select d.*, case when d.months_left <= 1 then d.remaining else trunc(d.remaining / d.months_left, 2) end as amount
+      from due d
+  )`;
+
+const GROUPS_OF = (source: string) => `
+  select group_code, expense_account_code, depreciation_account_code, count(*)::int as asset_count, sum(amount)::text as amount
+    from ${source} group by group_code, expense_account_code, depreciation_account_code order by group_code`;
+
+const POSTED_GROUPS_SQL = GROUPS_OF("(select * from asset_depreciation_lines where company_id = $1::uuid and month = $2::date) as l");
+
+const PREVIEW_SQL = `with ${AMOUNTS} select * from amounts order by code`;
+
+const POST_SQL = `
+  with ${AMOUNTS},
+  run as (
+    insert into asset_depreciation_runs (company_id, month, asset_count, total, created_by_key_id)
+    select $1::uuid, $2::date, count(*), coalesce(sum(amount), 0), $3::uuid from amounts
+    returning month
+  ),
+  lines as (
+    insert into asset_depreciation_lines (company_id, asset_id, month, group_code, expense_account_code, depreciation_account_code,
+                                          amount, accumulated_after, depreciated_months_after)
+    select $1::uuid, id, $2::date, group_code, expense_account_code, depreciation_account_code,
+           amount, accumulated_depreciation + amount, depreciated_months + 1
+      from amounts
+  ),
+  moved as (
+    update fixed_assets a
+       set accumulated_depreciation = a.accumulated_depreciation + m.amount,
+           depreciated_months = a.depreciated_months + 1,
+           last_depreciated_month = $2::date,
+           status = case when a.accumulated_depreciation + m.amount = a.acquisition_cost - a.salvage_value then 'fully_depreciated' else 'active' end,
+           updated_at = now()
+      from amounts m
+     where a.company_id = $1::uuid and a.id = m.id
+  )
+  ${GROUPS_OF("amounts")}`;
+
+interface GroupRow {
+  group_code: string;
+  expense_account_code: string;
+  depreciation_account_code: string;
+  asset_count: number;
+  amount: string;
+}
+
+function runToApi(month: string, groups: GroupRow[], run: { journal_transaction_id: string | null; posted_at: Date | string } | null): DepreciationRun {
+  const total = groups.reduce((s, g) => s.plus(g.amount), new Decimal(0));
+  return {
+    month,
+    posted: run !== null,
+    journalTransactionId: run?.journal_transaction_id ?? null,
+    assetCount: groups.reduce((s, g) => s + g.asset_count, 0),
+    total: money(total),
+    groups: groups.map((g) => ({
+      groupCode: g.group_code,
+      expenseAccountCode: g.expense_account_code,
+      depreciationAccountCode: g.depreciation_account_code,
+      assetCount: g.asset_count,
+      amount: money(g.amount),
+    })),
+    postedAt: run ? new Date(run.posted_at).toISOString() : null,
+  };
+}
+
+async function monthLocked(db: Db, companyId: string, month: string): Promise<boolean> {
+  return !!(await db("ledger_period_locks").where({ company_id: companyId, month: firstDay(month) }).first("month"));
+}
+
+/** What a month posted (when posted), or what posting it now would do. */
+export async function previewDepreciation(db: Db, companyId: string, month: string): Promise<DepreciationPreview> {
+  const run = await db("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first();
+  if (run) {
+    const lines = db("asset_depreciation_lines as l").where({ "l.company_id": companyId, "l.month": firstDay(month) });
+    const groups = await preparedQuery<GroupRow & Record<string, unknown>>(db, "assets_depreciation_posted_groups", POSTED_GROUPS_SQL, [companyId, firstDay(month)]);
+    const assets = await lines
+      .clone()
+      .join("fixed_assets as a", function () {
+        this.on("a.company_id", "l.company_id").andOn("a.id", "l.asset_id");
+      })
+      .orderBy("a.code")
+      .select("l.asset_id", "a.code", "l.group_code", "l.amount", "l.accumulated_after", "l.depreciated_months_after", "a.acquisition_cost", "a.salvage_value");
+    return {
+      ...runToApi(month, groups, run),
+      assets: assets.map((a) => ({
+        assetId: a.asset_id,
+        code: a.code,
+        groupCode: a.group_code,
+        amount: money(a.amount),
+        accumulatedAfter: money(a.accumulated_after),
+        depreciatedMonthsAfter: a.depreciated_months_after,
+        fullyDepreciated: new Decimal(a.accumulated_after).equals(new Decimal(a.acquisition_cost).minus(a.salvage_value)),
+      })),
+    };
+  }
+  const rows = await preparedQuery<Record<string, any>>(db, "assets_depreciation_preview", PREVIEW_SQL, [companyId, firstDay(month)]);
+  const groups = new Map<string, GroupRow>();
+  for (const r of rows) {
+    const key = [r.group_code, r.expense_account_code, r.depreciation_account_code].join("\u0000");
+    const g = groups.get(key) ?? { group_code: r.group_code, expense_account_code: r.expense_account_code, depreciation_account_code: r.depreciation_account_code, asset_count: 0, amount: "0" };
+    g.asset_count += 1;
+    g.amount = new Decimal(g.amount).plus(r.amount).toFixed(2);
+    groups.set(key, g);
+  }
+  const sorted = [...groups.values()].sort((a, b) => (a.group_code < b.group_code ? -1 : a.group_code > b.group_code ? 1 : 0));
+  return {
+    ...runToApi(month, sorted, null),
+    assets: rows.map((r: Record<string, any>) => {
+      const after = new Decimal(r.accumulated_depreciation).plus(r.amount);
+      return {
+        assetId: r.id,
+        code: r.code,
+        groupCode: r.group_code,
+        amount: money(r.amount),
+        accumulatedAfter: money(after),
+        depreciatedMonthsAfter: r.depreciated_months + 1,
+        fullyDepreciated: new Decimal(r.remaining).equals(r.amount),
+      };
+    }),
+  };
+}
+
+/** Posts a month's depreciation: the run, a row per asset, the assets' figures and one journal transaction. */
+export async function postDepreciation(trx: Db, companyId: string, keyId: string, month: string): Promise<DepreciationRun> {
+  await lockCompanyAssets(trx, companyId);
+  const posted = await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first("journal_transaction_id");
+  if (posted) throw alreadyPosted(month, posted.journal_transaction_id);
+  const last = await lastPostedMonth(trx, companyId);
+  if (last !== null && month !== nextMonth(last)) {
+    const expectedMonth = nextMonth(last);
+    throw conflict(
+      month > expectedMonth
+        ? `Depreciation is posted up to ${last}; ${expectedMonth} must be posted before ${month}.`
+        : `Depreciation is posted up to ${last}; months are posted in order, so the next one is ${expectedMonth}.`,
+      "depreciation.out_of_order",
+      { month, lastPostedMonth: last, expectedMonth },
+    );
+  }
+  if (await monthLocked(trx, companyId, month)) throw periodLocked(month);
+
+  let groups: GroupRow[];
+  try {
+    groups = await preparedQuery<GroupRow & Record<string, unknown>>(trx, "assets_depreciation_post", POST_SQL, [companyId, firstDay(month), keyId]);
+  } catch (error) {
+    if (uniqueViolation(error) === "asset_depreciation_runs_pkey") throw alreadyPosted(month, null);
+    throw error;
+  }
+  const entries = journalEntries(month, groups);
+  let journalTransactionId: string | null = null;
+  if (entries.length) {
+    const transaction = await post(trx, {
+      companyId,
+      date: lastDay(month),
+      description: `Depreciation of fixed assets, ${month}`,
+      reference: `DEPR-${month}`,
+      documentType: "depreciation",
+      source: { type: "asset_depreciation_run", id: month },
+      entries,
+      createdByKeyId: keyId,
+    });
+    journalTransactionId = transaction.id;
+    await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).update({ journal_transaction_id: journalTransactionId });
+  }
+  const run = await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first();
+  const result = runToApi(month, groups, run);
+  await emitEvent(trx, companyId, "assets.depreciation_posted", result);
+  return result;
+}
+
+/** The most lines one journal transaction may carry (journal_entries.line_no). */
+const MAX_LINES = 1000;
+
+/**
+ * A debit and a credit per group; a company with more groups than one transaction can carry gets a debit and a
+ * credit per pair of accounts instead (what the ledger needs; the per-group figures stay in the run's rows).
+ */
+function journalEntries(month: string, groups: GroupRow[]): PostingEntry[] {
+  const nonZero = groups.filter((g) => !new Decimal(g.amount).isZero());
+  const pairs = (rows: { label: string; expense: string; depreciation: string; amount: Decimal }[]) =>
+    rows.flatMap((r) => [
+      { accountCode: r.expense, debit: money(r.amount), description: `Depreciation ${month}, ${r.label}` },
+      { accountCode: r.depreciation, credit: money(r.amount), description: `Depreciation ${month}, ${r.label}` },
+    ]);
+  if (nonZero.length * 2 <= MAX_LINES) {
+    return pairs(nonZero.map((g) => ({ label: `group ${g.group_code}`, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(g.amount) })));
+  }
+  const byAccounts = new Map<string, { label: string; expense: string; depreciation: string; amount: Decimal }>();
+  for (const g of nonZero) {
+    const label = `accounts ${g.expense_account_code}/${g.depreciation_account_code}`;
+    const row = byAccounts.get(label) ?? { label, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(0) };
+    row.amount = row.amount.plus(g.amount);
+    byAccounts.set(label, row);
+  }
+  return pairs([...byAccounts.values()]);
+}
+
+const alreadyPosted = (month: string, journalTransactionId: string | null) =>
+  conflict(`Depreciation of ${month} is posted already; a posted month never changes.`, "depreciation.already_posted", { month, journalTransactionId });

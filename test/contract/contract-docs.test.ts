@@ -1,0 +1,109 @@
+// Issue 14: what an integrator reads first — summaries, tags, info, and a `servers` entry that names the public URL.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import YAML from "yaml";
+import { DEFAULT_PUBLIC_URL, loadConfig } from "../../src/config.js";
+import { loadDocument } from "../../src/http/openapi.js";
+import { startHarness, type Harness } from "../support/harness.js";
+
+const document = loadDocument() as any;
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })),
+);
+
+describe("the contract reads well", () => {
+  test("every operation has a short summary and exactly one tag, its module's, described at the top", () => {
+    const described = new Map<string, string>(document.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
+    const moduleTag: Record<string, string> = {};
+    for (const { path, op } of operations) {
+      expect(typeof op.summary).toBe("string");
+      expect(op.summary.length).toBeGreaterThan(3);
+      expect(op.summary.length).toBeLessThanOrEqual(50);
+      expect(op.summary).not.toMatch(/\.$/);
+      expect(op.tags).toHaveLength(1);
+      expect(described.get(op.tags[0])).toMatch(/\S/);
+      const module = path.split("/")[2];
+      moduleTag[module] ??= op.tags[0];
+      expect([path, op.tags[0]]).toEqual([path, moduleTag[module]]);
+    }
+    const summaries = operations.map(({ op }) => op.summary);
+    expect(new Set(summaries).size).toBe(summaries.length);
+  });
+
+  test("info carries contact, license and external documentation", () => {
+    expect(document.info.contact).toEqual(expect.objectContaining({ name: expect.any(String), email: expect.stringContaining("@") }));
+    expect(document.info.license).toEqual(expect.objectContaining({ name: expect.any(String), url: expect.stringMatching(/^https?:\/\//) }));
+    expect(document.externalDocs.url).toMatch(/^https?:\/\//);
+    expect(document.servers).toEqual([{ url: DEFAULT_PUBLIC_URL, description: expect.any(String) }]);
+  });
+});
+
+describe("PUBLIC_URL", () => {
+  const cases = [
+    { name: "unset", env: undefined, expected: "http://localhost:3000" },
+    { name: "a host", env: "https://API.Sauletekis.lt", expected: "https://api.sauletekis.lt" },
+    { name: "a path, trailing slash dropped", env: "https://apskaita.example.lt/api/", expected: "https://apskaita.example.lt/api" },
+  ];
+  test.each(cases)("setting: $name", ({ env, expected }) => {
+    const saved = process.env.PUBLIC_URL;
+    try {
+      if (env === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = env;
+      expect(loadConfig().publicUrl).toBe(expected);
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = saved;
+    }
+  });
+
+  test.each(["api.example.lt", "ftp://api.example.lt", "https://user:pw@api.example.lt", "https://api.example.lt/?x=1"])("refuses %s", (value) => {
+    const saved = process.env.PUBLIC_URL;
+    try {
+      process.env.PUBLIC_URL = value;
+      expect(() => loadConfig()).toThrow(/PUBLIC_URL must be an absolute http\(s\) URL/);
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = saved;
+    }
+  });
+
+  describe("in the served documents", () => {
+
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness({ config: { publicUrl: "https://apskaita.example.lt/api" } });
+    });
+    afterAll(() => h.close());
+
+    test.each([
+      { path: "/openapi.json", parse: (t: string) => JSON.parse(t), version: "3.0.0" },
+      { path: "/openapi.yaml", parse: (t: string) => YAML.parse(t), version: "3.0.0" },
+      { path: "/openapi.3.1.json", parse: (t: string) => JSON.parse(t), version: "3.1.0" },
+      { path: "/openapi.3.1.yaml", parse: (t: string) => YAML.parse(t), version: "3.1.0" },
+    ])("$path names it as the server, in info and externalDocs", async ({ path, parse, version }) => {
+      const res = await h.get(path);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).not.toContain(DEFAULT_PUBLIC_URL);
+      const served = parse(text);
+      expect(served.openapi).toBe(version);
+      expect(served.servers).toEqual([{ url: "https://apskaita.example.lt/api", description: expect.any(String) }]);
+      expect(served.externalDocs.url).toBe("https://apskaita.example.lt/api/docs");
+      expect(served.info.contact.url).toBe("https://apskaita.example.lt/api/docs");
+      // Nothing else differs from the committed document.
+      expect(JSON.parse(JSON.stringify(served).replaceAll("https://apskaita.example.lt/api", DEFAULT_PUBLIC_URL)).paths).toEqual(
+        version === "3.0.0" ? document.paths : expect.anything(),
+      );
+    });
+
+    test("the reference page's links and Swagger UI's document carry PUBLIC_URL's path; the license link has its anchor", async () => {
+      const html = await (await h.get("/docs")).text();
+      const links = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
+      expect(links.length).toBe(8);
+      for (const link of links) expect(link.startsWith("/api/")).toBe(true);
+      expect(await (await h.get("/docs/init.js")).text()).toContain('url: "/api/openapi.json"');
+      const license = ((await (await h.get("/openapi.json")).json()) as { info: { license: { url: string } } }).info.license.url;
+      expect(license).toBe("https://apskaita.example.lt/api/docs#license");
+      expect(html).toContain('id="license"');
+    });
+  });
+});

@@ -1,0 +1,92 @@
+// What the inventory tests share: a company with the lt-standard chart, warehouses and stocked items; the journal
+// of a transaction and a company's stock rows read back from the database.
+import { Decimal } from "decimal.js";
+import type { ApiResponse, Harness, RequestOptions } from "./harness.js";
+import type { AccountingApi } from "../../sdk/typescript/src/index.js";
+
+export interface StockWorld {
+  companyId: string;
+  apiKey: string;
+  /** The SDK client of the tenant's company (responses checked against the contract). */
+  api: AccountingApi;
+  o: RequestOptions;
+  call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
+  ok(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<any>;
+}
+
+export const ITEMS = [
+  { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "10", purchasePriceExclVat: "4" },
+  { code: "PIENAS", name: "Pienas", type: "product", unit: "l", vatRatePercent: "21", tracking: "lot" },
+  { code: "TELEF", name: "Telefonas", type: "product", unit: "vnt.", vatRatePercent: "21", tracking: "serial" },
+  { code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "60" },
+];
+
+/** A tenant with the lt-standard chart, warehouses CENTR (the default) and FILIAL, and the items of ITEMS. */
+export async function stockWorld(h: Harness, options: { warehouses?: boolean } = {}): Promise<StockWorld> {
+  const t = await h.tenant();
+  const o = { key: t.apiKey, companyId: t.companyId };
+  const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra });
+  const ok = async (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => {
+    const res = await call(path, body, extra);
+    if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  await ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
+  for (const item of ITEMS) await ok("/v1/catalog/items/create", item);
+  if (options.warehouses !== false) {
+    await ok("/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis sandėlis" });
+    await ok("/v1/inventory/warehouses/create", { code: "FILIAL", name: "Filialas" });
+  }
+  return { companyId: t.companyId, apiKey: t.apiKey, api: t.api, o, call, ok };
+}
+
+/** A journal transaction's lines as [account, debit, credit]. */
+export async function journalLines(h: Harness, companyId: string, transactionId: string | null) {
+  if (!transactionId) return null;
+  const entries = await h.db("journal_entries").where({ company_id: companyId, transaction_id: transactionId }).orderBy("line_no");
+  return entries.map((e) => [e.account_code, new Decimal(e.debit).toFixed(2), new Decimal(e.credit).toFixed(2)]);
+}
+
+/** The company's layers as [item, warehouse code, quantity, remaining, unit cost, value, remaining value, lot, serial], in FIFO order. */
+export async function layerRows(h: Harness, companyId: string) {
+  const rows = await h
+    .db("stock_layers as l")
+    .join("warehouses as w", (j) => j.on("w.company_id", "l.company_id").andOn("w.id", "l.warehouse_id"))
+    .where("l.company_id", companyId)
+    .orderBy(["l.item_code", "w.code", "l.date", "l.seq"])
+    .select("l.*", "w.code as warehouse_code");
+  return rows.map((r) => [
+    r.item_code,
+    r.warehouse_code,
+    new Decimal(r.quantity).toFixed(),
+    new Decimal(r.remaining_quantity).toFixed(),
+    new Decimal(r.unit_cost).toFixed(),
+    new Decimal(r.value).toFixed(2),
+    new Decimal(r.remaining_value).toFixed(2),
+    r.lot_number,
+    r.serial_number,
+  ]);
+}
+
+/** The ledger balance (debit − credit) of an account. */
+export async function accountBalance(h: Harness, companyId: string, accountCode: string): Promise<string> {
+  const row = await h.db("journal_entries").where({ company_id: companyId, account_code: accountCode }).first(h.db.raw("coalesce(sum(debit - credit), 0)::text as balance"));
+  return new Decimal(row.balance).toFixed(2);
+}
+
+/** The value of every open layer of the company. */
+export async function layersValue(h: Harness, companyId: string): Promise<string> {
+  const row = await h.db("stock_layers").where({ company_id: companyId }).first(h.db.raw("coalesce(sum(remaining_value), 0)::text as v"));
+  return new Decimal(row.v).toFixed(2);
+}
+
+/** The company's stock as stored: operations, movements, layers, balances and journal transactions (to compare before and after a refusal). */
+export async function stockSnapshot(h: Harness, companyId: string) {
+  return {
+    operations: await h.db("stock_operations").where({ company_id: companyId }).orderBy("created_at"),
+    movements: await h.db("stock_movements").where({ company_id: companyId }).orderBy(["operation_id", "line_no"]),
+    layers: await layerRows(h, companyId),
+    balances: await h.db("stock_balances").where({ company_id: companyId }).orderBy(["item_code", "warehouse_id"]),
+    journal: await h.db("journal_transactions").where({ company_id: companyId }).orderBy("created_at"),
+  };
+}
