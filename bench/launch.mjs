@@ -12,7 +12,9 @@ for (const name of chosen) {
     process.exit(2);
   }
   const script = `bench/${name}.ts`;
-  const [cmd, args] = hasTaskset ? ["taskset", ["-c", "1", "tsx", script]] : ["tsx", [script]];
+  // One process per program (node loads tsx as a hook): no tsx parent relaying signals to a child.
+  const node = [process.execPath, "--import", "tsx", script];
+  const [cmd, args] = hasTaskset ? ["taskset", ["-c", "1", ...node]] : [node[0], node.slice(1)];
   const result = spawnSync(cmd, args, { stdio: "inherit" });
   failed ||= result.status !== 0;
 }

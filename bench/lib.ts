@@ -70,13 +70,15 @@ export async function benchDatabase(options: { settings?: Record<string, string>
 
 /** Runs a process pinned to one CPU (when taskset exists) and resolves once `ready()` says so. */
 export async function startChild(args: string[], env: Record<string, string>, cpu: string, ready: () => Promise<boolean>): Promise<ChildProcess> {
-  const tsx = join(ROOT, "node_modules/.bin/tsx");
   // BENCH_CPU_PROF=<dir>: every process the bench starts writes a V8 CPU profile there when it exits (open them in
   // Chrome's DevTools or speedscope) — where a server spends its time under the bench's load.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const command = hasTaskset() ? "taskset" : tsx;
-  const argv = hasTaskset() ? ["-c", cpu, tsx, ...profile, ...args] : [...profile, ...args];
-  // Its own process group, so that killHard() reaches the node process behind taskset and tsx.
+  // node with tsx as a loader hook, not the tsx CLI: the CLI runs the program as its child and, when that child does not
+  // acknowledge a SIGTERM within 30 ms (a loaded machine), SIGKILLs it, which would turn a graceful stop into a crash.
+  const node = [...profile, "--import", "tsx", ...args];
+  const command = hasTaskset() ? "taskset" : process.execPath;
+  const argv = hasTaskset() ? ["-c", cpu, process.execPath, ...node] : node;
+  // Its own process group, so that killHard() reaches the node process behind taskset.
   const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"], detached: true });
   // Generous: a loaded machine compiles the contract slowly at start.
   const deadline = Date.now() + 120_000;

@@ -5,7 +5,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
+// The product's processes run as `npm start` runs them: node with tsx as a loader hook, one process. (The tsx CLI would
+// run the program as its child and SIGKILL it when it does not acknowledge a SIGTERM within 30 ms.)
+const NODE_TSX = [process.execPath, "--import", "tsx"] as const;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,7 +39,7 @@ export interface CliResult {
 
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["src/cli/admin.ts", ...args], { cwd: ROOT, env: childEnv(env) });
+    const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), "src/cli/admin.ts", ...args], { cwd: ROOT, env: childEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -53,15 +55,15 @@ export interface ServerProcess {
   output: () => string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
-  /** Kills the whole process group at once (tsx and the node process it runs), as `kill -9` would; resolves on exit. */
+  /** Kills the whole process group at once, as `kill -9` would; resolves on exit. */
   kill9(): Promise<void>;
 }
 
 /** Starts `npm start`'s entry point (src/main.ts) as its own process and waits until /health answers. */
 export async function startServerProcess(env: Record<string, string | undefined>, args: string[] = ["--no-worker"]): Promise<ServerProcess> {
   const port = await freePort();
-  // Its own process group, so that kill9() reaches the node process tsx starts, not only tsx.
-  const child = spawn(TSX, ["src/main.ts", ...args], { cwd: ROOT, detached: true, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
+  // Its own process group, so that kill9() reaches every process it starts.
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), "src/main.ts", ...args], { cwd: ROOT, detached: true, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
