@@ -83,7 +83,7 @@ export async function startChild(args: string[], env: Record<string, string>, cp
   // Generous: a loaded machine compiles the contract slowly at start.
   const deadline = Date.now() + 120_000;
   while (!(await ready().catch(() => false))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${args.join(" ")} did not start`);
+    if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) throw new Error(`${args.join(" ")} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return child;
@@ -97,7 +97,7 @@ function hasTaskset(): boolean {
 export const pinned = () => hasTaskset();
 
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
   await exited;
@@ -107,7 +107,12 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 export async function killHard(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
-  process.kill(-child.pid!, "SIGKILL");
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch (error) {
+    // Reaped already, its exit event not yet delivered: nothing is left to kill.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
   await exited;
 }
 

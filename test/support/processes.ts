@@ -68,12 +68,14 @@ export async function startServerProcess(env: Record<string, string | undefined>
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // Ended by a signal, a process has a signalCode and no exitCode.
+  const running = () => child.exitCode === null && child.signalCode === null;
   const url = `http://127.0.0.1:${port}`;
   // A fresh embedded database (initdb, every migration) on a loaded 2-core machine can take a minute; the calling
   // test's own timeout still bounds the wait.
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server process exited early (${child.exitCode}):\n${output}`);
+    if (!running()) throw new Error(`server process exited early (${child.exitCode ?? child.signalCode}):\n${output}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.status === 200) break;
@@ -91,11 +93,16 @@ export async function startServerProcess(env: Record<string, string | undefined>
     child,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
+      if (running()) child.kill("SIGTERM");
       return exited;
     },
     kill9: async () => {
-      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+      try {
+        if (running()) process.kill(-child.pid!, "SIGKILL");
+      } catch (error) {
+        // Reaped already, its exit event not yet delivered: nothing is left to kill.
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
       await exited;
     },
   };
