@@ -7,6 +7,7 @@ import { startHarness, type ApiResponse, type Harness, type RequestOptions } fro
 import { expectApiError, expectError } from "../support/expect.js";
 import { bankTransaction, bankWorld, issuedSale, registeredPurchase } from "../support/bank.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -510,6 +511,85 @@ describe("immutability in the database", () => {
       await client.end();
     }
     expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  test("a line naming a header that does not exist is refused; nothing is stored", async () => {
+    const before = await countOf(w.companyId);
+    await expect(
+      h.db("journal_entries").insert([
+        { company_id: w.companyId, transaction_id: "00000000-0000-4000-8000-000000000001", line_no: 1, date: "2026-03-04", account_code: "2710", debit: "1.00", credit: "0" },
+        { company_id: w.companyId, transaction_id: "00000000-0000-4000-8000-000000000001", line_no: 2, date: "2026-03-04", account_code: "3010", debit: "0", credit: "1.00" },
+      ]),
+    ).rejects.toMatchObject({ code: "23514", constraint: "journal_entries_with_header" });
+    expect(await countOf(w.companyId)).toEqual(before);
+  });
+
+  /** A postable account of its own for a test, under 27 (cash). */
+  async function freshAccount(code: string) {
+    await ok(w, "/v1/ledger/accounts/create", { code, name: `Sąskaita ${code}`, type: "asset", parentCode: "271" });
+  }
+
+  test("an account with lines can be neither deleted nor re-coded, whoever writes it; one without lines can", async () => {
+    await freshAccount("27151");
+    await freshAccount("27152");
+    await ok(w, CREATE, { date: "2026-03-06", entries: pair("27151", "3010", "4.00") });
+    for (const sql of ["delete from ledger_accounts where company_id = ? and code = '27151'", "update ledger_accounts set code = '27159' where company_id = ? and code = '27151'"]) {
+      await expect(h.db.raw(sql, [w.companyId])).rejects.toMatchObject({ code: "23503", constraint: "journal_entries_account_fkey" });
+    }
+    expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "27151" }).first("name")).toEqual({ name: "Sąskaita 27151" });
+    expect(await h.db("journal_entries").where({ company_id: w.companyId, account_code: "27151" }).count<{ n: string }[]>("* as n")).toEqual([{ n: "1" }]);
+    // Renaming is not re-keying; an account without lines goes.
+    await h.db.raw("update ledger_accounts set name = 'Pervadinta' where company_id = ? and code = '27151'", [w.companyId]);
+    await h.db.raw("delete from ledger_accounts where company_id = ? and code = '27152'", [w.companyId]);
+    expect(await h.db("ledger_accounts").where({ company_id: w.companyId }).whereIn("code", ["27151", "27152"]).pluck("name")).toEqual(["Pervadinta"]);
+  });
+
+  test("a delete of an account racing a posting to it: whichever locks first, the books never hold a line without its account", async () => {
+    await freshAccount("27153");
+    await freshAccount("27154");
+    const client = new pg.Client({ connectionString: h.connectionString });
+    const other = new pg.Client({ connectionString: h.connectionString });
+    await Promise.all([client.connect(), other.connect()]);
+    const postTo = async (account: string) => {
+      const { rows } = await client.query(`insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 3, $2) returning id`, [w.companyId, [account, "3010"]]);
+      await client.query(
+        `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, 1, '2026-03-04', $3, 3, 0), ($1, $2, 2, '2026-03-04', '3010', 0, 3)`,
+        [w.companyId, rows[0].id, account],
+      );
+      return rows[0].id as string;
+    };
+    try {
+      // The posting first: the delete waits for it, then finds its line and is refused.
+      await client.query("begin");
+      const id = await postTo("27153");
+      const deleting = other.query("delete from ledger_accounts where company_id = $1 and code = '27153'", [w.companyId]).then(
+        () => null,
+        (e: { code?: string; constraint?: string }) => e,
+      );
+      await waitForLockWaiters(h.db, { queryLike: "delete from ledger_accounts%", what: "the account's delete waiting on the posting" });
+      await client.query("commit");
+      expect(await deleting).toMatchObject({ code: "23503", constraint: "journal_entries_account_fkey" });
+      expect(await entriesOf(w.companyId, id)).toHaveLength(2);
+      expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "27153" }).first()).toBeDefined();
+
+      // The delete first: the posting waits for it, then finds no account and is refused.
+      const before = await countOf(w.companyId);
+      await other.query("begin");
+      await other.query("delete from ledger_accounts where company_id = $1 and code = '27154'", [w.companyId]);
+      await client.query("begin");
+      const posting = postTo("27154").then(
+        () => null,
+        (e: { code?: string; constraint?: string }) => e,
+      );
+      await waitForLockWaiters(h.db, { queryLike: "%journal_entries%", what: "the posting's lines waiting on the account's delete" });
+      await other.query("commit");
+      expect(await posting).toMatchObject({ code: "23514", constraint: "journal_entries_postable_account" });
+      await client.query("rollback");
+      expect(await countOf(w.companyId)).toEqual(before);
+      expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "27154" }).first()).toBeUndefined();
+    } finally {
+      await Promise.all([client.end(), other.end()]);
+    }
   });
 
   test("a header written in a savepoint takes its lines after the savepoint is released (one top-level transaction)", async () => {

@@ -32,6 +32,7 @@ import * as invoiceTaxPoint from "./20261124000640_invoice_tax_point.js";
 import * as journalEntriesChecksPlan from "./20261124000650_journal_entries_checks_plan.js";
 import * as stockBalanceCheckOnce from "./20261124000660_stock_balance_check_once.js";
 import * as journalEntriesChecksDistinct from "./20261124000670_journal_entries_checks_distinct.js";
+import * as journalEntriesKeysByStatement from "./20261125000100_journal_entries_keys_by_statement.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -69,6 +70,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261124000650_journal_entries_checks_plan": journalEntriesChecksPlan,
   "20261124000660_stock_balance_check_once": stockBalanceCheckOnce,
   "20261124000670_journal_entries_checks_distinct": journalEntriesChecksDistinct,
+  "20261125000100_journal_entries_keys_by_statement": journalEntriesKeysByStatement,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
