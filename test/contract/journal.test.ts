@@ -524,6 +524,14 @@ describe("immutability in the database", () => {
     expect(await countOf(w.companyId)).toEqual(before);
   });
 
+  test("a header cannot claim another database transaction as the one that may add its lines", async () => {
+    const before = await countOf(w.companyId);
+    await expect(
+      h.db("journal_transactions").insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "1.00", account_codes: [], open_xid: "1" }),
+    ).rejects.toMatchObject({ code: "23514", constraint: "journal_transactions_open_xid" });
+    expect(await countOf(w.companyId)).toEqual(before);
+  });
+
   /** A postable account of its own for a test, under 27 (cash). */
   async function freshAccount(code: string) {
     await ok(w, "/v1/ledger/accounts/create", { code, name: `Sąskaita ${code}`, type: "asset", parentCode: "271" });
