@@ -123,7 +123,7 @@ export const deliverWebhookTask =
     const lease = config.webhookTimeoutMs / 1000 + 30;
     if (p.manual) {
       const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_manual", CLAIM_MANUAL_SQL, [p.companyId, p.deliveryId, jobId, lease]);
-      if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, p.deliveryId, undefined);
+      if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, undefined);
       else await wakeWhenLeaseEnds(db, p, jobId);
     }
     const until = Date.now() + DRAIN_BUDGET_MS;
@@ -142,14 +142,16 @@ export const deliverWebhookTask =
       // After a success the next delivery came with the success's own statement; otherwise it is claimed here.
       const claimed = next ?? (await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]))[0];
       if (!claimed) break;
-      next = await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, p.deliveryId, Date.now() < until ? { subscriptionId: p.subscriptionId, lease } : undefined);
+      next = await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, Date.now() < until ? { subscriptionId: p.subscriptionId, lease } : undefined);
     }
     await wakeWhenLeaseEnds(db, p, jobId);
   };
 
 // A scheduled attempt's success, the common case, in one statement (no transaction round trips): the delivery
-// succeeded, the subscription's count of failures reset, and the delivery's own job — which would find nothing to do —
-// removed (not this job's own, which graphile-worker is running).
+// succeeded, the subscription's count of failures reset, and the delivery's waiting job — which would find nothing to
+// do — removed. Only an unlocked job goes: the job running this attempt is locked. That holds also when the attempt is
+// the running job's own delivery: a retry scheduled from within the running job (a failed attempt earlier in its
+// drain) is a second, unlocked job under the same key (graphile moves the key off a locked job), and it goes too.
 const SUCCEEDED_SQL = `
   with d as (
     update webhook_deliveries
@@ -164,7 +166,7 @@ const SUCCEEDED_SQL = `
   ), removed as (
     -- graphile_worker.remove_job would also NOTIFY, waking a worker for nothing on every delivery; the job row is
     -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
-    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null and $5::boolean
+    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null
     returning 1
   )
   select (select count(*) from d)::int as updated, (select count(*) from reset)::int as reset, (select count(*) from removed)::int as removed`;
@@ -187,16 +189,16 @@ const SUCCEEDED_AND_NEXT_SQL = `
   ), removed as (
     -- graphile_worker.remove_job would also NOTIFY, waking a worker for nothing on every delivery; the job row is
     -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
-    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null and $5::boolean
+    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null
     returning 1
   ), nxt as (
     update webhook_deliveries d
        set attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
-           lease_job_id = $3, lease_until = now() + make_interval(secs => $7)
+           lease_job_id = $3, lease_until = now() + make_interval(secs => $6)
       from webhook_subscriptions s, webhook_events e
      where d.company_id = $1
        and d.id = (select n.id from webhook_deliveries n
-                    where n.company_id = $1 and n.subscription_id = $6 and n.status = 'pending' and n.next_attempt_at <= now()
+                    where n.company_id = $1 and n.subscription_id = $5 and n.status = 'pending' and n.next_attempt_at <= now()
                       and n.id <> $2
                       and (n.lease_until is null or n.lease_until < now() or n.lease_job_id = $3)
                     order by n.event_seq limit 1
@@ -215,7 +217,6 @@ async function attempt(
   target: Target,
   claimed: Claimed,
   jobId: string,
-  ownDeliveryId: string | undefined,
   thenClaim: { subscriptionId: string; lease: number } | undefined,
 ): Promise<Claimed | undefined> {
   const key = requireSecretsKey(config);
@@ -247,13 +248,12 @@ async function attempt(
     { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
   );
   if (result.ok && !target.manual) {
-    const removeJob = target.deliveryId !== ownDeliveryId;
     if (!thenClaim) {
-      await preparedQuery(db, "webhook_succeeded", SUCCEEDED_SQL, [target.companyId, target.deliveryId, jobId, result.status, removeJob]);
+      await preparedQuery(db, "webhook_succeeded", SUCCEEDED_SQL, [target.companyId, target.deliveryId, jobId, result.status]);
       return undefined;
     }
     const [row] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_succeeded_next", SUCCEEDED_AND_NEXT_SQL, [
-      target.companyId, target.deliveryId, jobId, result.status, removeJob, thenClaim.subscriptionId, thenClaim.lease,
+      target.companyId, target.deliveryId, jobId, result.status, thenClaim.subscriptionId, thenClaim.lease,
     ]);
     return row?.id ? row : undefined;
   }
