@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { Db, Trx } from "./connection.js";
 import { isPooledStatementError } from "./prepared.js";
 
@@ -43,19 +44,96 @@ const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attemp
 export async function withTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let reachedCommit = false;
+    let transaction: Trx | undefined;
     try {
       return await db.transaction(async (trx) => {
+        transaction = trx;
         const result = await work(trx);
         reachedCommit = true;
         return result;
       });
     } catch (error) {
       const code = sqlstateOf(error);
+      // COMMIT may have gone right behind the last statement (commitBehindLastStatement): a connection lost since then
+      // is as ambiguous as one lost during COMMIT. A statement that failed had the server answer that COMMIT with a
+      // rollback, so a failed statement is retried as before.
+      const commitSent = transaction !== undefined && behind.get(transaction)?.commit !== undefined;
       const retryable =
-        (code !== undefined && RETRYABLE_SQLSTATES.has(code)) || (!reachedCommit && (isConnectionLost(error) || isPooledStatementError(error)));
+        (code !== undefined && RETRYABLE_SQLSTATES.has(code)) ||
+        (!reachedCommit && (isPooledStatementError(error) || (isConnectionLost(error) && !commitSent)));
       if (attempt >= MAX_ATTEMPTS || !retryable) throw error;
       await backoff(attempt);
     }
+  }
+}
+
+type PipelinedConnection = pg.PoolClient & { pipeline: boolean };
+type QueryCallback = (error: Error | null, result?: pg.QueryResult) => void;
+
+const behind = new WeakMap<Trx, { commit?: Promise<pg.QueryResult> }>();
+const ENDS_TRANSACTION = /^\s*(commit|rollback)\b/i;
+
+/**
+ * Runs `last`, whose one statement must be the transaction's last, and sends COMMIT right behind that statement
+ * instead of after its answer: the server runs both in order, and the locks the transaction holds (a document
+ * series' row, which every other document of the series waits for) are released as the statement ends, not a
+ * round trip and a turn of this process's event loop later. The driver's pipeline mode (pg `pipeline`) is on for
+ * these two messages only.
+ *
+ * When the statement fails, the transaction is aborted and the server answers the COMMIT with a rollback: nothing
+ * was committed, and `last` rejects with the statement's error as before. knex's own COMMIT (or ROLLBACK) at the end
+ * of the transaction is answered by the one already sent, so knex reports the outcome it had: a COMMIT that failed
+ * (a deferred constraint) rejects the transaction. Any other statement after the last one is refused without being
+ * sent (it would run outside the transaction). Outside a transaction, or in a savepoint, `last` simply runs.
+ */
+export async function commitBehindLastStatement<T>(trx: Db, last: () => Promise<T>): Promise<T> {
+  // Only a transaction's own COMMIT: a savepoint's (a nested transaction) would commit the enclosing one.
+  if (!trx.isTransaction || (trx as { parentTransaction?: unknown }).parentTransaction || behind.has(trx as Trx)) return last();
+  const connection = (await trx.client.acquireConnection()) as PipelinedConnection;
+  const state: { commit?: Promise<pg.QueryResult> } = {};
+  behind.set(trx as Trx, state);
+  const send = connection.query as (this: PipelinedConnection, config: unknown, values?: unknown, callback?: unknown) => unknown;
+  const own = (c: PipelinedConnection) => delete (c as { query?: unknown }).query;
+  (connection as { query: unknown }).query = function (this: PipelinedConnection, config: unknown, values?: unknown, callback?: unknown) {
+    const text = typeof config === "string" ? config : (config as { text?: string } | undefined)?.text;
+    const reply = (typeof values === "function" ? values : callback) as QueryCallback | undefined;
+    const ends = text !== undefined && ENDS_TRANSACTION.test(text);
+    if (state.commit === undefined) {
+      // The transaction ends before its last statement (`last` failed first): the connection is itself again.
+      if (ends) {
+        own(this);
+        return send.call(this, config, values, callback);
+      }
+      // The last statement, and the COMMIT pipelined behind it; pipeline mode ends when the COMMIT is answered.
+      this.pipeline = true;
+      const result = send.call(this, config, values, callback);
+      const commit = send.call(this, "COMMIT") as unknown as Promise<pg.QueryResult>;
+      state.commit = commit;
+      commit.then(
+        () => (this.pipeline = false),
+        () => (this.pipeline = false),
+      );
+      return result;
+    }
+    if (!ends) {
+      const error = new Error("commitBehindLastStatement: a statement after the transaction's last one was refused (COMMIT was sent already)");
+      if (reply) return void process.nextTick(() => reply(error));
+      return Promise.reject(error);
+    }
+    // knex ends the transaction: the COMMIT sent behind the statement answers, and the connection is itself again.
+    own(this);
+    const outcome = state.commit.then((result) => {
+      if (/^\s*commit\b/i.test(text!) && result.command !== "COMMIT") throw new Error("The transaction was rolled back: its last statement failed.");
+      return result;
+    });
+    if (reply) return void outcome.then((result) => reply(null, result), (error: Error) => reply(error));
+    return outcome;
+  };
+  try {
+    return await last();
+  } finally {
+    if (state.commit === undefined) own(connection);
+    await trx.client.releaseConnection(connection);
   }
 }
 

@@ -14,7 +14,7 @@
 // The lock ends with the transaction, so a retry after commit always finds the record.
 import { createHash } from "node:crypto";
 import type { Db, Trx } from "../db/connection.js";
-import { withTransaction } from "../db/transaction.js";
+import { commitBehindLastStatement, withTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { toEnvelope } from "./envelope.js";
 import { isSealed, seal, unseal } from "./sealed.js";
@@ -100,15 +100,19 @@ export async function runIdempotent(
       if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) throw error;
       outcome = { status: error.status, body: toEnvelope(error, scope.requestId), replay: false };
     }
-    await trx("idempotency_keys").insert({
-      account_id: scope.accountId,
-      company_id: companyId,
-      key_id: scope.keyId,
-      key: scope.key,
-      operation_id: scope.operationId,
-      request_hash: hash,
-      status_code: outcome.status,
-      response_body: JSON.stringify(scope.sealWith ? seal(outcome.body, scope.sealWith, scope.key) : outcome.body),
+    // The transaction's last statement, with COMMIT right behind it.
+    const record = JSON.stringify(scope.sealWith ? seal(outcome.body, scope.sealWith, scope.key) : outcome.body);
+    await commitBehindLastStatement(trx, async () => {
+      await trx("idempotency_keys").insert({
+        account_id: scope.accountId,
+        company_id: companyId,
+        key_id: scope.keyId,
+        key: scope.key,
+        operation_id: scope.operationId,
+        request_hash: hash,
+        status_code: outcome.status,
+        response_body: record,
+      });
     });
     return outcome;
   });

@@ -6,7 +6,7 @@ import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { retryOnLostConnection, withTransaction } from "../db/transaction.js";
+import { commitBehindLastStatement, retryOnLostConnection, withTransaction } from "../db/transaction.js";
 import { auditRow, recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
 import type { Handler } from "../handlers/types.js";
@@ -94,9 +94,10 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
       await assertKeyStillValid(trx, principal.keyId);
       const note: AuditNote = {};
       const result = await call(trx, note);
-      // A handler that numbers a document finishes with one statement that also writes the audit record.
-      if (note.finish) await note.finish(trx, auditRow(auditContext, note, result));
-      else await recordAudit(trx, auditContext, note, result);
+      // A handler that numbers a document finishes with one statement that also writes the audit record. Either way
+      // that statement is the transaction's last, with COMMIT right behind it (with an Idempotency-Key this is a
+      // savepoint, and the idempotency record is the last statement: runIdempotent).
+      await commitBehindLastStatement(trx, () => (note.finish ? note.finish(trx, auditRow(auditContext, note, result)) : recordAudit(trx, auditContext, note, result)));
       return result;
     };
     const idempotencyKey = ctx.get("idempotency-key");

@@ -48,10 +48,8 @@ export interface SaleIssueFinish {
 // (description, reference and entry descriptions with the placeholder), $27.. the rest.
 const SALE_ISSUE_SQL = `
   with taken as (
-    update number_series s set next_number = s.next_number + 1, updated_at = now()
-      from (select ns.id from number_series ns where ns.company_id = $1::uuid and ns.document_type = $2::text and ns.year = $3::int and ns.prefix = $4::text
-               for update) target
-     where s.company_id = $1::uuid and s.id = target.id
+    insert into number_series as s (company_id, document_type, prefix, year, next_number) values ($1::uuid, $2::text, $4::text, $3::int, 2)
+        on conflict on constraint number_series_identity_key do update set next_number = s.next_number + 1, updated_at = now()
      returning s.id as series_id, s.prefix || '-' || (s.next_number - 1) as number, s.next_number - 1 as sequence
   ), posted as (
     select p.* from taken,
@@ -100,7 +98,11 @@ export interface Finished {
   nowIso: string;
 }
 
-/** Runs the last statement (creating the series at 1 the first time) and returns what the placeholders stand for. */
+/**
+ * Runs the last statement and returns what the placeholders stand for. One statement whatever happens (a series'
+ * first document creates it, and the upsert takes the row's lock either way), so that it can be the transaction's
+ * last with COMMIT right behind it (src/db/transaction.ts, commitBehindLastStatement).
+ */
 export async function finishSaleIssue(trx: Db, f: SaleIssueFinish, audit: AuditRow | null): Promise<Finished> {
   const args = [
     f.companyId,
@@ -125,8 +127,7 @@ export async function finishSaleIssue(trx: Db, f: SaleIssueFinish, audit: AuditR
     f.events.map((e) => JSON.stringify(e.data)),
     audit ? JSON.stringify(audit) : null,
   ];
-  const run = () =>
-    preparedQuery<{ number: string; journal_id: string; journal_number: string | null; now_iso: string; documents: number }>(trx, "sale_issue_finish", SALE_ISSUE_SQL, args).catch(
+  const rows = await preparedQuery<{ number: string; journal_id: string; journal_number: string | null; now_iso: string; documents: number }>(trx, "sale_issue_finish", SALE_ISSUE_SQL, args).catch(
       (error) => {
         const constraint = violatedConstraint(error)?.constraint;
         if (constraint === "sale_invoices_sequence_key") throw conflict("The number was taken concurrently; retry.", "sale_invoice.number_taken");
@@ -141,23 +142,9 @@ export async function finishSaleIssue(trx: Db, f: SaleIssueFinish, audit: AuditR
         throw postingFailure(error, f.posting);
       },
     );
-  let rows = await run();
-  if (rows.length === 0) {
-    // The series' first document: create it at 1 (a concurrent creation wins, and this one takes the next number),
-    // unless the other sales document type numbers from this prefix (drafts of both types written before either
-    // was issued): their numbers would repeat each other's.
-    await refusePrefixOfOtherType(trx, f.companyId, f.documentType, f.prefix);
-    await trx.raw(
-      `insert into number_series (company_id, document_type, prefix, year, next_number) values (?, ?, ?, ?, 1)
-       on conflict on constraint number_series_identity_key do nothing`,
-      [f.companyId, f.documentType, f.prefix, f.year],
-    );
-    rows = await run();
-    if (rows.length === 0) throw new Error(`series ${f.documentType} ${f.prefix} ${f.year} missing after creation`);
-  }
   const [row] = rows;
-  // The draft was locked by this transaction before; it is a draft still, so this cannot happen.
-  if (row.documents !== 1) throw new Error(`sale invoice ${f.invoiceId} was not a draft when numbered`);
+  // The upsert always yields the series, and the draft was locked by this transaction (a draft still): cannot happen.
+  if (rows.length !== 1 || row.documents !== 1) throw new Error(`sale invoice ${f.invoiceId} was not numbered as a draft of series ${f.prefix} ${f.year}`);
   return { number: row.number, journalId: row.journal_id, journalNumber: row.journal_number, nowIso: row.now_iso };
 }
 
@@ -169,15 +156,18 @@ const TYPE_NAME = { sale_invoice: "invoices", sale_credit_note: "credit notes" }
  * `prefix` in any year: a credit note numbered `SF-1` beside invoice `SF-1` would be two documents showing one number.
  */
 export async function refusePrefixOfOtherType(db: Db, companyId: string, documentType: "sale_invoice" | "sale_credit_note", prefix: string): Promise<void> {
+  const used = await db("number_series").where({ company_id: companyId, document_type: OTHER_TYPE[documentType], prefix }).first("year");
+  if (used) throw prefixInUse(documentType, prefix);
+}
+
+/** The 422 of refusePrefixOfOtherType, for a caller that found the other type's series itself. */
+export function prefixInUse(documentType: "sale_invoice" | "sale_credit_note", prefix: string): ApiError {
   const other = OTHER_TYPE[documentType];
-  const used = await db("number_series").where({ company_id: companyId, document_type: other, prefix }).first("year");
-  if (used) {
-    throw new ApiError("unprocessable", `The prefix ${prefix} numbers the company's ${TYPE_NAME[other]} already; ${TYPE_NAME[documentType]} need a prefix of their own.`, {
-      key: "sale_invoice.prefix_in_use",
-      params: { seriesPrefix: prefix },
-      fieldErrors: { seriesPrefix: [`numbers the company's ${TYPE_NAME[other]}; choose another prefix`] },
-    });
-  }
+  return new ApiError("unprocessable", `The prefix ${prefix} numbers the company's ${TYPE_NAME[other]} already; ${TYPE_NAME[documentType]} need a prefix of their own.`, {
+    key: "sale_invoice.prefix_in_use",
+    params: { seriesPrefix: prefix },
+    fieldErrors: { seriesPrefix: [`numbers the company's ${TYPE_NAME[other]}; choose another prefix`] },
+  });
 }
 
 /** Replaces the placeholders in every string of `value` (the response built before the number existed), in place. */

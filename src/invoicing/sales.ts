@@ -15,7 +15,7 @@ import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inve
 import { throwRuleFailures } from "../domain/identifiers.js";
 import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/posting.js";
 import type { AuditNote } from "../audit.js";
-import { fillIn, finishSaleIssue, placeholders, refusePrefixOfOtherType } from "./numbering.js";
+import { fillIn, finishSaleIssue, placeholders, prefixInUse, refusePrefixOfOtherType } from "./numbering.js";
 import { checkLinesVat } from "./vat.js";
 import type { ListRequest, ListSpec } from "../list/engine.js";
 import { computeTotals, convertParts } from "./totals.js";
@@ -282,8 +282,9 @@ export async function deleteSaleInvoice(trx: Db, companyId: string, id: string):
  * that statement runs as the request's last and writes its audit record; the returned document is completed then.
  */
 // What issuing reads, in one round trip: the draft (locked), its lines, its partner, the posting rules it needs, the
-// lines' items (to check them again, and for stock) and the company's warehouses. Amounts leave as text (a JSON
-// number is a JS float).
+// lines' items (to check them again, and for stock), the company's warehouses, and whether the series the document
+// would start (the first of its prefix and year) would repeat the numbers of the other sales document type's series
+// of that prefix (drafts of both written before either was issued). Amounts leave as text (a JSON number is a JS float).
 const ISSUE_RULES: PostingRuleName[] = ["sales.revenue", "sales.receivable", "sales.vatPayable", "inventory.costOfSales", "inventory.stock"];
 const ISSUE_READ_SQL = `
   select i.*,
@@ -300,7 +301,11 @@ const ISSUE_READ_SQL = `
          (select coalesce(json_object_agg(c.code, json_build_object('type', c.type, 'active', c.active)), '{}') from catalog_items c
            where c.company_id = i.company_id
              and c.code in (select l.item_code from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id)) as read_items,
-         (select coalesce(json_agg(json_build_object('id', w.id, 'code', w.code, 'is_default', w.is_default)), '[]') from warehouses w where w.company_id = i.company_id) as read_warehouses
+         (select coalesce(json_agg(json_build_object('id', w.id, 'code', w.code, 'is_default', w.is_default)), '[]') from warehouses w where w.company_id = i.company_id) as read_warehouses,
+         (not exists (select 1 from number_series ns where ns.company_id = i.company_id and ns.prefix = i.series_prefix and ns.year = extract(year from i.issue_date)::int
+                         and ns.document_type = case i.type when 'invoice' then 'sale_invoice' else 'sale_credit_note' end)
+          and exists (select 1 from number_series ns where ns.company_id = i.company_id and ns.prefix = i.series_prefix
+                         and ns.document_type = case i.type when 'invoice' then 'sale_credit_note' else 'sale_invoice' end)) as read_prefix_in_use
     from sale_invoices i
    where i.company_id = $1::uuid and i.id = $2::uuid
      for update of i`;
@@ -308,9 +313,10 @@ const ISSUE_READ_SQL = `
 export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit?: AuditNote): Promise<SaleInvoice> {
   const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [company.id, id, ISSUE_RULES]);
   if (!read) throw notFound("The sales invoice", "sale_invoice.not_found", { id });
-  const { read_lines, read_partner: livePartner, read_rules: rules, read_items: items, read_warehouses: warehouses, ...draft } = read;
+  const { read_lines, read_partner: livePartner, read_rules: rules, read_items: items, read_warehouses: warehouses, read_prefix_in_use, ...draft } = read;
   const lines: Record<string, any>[] = read_lines;
   if (draft.status !== "draft") throw notDraft(draft);
+  if (read_prefix_in_use) throw prefixInUse(SERIES[draft.type as "invoice" | "credit_note"], draft.series_prefix);
   const ruleAccount = (name: PostingRuleName): string => rules[name] ?? POSTING_RULES[name].defaultAccountCode;
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
