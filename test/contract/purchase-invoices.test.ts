@@ -404,6 +404,12 @@ describe("drafts only, credit notes", () => {
       expectError(await w.call(path, body), 409, "conflict", "purchase_invoice.not_draft");
     }
     await expect(h.db("purchase_invoices").where({ id: inv.id }).update({ net_total: "1" })).rejects.toThrow(/cannot be changed/);
+    const lines = await h.db("purchase_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no");
+    expect(lines.length).toBeGreaterThan(0);
+    await expect(h.db("purchase_invoice_lines").where({ invoice_id: inv.id }).update({ quantity: "2" })).rejects.toThrow(/cannot change/);
+    await expect(h.db("purchase_invoice_lines").where({ invoice_id: inv.id }).delete()).rejects.toThrow(/cannot change/);
+    await expect(h.db("purchase_invoice_lines").insert({ ...lines[0], line_no: 99 })).rejects.toThrow(/cannot change/);
+    expect(await h.db("purchase_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no")).toEqual(lines);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
   });
 
