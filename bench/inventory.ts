@@ -11,7 +11,7 @@
 //    Target: p50 < 200 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 16), BENCH_ITEMS (default 100000), BENCH_REQUESTS
 // (default 30 per case), BENCH_PARTS (issue, levels or both; default both), DATABASE_URL (else embedded PostgreSQL).
-import { benchDatabase, benchTenant, startBenchApi, stopChild, closedLoop } from "./lib.js";
+import { benchDatabase, benchTenant, startBenchApi, stopChild, closedLoop, jsonPoster } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -23,12 +23,7 @@ const { db } = database;
 const account = await benchTenant(db);
 const { child: api, url } = await startBenchApi(database.connectionString, { DB_POOL_MAX: "20", LOG_LEVEL: "warn" });
 const headers = { authorization: `Bearer ${account.apiKey}`, "x-company-id": account.companyId, "content-type": "application/json" };
-async function call(path: string, body: unknown): Promise<any> {
-  const res = await fetch(url + path, { method: "POST", headers, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path} -> ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const call = jsonPoster(url, headers, connections);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
@@ -68,6 +63,7 @@ if (parts.includes("issue")) {
     await call("/v1/sales/invoices/issue", { id: draft.id });
   };
   await loop(2, issue(productInvoice)); // warm-up
+  await db.raw("analyze"); // steady state: the statistics of a database in use (see bench/invoices.ts)
   const baseline = await loop(seconds, issue(() => serviceInvoice));
   const stocked = await loop(seconds, issue(productInvoice));
   const { rows: check } = await db.raw(
