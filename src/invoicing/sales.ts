@@ -15,7 +15,7 @@ import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inve
 import { throwRuleFailures } from "../domain/identifiers.js";
 import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/posting.js";
 import type { AuditNote } from "../audit.js";
-import { fillIn, finishSaleIssue, placeholders, prefixInUse, refusePrefixOfOtherType } from "./numbering.js";
+import { fillIn, finishSaleIssue, genericPlanForTheRest, placeholders, prefixInUse, refusePrefixOfOtherType } from "./numbering.js";
 import { checkLinesVat } from "./vat.js";
 import type { ListRequest, ListSpec } from "../list/engine.js";
 import { computeTotals, convertParts } from "./totals.js";
@@ -475,6 +475,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     ph,
   };
   const summary = { number: ph.number, type: issued.type, grossTotal: issued.grossTotal, currency: issued.currency };
+  await genericPlanForTheRest(trx);
   if (audit) {
     // Through the API: the numbering statement is the request's last, and writes its audit record too.
     audit.summary = summary;

@@ -35,6 +35,7 @@ import * as journalEntriesChecksDistinct from "./20261124000670_journal_entries_
 import * as journalEntriesKeysByStatement from "./20261125000100_journal_entries_keys_by_statement.js";
 import * as journalHeaderChecksByStatement from "./20261125000200_journal_header_checks_by_statement.js";
 import * as invoiceLinesFrozenStatic from "./20261125000300_invoice_lines_frozen_static.js";
+import * as invoiceFrozenDraftsFirst from "./20261126000100_invoice_frozen_drafts_first.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -75,6 +76,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261125000100_journal_entries_keys_by_statement": journalEntriesKeysByStatement,
   "20261125000200_journal_header_checks_by_statement": journalHeaderChecksByStatement,
   "20261125000300_invoice_lines_frozen_static": invoiceLinesFrozenStatic,
+  "20261126000100_invoice_frozen_drafts_first": invoiceFrozenDraftsFirst,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
