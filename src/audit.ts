@@ -1,6 +1,7 @@
 // The audit log: every successful mutation of every module writes one record in the mutation's own transaction
 // (src/http/pipeline.ts calls recordAudit; handlers may refine the note). Records cannot be changed (trigger).
 import type { Db } from "./db/connection.js";
+import { preparedQuery } from "./db/prepared.js";
 
 /** What a handler may say about its mutation; the defaults are derived from the operation and its result. */
 export interface AuditNote {
@@ -59,7 +60,12 @@ export function auditRow(context: AuditContext, note: AuditNote, result: unknown
   };
 }
 
+// Every mutation's last statement (src/http/pipeline.ts): prepared once per connection, not built and planned anew.
+const AUDIT_INSERT_SQL = `
+  insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
+  values ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text[], $6::jsonb, $7::text)`;
+
 export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
   const row = auditRow(context, note, result);
-  await trx("audit_log").insert({ ...row, summary: JSON.stringify(row.summary) });
+  await preparedQuery(trx, "audit_insert", AUDIT_INSERT_SQL, [row.account_id, row.company_id, row.key_id, row.operation, row.target_ids, JSON.stringify(row.summary), row.request_id]);
 }

@@ -3,6 +3,7 @@
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
+import { preparedQuery } from "../db/prepared.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
 import { allocateNumber, type DocumentType } from "../domain/number-series.js";
 import { throwRuleFailures } from "../domain/identifiers.js";
@@ -29,7 +30,7 @@ export const todayInVilnius = () => new Intl.DateTimeFormat("en-CA", { timeZone:
  */
 export async function loadPartner(db: Db, companyId: string, code: string, role: "customer" | "supplier"): Promise<PartnerRow> {
   const side: Side = role === "customer" ? "sales" : "purchases";
-  const partner: PartnerRow | undefined = await db("partners").where({ company_id: companyId, code }).forKeyShare().first();
+  const [partner] = await preparedQuery<PartnerRow>(db, "document_partner", "select * from partners where company_id = $1::uuid and code = $2::text for key share", [companyId, code]);
   if (!partner) {
     throw new ApiError("unprocessable", `There is no partner ${code}.`, {
       key: `${KEY_PREFIX[side]}.partner_unknown`,
@@ -112,6 +113,10 @@ export interface LineRules {
 
 const ACCOUNT_TYPES: Record<Side, readonly string[]> = { sales: ["income"], purchases: ["expense", "asset"] };
 
+// The items a document's lines name, FOR KEY SHARE as the partner's (loadPartner): an item deleted or recoded
+// meanwhile is seen gone, or waits. In code order, so that documents naming the same items lock them in one order.
+const DOCUMENT_ITEMS_SQL = "select * from catalog_items where company_id = $1::uuid and code = any($2::text[]) order by code for key share";
+
 /**
  * Applies the item's defaults to each line and checks every rule a schema cannot: the item exists and is active,
  * nothing required is missing, the account exists, takes postings and has the side's type, the VAT rate and
@@ -140,8 +145,7 @@ export async function resolveLines(
   const itemCodes = [...new Set(inputs.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
   const warehouseCodes = [...new Set(inputs.flatMap((l) => (l.warehouseCode ? [l.warehouseCode] : [])))];
   const [items, warehouses] = await Promise.all([
-    // FOR KEY SHARE, as the partner's (loadPartner): an item deleted or recoded meanwhile is seen gone, or waits.
-    itemCodes.length ? (db("catalog_items").where("company_id", company.id).whereIn("code", itemCodes).orderBy("code").forKeyShare() as Promise<Record<string, any>[]>) : [],
+    itemCodes.length ? preparedQuery<Record<string, any>>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : [],
     warehouseCodes.length ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>) : ([] as string[]),
   ]);
   const itemByCode = new Map<string, Record<string, any>>(items.map((i) => [i.code, i]));

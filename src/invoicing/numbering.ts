@@ -159,8 +159,12 @@ const TYPE_NAME = { sale_invoice: "invoices", sale_credit_note: "credit notes" }
  * `prefix` in any year: a credit note numbered `SF-1` beside invoice `SF-1` would be two documents showing one number.
  */
 export async function refusePrefixOfOtherType(db: Db, companyId: string, documentType: "sale_invoice" | "sale_credit_note", prefix: string): Promise<void> {
-  const used = await db("number_series").where({ company_id: companyId, document_type: OTHER_TYPE[documentType], prefix }).first("year");
-  if (used) throw prefixInUse(documentType, prefix);
+  const used = await preparedQuery(db, "series_prefix_in_use", "select 1 from number_series where company_id = $1::uuid and document_type = $2::text and prefix = $3::text limit 1", [
+    companyId,
+    OTHER_TYPE[documentType],
+    prefix,
+  ]);
+  if (used.length) throw prefixInUse(documentType, prefix);
 }
 
 /** The 422 of refusePrefixOfOtherType, for a caller that found the other type's series itself. */

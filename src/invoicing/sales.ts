@@ -136,31 +136,43 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
   return target;
 }
 
+// A draft's lines, one statement prepared once per connection whatever their number: each column as an array
+// (serials, an array per line, as JSON). Returns the stored rows.
+const LINES_INSERT_SQL = `
+  insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
+                                  vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
+  select $1::uuid, $2::uuid, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
+         l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
+         case when jsonb_typeof(l.serials) = 'array' then array(select s.v from jsonb_array_elements_text(l.serials) with ordinality s(v, o) order by s.o) end,
+         l.return_to_stock, l.net_amount
+    from unnest($3::text[], $4::text[], $5::numeric[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[],
+                array(select jsonb_array_elements($14::jsonb)), $15::boolean[], $16::numeric[])
+           with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
+                             lot_number, serials, return_to_stock, net_amount, line_no)
+  returning *`;
+
 /** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
 async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
   if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
-  const rows: Record<string, any>[] = await trx("sale_invoice_lines").insert(
-    lines.map((l, i) => ({
-      company_id: companyId,
-      invoice_id: invoiceId,
-      line_no: i + 1,
-      item_code: l.itemCode,
-      description: l.description,
-      quantity: l.quantity,
-      unit: l.unit,
-      unit_price: l.unitPrice,
-      discount_percent: l.discountPercent,
-      vat_rate_percent: l.vatRatePercent,
-      vat_classifier: l.vatClassifier,
-      revenue_account_code: l.accountCode,
-      warehouse_code: l.warehouseCode,
-      lot_number: l.lotNumber,
-      serials: l.serials,
-      return_to_stock: l.returnToStock,
-      net_amount: l.netAmount.toFixed(2),
-    })),
-    "*",
-  );
+  const column = <T>(pick: (l: DocumentLine) => T) => lines.map(pick);
+  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", LINES_INSERT_SQL, [
+    companyId,
+    invoiceId,
+    column((l) => l.itemCode),
+    column((l) => l.description),
+    column((l) => l.quantity),
+    column((l) => l.unit),
+    column((l) => l.unitPrice),
+    column((l) => l.discountPercent),
+    column((l) => l.vatRatePercent),
+    column((l) => l.vatClassifier),
+    column((l) => l.accountCode),
+    column((l) => l.warehouseCode),
+    column((l) => l.lotNumber),
+    JSON.stringify(column((l) => l.serials)),
+    column((l) => l.returnToStock),
+    column((l) => l.netAmount.toFixed(2)),
+  ]);
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
@@ -192,6 +204,12 @@ function dueDateProblem(issueDate: string, dueDate: string): void {
   }
 }
 
+const DRAFT_INSERT_SQL = `
+  insert into sale_invoices (company_id, type, series_prefix, partner_code, issue_date, supply_date, due_date, currency, notes, credited_invoice_id,
+                             net_total, vat_total, gross_total, vat_breakdown)
+  values ($1::uuid, $2::text, $3::text, $4::text, $5::date, $6::date, $7::date, $8::text, $9::text, $10::uuid, $11::numeric, $12::numeric, $13::numeric, $14::jsonb)
+  returning *`;
+
 export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput): Promise<SaleInvoice> {
   const type = input.type ?? "invoice";
   if ((type === "credit_note") !== (input.creditedInvoiceId !== undefined)) {
@@ -211,21 +229,23 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   await refusePrefixOfOtherType(trx, company.id, SERIES[type], seriesPrefix);
   const supplyDate = resolveSupplyDate("sales", input.supplyDate, null, issueDate, target && taxPointOf(target));
   const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target);
-  const [row] = await trx("sale_invoices")
-    .insert({
-      company_id: company.id,
-      type,
-      series_prefix: seriesPrefix,
-      partner_code: input.partnerCode,
-      issue_date: issueDate,
-      supply_date: supplyDate,
-      due_date: dueDate,
-      currency,
-      notes: input.notes ?? null,
-      credited_invoice_id: target?.id ?? null,
-      ...totalsColumns(resolved.totals),
-    })
-    .returning("*");
+  const totals = totalsColumns(resolved.totals);
+  const [row] = await preparedQuery<Record<string, any>>(trx, "sale_invoice_insert", DRAFT_INSERT_SQL, [
+    company.id,
+    type,
+    seriesPrefix,
+    input.partnerCode,
+    issueDate,
+    supplyDate,
+    dueDate,
+    currency,
+    input.notes ?? null,
+    target?.id ?? null,
+    totals.net_total,
+    totals.vat_total,
+    totals.gross_total,
+    totals.vat_breakdown,
+  ]);
   // The response is built from what was written: no read back.
   return saleInvoiceToApi(row, await writeLines(trx, company.id, row.id, resolved.lines, false), partner);
 }
