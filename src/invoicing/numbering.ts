@@ -13,7 +13,7 @@
 // carries a placeholder unique to the request, which the statement replaces (JSON-escaped) as it writes.
 import { randomBytes } from "node:crypto";
 import type { AuditRow } from "../audit.js";
-import { namedStatementsAllowed, type Db } from "../db/connection.js";
+import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
 import type { Decimal } from "../decimal.js";
@@ -198,14 +198,3 @@ export function fillIn<T>(value: T, ph: Placeholders, done: Finished): T {
   return walk(value);
 }
 
-/**
- * The numbering statement as a prepared statement on one connection is planned anew at every call (a custom plan,
- * 0.6 ms of the server's time on PostgreSQL 15: PostgreSQL keeps choosing custom plans because its generic plan's
- * estimates for the arrays' rows are higher), though its generic plan runs as fast. So the rest of the issuing
- * transaction (that statement, and with an Idempotency-Key the stored response) uses generic plans (`plan_cache_mode`,
- * transaction-local). Statements sent unnamed (DATABASE_POOLING=transaction) are planned at every call whatever this
- * says.
- */
-export async function genericPlanForTheRest(trx: Db): Promise<void> {
-  if (trx.isTransaction && namedStatementsAllowed(trx)) await trx.raw("set local plan_cache_mode = force_generic_plan");
-}
