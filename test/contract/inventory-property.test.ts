@@ -113,6 +113,16 @@ async function checkInvariants(w: StockWorld) {
     [w.companyId],
   );
   for (const r of rows) expect([r.item_code, new Decimal(r.bq).toFixed(), new Decimal(r.bv).toFixed(2)]).toEqual([r.item_code, new Decimal(r.lq).toFixed(), new Decimal(r.lv).toFixed(2)]);
+  // The sums the database keeps of the layers (stock_layer_sums, which its balance check reads) are the layers' sums.
+  const { rows: sums } = await h.db.raw(
+    `select l.item_code, l.warehouse_id, sum(l.remaining_quantity)::text as lq, sum(l.remaining_value)::text as lv, s.quantity::text as sq, s.value::text as sv
+       from stock_layers l
+       left join stock_layer_sums s on s.company_id = l.company_id and s.item_code = l.item_code and s.warehouse_id = l.warehouse_id
+      where l.company_id = ?
+      group by l.item_code, l.warehouse_id, s.quantity, s.value`,
+    [w.companyId],
+  );
+  for (const r of sums) expect([r.item_code, r.sq === null ? null : new Decimal(r.sq).toFixed(), r.sv === null ? null : new Decimal(r.sv).toFixed(2)]).toEqual([r.item_code, new Decimal(r.lq).toFixed(), new Decimal(r.lv).toFixed(2)]);
   // The levels as of the last day equal the layers; the movements' net value equals them too.
   const levels = await w.ok("/v1/inventory/stock/levels", { asOf: "2026-03-31", totals: ["quantity", "value"], includeZero: true, pageSize: 500 });
   expect(levels.totals.value).toBe(await layersValue(h, w.companyId));

@@ -601,6 +601,13 @@ describe("the database keeps the stock invariants", () => {
       ["a balance raised without a layer", (trx) => trx("stock_balances").where(pair).update({ quantity: "6", value: "12.00" }), /differs from its layers/],
       ["a balance's value alone", (trx) => trx("stock_balances").where(pair).update({ value: "9.99" }), /differs from its layers/],
       ["a balance for a pair without layers", (trx) => trx("stock_balances").insert({ ...pair, item_code: "PIENAS", quantity: "1", value: "1.00" }), /differs from its layers/],
+      // The layers' sums the check reads are the database's own (migration 20261126000200): written by nothing else.
+      ["the layers' sums changed", (trx) => trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" }), /kept by the triggers of stock_layers only/],
+      ["the layers' sums and the balance raised together", async (trx) => {
+        await trx("stock_balances").where(pair).update({ quantity: "6", value: "12.00" });
+        await trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" });
+      }, /kept by the triggers of stock_layers only/],
+      ["the layers' sums deleted", (trx) => trx("stock_layer_sums").where(pair).delete(), /kept by the triggers of stock_layers only/],
     ];
     for (const [what, write, message] of refused) {
       expect([what, await inOneTransaction(write).then(() => "committed", (e: Error) => e.message)]).toEqual([what, expect.stringMatching(message)]);

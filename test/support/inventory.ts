@@ -87,6 +87,7 @@ export async function stockSnapshot(h: Harness, companyId: string) {
     movements: await h.db("stock_movements").where({ company_id: companyId }).orderBy(["operation_id", "line_no"]),
     layers: await layerRows(h, companyId),
     balances: await h.db("stock_balances").where({ company_id: companyId }).orderBy(["item_code", "warehouse_id"]),
+    layerSums: await h.db("stock_layer_sums").where({ company_id: companyId }).orderBy(["item_code", "warehouse_id"]),
     journal: await h.db("journal_transactions").where({ company_id: companyId }).orderBy("created_at"),
   };
 }
