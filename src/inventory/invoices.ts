@@ -95,10 +95,6 @@ export async function takeSaleStock(
       ordered.map((l) => ({ lineNo: l.line_no, itemCode: l.item_code!, quantity: new Decimal(l.quantity), lotNumber: l.lot_number ?? null, field: `lines[${l.line_no - 1}].quantity`, warehouse: warehouseOf(l) })),
     );
   }
-  // The stock is consistent again (every balance equals its layers: the deferred checks of migration 20261124000630),
-  // so the checks run now rather than at COMMIT: there they ran while the issue held its series row (every other
-  // issue of the series waiting), and each sums the live layers of an item in a warehouse (1.1 ms over 1,000 layers).
-  await trx.raw("set constraints stock_balances_match_layers, stock_layers_match_balance immediate");
   const [costOfSales, stock] = preloaded?.accounts ?? (await accountsForRules(trx, companyId, ["inventory.costOfSales", "inventory.stock"]));
   const entries: PostingEntry[] = total.greaterThan(0)
     ? [
