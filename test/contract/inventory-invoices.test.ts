@@ -182,6 +182,42 @@ describe("sales invoices issue stock", () => {
     expect(await accountBalance(h, w.companyId, "6000")).toBe("17.33");
   });
 
+  test("two lines of one item share a layer: the second takes what the first left of it, then the next layer; each layer lowered once by both", async () => {
+    const w = await world();
+    await receive(w, [{ itemCode: "PREKE", quantity: "3", unitCost: "2" }], { date: "2026-03-01" });
+    await receive(w, [{ itemCode: "PREKE", quantity: "4", unitCost: "5" }], { date: "2026-03-02" });
+    // Line 1 takes 2 of the first layer (3 x 2.00); line 2 takes its last unit, then 1.5 of the second (4 x 5.00).
+    const d = await saleDraft(w, [
+      { itemCode: "PREKE", quantity: "2" },
+      { itemCode: "PREKE", quantity: "2.5" },
+    ]);
+    const inv = await w.ok(S_ISSUE, { id: d.id });
+    const op = await saleOperation(w, inv.id);
+    const movements = await h.db("stock_movements").where({ company_id: w.companyId, operation_id: op.id }).orderBy("line_no");
+    expect(movements.map((m) => [m.line_no, m.quantity, m.value])).toEqual([
+      [1, "-2.0000", "-4.00"],
+      [2, "-2.5000", "-9.50"],
+    ]);
+    const parts = await h
+      .db("stock_consumptions as c")
+      .join("stock_movements as m", (j) => j.on("m.company_id", "c.company_id").andOn("m.id", "c.movement_id"))
+      .join("stock_layers as l", (j) => j.on("l.company_id", "c.company_id").andOn("l.id", "c.layer_id"))
+      .where("m.operation_id", op.id)
+      .orderBy(["m.line_no", "l.seq"])
+      .select("m.line_no", "l.unit_cost", "c.quantity", "c.value");
+    expect(parts.map((c) => [c.line_no, c.unit_cost, c.quantity, c.value])).toEqual([
+      [1, "2.000000", "2.0000", "4.00"],
+      [2, "2.000000", "1.0000", "2.00"],
+      [2, "5.000000", "1.5000", "7.50"],
+    ]);
+    expect(await layerRows(h, w.companyId)).toEqual([
+      ["PREKE", "CENTR", "3", "0", "2", "6.00", "0.00", null, null],
+      ["PREKE", "CENTR", "4", "2.5", "5", "20.00", "12.50", null, null],
+    ]);
+    expect(await journalLines(h, w.companyId, inv.journalTransactionId)).toContainEqual(["2040", "0.00", "13.50"]);
+    expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
+  });
+
   test("not enough stock: 422 naming item, warehouse and what is available; the invoice stays a draft, no number is taken, nothing is posted", async () => {
     const w = await world();
     await receive(w, [{ itemCode: "PREKE", quantity: "1.5", unitCost: "4" }]);
