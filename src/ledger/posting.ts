@@ -62,8 +62,19 @@ function checkShape(entries: PostingEntry[]): void {
   if (Object.keys(errors).length) throw new ApiError("validation", "The journal lines are not valid.", { key: "journal.invalid_lines", fieldErrors: errors });
 }
 
+/**
+ * What a posting is checked against: the accounts among those its lines name that exist, with whether they take
+ * postings; the partners among those named that exist; whether its month is locked. A caller that read it already
+ * (with more than the lines name, never less) passes it to checkPosting.
+ */
+export interface PostingContext {
+  accounts: [string, boolean][];
+  partners: string[];
+  locked: boolean;
+}
+
 /** The accounts, partners and period the lines name, in one round trip. */
-async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]) {
+async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]): Promise<PostingContext> {
   const rows = await preparedQuery<{ accounts: [string, boolean][]; partners: string[]; locked: boolean }>(
     trx,
     "posting_context",
@@ -75,10 +86,10 @@ async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[],
 }
 
 /** Business rules against the company's data: 409 for a locked month, 422 naming the lines otherwise. */
-async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[]): Promise<{ total: Decimal }> {
+async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[], preloaded?: PostingContext): Promise<{ total: Decimal }> {
   const errors: FieldErrors = {};
   const fail = (path: string, message: string) => (errors[path] ??= []).push(message);
-  const context = await loadContext(trx, req, accountCodes, partnerCodes);
+  const context = preloaded ?? (await loadContext(trx, req, accountCodes, partnerCodes));
   if (context.locked) throw periodLocked(req.date.slice(0, 7));
   const postable = new Map(context.accounts);
   const partners = context.partners;
@@ -172,11 +183,11 @@ const fingerprintOf = (req: PostingRequest) =>
  * were done (the database still has the last word on locks and accounts). The descriptions may change in between
  * (they name the number taken); the amounts, accounts, partners and date may not.
  */
-export async function checkPosting(trx: Db, req: PostingRequest): Promise<CheckedPosting> {
+export async function checkPosting(trx: Db, req: PostingRequest, context?: PostingContext): Promise<CheckedPosting> {
   checkShape(req.entries);
   const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
   const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
-  const { total } = await checkRules(trx, req, accountCodes, partnerCodes);
+  const { total } = await checkRules(trx, req, accountCodes, partnerCodes, context);
   return { fingerprint: fingerprintOf(req), total };
 }
 

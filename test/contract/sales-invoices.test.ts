@@ -420,6 +420,20 @@ describe("issue", () => {
     ]);
   });
 
+  test("a line's revenue account that takes no postings any more -> 422 sale_invoice.posting_rejected naming the entry; nothing numbered or posted", async () => {
+    const w = await world();
+    await ok(w, "/v1/ledger/accounts/create", { code: "5099", name: "Kitos pajamos", type: "income" });
+    const d = await draft(w, { lines: [line(), line({ revenueAccountCode: "5099" })] });
+    await ok(w, "/v1/ledger/accounts/update", { code: "5099", isPostable: false });
+    const res = await w.call(ISSUE, { id: d.id });
+    expectError(res, 422, "unprocessable", "sale_invoice.posting_rejected");
+    // Receivable, revenue 5000, revenue 5099, VAT: the third entry names the account.
+    expect(res.body.error.fieldErrors).toEqual({ "entries[2].accountCode": ["account 5099 is not postable"] });
+    expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
+    expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" })).toEqual([]);
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
+  });
+
   test("into a locked month -> 409 period.locked; the draft stays a draft and no number is used", async () => {
     const w = await world();
     const first = await issued(w);
