@@ -29,8 +29,13 @@ export const todayInVilnius = () => new Intl.DateTimeFormat("en-CA", { timeZone:
  * concurrently is either seen gone here (422) or waits until the document commits (and is then in use, 409).
  */
 export async function loadPartner(db: Db, companyId: string, code: string, role: "customer" | "supplier"): Promise<PartnerRow> {
-  const side: Side = role === "customer" ? "sales" : "purchases";
   const [partner] = await preparedQuery<PartnerRow>(db, "document_partner", "select * from partners where company_id = $1::uuid and code = $2::text for key share", [companyId, code]);
+  return checkPartner(partner, code, role);
+}
+
+/** loadPartner's checks of a partner row read already (undefined: there is none). */
+export function checkPartner(partner: PartnerRow | undefined | null, code: string, role: "customer" | "supplier"): PartnerRow {
+  const side: Side = role === "customer" ? "sales" : "purchases";
   if (!partner) {
     throw new ApiError("unprocessable", `There is no partner ${code}.`, {
       key: `${KEY_PREFIX[side]}.partner_unknown`,
@@ -131,6 +136,8 @@ export async function resolveLines(
   inputs: LineInput[],
   rules: LineRules,
   currency: string,
+  /** The items the lines name, read already as DOCUMENT_ITEMS_SQL reads them (every column; numbers as text). */
+  preloadedItems?: Record<string, any>[],
 ): Promise<{ lines: DocumentLine[]; totals: Totals }> {
   const prefix = KEY_PREFIX[side];
   if (!isKnownCurrency(currency)) {
@@ -145,7 +152,7 @@ export async function resolveLines(
   const itemCodes = [...new Set(inputs.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
   const warehouseCodes = [...new Set(inputs.flatMap((l) => (l.warehouseCode ? [l.warehouseCode] : [])))];
   const [items, warehouses] = await Promise.all([
-    itemCodes.length ? preparedQuery<Record<string, any>>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : [],
+    preloadedItems ?? (itemCodes.length ? preparedQuery<Record<string, any>>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : []),
     warehouseCodes.length ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>) : ([] as string[]),
   ]);
   const itemByCode = new Map<string, Record<string, any>>(items.map((i) => [i.code, i]));

@@ -14,7 +14,8 @@ import { emitEvent } from "../events/emit.js";
 import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inventory/invoices.js";
 import { throwRuleFailures } from "../domain/identifiers.js";
 import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/posting.js";
-import type { AuditNote } from "../audit.js";
+import type { AuditNote, AuditRow } from "../audit.js";
+import { randomUUID } from "node:crypto";
 import { fillIn, finishSaleIssue, placeholders, prefixInUse, refusePrefixOfOtherType } from "./numbering.js";
 import { checkLinesVat } from "./vat.js";
 import type { ListRequest, ListSpec } from "../list/engine.js";
@@ -26,6 +27,7 @@ import {
   linesOf,
   livePartners,
   loadPartner,
+  checkPartner,
   partnerSnapshot,
   resolveLines,
   resolveSupplyDate,
@@ -46,6 +48,7 @@ type UpdateInput = components["schemas"]["Sales.SaleInvoiceUpdateRequest"];
 const LINES = "sale_invoice_lines";
 const DEFAULT_PREFIX = { invoice: "SF", credit_note: "KS" } as const;
 const SERIES = { invoice: "sale_invoice", credit_note: "sale_credit_note" } as const;
+const OTHER_SERIES = { invoice: "sale_credit_note", credit_note: "sale_invoice" } as const;
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 
 export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow): SaleInvoice {
@@ -180,7 +183,7 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
  * A draft's lines as resolveLines checks them at the tax point; for a credit note, against the credited invoice's
  * rate and classifier pairs, and its returns against what that invoice took out of stock.
  */
-async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineInput[], taxPointDate: string, currency: string, target?: Record<string, any>) {
+async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineInput[], taxPointDate: string, currency: string, target?: Record<string, any>, items?: Record<string, any>[]) {
   const creditedPairs = target ? await vatPairsOf(trx, LINES, company.id, target.id) : undefined;
   // Only a credit note's line brings goods back (which ones: refuseReturnsBeyondSold, against the invoice's stock).
   const notReturnable = target ? -1 : inputs.findIndex((l) => l.returnToStock);
@@ -190,7 +193,7 @@ async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineIn
       fieldErrors: { [`lines[${notReturnable}].returnToStock`]: ["only on a credit note"] },
     });
   }
-  const resolved = await resolveLines(trx, company, "sales", inputs, { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs }, currency);
+  const resolved = await resolveLines(trx, company, "sales", inputs, { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs }, currency, items);
   if (target) {
     const returns = resolved.lines.flatMap((l, index) => (l.returnToStock ? [{ index, itemCode: l.itemCode!, quantity: l.quantity, warehouseCode: l.warehouseCode }] : []));
     await refuseReturnsBeyondSold(trx, company.id, target.id, returns);
@@ -204,13 +207,59 @@ function dueDateProblem(issueDate: string, dueDate: string): void {
   }
 }
 
-const DRAFT_INSERT_SQL = `
-  insert into sale_invoices (company_id, type, series_prefix, partner_code, issue_date, supply_date, due_date, currency, notes, credited_invoice_id,
-                             net_total, vat_total, gross_total, vat_breakdown)
-  values ($1::uuid, $2::text, $3::text, $4::text, $5::date, $6::date, $7::date, $8::text, $9::text, $10::uuid, $11::numeric, $12::numeric, $13::numeric, $14::jsonb)
-  returning *`;
+// What writing a new draft reads, in one round trip: its partner and the items its lines name (both FOR KEY SHARE,
+// as loadPartner and resolveLines read them: deleted or recoded meanwhile is seen gone, or waits; items in code
+// order, numbers as text), and whether the other sales document type numbers from the prefix (refusePrefixOfOtherType).
+const DRAFT_READ_SQL = `
+  select (select to_jsonb(p) from (select * from partners where company_id = $1::uuid and code = $2::text for key share) p) as partner,
+         exists (select 1 from number_series where company_id = $1::uuid and document_type = $3::text and prefix = $4::text) as other_type_prefix,
+         (select coalesce(jsonb_agg(to_jsonb(c) || jsonb_build_object('vat_rate_percent', c.vat_rate_percent::text, 'sale_price_excl_vat', c.sale_price_excl_vat::text,
+                                                                      'purchase_price_excl_vat', c.purchase_price_excl_vat::text) order by c.code), '[]')
+            from (select * from catalog_items where company_id = $1::uuid and code = any($5::text[]) order by code for key share) c) as items`;
 
-export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput): Promise<SaleInvoice> {
+// A new draft, its lines (each column an array; serials, an array per line, as JSON) and, through the API, the
+// request's audit record: one statement, the request's last, with COMMIT right behind it (src/http/pipeline.ts,
+// AuditNote.finish). Returns the draft's row and its lines as stored (numbers as text: a JSON number is a JS float).
+const DRAFT_WRITE_SQL = `
+  with inv as (
+    insert into sale_invoices (company_id, id, type, series_prefix, partner_code, issue_date, supply_date, due_date, currency, notes, credited_invoice_id,
+                               net_total, vat_total, gross_total, vat_breakdown)
+    values ($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::date, $7::date, $8::date, $9::text, $10::text, $11::uuid, $12::numeric, $13::numeric, $14::numeric, $15::jsonb)
+    returning *
+  ), lines as (
+    insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
+                                    vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
+    select inv.company_id, inv.id, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
+           l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
+           case when jsonb_typeof(l.serials) = 'array' then array(select x.v from jsonb_array_elements_text(l.serials) with ordinality x(v, o) order by x.o) end,
+           l.return_to_stock, l.net_amount
+      from inv, unnest($16::text[], $17::text[], $18::numeric[], $19::text[], $20::numeric[], $21::numeric[], $22::numeric[], $23::text[], $24::text[], $25::text[],
+                       $26::text[], array(select jsonb_array_elements($27::jsonb)), $28::boolean[], $29::numeric[])
+             with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
+                               lot_number, serials, return_to_stock, net_amount, line_no)
+    returning *
+  ), audit as (
+    insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
+    select a.account_id, a.company_id, a.key_id, a.operation, a.target_ids, a.summary, a.request_id
+      from jsonb_populate_record(null::audit_log, $30::jsonb) a
+     where $30::jsonb is not null
+    returning 1
+  )
+  select inv.*,
+         (select coalesce(json_agg(json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
+                   'unit', l.unit, 'unit_price', l.unit_price::text, 'discount_percent', l.discount_percent::text, 'vat_rate_percent', l.vat_rate_percent::text,
+                   'vat_classifier', l.vat_classifier, 'revenue_account_code', l.revenue_account_code, 'warehouse_code', l.warehouse_code,
+                   'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock,
+                   'net_amount', l.net_amount::text) order by l.line_no), '[]')
+            from lines l) as written_lines,
+         (select count(*) from audit)::int as audited
+    from inv`;
+
+/**
+ * Creates a draft. Through the API (`audit`, the request's note) the draft, its lines and the audit record are
+ * written by the request's last statement: the returned document is completed then (it carries its id until then).
+ */
+export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput, audit?: AuditNote): Promise<SaleInvoice> {
   const type = input.type ?? "invoice";
   if ((type === "credit_note") !== (input.creditedInvoiceId !== undefined)) {
     throw unprocessable(
@@ -219,35 +268,70 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
       {},
     );
   }
-  const partner = await loadPartner(trx, company.id, input.partnerCode, "customer");
+  const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
+  const itemCodes = [...new Set(input.lines.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
+  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: Record<string, any>[] }>(trx, "sale_draft_read", DRAFT_READ_SQL, [
+    company.id,
+    input.partnerCode,
+    OTHER_SERIES[type],
+    seriesPrefix,
+    itemCodes,
+  ]);
+  const partner = checkPartner(read.partner, input.partnerCode, "customer");
   const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency) : undefined;
   const issueDate = input.issueDate ?? todayInVilnius();
   const dueDate = input.dueDate ?? addDays(issueDate, partner.payment_term_days);
   dueDateProblem(issueDate, dueDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
-  const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
-  await refusePrefixOfOtherType(trx, company.id, SERIES[type], seriesPrefix);
+  if (read.other_type_prefix) throw prefixInUse(SERIES[type], seriesPrefix);
   const supplyDate = resolveSupplyDate("sales", input.supplyDate, null, issueDate, target && taxPointOf(target));
-  const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target);
+  const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target, read.items);
   const totals = totalsColumns(resolved.totals);
-  const [row] = await preparedQuery<Record<string, any>>(trx, "sale_invoice_insert", DRAFT_INSERT_SQL, [
-    company.id,
-    type,
-    seriesPrefix,
-    input.partnerCode,
-    issueDate,
-    supplyDate,
-    dueDate,
-    currency,
-    input.notes ?? null,
-    target?.id ?? null,
-    totals.net_total,
-    totals.vat_total,
-    totals.gross_total,
-    totals.vat_breakdown,
-  ]);
-  // The response is built from what was written: no read back.
-  return saleInvoiceToApi(row, await writeLines(trx, company.id, row.id, resolved.lines, false), partner);
+  const id = randomUUID();
+  const column = <T>(pick: (l: DocumentLine) => T) => resolved.lines.map(pick);
+  const write = async (t: Db, auditRecord: AuditRow | null): Promise<SaleInvoice> => {
+    const [row] = await preparedQuery<Record<string, any>>(t, "sale_draft_write", DRAFT_WRITE_SQL, [
+      company.id,
+      id,
+      type,
+      seriesPrefix,
+      input.partnerCode,
+      issueDate,
+      supplyDate,
+      dueDate,
+      currency,
+      input.notes ?? null,
+      target?.id ?? null,
+      totals.net_total,
+      totals.vat_total,
+      totals.gross_total,
+      totals.vat_breakdown,
+      column((l) => l.itemCode),
+      column((l) => l.description),
+      column((l) => l.quantity),
+      column((l) => l.unit),
+      column((l) => l.unitPrice),
+      column((l) => l.discountPercent),
+      column((l) => l.vatRatePercent),
+      column((l) => l.vatClassifier),
+      column((l) => l.accountCode),
+      column((l) => l.warehouseCode),
+      column((l) => l.lotNumber),
+      JSON.stringify(column((l) => l.serials)),
+      column((l) => l.returnToStock),
+      column((l) => l.netAmount.toFixed(2)),
+      auditRecord ? JSON.stringify(auditRecord) : null,
+    ]);
+    const { written_lines, audited: _, ...draft } = row;
+    // The response is built from what was written: no read back.
+    return saleInvoiceToApi(draft, written_lines, partner);
+  };
+  if (!audit) return write(trx, null);
+  // Through the API: the write is the request's last statement and records the audit too; until it runs the
+  // document is its id (what the audit record names).
+  const created = { id } as SaleInvoice;
+  audit.finish = async (t, auditRecord) => void Object.assign(created, await write(t, auditRecord));
+  return created;
 }
 
 export async function getSaleInvoice(db: Db, companyId: string, id: string): Promise<SaleInvoice> {

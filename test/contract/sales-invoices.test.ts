@@ -168,6 +168,18 @@ describe("create (draft)", () => {
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
   });
 
+  test("the draft as created is the draft as read back; its audit record commits with it, and a refused create writes neither", async () => {
+    const w = await world();
+    const body = await draft(w, { notes: "Ąčę", lines: [line({ quantity: "1.5", unitPriceExclVat: "19.9999", discountPercent: "2.5" }), line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined })] });
+    expect(await ok(w, GET, { id: body.id })).toEqual(body);
+    const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.create" });
+    expect(audit.map((a) => [a.target_ids, a.summary])).toEqual([[[body.id], {}]]);
+    const refused = await w.call(CREATE, { partnerCode: "NERA", issueDate: "2026-03-10", lines: [line()] });
+    expectError(refused, 422, "unprocessable", "sale_invoice.partner_unknown");
+    expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.create" })).toHaveLength(1);
+    expect(await invoiceRows(w)).toHaveLength(1);
+  });
+
   // Totals as EN 16931 computes them: line nets rounded to cents, VAT once per rate on their sum.
   test.each([
     ["VAT per rate, not per line: 3 × 0.07 at 21% is 0.04 VAT (per line it would be 3 × 0.01)", [line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" })], "0.21", "0.04", "0.25"],

@@ -1,4 +1,5 @@
 import { createSaleInvoice } from "../../../invoicing/sales.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
-export default defineHandler("sales_invoices_create", (ctx) => createSaleInvoice(ctx.db, requireCompany(ctx), ctx.body));
+// The draft's write is the request's last statement and writes the audit record (ctx.audit.finish, set by the create).
+export default defineHandler("sales_invoices_create", (ctx) => createSaleInvoice(ctx.db, requireCompany(ctx), ctx.body, ctx.audit));
