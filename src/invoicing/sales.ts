@@ -139,28 +139,11 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
   return target;
 }
 
-// A draft's lines, one statement prepared once per connection whatever their number: each column as an array
-// (serials, an array per line, as JSON). Returns the stored rows.
-const LINES_INSERT_SQL = `
-  insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
-                                  vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
-  select $1::uuid, $2::uuid, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
-         l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
-         case when jsonb_typeof(l.serials) = 'array' then array(select s.v from jsonb_array_elements_text(l.serials) with ordinality s(v, o) order by s.o) end,
-         l.return_to_stock, l.net_amount
-    from unnest($3::text[], $4::text[], $5::numeric[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[],
-                array(select jsonb_array_elements($14::jsonb)), $15::boolean[], $16::numeric[])
-           with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
-                             lot_number, serials, return_to_stock, net_amount, line_no)
-  returning *`;
-
-/** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
-async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
-  if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
+// A draft's lines as statement parameters, whatever their number: fourteen, each column an array (serials, an array
+// per line, as JSON), which insertLinesSql reads from $n on into the draft named by the SQL `company` and `invoice`.
+function lineParams(lines: DocumentLine[]): unknown[] {
   const column = <T>(pick: (l: DocumentLine) => T) => lines.map(pick);
-  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", LINES_INSERT_SQL, [
-    companyId,
-    invoiceId,
+  return [
     column((l) => l.itemCode),
     column((l) => l.description),
     column((l) => l.quantity),
@@ -175,7 +158,32 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
     JSON.stringify(column((l) => l.serials)),
     column((l) => l.returnToStock),
     column((l) => l.netAmount.toFixed(2)),
-  ]);
+  ];
+}
+const insertLinesSql = (company: string, invoice: string, from: string, n: number) => `
+    insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
+                                    vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
+    select ${company}, ${invoice}, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
+           l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
+           case when jsonb_typeof(l.serials) = 'array' then array(select x.v from jsonb_array_elements_text(l.serials) with ordinality x(v, o) order by x.o) end,
+           l.return_to_stock, l.net_amount
+      from ${from}unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::numeric[], $${n + 3}::text[], $${n + 4}::numeric[], $${n + 5}::numeric[], $${n + 6}::numeric[],
+                  $${n + 7}::text[], $${n + 8}::text[], $${n + 9}::text[], $${n + 10}::text[], array(select jsonb_array_elements($${n + 11}::jsonb)),
+                  $${n + 12}::boolean[], $${n + 13}::numeric[])
+             with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
+                               lot_number, serials, return_to_stock, net_amount, line_no)
+    returning *`;
+
+// A stored line (alias l) as JSON, amounts as text (a JSON number is a JS float): how statements return lines.
+const LINE_AS_JSON = `json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
+                   'unit', l.unit, 'unit_price', l.unit_price::text, 'discount_percent', l.discount_percent::text, 'vat_rate_percent', l.vat_rate_percent::text,
+                   'vat_classifier', l.vat_classifier, 'revenue_account_code', l.revenue_account_code, 'warehouse_code', l.warehouse_code,
+                   'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock, 'net_amount', l.net_amount::text)`;
+
+/** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
+async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
+  if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
+  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", insertLinesSql("$1::uuid", "$2::uuid", "", 3), [companyId, invoiceId, ...lineParams(lines)]);
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
@@ -226,18 +234,7 @@ const DRAFT_WRITE_SQL = `
                                net_total, vat_total, gross_total, vat_breakdown)
     values ($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::date, $7::date, $8::date, $9::text, $10::text, $11::uuid, $12::numeric, $13::numeric, $14::numeric, $15::jsonb)
     returning *
-  ), lines as (
-    insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
-                                    vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
-    select inv.company_id, inv.id, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
-           l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
-           case when jsonb_typeof(l.serials) = 'array' then array(select x.v from jsonb_array_elements_text(l.serials) with ordinality x(v, o) order by x.o) end,
-           l.return_to_stock, l.net_amount
-      from inv, unnest($16::text[], $17::text[], $18::numeric[], $19::text[], $20::numeric[], $21::numeric[], $22::numeric[], $23::text[], $24::text[], $25::text[],
-                       $26::text[], array(select jsonb_array_elements($27::jsonb)), $28::boolean[], $29::numeric[])
-             with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
-                               lot_number, serials, return_to_stock, net_amount, line_no)
-    returning *
+  ), lines as (${insertLinesSql("inv.company_id", "inv.id", "inv, ", 16)}
   ), audit as (
     insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
     select a.account_id, a.company_id, a.key_id, a.operation, a.target_ids, a.summary, a.request_id
@@ -246,12 +243,7 @@ const DRAFT_WRITE_SQL = `
     returning 1
   )
   select inv.*,
-         (select coalesce(json_agg(json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
-                   'unit', l.unit, 'unit_price', l.unit_price::text, 'discount_percent', l.discount_percent::text, 'vat_rate_percent', l.vat_rate_percent::text,
-                   'vat_classifier', l.vat_classifier, 'revenue_account_code', l.revenue_account_code, 'warehouse_code', l.warehouse_code,
-                   'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock,
-                   'net_amount', l.net_amount::text) order by l.line_no), '[]')
-            from lines l) as written_lines,
+         (select coalesce(json_agg(${LINE_AS_JSON} order by l.line_no), '[]') from lines l) as written_lines,
          (select count(*) from audit)::int as audited
     from inv`;
 
@@ -288,7 +280,6 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target, read.items);
   const totals = totalsColumns(resolved.totals);
   const id = randomUUID();
-  const column = <T>(pick: (l: DocumentLine) => T) => resolved.lines.map(pick);
   const write = async (t: Db, auditRecord: AuditRow | null): Promise<SaleInvoice> => {
     const [row] = await preparedQuery<Record<string, any>>(t, "sale_draft_write", DRAFT_WRITE_SQL, [
       company.id,
@@ -306,20 +297,7 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
       totals.vat_total,
       totals.gross_total,
       totals.vat_breakdown,
-      column((l) => l.itemCode),
-      column((l) => l.description),
-      column((l) => l.quantity),
-      column((l) => l.unit),
-      column((l) => l.unitPrice),
-      column((l) => l.discountPercent),
-      column((l) => l.vatRatePercent),
-      column((l) => l.vatClassifier),
-      column((l) => l.accountCode),
-      column((l) => l.warehouseCode),
-      column((l) => l.lotNumber),
-      JSON.stringify(column((l) => l.serials)),
-      column((l) => l.returnToStock),
-      column((l) => l.netAmount.toFixed(2)),
+      ...lineParams(resolved.lines),
       auditRecord ? JSON.stringify(auditRecord) : null,
     ]);
     const { written_lines, audited: _, ...draft } = row;
@@ -399,11 +377,7 @@ export async function deleteSaleInvoice(trx: Db, companyId: string, id: string):
 const ISSUE_RULES: PostingRuleName[] = ["sales.revenue", "sales.receivable", "sales.vatPayable", "inventory.costOfSales", "inventory.stock"];
 const ISSUE_READ_SQL = `
   select i.*,
-         (select coalesce(json_agg(json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
-                   'unit', l.unit, 'unit_price', l.unit_price::text, 'discount_percent', l.discount_percent::text, 'vat_rate_percent', l.vat_rate_percent::text,
-                   'vat_classifier', l.vat_classifier, 'revenue_account_code', l.revenue_account_code, 'warehouse_code', l.warehouse_code,
-                   'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock,
-                   'net_amount', l.net_amount::text) order by l.line_no), '[]')
+         (select coalesce(json_agg(${LINE_AS_JSON} order by l.line_no), '[]')
             from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id) as read_lines,
          (select json_build_object('code', p.code, 'name', p.name, 'vat_code', p.vat_code, 'registration_code', p.registration_code, 'country_code', p.country_code,
                    'address', p.address, 'is_private_person', p.is_private_person, 'is_customer', p.is_customer, 'payment_term_days', p.payment_term_days)
