@@ -22,7 +22,7 @@ const GROUPS = [
   ["PC", "1240", "1247", 36],
 ] as const;
 
-const database = await benchDatabase();
+const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
 await db("ledger_accounts").insert(

@@ -35,8 +35,14 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database on DATABASE_URL's server or on a throw-away embedded one. */
-export async function benchDatabase(options: { settings?: Record<string, string> } = {}): Promise<BenchDatabase> {
+/**
+ * A fresh, migrated database on DATABASE_URL's server or on a throw-away embedded one. `everyCpu`: the embedded
+ * server runs on every CPU (see unpinServer), for the benchmarks of throughput where the database does most of the
+ * work; without it, it stays on the load generator's CPU and the API process has CPU 0 to itself, which is what the
+ * benchmarks of the API's own cost per request measure (`platform`: 10.5% of bare Koa pinned so, 5.4% with the
+ * database on every CPU, one run each on 2026-11-26).
+ */
+export async function benchDatabase(options: { settings?: Record<string, string>; everyCpu?: boolean } = {}): Promise<BenchDatabase> {
   let adminUrl = process.env.DATABASE_URL;
   let stopEmbedded = async () => undefined as void;
   if (!adminUrl) {
@@ -45,7 +51,7 @@ export async function benchDatabase(options: { settings?: Record<string, string>
     const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200", ...options.settings } });
     adminUrl = embedded.adminConnectionString;
     stopEmbedded = () => embedded.stop();
-    unpinServer(join(dataDir, "postgres"));
+    if (options.everyCpu) unpinServer(join(dataDir, "postgres"));
   }
   const name = `acct_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -72,9 +78,10 @@ export async function benchDatabase(options: { settings?: Record<string, string>
 
 /**
  * The embedded PostgreSQL is started by the benchmark program, which `npm run bench` pins to CPU 1 (the load
- * generator's), and its processes inherit that: the database would share one CPU with the load generator while the
- * API has the other. Like a PostgreSQL server started on its own (the one at DATABASE_URL), it may run on every CPU:
- * the postmaster and the processes it has started are unpinned, and the backends it forks later inherit that.
+ * generator's), and its processes inherit that: the database shares one CPU with the load generator while the API
+ * has the other. Unpinned, it may run on every CPU like a PostgreSQL server started on its own (the one at
+ * DATABASE_URL): the postmaster and the processes it has started are unpinned, and the backends it forks later
+ * inherit that.
  */
 function unpinServer(databaseDir: string): void {
   if (!hasTaskset()) return;
