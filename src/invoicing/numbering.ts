@@ -197,4 +197,3 @@ export function fillIn<T>(value: T, ph: Placeholders, done: Finished): T {
   };
   return walk(value);
 }
-
