@@ -6,9 +6,11 @@ import type { Knex } from "knex";
 // is issued or registered.
 const FROZEN_COLUMNS = "array['status', 'paid_amount', 'credited_amount', 'outstanding', 'updated_at']";
 
-export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
+/** The function, with the old row's JSON built in its declarations (as before) or only where it is compared. */
+const frozenFunction = (jsonUpFront: boolean) => `
     create or replace function invoice_frozen() returns trigger language plpgsql as $$
+    ${jsonUpFront ? `declare
+      old_doc jsonb := to_jsonb(old) - ${FROZEN_COLUMNS};` : ""}
     begin
       if old.status = 'draft' then
         return case when tg_op = 'DELETE' then old else new end;
@@ -16,28 +18,16 @@ export async function up(knex: Knex): Promise<void> {
       if tg_op = 'DELETE' then
         raise exception 'an issued or registered document cannot be deleted' using errcode = 'P0001', constraint = 'invoice_frozen';
       end if;
-      if new.status = 'draft' or (to_jsonb(old) - ${FROZEN_COLUMNS}) is distinct from (to_jsonb(new) - ${FROZEN_COLUMNS}) then
+      if new.status = 'draft' or ${jsonUpFront ? "old_doc" : `(to_jsonb(old) - ${FROZEN_COLUMNS})`} is distinct from (to_jsonb(new) - ${FROZEN_COLUMNS}) then
         raise exception 'an issued or registered document cannot be changed' using errcode = 'P0001', constraint = 'invoice_frozen';
       end if;
       return new;
-    end $$;`);
+    end $$;`;
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.raw(frozenFunction(false));
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create or replace function invoice_frozen() returns trigger language plpgsql as $$
-    declare
-      old_doc jsonb := to_jsonb(old) - ${FROZEN_COLUMNS};
-    begin
-      if old.status = 'draft' then
-        return case when tg_op = 'DELETE' then old else new end;
-      end if;
-      if tg_op = 'DELETE' then
-        raise exception 'an issued or registered document cannot be deleted' using errcode = 'P0001', constraint = 'invoice_frozen';
-      end if;
-      if new.status = 'draft' or old_doc is distinct from (to_jsonb(new) - ${FROZEN_COLUMNS}) then
-        raise exception 'an issued or registered document cannot be changed' using errcode = 'P0001', constraint = 'invoice_frozen';
-      end if;
-      return new;
-    end $$;`);
+  await knex.raw(frozenFunction(true));
 }
