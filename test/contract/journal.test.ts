@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectApiError, expectError } from "../support/expect.js";
+import { expectApiError, expectError, ok } from "../support/expect.js";
 import { bankTransaction, bankWorld, issuedSale, registeredPurchase } from "../support/bank.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
@@ -36,12 +36,6 @@ async function world({ series = false } = {}): Promise<World> {
   await ok(w, "/v1/partners/create", { name: "Pirkėjas UAB", code: "PARTNER1" });
   if (series) await ok(w, "/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026 });
   return w;
-}
-
-async function ok(w: World, path: string, body: unknown) {
-  const res = await w.call(path, body);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 

@@ -3,7 +3,7 @@
 // protect accounts with postings. Every case checks the answer and the rows in ledger_accounts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectError, ok } from "../support/expect.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";
 
@@ -31,12 +31,6 @@ async function world(): Promise<World> {
   const t = await h.tenant();
   const o = { key: t.apiKey, companyId: t.companyId };
   return { companyId: t.companyId, o, call: (path, body) => h.post(path, body, o) };
-}
-
-async function ok(w: World, path: string, body: unknown) {
-  const res = await w.call(path, body);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { ok } from "../support/expect.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -28,12 +29,6 @@ async function world(): Promise<World> {
   const w: World = { companyId: t.companyId, call: (path, body) => h.post(path, body, o) };
   await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
   return w;
-}
-
-async function ok(w: World, path: string, body: unknown) {
-  const res = await w.call(path, body);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 const money = (cents: bigint) => new Decimal(cents.toString()).dividedBy(100).toFixed(2);

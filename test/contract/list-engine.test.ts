@@ -12,6 +12,7 @@ import { AT_ONCE_MS } from "../support/timing.js";
 import { loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { widenListFields } from "../support/list-fields.js";
+import { okBody as ok } from "../support/expect.js";
 
 const RATES = "/v1/reference/exchange-rates/list";
 const OVERRIDES = "/v1/reference/exchange-rates/overrides/list";
@@ -45,12 +46,6 @@ function expectInvalid(res: ApiResponse, field: string, message?: RegExp) {
     fields: [field],
   });
   if (message) expect(res.body.error.fieldErrors[field].join(" | ")).toMatch(message);
-}
-
-async function ok(res: Promise<ApiResponse>): Promise<any> {
-  const r = await res;
-  if (r.status !== 200) throw new Error(`expected 200, got ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
 }
 
 const rateKey = (r: { currencyCode: string; date: string; rate: string }) => `${r.currencyCode} ${r.date} ${r.rate}`;

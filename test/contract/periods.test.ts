@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectError, ok } from "../support/expect.js";
 import { ISO_INSTANT as ISO } from "../support/patterns.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
 
@@ -35,12 +35,6 @@ async function world(): Promise<World> {
   const w: World = { companyId: t.companyId, keyId: t.keyId, o, call: (path, body) => h.post(path, body, o) };
   await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
   return w;
-}
-
-async function ok(w: World, path: string, body: unknown) {
-  const res = await w.call(path, body);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectError, ok } from "../support/expect.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,12 +27,6 @@ interface World {
   /** The typed SDK on the company, as integrators call it. */
   api: Awaited<ReturnType<Harness["tenant"]>>["api"];
   call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
-}
-
-async function ok(w: Pick<World, "call">, path: string, body: unknown) {
-  const res = await w.call(path, body);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 /** A tenant with the lt-standard chart, a supplier TIEKEJAS (30-day term), a customer-only partner; the rules' accounts. */

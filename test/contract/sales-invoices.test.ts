@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectError, ok } from "../support/expect.js";
 import { UUID } from "../support/patterns.js";
 import { TEST_TIMEOUT_MS } from "../support/timing.js";
 import pg from "pg";
@@ -57,12 +57,6 @@ async function world(): Promise<World> {
   await ok(w, "/v1/catalog/items/create", { code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "60" });
   await ok(w, "/v1/catalog/items/create", { code: "NOPRICE", name: "Be kainos", type: "product", unit: "vnt.", vatRatePercent: "21" });
   return w;
-}
-
-async function ok(w: World, path: string, body: unknown, extra: Partial<RequestOptions> = {}) {
-  const res = await w.call(path, body, extra);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 const line = (over: Record<string, unknown> = {}) => ({ description: "Paslauga", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21", ...over });

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
+import { okBody as ok } from "../support/expect.js";
 
 type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
 
@@ -15,12 +16,6 @@ let victim: Tenant & { partnerId: string; partnerCode: string; restrictedKeyId: 
 let intruder: Tenant & { partnerId: string };
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}-${randomUUID().slice(0, 6)}`;
-
-async function ok(res: Promise<ApiResponse>): Promise<any> {
-  const r = await res;
-  if (r.status !== 200) throw new Error(`setup request failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 beforeAll(async () => {
   h = await startHarness();

@@ -1,5 +1,5 @@
 import { expect } from "@jest/globals";
-import type { ApiResponse } from "./harness.js";
+import type { ApiResponse, RequestOptions } from "./harness.js";
 import { AccountingApiError } from "../../sdk/typescript/src/index.js";
 
 /** Asserts an error answer: its status and error.code, and error.key when one is given. */
@@ -40,3 +40,17 @@ export async function expectApiError(call: Promise<unknown>, status: number, cod
  * one place such a body gets past the type-check.
  */
 export const invalid = (body: unknown): never => body as never;
+
+/** The body of an answer that must be a 200; any other answer fails the test with the answer. */
+export async function okBody(res: Promise<ApiResponse>): Promise<any> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`expected 200, got ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Sends `body` to `path` as `w` does (its key and company) and returns the body of the 200 it must answer. */
+export async function ok(w: { call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse> }, path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<any> {
+  const res = await (extra === undefined ? w.call(path, body) : w.call(path, body, extra));
+  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
