@@ -94,7 +94,13 @@ export async function planBooks(db: Db, company: CompanyContext, pkg: BooksPacka
   duplicates(pkg.accounts, "accounts", "code", (a) => a.code, problems, "account code");
   const packageAccounts = new Map<string, { index: number; row: NonNullable<BooksPackage["accounts"]>[number] }>();
   pkg.accounts?.forEach((row, index) => {
-    if (!ctx.accounts.has(row.code) && !packageAccounts.has(row.code)) packageAccounts.set(row.code, { index, row });
+    const existing = ctx.accounts.get(row.code);
+    // An existing account is left as it is (rule 2): a package that calls it another type would post its figures
+    // to an account that means something else than the package says.
+    if (existing && existing.type !== row.type) {
+      fail(`accounts[${index}].type`, `account ${row.code} exists with type ${existing.type}; an existing account is left as it is, so the package must give that type (or another code)`);
+    }
+    if (!existing && !packageAccounts.has(row.code)) packageAccounts.set(row.code, { index, row });
   });
   const namedAsParent = new Set(pkg.accounts?.flatMap((a) => (a.parentCode ? [a.parentCode] : [])) ?? []);
   const accounts = new Map<string, { type: string; postable: boolean }>();
@@ -385,6 +391,9 @@ export async function planBooks(db: Db, company: CompanyContext, pkg: BooksPacka
     else if (!warehouse) fail(`${path}.warehouseCode`, "is required: the company has no default warehouse");
     const tracking = item?.tracking ?? "none";
     if (tracking !== "none" && !s.lotNumber) fail(`${path}.lotNumber`, `is required: item ${s.itemCode} is ${tracking}-tracked`);
+    // What inventory/stock/receive refuses for such an item (a lot or expiry nothing could ever name again).
+    if (item?.type === "product" && tracking === "none" && s.lotNumber !== undefined) fail(`${path}.lotNumber`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without a lot number`);
+    if (item?.type === "product" && tracking === "none" && s.expiryDate !== undefined) fail(`${path}.expiryDate`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without an expiry date`);
     if (tracking === "serial" && !new Decimal(s.quantity).equals(1)) fail(`${path}.quantity`, `must be 1: item ${s.itemCode} is serial-tracked (one row per serial number)`);
     if (tracking === "serial" && s.lotNumber) {
       const key = `${s.itemCode}\u0000${s.lotNumber}`;

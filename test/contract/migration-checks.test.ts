@@ -242,3 +242,48 @@ describe("rule 12: the asset cost of a group against its asset account", () => {
     expect(await h.db("fixed_assets").where({ company_id: w.companyId, code: "FA-1" }).first("acquisition_cost")).toEqual({ acquisition_cost: "2000.01" });
   });
 });
+
+describe("rule 10: lot and expiry only for an item tracked by them (issue 22, item 10)", () => {
+  test.each([
+    ["a lot number for an existing untracked item", (p: BooksPackage) => (p.stock![0].lotNumber = "L-1"), { "stock[0].lotNumber": ["item DAZAI is tracked by neither lot nor serial number: send the row without a lot number"] }],
+    ["an expiry date for an existing untracked item", (p: BooksPackage) => (p.stock![0].expiryDate = "2026-12-31"), { "stock[0].expiryDate": ["item DAZAI is tracked by neither lot nor serial number: send the row without an expiry date"] }],
+    [
+      "both for an item the package creates (untracked)",
+      (p: BooksPackage) => p.stock!.push({ itemCode: "DAZAI", quantity: "1", unitCost: "40", lotNumber: "L-2", expiryDate: "2027-01-31" }),
+      {
+        "stock[2].lotNumber": ["item DAZAI is tracked by neither lot nor serial number: send the row without a lot number"],
+        "stock[2].expiryDate": ["item DAZAI is tracked by neither lot nor serial number: send the row without an expiry date"],
+      },
+    ],
+  ])("%s: 422 naming the field, validate and import alike; nothing stored", async (_name, change, fieldErrors) => {
+    const w = await booksWorld(h);
+    if (_name.includes("existing")) await w.api.catalog.items.create({ code: "DAZAI", name: "Dažai", type: "product", unit: "vnt", vatRatePercent: "21" });
+    await refused(w, pkgWith(change), 422, fieldErrors);
+    expect(await h.db("stock_layers").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "0" }]);
+  });
+
+  test("a lot-tracked item keeps its lot and expiry (the agreeing package's PIENAS)", async () => {
+    const w = await booksWorld(h);
+    await w.api.migration.books.import(agreeingPackage());
+    expect(await h.db("stock_layers").where({ company_id: w.companyId }).orderBy("item_code").select("item_code", "lot_number", "expiry_date")).toEqual([
+      { item_code: "DAZAI", lot_number: null, expiry_date: null },
+      { item_code: "PIENAS", lot_number: "L-2026-06", expiry_date: "2026-08-01" },
+    ]);
+  });
+});
+
+describe("rule 2: an existing account of another type (issue 22, item 10)", () => {
+  test("an account whose code exists with another type: 422 naming its type, validate and import alike; nothing stored", async () => {
+    const w = await booksWorld(h);
+    // 2410 is an asset in the lt-standard chart; 5000 an income account.
+    const p = pkgWith((p) => {
+      p.accounts![0] = { code: "2410", name: "Pirkėjų skolos", type: "liability" };
+      p.accounts!.push({ code: "5000", name: "Pardavimai", type: "income" });
+    });
+    await refused(w, p, 422, { "accounts[0].type": ["account 2410 exists with type asset; an existing account is left as it is, so the package must give that type (or another code)"] });
+    expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "2410" }).first("type")).toEqual({ type: "asset" });
+    // With the chart's own type it is counted existing and left as it is.
+    const ok = await w.api.migration.books.validate(pkgWith((p) => p.accounts!.push({ code: "5000", name: "Pardavimai", type: "income" })));
+    expect(ok.accounts).toEqual({ created: 2, existing: 2 });
+  });
+});
