@@ -125,7 +125,9 @@ function runToApi(month: string, groups: GroupRow[], run: { journal_transaction_
 }
 
 async function monthLocked(db: Db, companyId: string, month: string): Promise<boolean> {
-  return !!(await db("ledger_period_locks").where({ company_id: companyId, month: firstDay(month) }).first("month"));
+  // A lock of the month, or a lock through a date on or after it (ledger_month_locked, migration 20261127000400).
+  const { rows } = await db.raw<{ rows: { locked: boolean }[] }>("select ledger_month_locked(?, ?::date) as locked", [companyId, firstDay(month)]);
+  return rows[0].locked;
 }
 
 /** What a month posted (when posted), or what posting it now would do. */

@@ -79,6 +79,7 @@ export async function checkAccount(db: Db, companyId: string, code: string, fiel
  * (trigger stock_operations_open_period, under the company's period lock).
  */
 export async function refuseLockedMonth(db: Db, companyId: string, date: string): Promise<void> {
-  const month = date.slice(0, 7);
-  if (await db("ledger_period_locks").where({ company_id: companyId, month: `${month}-01` }).first("month")) throw periodLocked(month);
+  // ledger_month_locked: a lock of the month, or a lock through a date on or after it (migration 20261127000400).
+  const { rows } = await db.raw<{ rows: { locked: boolean }[] }>("select ledger_month_locked(?, ?::date) as locked", [companyId, date]);
+  if (rows[0].locked) throw periodLocked(date.slice(0, 7));
 }

@@ -398,7 +398,7 @@ const ISSUE_READ_SQL = `
              and (a.code = any($4::text[])
                   or a.code in (select r.account_code from posting_rules r where r.company_id = i.company_id and r.rule = any($3::text[]))
                   or a.code in (select l.revenue_account_code from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id))) as read_accounts,
-         exists (select 1 from ledger_period_locks pl where pl.company_id = i.company_id and pl.month = date_trunc('month', i.issue_date)) as read_locked,
+         ledger_month_locked(i.company_id, i.issue_date) as read_locked,
          set_config('plan_cache_mode', 'force_generic_plan', true) as read_plan_mode
     from sale_invoices i
    where i.company_id = $1::uuid and i.id = $2::uuid

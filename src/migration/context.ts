@@ -79,7 +79,7 @@ export async function loadContext(db: Db, companyId: string, pkg: BooksPackage):
         )
       : Promise.resolve([]),
     () => q<{ id: string }>("select id from journal_transactions where company_id = $1 and document_type = 'migration_opening'", []),
-    () => months.length ? q<{ month: string }>("select to_char(month, 'YYYY-MM') as month from ledger_period_locks where company_id = $1 and month = any($2::date[])", [months]) : Promise.resolve([]),
+    () => months.length ? q<{ month: string }>("select to_char(m, 'YYYY-MM') as month from unnest($2::date[]) m where ledger_month_locked($1, m)", [months]) : Promise.resolve([]),
     () => pkg.openReceivables?.length
       ? q<{ id: string; prefix: string; next_number: string }>("select id, prefix, next_number from number_series where company_id = $1 and document_type = 'sale_invoice' and year = $2", [
           Number(pkg.cutoverDate.slice(0, 4)),

@@ -309,3 +309,94 @@ describe("locks and postings", () => {
     }
   });
 });
+
+// Issue 22, item 12: a lock through a date covered only the months from the company's first posting or lock on, so
+// postings dated before them (2020-05 under a quarter locked through 2026-06-30) were accepted. Every month up to the
+// date is locked now, with or without a row of its own, for every writer and in the database itself.
+describe("a lock through a date covers every month up to it", () => {
+  /** A company with the chart, a warehouse and a stocked item, a posting on 2026-02-10, locked through 2026-06-30. */
+  async function lockedThroughJune() {
+    const w = await world();
+    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
+    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await ok(w, POST, posting("2026-02-10"));
+    await ok(w, LOCK, { through: "2026-06-30" });
+    return w;
+  }
+  const stored = async (companyId: string) => ({
+    journal: (await h.db("journal_transactions").where({ company_id: companyId }).select(h.db.raw("to_char(date, 'YYYY-MM-DD') as d"))).map((r: { d: string }) => r.d).sort(),
+    stockOperations: Number((await h.db("stock_operations").where({ company_id: companyId }).count({ n: "*" }))[0].n),
+  });
+
+  const writers: { name: string; send: (w: World, date: string) => Promise<ApiResponse>; key: string }[] = [
+    { name: "a journal posting", send: (w, date) => w.call(POST, posting(date)), key: "period.locked" },
+    { name: "a stock receipt (posting nothing)", send: (w, date) => w.call("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date, lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] }), key: "period.locked" },
+    {
+      name: "a books import's opening balances",
+      send: (w, date) => w.call("/v1/migration/books/import", { cutoverDate: "2026-07-01", openingBalances: { date, entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] } }),
+      key: "migration.period_locked",
+    },
+  ];
+  test.each(writers)("$name dated before the first posting (2020-05-15, 2026-01-31) is 409 $key; after the lock's month it goes in", async ({ send, key }) => {
+    const w = await lockedThroughJune();
+    const before = await stored(w.companyId);
+    for (const date of ["2020-05-15", "2026-01-31", "2026-06-30"]) {
+      const res = await send(w, date);
+      expectError(res, 409, "conflict", key);
+      expect(res.body.error.params).toEqual(key === "period.locked" ? { month: date.slice(0, 7) } : { months: [date.slice(0, 7)] });
+    }
+    expect(await stored(w.companyId)).toEqual(before);
+    expect((await send(w, "2026-07-01")).status).toBe(200);
+  });
+
+  test("the database refuses a journal header or a stock operation dated in a month no row names, before the locked-through month", async () => {
+    const w = await lockedThroughJune();
+    const warehouse = await h.db("warehouses").where({ company_id: w.companyId }).first("id");
+    const attempts = [
+      (trx: typeof h.db) => trx("journal_transactions").insert({ company_id: w.companyId, date: "2020-05-15", document_type: "manual", total: "1.00", account_codes: ["2710", "3010"] }),
+      (trx: typeof h.db) => trx("stock_operations").insert({ company_id: w.companyId, kind: "receipt", date: "2020-05-15", warehouse_id: warehouse.id }),
+    ];
+    for (const attempt of attempts) {
+      const error = await h.db.transaction((trx) => attempt(trx)).then(() => null, (e: { constraint?: string }) => e);
+      expect(error?.constraint).toBe("ledger_period_locked");
+    }
+    expect(await h.db("ledger_period_locks").where({ company_id: w.companyId }).whereRaw("month < '2026-02-01'")).toEqual([]);
+    expect(await stored(w.companyId)).toEqual({ journal: ["2026-02-10"], stockOperations: 0 });
+  });
+
+  test("unlocking walks back one month at a time, past the months rows name; the months before stay locked", async () => {
+    const w = await world();
+    await ok(w, POST, posting("2026-01-15"));
+    await ok(w, LOCK, { through: "2026-03-31" });
+    for (const month of ["2026-03", "2026-02", "2026-01", "2025-12"]) {
+      expectError(await w.call(POST, posting(`${month}-10`)), 409, "conflict", "period.locked");
+      expect(await w.call(UNLOCK, { month })).toMatchObject({ status: 200, body: { month, state: "open" } });
+      expect(await ok(w, POST, posting(`${month}-10`))).toMatchObject({ date: `${month}-10` });
+    }
+    expect(await lockedInDb(w.companyId)).toEqual([]);
+    expect(await h.db("ledger_locked_through").where({ company_id: w.companyId }).select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).toEqual([{ m: "2025-11" }]);
+    expectError(await w.call(POST, posting("2025-11-30")), 409, "conflict", "period.locked");
+    const earlier = await w.call(UNLOCK, { month: "2025-10" });
+    expectError(earlier, 409, "conflict", "period.not_latest_locked");
+    expect(earlier.body.error.params).toEqual({ month: "2025-10", latestLocked: "2025-11" });
+    // A month lock after the locked-through month is the latest; a lock of a month covered already adds nothing.
+    expect(await ok(w, LOCK, { month: "2019-01" })).toEqual({ locked: [] });
+    await ok(w, LOCK, { month: "2026-05" });
+    expectError(await w.call(UNLOCK, { month: "2025-11" }), 409, "conflict", "period.not_latest_locked");
+  });
+
+  test("the list shows the months before the first posting as locked by the lock through the date", async () => {
+    const w = await world();
+    const lock = await ok(w, LOCK, { through: `${year}-03-31` });
+    expect(lock.locked.map((p: { month: string }) => p.month)).toEqual([`${year}-03`]);
+    const res = await w.call(LIST, { pageSize: 100 });
+    const lockedAt = lock.locked[0].lockedAt;
+    expect(res.body.rows.slice(0, 4)).toEqual([
+      { month: `${year}-01`, state: "locked", lockedAt, lockedByKeyId: w.keyId },
+      { month: `${year}-02`, state: "locked", lockedAt, lockedByKeyId: w.keyId },
+      { month: `${year}-03`, state: "locked", lockedAt, lockedByKeyId: w.keyId },
+      { month: `${year}-04`, state: "open", lockedAt: null, lockedByKeyId: null },
+    ]);
+    expect(await lockedInDb(w.companyId)).toEqual([`${year}-03`]);
+  });
+});

@@ -38,6 +38,7 @@ import * as invoiceLinesFrozenStatic from "./20261125000300_invoice_lines_frozen
 import * as invoiceFrozenDraftsFirst from "./20261126000100_invoice_frozen_drafts_first.js";
 import * as stockLayerSums from "./20261126000200_stock_layer_sums.js";
 import * as stockTakeOneLayerUpdate from "./20261126000300_stock_take_one_layer_update.js";
+import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -81,6 +82,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261126000100_invoice_frozen_drafts_first": invoiceFrozenDraftsFirst,
   "20261126000200_stock_layer_sums": stockLayerSums,
   "20261126000300_stock_take_one_layer_update": stockTakeOneLayerUpdate,
+  "20261127000400_ledger_locked_through": ledgerLockedThrough,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
