@@ -1,6 +1,7 @@
 // Configuration comes from the environment only; see the README's "Configuration" table.
 import { resolve } from "node:path";
 import { DEFAULT_ECB_URL } from "./reference/ecb.js";
+import type { HostResolver } from "./events/url-guard.js";
 
 function int(name: string, fallback: number, min = 0): number {
   const raw = process.env[name];
@@ -57,6 +58,17 @@ function durations(name: string, fallback: string): number[] {
   } catch (error) {
     throw new Error(`${name} must be a comma-separated list of durations (e.g. ${DEFAULT_WEBHOOK_RETRY_SCHEDULE}): ${(error as Error).message}`);
   }
+}
+
+/** A comma-separated list of TCP ports (1-65535), e.g. `443,8443`. */
+function ports(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const list = raw.split(",").map((p) => p.trim());
+  if (!list.every((p) => /^[0-9]{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) {
+    throw new Error(`${name} must be a comma-separated list of ports from 1 to 65535 (e.g. 443,8443), got "${raw}"`);
+  }
+  return [...new Set(list.map(Number))];
 }
 
 function base64Key(name: string): Buffer | undefined {
@@ -125,6 +137,12 @@ export interface Config {
   mailFrom: string;
   /** http:// and private, loopback, link-local addresses allowed for webhook URLs (tests, local development). */
   webhookAllowPrivateUrls: boolean;
+  /** The ports a webhook URL may name (WEBHOOK_ALLOWED_PORTS, default 443 and 8443); any with webhookAllowPrivateUrls. */
+  webhookAllowedPorts: number[];
+  /** Resolution of webhook hosts instead of the system resolver: set only by tests, never from the environment. */
+  webhookResolve?: HostResolver;
+  /** Days an event is kept for events/list and redelivery (EVENT_RETENTION_DAYS), then pruned. */
+  eventRetentionDays: number;
   /** Delay before each delivery attempt, in ms: the first is normally 0. */
   webhookRetrySchedule: number[];
   /** How long one delivery attempt may take. */
@@ -157,6 +175,8 @@ export function loadConfig(): Config {
     smtpUrl: process.env.SMTP_URL || undefined,
     mailFrom: process.env.MAIL_FROM || "Accounting API <no-reply@localhost>",
     webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    webhookAllowedPorts: ports("WEBHOOK_ALLOWED_PORTS", [443, 8443]),
+    eventRetentionDays: int("EVENT_RETENTION_DAYS", 30, 1),
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 100),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),

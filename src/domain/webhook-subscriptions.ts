@@ -7,7 +7,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { ApiError, notFound, validationError } from "../errors.js";
 import { DELIVER_TASK } from "../events/emit.js";
-import { checkWebhookUrl, UrlRefused } from "../events/url-guard.js";
+import { checkWebhookUrl, UrlRefused, webhookNetwork } from "../events/url-guard.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { requireSecretsKey, seal } from "../secrets.js";
 
@@ -42,7 +42,7 @@ export function subscriptionToApi(row: Record<string, any>): Subscription {
 
 async function checkUrl(url: string, config: Config): Promise<void> {
   try {
-    await checkWebhookUrl(url, config.webhookAllowPrivateUrls);
+    await checkWebhookUrl(url, webhookNetwork(config));
   } catch (error) {
     if (!(error instanceof UrlRefused)) throw error;
     throw new ApiError("unprocessable", `The URL ${error.message}.`, { key: "webhook.url_refused", params: { reason: error.message }, fieldErrors: { url: [error.message] } });

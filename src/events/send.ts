@@ -3,8 +3,7 @@
 // and are kept alive per receiver, so steady traffic to one receiver costs no handshake per event.
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
-import { guardedLookup, isPrivateAddress } from "./url-guard.js";
+import { checkTarget, guardedLookup, UrlRefused, type HostResolver, type WebhookNetwork } from "./url-guard.js";
 
 export interface AttemptResult {
   /** The receiver's status, when it answered. */
@@ -14,32 +13,34 @@ export interface AttemptResult {
   ok: boolean;
 }
 
-const agents = new Map<string, http.Agent>();
-function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
-  const name = `${protocol}${allowPrivate}`;
-  let agent = agents.get(name);
+// One agent per scheme, guard setting and resolver (the resolver is the system's outside tests).
+const agents = new Map<HostResolver | undefined, Map<string, http.Agent>>();
+function agentFor(protocol: string, network: WebhookNetwork): http.Agent {
+  const byName = agents.get(network.resolve) ?? new Map<string, http.Agent>();
+  agents.set(network.resolve, byName);
+  const name = `${protocol}${network.allowPrivate}:${network.allowedPorts.join(",")}`;
+  let agent = byName.get(name);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000, lookup: guardedLookup(allowPrivate) };
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000, lookup: guardedLookup(network) };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
-    agents.set(name, agent);
+    byName.set(name, agent);
   }
   return agent;
 }
 
 const RESPONSE_BODY_LIMIT = 64 * 1024;
 
-export function sendAttempt(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }): Promise<AttemptResult> {
+export function sendAttempt(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; network: WebhookNetwork }): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let url: URL;
+    // What the URL alone shows (scheme, credentials, port, local names, a literal address) is checked here; the
+    // addresses a name resolves to, by the agent's lookup as the socket connects.
     try {
-      url = new URL(rawUrl);
-    } catch {
-      return resolve({ status: null, error: "invalid URL", ok: false });
+      url = checkTarget(rawUrl, options.network).url;
+    } catch (error) {
+      if (!(error instanceof UrlRefused)) throw error;
+      return resolve({ status: null, error: `URL refused: ${error.message}`, ok: false });
     }
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && options.allowPrivate)) return resolve({ status: null, error: "URL refused: must use https", ok: false });
-    // A literal address never goes through the lookup: it is checked here.
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) return resolve({ status: null, error: `URL refused: ${host} is a private address`, ok: false });
     let settled = false;
     const finish = (result: AttemptResult) => {
       if (settled) return;
@@ -50,7 +51,7 @@ export function sendAttempt(rawUrl: string, body: string, headers: Record<string
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(
       url,
-      { method: "POST", agent: agentFor(url.protocol, options.allowPrivate), headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+      { method: "POST", agent: agentFor(url.protocol, options.network), headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } },
       (res) => {
         let read = 0;
         // The body is read (and dropped) so the connection can be reused; a huge one is cut off.

@@ -27,6 +27,7 @@ import { holdPending, secretContext } from "../domain/webhook-subscriptions.js";
 import { DELIVER_TASK, queueOf } from "../events/emit.js";
 import { sendAttempt, type AttemptResult } from "../events/send.js";
 import { signatureHeaders } from "../events/signing.js";
+import { webhookNetwork } from "../events/url-guard.js";
 import { queueMail } from "../mail.js";
 import { unseal, requireSecretsKey } from "../secrets.js";
 import type { JobDeps } from "./deps.js";
@@ -245,7 +246,7 @@ async function attempt(
       "webhook-event-type": claimed.event_type,
       ...signatureHeaders(secrets, timestamp, body),
     },
-    { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls },
+    { timeoutMs: config.webhookTimeoutMs, network: webhookNetwork(config) },
   );
   if (result.ok && !target.manual) {
     if (!thenClaim) {

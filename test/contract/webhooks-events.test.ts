@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { ltCompanyCode } from "../support/codes.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectApiError, expectError } from "../support/expect.js";
 import { unseal } from "../../src/secrets.js";
 import { secretContext } from "../../src/domain/webhook-subscriptions.js";
 import { sleep } from "../support/timing.js";
+import { fakeResolver } from "../support/webhook-receiver.js";
 import { runCli, startServerProcess } from "../support/processes.js";
 import { resolveSecretsKey } from "../../src/secrets.js";
 import { loadConfig } from "../../src/config.js";
@@ -15,11 +16,20 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** What the strict server's webhook hosts resolve to (every other name does not resolve). */
+const GUARD_HOSTS: Record<string, string[]> = {
+  "mapped.hooks.test": ["::ffff:127.0.0.1"],
+  "compatible.hooks.test": ["::7f00:1"],
+  "nat64.hooks.test": ["64:ff9b::a9fe:a9fe"],
+  "mixed.hooks.test": ["2002:a00:1::1", "fd00::1"],
+};
+
 let h: Harness;
 let strict: Harness;
 beforeAll(async () => {
   h = await startHarness({ config: { webhookAllowPrivateUrls: true } });
-  strict = await startHarness({ config: { webhookAllowPrivateUrls: false } });
+  // Host names resolve through this table only: no test reaches DNS.
+  strict = await startHarness({ config: { webhookAllowPrivateUrls: false, webhookResolve: fakeResolver(GUARD_HOSTS) } });
 });
 afterAll(async () => {
   await h.close();
@@ -253,6 +263,87 @@ describe("SSRF: URLs the service must not call", () => {
     expectError(res, 422, "unprocessable", "webhook.url_refused");
     expect(res.body.error.fieldErrors.url[0]).toContain(reason);
     expect(await strict.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
+  });
+
+  // Issue 22, item 9: reserved IPv6 forms that carry an IPv4 address, the rest of ::/8 and of what lies outside the
+  // global unicast 2000::/3, IPv4 written the ways a URL parser reads it, trailing dots, user info, ports, and names
+  // that resolve (through the strict server's table, GUARD_HOSTS) to such addresses.
+  test.each([
+    ["IPv4-compatible IPv6 (::/96)", "https://[::127.0.0.1]/", "names ::7f00:1,"],
+    ["IPv4-translated IPv6 (::ffff:0:0/96)", "https://[::ffff:0:7f00:1]/", "names ::ffff:0:7f00:1,"],
+    ["IPv4-mapped metadata address", "https://[::ffff:169.254.169.254]/", "names ::ffff:a9fe:a9fe,"],
+    ["IPv6 unspecified", "https://[::]/", "names ::,"],
+    ["the rest of ::/8", "https://[::1:2:3:4]/", "names ::1:2:3:4,"],
+    ["NAT64 of a private IPv4 (64:ff9b::/96)", "https://[64:ff9b::10.0.0.1]/", "names 64:ff9b::a00:1,"],
+    ["NAT64 local-use prefix (64:ff9b:1::/48)", "https://[64:ff9b:1::a00:1]/", "names 64:ff9b:1::a00:1,"],
+    ["6to4 of a private IPv4 (2002::/16)", "https://[2002:c0a8:101::1]/", "names 2002:c0a8:101::1,"],
+    ["6to4 of loopback", "https://[2002:7f00:1::]/", "names 2002:7f00:1::,"],
+    ["Teredo (2001::/32)", "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "names 2001:0:4136:e378:8000:63bf:3fff:fdd2,"],
+    ["unique local fc00::/7, low half", "https://[fc00::1]/", "names fc00::1,"],
+    ["link-local fe80::/10", "https://[fe80::1]/", "names fe80::1,"],
+    ["link-local with a zone", "https://[fe80::1%25eth0]/", "is not a valid URL"],
+    ["site-local fec0::/10", "https://[fec0::1]/", "names fec0::1,"],
+    ["multicast ff00::/8", "https://[ff02::1]/", "names ff02::1,"],
+    ["discard-only 100::/64", "https://[100::1]/", "names 100::1,"],
+    ["documentation 2001:db8::/32", "https://[2001:db8::1]/", "names 2001:db8::1,"],
+    ["0.0.0.0 written as 0", "https://0/", "names 0.0.0.0,"],
+    ["decimal IPv4", "https://2130706433/", "names 127.0.0.1,"],
+    ["decimal IPv4 over http", "http://2130706433/", "must use https"],
+    ["hex IPv4", "https://0x7f000001/", "names 127.0.0.1,"],
+    ["hex and short IPv4", "https://0x7f.1/", "names 127.0.0.1,"],
+    ["octal IPv4", "https://0177.0.0.01/", "names 127.0.0.1,"],
+    ["short IPv4", "https://127.1/", "names 127.0.0.1,"],
+    ["IPv4 with a trailing dot", "https://127.0.0.1./", "names 127.0.0.1,"],
+    ["localhost with a trailing dot", "https://localhost./hook", "local or internal host"],
+    ["an internal name with a trailing dot", "https://metadata.google.internal./", "local or internal host"],
+    ["upper-case localhost", "https://LOCALHOST/", "local or internal host"],
+    ["user info before a loopback host", "https://public@127.0.0.1/", "user name or password"],
+    ["a public-looking name as user info", "https://hooks.example.test:443@127.0.0.1/", "user name or password"],
+    ["a backslash before @ (the host is what precedes it)", "https://127.0.0.1\\@hooks.example.test/", "names 127.0.0.1,"],
+    ["a database port", "https://hooks.example.test:5432/hook", "must use port 443 or 8443, not 5432"],
+    ["port 80 over https", "https://hooks.example.test:80/hook", "must use port 443 or 8443, not 80"],
+    ["8443 passes the port rule; the address is refused", "https://10.0.0.1:8443/hook", "names 10.0.0.1,"],
+    ["an explicit :443 passes the port rule; the address is refused", "https://[::ffff:0:7f00:1]:443/", "names ::ffff:0:7f00:1,"],
+    ["a name resolving to an IPv4-mapped loopback", "https://mapped.hooks.test/hook", "resolves to ::ffff:127.0.0.1,"],
+    ["a name resolving to an IPv4-compatible loopback", "https://compatible.hooks.test/hook", "resolves to ::7f00:1,"],
+    ["a name resolving to NAT64 of the metadata address", "https://nat64.hooks.test/hook", "resolves to 64:ff9b::a9fe:a9fe,"],
+    ["a name resolving to 6to4 and unique-local addresses", "https://mixed.hooks.test/hook", "resolves to 2002:a00:1::1,"],
+    ["a name that does not resolve", "https://nowhere.hooks.test/hook", "host nowhere.hooks.test does not resolve"],
+  ])("%s: 422 webhook.url_refused naming url, nothing stored", async (_name, url, reason) => {
+    const t = await strict.tenant();
+    const error = await expectApiError(t.api.webhooks.subscriptions.create({ url, eventTypes: ["*"] }), 422, "unprocessable", "webhook.url_refused");
+    expect(error.fieldErrors?.url?.[0]).toContain(reason);
+    expect(await strict.db("webhook_subscriptions").where({ company_id: t.companyId })).toEqual([]);
+  });
+
+  test("update to such a URL is refused the same way, and changes nothing", async () => {
+    const t = await strict.tenant();
+    const api = t.api.webhooks.subscriptions;
+    // A subscription as it was stored before (private URLs allowed then): written directly.
+    const [row] = await strict.db("webhook_subscriptions")
+      .insert({ company_id: t.companyId, url: "https://old.hooks.test/hook", event_types: ["*"], secret_sealed: Buffer.alloc(40) })
+      .returning("id");
+    for (const url of ["https://[::ffff:0:7f00:1]/x", "https://compatible.hooks.test/x", "https://hooks.example.test:5432/x"]) {
+      await expectApiError(api.update({ id: row.id, url }), 422, "unprocessable", "webhook.url_refused");
+    }
+    expect((await api.get({ id: row.id })).url).toBe("https://old.hooks.test/hook");
+  });
+
+  test("WEBHOOK_ALLOWED_PORTS: a comma-separated list of ports replaces 443 and 8443; anything else stops the start", () => {
+    const saved = process.env.WEBHOOK_ALLOWED_PORTS;
+    try {
+      delete process.env.WEBHOOK_ALLOWED_PORTS;
+      expect(loadConfig().webhookAllowedPorts).toEqual([443, 8443]);
+      process.env.WEBHOOK_ALLOWED_PORTS = " 443, 9443 ,9443";
+      expect(loadConfig().webhookAllowedPorts).toEqual([443, 9443]);
+      for (const bad of ["0", "65536", "443;8443", "https", "443,", "-1"]) {
+        process.env.WEBHOOK_ALLOWED_PORTS = bad;
+        expect(() => loadConfig()).toThrow(`WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports from 1 to 65535 (e.g. 443,8443), got "${bad}"`);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.WEBHOOK_ALLOWED_PORTS;
+      else process.env.WEBHOOK_ALLOWED_PORTS = saved;
+    }
   });
 
   test("update to a private URL is refused too, and changes nothing", async () => {

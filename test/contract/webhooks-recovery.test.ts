@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import pg from "pg";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startServerProcess } from "../support/processes.js";
-import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
+import { fakeResolver, startReceiver, type Receiver } from "../support/webhook-receiver.js";
 import { AT_ONCE_MS, sleep, until } from "../support/timing.js";
 import { createLogger } from "../../src/log.js";
 import { seal } from "../../src/secrets.js";
@@ -64,19 +64,48 @@ test("a worker killed mid-delivery: another worker delivers the event within sec
   }
 }, 90_000);
 
-test("a host that resolves to a private address at delivery time is refused then (DNS rebinding)", async () => {
-  const strict = await startHarness({ config: { webhookAllowPrivateUrls: false, webhookRetrySchedule: [0] } });
+test("at delivery time the guard refuses what it refuses at create: names that resolve inward (DNS rebinding), reserved IPv6 forms, ports", async () => {
+  // The receiver's port is allowed (WEBHOOK_ALLOWED_PORTS), so an address the guard let through would reach it.
+  const port = Number(new URL(receiver.url("/")).port);
+  const hosts: Record<string, string[]> = {
+    "rebound.hooks.test": ["127.0.0.1"],
+    "mapped.hooks.test": ["::ffff:127.0.0.1"],
+    "compatible.hooks.test": ["::7f00:1"],
+    "translated.hooks.test": ["::ffff:0:7f00:1"],
+    "nat64.hooks.test": ["64:ff9b::7f00:1"],
+    "sixtofour.hooks.test": ["2002:7f00:1::1"],
+    "teredo.hooks.test": ["2001:0:4136:e378:8000:63bf:3fff:fdd2"],
+    "ula.hooks.test": ["fd00::1"],
+    "port.hooks.test": ["127.0.0.1"],
+  };
+  const strict = await startHarness({
+    config: { webhookAllowPrivateUrls: false, webhookRetrySchedule: [0], webhookAllowedPorts: [443, 8443, port], webhookResolve: fakeResolver(hosts) },
+  });
   const worker = await startWorker(strict.connectionString, 2, createLogger("silent"), { db: strict.db, config: strict.config });
   try {
     const t = await strict.tenant();
-    // As if `localhost` had resolved to a public address when the subscription was created: the row is written
-    // directly, past the create-time check.
-    const port = new URL(receiver.url("/")).port;
-    const subscriptions = [`https://localhost:${port}/rebind`, `https://127.0.0.1:${port}/rebind`];
-    const ids: string[] = [];
-    for (const url of subscriptions) {
+    // URLs that passed the check when they were stored (a name that resolved outward then, an older guard): the
+    // rows are written directly, past the create-time check.
+    const cases: [string, RegExp][] = [
+      [`https://localhost:${port}/rebind`, /^URL refused: must not name a local or internal host$/],
+      [`https://127.0.0.1:${port}/rebind`, /^URL refused: names 127\.0\.0\.1, a private/],
+      [`https://rebound.hooks.test:${port}/rebind`, /^URL refused: rebound\.hooks\.test resolves to a private address \(127\.0\.0\.1\)$/],
+      [`https://mapped.hooks.test:${port}/rebind`, /^URL refused: mapped\.hooks\.test resolves to a private address \(::ffff:127\.0\.0\.1\)$/],
+      [`https://compatible.hooks.test:${port}/rebind`, /^URL refused: compatible\.hooks\.test resolves to a private address \(::7f00:1\)$/],
+      [`https://translated.hooks.test:${port}/rebind`, /^URL refused: translated\.hooks\.test resolves to a private address \(::ffff:0:7f00:1\)$/],
+      [`https://nat64.hooks.test:${port}/rebind`, /^URL refused: nat64\.hooks\.test resolves to a private address \(64:ff9b::7f00:1\)$/],
+      [`https://sixtofour.hooks.test:${port}/rebind`, /^URL refused: sixtofour\.hooks\.test resolves to a private address \(2002:7f00:1::1\)$/],
+      [`https://teredo.hooks.test:${port}/rebind`, /^URL refused: teredo\.hooks\.test resolves to a private address/],
+      [`https://ula.hooks.test:${port}/rebind`, /^URL refused: ula\.hooks\.test resolves to a private address \(fd00::1\)$/],
+      [`https://[::7f00:1]:${port}/rebind`, /^URL refused: names ::7f00:1, a private/],
+      [`https://[::ffff:0:7f00:1]:${port}/rebind`, /^URL refused: names ::ffff:0:7f00:1, a private/],
+      ["https://port.hooks.test:5432/rebind", /^URL refused: must use port 443 or 8443 or \d+, not 5432$/],
+      [`https://public@rebound.hooks.test:${port}/rebind`, /^URL refused: must not carry a user name or password$/],
+    ];
+    const byId = new Map<string, RegExp>();
+    for (const [url, error] of cases) {
       const id = crypto.randomUUID();
-      ids.push(id);
+      byId.set(id, error);
       await strict.db("webhook_subscriptions").insert({
         company_id: t.companyId,
         id,
@@ -85,12 +114,12 @@ test("a host that resolves to a private address at delivery time is refused then
         secret_sealed: seal(strict.config.secretsKey!, "whsec_test", secretContext(t.companyId, id)),
       });
     }
-    expect((await strict.post("/v1/partners/create", { name: "A", code: "A1" }, { key: t.apiKey, companyId: t.companyId })).status).toBe(200);
-    const rows = await until("both deliveries to fail", async () => {
+    await t.api.partners.create({ name: "A", code: "A1" });
+    const rows = await until("every delivery to fail", async () => {
       const r = await strict.db("webhook_deliveries").where({ company_id: t.companyId, status: "failed" });
-      return r.length === 2 && r;
+      return r.length === cases.length && r;
     });
-    for (const r of rows) expect(r.last_error).toMatch(/^URL refused: .*(127\.0\.0\.1|::1)/);
+    for (const r of rows) expect([r.subscription_id, r.last_error]).toEqual([r.subscription_id, expect.stringMatching(byId.get(r.subscription_id)!)]);
     expect(receiver.received("/rebind")).toEqual([]);
   } finally {
     await worker.stop();

@@ -4,7 +4,9 @@
 // What each path answers (a status, after a delay) is set by the test.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { LookupAddress } from "node:dns";
+import { isIP, type AddressInfo } from "node:net";
+import type { HostResolver } from "../../src/events/url-guard.js";
 
 export interface Received {
   path: string;
@@ -107,5 +109,17 @@ export async function startReceiver(): Promise<Receiver> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * A resolver for the webhook guard (config `webhookResolve`) that answers from `hosts` and fails every other name as
+ * the system resolver does (ENOTFOUND): a test controls what its hosts resolve to, and no name reaches DNS.
+ */
+export function fakeResolver(hosts: Record<string, string[]>): HostResolver {
+  return async (hostname) => {
+    const addresses = Object.hasOwn(hosts, hostname) ? hosts[hostname] : undefined;
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return addresses.map((address): LookupAddress => ({ address, family: isIP(address) }));
   };
 }
