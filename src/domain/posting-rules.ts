@@ -1,6 +1,8 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { unprocessable } from "../errors.js";
+import { violatedConstraint } from "../db/transaction.js";
+import { Decimal } from "../decimal.js";
+import { conflict, unprocessable } from "../errors.js";
 import { POSTING_RULES, type PostingRuleName } from "../ledger/posting-rules.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 
@@ -49,12 +51,51 @@ export async function accountForRule(db: Db, companyId: string, rule: PostingRul
   return row?.account_code ?? POSTING_RULES[rule].defaultAccountCode;
 }
 
-/** The accounts of several rules in one round trip, in the order asked. */
+/**
+ * The stock rule's lock (per company): reading `inventory.stock` to post stock holds it shared until commit, and
+ * repointing the rule holds it exclusively, so the rule cannot change between a stock operation's read of it and the
+ * operation's commit, and a repointing sees every layer value committed before it (issue 22, item 11).
+ */
+const STOCK_RULE_LOCK = 7304;
+
+/**
+ * The accounts of several rules in one round trip, in the order asked. Asking for `inventory.stock` first takes the
+ * stock rule's lock shared (a statement of its own: a statement reads what was committed when it began, so the rule
+ * is read after the lock is granted), so that the account stays the stock account until this transaction commits.
+ */
 export async function accountsForRules(db: Db, companyId: string, names: PostingRuleName[]): Promise<string[]> {
+  if (names.includes("inventory.stock")) await db.raw("select pg_advisory_xact_lock_shared(?, hashtext(?::text))", [STOCK_RULE_LOCK, companyId]);
   const rows: { rule: string; account_code: string }[] = await db("posting_rules").where("company_id", companyId).whereIn("rule", names).select("rule", "account_code");
   const set = new Map(rows.map((r) => [r.rule, r.account_code]));
   return names.map((name) => set.get(name) ?? POSTING_RULES[name].defaultAccountCode);
 }
+
+/**
+ * The account `inventory.stock` points at now, read under the stock rule's lock held exclusively (a stock operation
+ * that read the rule commits before this goes on, and its layers count; one that reads it later waits for this
+ * transaction), with the value the company's stock layers hold.
+ */
+async function stockRuleHeld(trx: Db, companyId: string): Promise<{ current: string; value: Decimal }> {
+  // The lock first, in a statement of its own: the read after it sees what was committed before it was granted.
+  await trx.raw("select pg_advisory_xact_lock(?, hashtext(?::text))", [STOCK_RULE_LOCK, companyId]);
+  const { rows } = await trx.raw<{ rows: { current: string | null; value: string }[] }>(
+    `select (select r.account_code from posting_rules r where r.company_id = ? and r.rule = 'inventory.stock') as current,
+            (select coalesce(sum(s.value), 0) from stock_layer_sums s where s.company_id = ?)::text as value`,
+    [companyId, companyId],
+  );
+  return { current: rows[0].current ?? POSTING_RULES["inventory.stock"].defaultAccountCode, value: new Decimal(rows[0].value) };
+}
+
+/**
+ * 409 `posting_rule.stock_held`: `inventory.stock` is the account the layers' value was posted to; pointing the rule
+ * elsewhere while they hold value would leave that value in the old account while issues credit the new one.
+ */
+const stockHeld = (current: string, requested: string, value?: Decimal) =>
+  conflict(
+    `The stock layers hold ${value === undefined ? "value" : `${value.toFixed(2)} EUR`} posted to account ${current} (rule inventory.stock): the rule cannot point at ${requested} while they do. Write the stock off first.`,
+    "posting_rule.stock_held",
+    { rule: "inventory.stock", accountCode: current, requestedAccountCode: requested, ...(value === undefined ? {} : { stockValue: value.toFixed(2) }) },
+  );
 
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
   const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
@@ -73,13 +114,28 @@ export async function updatePostingRule(trx: Db, companyId: string, input: { rul
       expectedTypes: [...types],
     });
   }
-  await trx.raw(
-    `insert into posting_rules (company_id, rule, account_code) values (?, ?, ?)
-     on conflict (company_id, rule) do update set account_code = excluded.account_code, updated_at = now()`,
-    [companyId, input.rule, input.accountCode],
-  );
   const defaultAccountCode = POSTING_RULES[input.rule].defaultAccountCode;
-  return { rule: input.rule, accountCode: input.accountCode, isDefault: input.accountCode === defaultAccountCode, defaultAccountCode, description: POSTING_RULES[input.rule].description };
+  const result: PostingRule = { rule: input.rule, accountCode: input.accountCode, isDefault: input.accountCode === defaultAccountCode, defaultAccountCode, description: POSTING_RULES[input.rule].description };
+  let current = "";
+  if (input.rule === "inventory.stock") {
+    let value: Decimal;
+    ({ current, value } = await stockRuleHeld(trx, companyId));
+    // Pointing the rule where it points already changes nothing and writes nothing.
+    if (current === input.accountCode) return result;
+    if (value.greaterThan(0)) throw stockHeld(current, input.accountCode, value);
+  }
+  await trx
+    .raw(
+      `insert into posting_rules (company_id, rule, account_code) values (?, ?, ?)
+       on conflict (company_id, rule) do update set account_code = excluded.account_code, updated_at = now()`,
+      [companyId, input.rule, input.accountCode],
+    )
+    .catch((error) => {
+      // The database's own refusal (trigger posting_rules_stock_held, migration 20261127000401).
+      if (violatedConstraint(error)?.constraint === "posting_rules_stock_held") throw stockHeld(current, input.accountCode);
+      throw error;
+    });
+  return result;
 }
 
 /**

@@ -264,8 +264,11 @@ export async function returnSaleStock(
     const layers = shares.get(l.line_no - 1)!.map(({ warehouse: _, ...layer }) => layer);
     total = total.plus(writer.bringIn(l.line_no, l.item_code, layers, into(l)));
   }
+  // The stock account read again under the stock rule's lock (held until commit: the rule cannot be repointed under
+  // the value this return brings in), not the one the caller read before it.
+  const [stock] = await accountsForRules(trx, companyId, ["inventory.stock"]);
   await writer.writeUnposted();
-  const [costOfSales, stock] = preloaded.accounts;
+  const [costOfSales] = preloaded.accounts;
   const entries: PostingEntry[] = total.greaterThan(0)
     ? [
         { accountCode: stock, debit: total.toFixed(2), description: "Goods returned" },

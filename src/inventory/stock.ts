@@ -49,7 +49,7 @@ export async function receiveStock(trx: Db, companyId: string, keyId: string, in
       failures.add(`lines[${i}].unitCost`, "inventory.value_too_large", `quantity x unit cost exceeds ${MAX_MONEY}`);
     }
   });
-  const [stockAccount] = await accountsForRules(trx, companyId, ["inventory.stock"]);
+  const [stockAccount, notInvoicedAccount] = await accountsForRules(trx, companyId, ["inventory.stock", "inventory.goodsReceivedNotInvoiced"]);
   if (input.counterAccountCode !== undefined) await checkCounterAccount(trx, companyId, input.counterAccountCode, stockAccount, failures);
   failures.throwIfAny();
   await refuseLockedMonth(trx, companyId, input.date);
@@ -65,16 +65,18 @@ export async function receiveStock(trx: Db, companyId: string, keyId: string, in
   });
   if (total.greaterThan(MAX_MONEY)) failures.add("lines", "inventory.value_too_large", `the receipt's value ${total.toFixed(2)} exceeds ${MAX_MONEY}`);
   failures.throwIfAny();
-  const posting =
-    input.counterAccountCode !== undefined && total.greaterThan(0)
-      ? {
-          description: `Stock received into ${wh.code}`,
-          entries: [
-            { accountCode: stockAccount, debit: total.toFixed(2) },
-            { accountCode: input.counterAccountCode, credit: total.toFixed(2) },
-          ],
-        }
-      : undefined;
+  // The layers' value is always posted to the stock account: against the counter account, else against goods received
+  // not invoiced (the supplier's invoice, when it comes, clears that account), so that the stock account and the
+  // layers never part ways.
+  const posting = total.greaterThan(0)
+    ? {
+        description: `Stock received into ${wh.code}`,
+        entries: [
+          { accountCode: stockAccount, debit: total.toFixed(2) },
+          { accountCode: input.counterAccountCode ?? notInvoicedAccount, credit: total.toFixed(2) },
+        ],
+      }
+    : undefined;
   return writer.finish(posting);
 }
 

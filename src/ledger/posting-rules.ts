@@ -33,6 +33,7 @@ export const POSTING_RULES = {
   "inventory.costOfSales": rule("6000", "expense", "Cost of goods sold (debit on issue)"),
   "inventory.writeOff": rule("63091", "expense", "Stock written off, and shortages found by a stock count (debit)"),
   "inventory.countSurplus": rule("5401", ["income", "expense"], "Surpluses found by a stock count: other operating income (credit; or an expense account it reduces)"),
+  "inventory.goodsReceivedNotInvoiced": rule("4431", "liability", "Goods received without a supplier's invoice: the credit of a stock receipt that names no counter account, cleared by a journal transaction when the invoice comes (credit)"),
   "assets.depreciationExpense": rule("6206", "expense", "Depreciation expense of fixed assets (debit)"),
   "assets.accumulatedDepreciation": rule("1247", "asset", "Accumulated depreciation of fixed assets, a contra-asset account (credit)"),
   "assets.disposalGain": rule("5400", "income", "Gain on the disposal of a fixed asset (credit)"),

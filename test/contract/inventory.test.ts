@@ -140,12 +140,31 @@ describe("receive", () => {
     expect(events.map((e) => e.data)).toEqual([op]);
   });
 
-  test("without a counter account nothing is posted", async () => {
+  // Issue 22, item 11: a receipt without a counter account wrote layers worth 8.00 and posted nothing, so the stock
+  // account and the layers parted ways. It posts against goods received not invoiced (4431) instead.
+  test("without a counter account it posts debit 2040, credit goods received not invoiced (4431); a receipt worth 0.00 posts nothing", async () => {
     const w = await stockWorld(h);
     const op = await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }], { counterAccountCode: undefined });
-    expect(op.journalTransactionId).toBeNull();
-    expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
+    expect(await journalLines(h, w.companyId, op.journalTransactionId)).toEqual([
+      ["2040", "8.00", "0.00"],
+      ["4431", "0.00", "8.00"],
+    ]);
+    const tx = await h.db("journal_transactions").where({ company_id: w.companyId, id: op.journalTransactionId }).first();
+    expect([tx.document_type, tx.source_type, tx.source_id]).toEqual(["inventory", "stock_operation", op.id]);
     expect(await layerRows(h, w.companyId)).toEqual([["PREKE", "CENTR", "2", "2", "4", "8.00", "8.00", null, null]]);
+    expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["8.00", "8.00"]);
+    // The rule may point at the company's own clearing account.
+    await w.api.ledger.accounts.create({ code: "4496", name: "Gautos prekės be sąskaitų", type: "liability", parentCode: "449" });
+    await w.api.ledger.postingRules.update({ rule: "inventory.goodsReceivedNotInvoiced", accountCode: "4496" });
+    const second = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }] });
+    expect(await journalLines(h, w.companyId, second.journalTransactionId)).toEqual([
+      ["2040", "3.00", "0.00"],
+      ["4496", "0.00", "3.00"],
+    ]);
+    const free = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] });
+    expect(free.journalTransactionId).toBeNull();
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(2);
+    expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["11.00", "11.00"]);
   });
 
   const refused: { name: string; body: Record<string, unknown>; status: number; key: string; field: string }[] = [

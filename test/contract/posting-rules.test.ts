@@ -1,8 +1,12 @@
 // ledger/posting-rules: every rule listed with its default account of the lt-standard chart, pointing a rule to
-// another postable account (and back), and the accounts a rule cannot use.
+// another postable account (and back), the accounts a rule cannot use, and the stock account that stays while the
+// stock layers hold value (also against a receipt in flight, and in the database).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import pg from "pg";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectError, ok } from "../support/expect.js";
+import { waitForLockWaiters } from "../support/db-waits.js";
+import { accountBalance, layersValue } from "../support/inventory.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -28,6 +32,7 @@ const DEFAULTS: [rule: string, account: string, type: string][] = [
   ["fx.loss", "6803", "expense"],
   ["inventory.costOfSales", "6000", "expense"],
   ["inventory.countSurplus", "5401", "income"],
+  ["inventory.goodsReceivedNotInvoiced", "4431", "liability"],
   ["inventory.stock", "2040", "asset"],
   ["inventory.writeOff", "63091", "expense"],
   ["opening.balancing", "999", "equity"],
@@ -182,5 +187,90 @@ describe("rules are checked by account type as well as postability", () => {
     const w = await world();
     expect((await w.call(UPDATE, { rule, accountCode })).status).toBe(200);
     expect(await stored(w.companyId)).toEqual([{ rule, account_code: accountCode }]);
+  });
+});
+
+// Issue 22, item 11: `inventory.stock` is the account the layers' value was posted to. Pointing it elsewhere while
+// they hold value left that value behind (issues would credit the new account); it is refused, by the code and by
+// the database, and a stock operation that read the rule keeps it until it commits.
+describe("inventory.stock keeps its account while the stock layers hold value", () => {
+  const RECEIVE = "/v1/inventory/stock/receive";
+  async function stocked(counterAccountCode?: string) {
+    const w = await world();
+    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
+    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode, lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+    return w;
+  }
+
+  test.each([
+    { name: "received against a supplier", counter: "4430" },
+    { name: "received without a counter account", counter: undefined },
+  ])("stock $name: repointing is 409 posting_rule.stock_held; once written off it moves, and later receipts post to the new account", async ({ counter }) => {
+    const w = await stocked(counter);
+    const res = await w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" });
+    expectError(res, 409, "conflict", "posting_rule.stock_held");
+    expect(res.body.error.params).toEqual({ rule: "inventory.stock", accountCode: "2040", requestedAccountCode: "2030", stockValue: "8.00" });
+    expect(await stored(w.companyId)).toEqual([]);
+    expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["8.00", "8.00"]);
+    // Where it points already: nothing changes, nothing is written.
+    expect(await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2040" })).toMatchObject({ accountCode: "2040", isDefault: true });
+    expect(await stored(w.companyId)).toEqual([]);
+
+    await ok(w, "/v1/inventory/stock/write-off", { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "2" }] });
+    expect(await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" })).toMatchObject({ accountCode: "2030", isDefault: false });
+    expect(await stored(w.companyId)).toEqual([{ rule: "inventory.stock", account_code: "2030" }]);
+    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-03", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "5" }] });
+    expect([await accountBalance(h, w.companyId, "2040"), await accountBalance(h, w.companyId, "2030"), await layersValue(h, w.companyId)]).toEqual(["0.00", "5.00", "5.00"]);
+  });
+
+  test("the database refuses to insert, change or delete the rule's row while the layers hold value", async () => {
+    const attempt = (write: (trx: typeof h.db) => Promise<unknown>) => h.db.transaction(write).then(() => null, (e: { constraint?: string }) => e.constraint);
+    const onDefault = await stocked("4430");
+    expect(await attempt((trx) => trx("posting_rules").insert({ company_id: onDefault.companyId, rule: "inventory.stock", account_code: "2030" }))).toBe("posting_rules_stock_held");
+    expect(await stored(onDefault.companyId)).toEqual([]);
+    // A rule set while the stock was empty: its row can neither change nor go once the layers hold value.
+    const w = await world();
+    await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" });
+    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
+    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }] });
+    expect(await accountBalance(h, w.companyId, "2030")).toBe("3.00");
+    const row = () => h.db("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" });
+    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2040" }))).toBe("posting_rules_stock_held");
+    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).delete())).toBe("posting_rules_stock_held");
+    expect(await row().select("account_code")).toEqual([{ account_code: "2030" }]);
+    // The same account written again, and another rule, pass.
+    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2030" }))).toBeNull();
+    expect(await attempt((trx) => trx("posting_rules").insert({ company_id: w.companyId, rule: "bank.fees", account_code: "6802" }))).toBeNull();
+  });
+
+  test("a repointing sent while a receipt into empty stock is in flight waits for it, then is refused: the value stays with the account it was posted to", async () => {
+    const w = await world();
+    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
+    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    // The receipt reads the rule, then stops at its posting's header behind a lock the test holds.
+    const blocker = new pg.Client({ connectionString: h.connectionString });
+    await blocker.connect();
+    let released = false;
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table journal_transactions in access exclusive mode");
+      const receipt = w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+      await waitForLockWaiters(h.db, { waitEvent: "relation", what: "the receipt waiting at its posting" });
+      const update = w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" });
+      await waitForLockWaiters(h.db, { waitEvent: "advisory", what: "the repointing waiting for the receipt's hold on the rule" });
+      await blocker.query("commit");
+      released = true;
+      const [r, u] = await Promise.all([receipt, update]);
+      expect(r.status).toBe(200);
+      expectError(u, 409, "conflict", "posting_rule.stock_held");
+      expect(u.body.error.params).toMatchObject({ accountCode: "2040", stockValue: "8.00" });
+    } finally {
+      if (!released) await blocker.query("commit");
+      await blocker.end();
+    }
+    expect(await stored(w.companyId)).toEqual([]);
+    expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["8.00", "8.00"]);
   });
 });

@@ -39,6 +39,7 @@ import * as invoiceFrozenDraftsFirst from "./20261126000100_invoice_frozen_draft
 import * as stockLayerSums from "./20261126000200_stock_layer_sums.js";
 import * as stockTakeOneLayerUpdate from "./20261126000300_stock_take_one_layer_update.js";
 import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js";
+import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -83,6 +84,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261126000200_stock_layer_sums": stockLayerSums,
   "20261126000300_stock_take_one_layer_update": stockTakeOneLayerUpdate,
   "20261127000400_ledger_locked_through": ledgerLockedThrough,
+  "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

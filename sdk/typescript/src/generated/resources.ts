@@ -754,7 +754,7 @@ export interface Resources {
        * Points a rule to another account.
        *
        * `POST /v1/ledger/posting-rules/update` · scope `ledger:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `posting_rule.account_invalid`, `posting_rule.account_type_invalid`.
+       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `posting_rule.stock_held`; 422 `idempotency.key_reuse`, `posting_rule.account_invalid`, `posting_rule.account_type_invalid`.
        * Tag: `Ledger`.
        */
       update: Operation<"ledger_posting_rules_update">;

@@ -4002,9 +4002,10 @@ export type components = {
         };
         /**
          * @description Receives stock. Each line starts a cost layer (one per serial for serial-tracked items) valued at quantity x
-         *     unit cost rounded to cents. With `counterAccountCode` it posts one journal transaction (document type
-         *     `inventory`): debit the `inventory.stock` account, credit that account, for the value received; without it
-         *     nothing is posted (the value reaches the ledger by another document, e.g. a journal transaction).
+         *     unit cost rounded to cents. It posts one journal transaction (document type `inventory`) for the value received:
+         *     debit the `inventory.stock` account, credit `counterAccountCode`, or without it the
+         *     `inventory.goodsReceivedNotInvoiced` account (4431: goods received, the supplier's invoice still to come). Nothing
+         *     is posted for a receipt worth 0.00.
          */
         "Inventory.StockReceiveRequest": {
             /** @description The warehouse, by code. */
@@ -4013,8 +4014,8 @@ export type components = {
             date: components["schemas"]["AccountingDate"];
             /**
              * @description The account credited, e.g. 4430 (a supplier), 2710 (cash), 6000 (goods coming back at their cost); when left out
-             *     nothing is posted. Any postable account except the `inventory.stock` account the receipt debits (422
-             *     `inventory.account_invalid`).
+             *     the `inventory.goodsReceivedNotInvoiced` account. Any postable account except the `inventory.stock` account the
+             *     receipt debits (422 `inventory.account_invalid`).
              */
             counterAccountCode?: components["schemas"]["Code"];
             /** @description Notes. */
@@ -4829,7 +4830,11 @@ export type components = {
         "Ledger.PeriodLockRequest": {
             /** @description The month to lock. */
             month?: components["schemas"]["Ledger.YearMonth"];
-            /** @description Lock every open month from the company's first posting or lock up to this date's month. */
+            /**
+             * @description Lock every month up to and including this date's month, also those before the company's first posting (no
+             *     posting or stock movement can be dated in any of them). `locked` lists the months from the company's first
+             *     posting or lock on that were open.
+             */
             through?: components["schemas"]["AccountingDate"];
         };
         /** @description What a lock did. */
@@ -4847,7 +4852,10 @@ export type components = {
          * @enum {string}
          */
         "Ledger.PeriodState": "open" | "locked";
-        /** @description Unlocks a month: only the latest locked month can be unlocked (409 otherwise). */
+        /**
+         * @description Unlocks a month: only the latest locked month can be unlocked (409 otherwise). The latest month a lock through a
+         *     date covers unlocks like any other; the months before it stay locked.
+         */
         "Ledger.PeriodUnlockRequest": {
             /** @description The month to unlock. */
             month: components["schemas"]["Ledger.YearMonth"];
@@ -4913,7 +4921,7 @@ export type components = {
          *     (in brackets) and defaults to an account of the `lt-standard` chart.
          * @enum {string}
          */
-        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "inventory.stock" | "inventory.costOfSales" | "inventory.writeOff" | "inventory.countSurplus" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "assets.disposalGain" | "assets.disposalLoss" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
+        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "inventory.stock" | "inventory.costOfSales" | "inventory.writeOff" | "inventory.countSurplus" | "inventory.goodsReceivedNotInvoiced" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "assets.disposalGain" | "assets.disposalLoss" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
         /**
          * @description The fields the posting rule list sorts by (`sort[].field`).
          * @enum {string}
@@ -4926,6 +4934,7 @@ export type components = {
             /**
              * @description Account: must exist and be postable (422 `posting_rule.account_invalid` otherwise) and be of a type the rule
              *     posts to (422 `posting_rule.account_type_invalid`: output VAT cannot point at an expense account).
+             *     `inventory.stock` keeps its account while the stock layers hold value (409 `posting_rule.stock_held`).
              */
             accountCode: components["schemas"]["Ledger.AccountCode"];
         };
@@ -13191,7 +13200,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CompanyNotFound"];
-            409: components["responses"]["IdempotencyConflict"];
+            /** @description Conflicts with the current state: `inventory.stock` would point at another account while the stock layers hold value posted to its account; `params` names the rule, its account, the account asked for and the value held (`posting_rule.stock_held`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             /** @description Breaks a rule (`fieldErrors` names the field where there is one): the account does not exist or is not postable (`posting_rule.account_invalid`); the account's type does not fit the rule (`posting_rule.account_type_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
