@@ -66,8 +66,12 @@ function parseAllocations(input: MatchInput): Allocation[] {
   return allocations;
 }
 
-/** Locks the documents (in id order, so two matches never wait on each other in a cycle) and checks each allocation. */
-async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>, allocations: Allocation[]): Promise<void> {
+/**
+ * Locks the documents (in id order, so two matches never wait on each other in a cycle) and checks each allocation.
+ * An account allocation may not name the bank account's own ledger account (`bankLedgerCode`): the payment would
+ * post the money to that account and straight back, settling nothing while the transaction left the unmatched list.
+ */
+async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>, allocations: Allocation[], bankLedgerCode: string): Promise<void> {
   const errors: FieldErrors = {};
   let key: string | undefined;
   let params: Record<string, unknown> = {};
@@ -107,6 +111,12 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
     for (const a of allocations.filter((x) => x.accountCode)) {
       if (!postable.has(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} does not exist`);
       else if (!postable.get(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} takes no postings`);
+      else if (a.accountCode === bankLedgerCode) {
+        problem(a, "bank_match.account_invalid", `account ${a.accountCode} is the bank account's own ledger account; a payment is allocated to what the money settles`, {
+          accountCode: a.accountCode,
+          bankAccountId: tx.bank_account_id,
+        });
+      }
     }
   }
   if (key) {
@@ -158,7 +168,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
       params: { transactionCurrency: tx.currency, accountCurrency: bank.currency },
     });
   }
-  await loadDocuments(trx, company.id, tx, allocations);
+  await loadDocuments(trx, company.id, tx, allocations, bank.ledger_account_code);
 
   const [receivable, payable, gain, loss] = await accountsForRules(trx, company.id, ["sales.receivable", "purchases.payables", "fx.gain", "fx.loss"]);
   const foreign = tx.currency !== company.baseCurrency;
@@ -284,6 +294,14 @@ export async function unmatchTransaction(trx: Db, companyId: string, keyId: stri
   }
   const match = await trx("bank_matches").where({ company_id: companyId, transaction_id: tx.id }).whereNull("unmatched_at").forUpdate().first();
   if (!match) throw conflict("The transaction is not matched.", "bank_transaction.not_matched", { id: tx.id });
+  // The reversal undoes a payment the bank booked: it cannot take effect before the payment did.
+  if (input.date !== undefined && input.date < tx.booking_date) {
+    throw new ApiError("unprocessable", `The reversal's date ${input.date} is before the payment's booking date ${tx.booking_date}.`, {
+      key: "bank_match.reversal_before_payment",
+      params: { date: input.date, bookingDate: tx.booking_date },
+      fieldErrors: { date: [`is before the payment's booking date ${tx.booking_date}`] },
+    });
+  }
   const reversal = await postReversal(trx, companyId, keyId, {
     id: match.journal_transaction_id,
     ...(input.date ? { date: input.date } : {}),

@@ -193,6 +193,8 @@ describe("match", () => {
     ["a draft invoice", async (w) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", lines: [{ description: "X", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }] })).id, amount: "121.00" }] }), 422, "unprocessable", "bank_match.document_invalid"],
     ["another company's invoice", async (w, other) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(other, "100")).id, amount: "121.00" }] }), 422, "unprocessable", "bank_match.document_invalid"],
     ["a header account", async (w) => ({ transactionId: (await bankTransaction(w, "10.00")).id, allocations: [{ accountCode: "44", amount: "10.00" }] }), 422, "unprocessable", "bank_match.account_invalid"],
+    // It would post 2710 D 100.00 / 2710 C 100.00 and take the transaction off the unmatched list, settling nothing.
+    ["the bank account's own ledger account", async (w) => ({ transactionId: (await bankTransaction(w, "100.00")).id, allocations: [{ accountCode: w.account.ledgerAccountCode, amount: "100.00" }] }), 422, "unprocessable", "bank_match.account_invalid"],
     ["an invoice in another currency", async (w) => {
       await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1.1" });
       return { transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100", { currency: "USD" })).id, amount: "121.00" }] };
@@ -331,6 +333,22 @@ describe("unmatch", () => {
     // b was completed by two payments (the first one unmatched) but is announced paid once; a once.
     expect((await h.db("webhook_events").where({ company_id: w.companyId, event_type: "sale_invoice.paid" })).map((e) => e.data.saleInvoiceId).sort()).toEqual([a.id, b.id].sort());
     expect(await h.db("bank_allocations").where({ company_id: w.companyId, sale_invoice_id: b.id, announced_paid: true }).pluck("match_id")).toEqual([(await h.db("bank_matches").where({ company_id: w.companyId, journal_transaction_id: matched.journalTransactionId }).first("id")).id]);
+  });
+
+  test("a reversal dated before the payment's booking date is 422 naming date, and nothing changes; dated on it, it is posted", async () => {
+    const w = await bankWorld(h);
+    const inv = await issuedSale(w, "100");
+    const tx = await bankTransaction(w, "121.00", { bookingDate: "2026-03-20" });
+    const matched = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] });
+    const error = await expectApiError(w.api.bank.transactions.unmatch({ transactionId: tx.id, date: "2026-03-19" }), 422, "unprocessable", "bank_match.reversal_before_payment");
+    expect([error.params, error.fieldErrors]).toEqual([{ date: "2026-03-19", bookingDate: "2026-03-20" }, { date: ["is before the payment's booking date 2026-03-20"] }]);
+    expect(await w.api.bank.transactions.get({ id: tx.id })).toEqual(matched);
+    expect(await figures(w, "sale_invoices", inv.id)).toEqual(["paid", "121.00", "0.00"]);
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "reversal" })).toEqual([]);
+    expect(await h.db("bank_matches").where({ company_id: w.companyId }).select("unmatched_at", "reversal_journal_transaction_id")).toEqual([{ unmatched_at: null, reversal_journal_transaction_id: null }]);
+
+    expect(await w.api.bank.transactions.unmatch({ transactionId: tx.id, date: "2026-03-20" })).toMatchObject({ status: "unmatched" });
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "reversal" }).pluck("date")).toEqual(["2026-03-20"]);
   });
 
   test("in a locked month the reversal is 409 unless dated in an open one; an ignored transaction becomes unmatched", async () => {

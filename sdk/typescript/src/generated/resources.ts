@@ -410,7 +410,7 @@ export interface Resources {
        * paidAmount, outstanding and status. An ignored transaction simply becomes unmatched again.
        *
        * `POST /v1/bank/transactions/unmatch` · scope `bank:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `bank_transaction.not_found`, `journal.not_found`; 409 `idempotency.in_progress`, `bank_transaction.not_matched`, `period.locked`, `journal.already_reversed`, `journal.reversal_of_reversal`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `bank_transaction.not_found`, `journal.not_found`; 409 `idempotency.in_progress`, `bank_transaction.not_matched`, `period.locked`, `journal.already_reversed`, `journal.reversal_of_reversal`; 422 `idempotency.key_reuse`, `bank_match.reversal_before_payment`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
        * Tag: `Bank`.
        */
       unmatch: Operation<"bank_transactions_unmatch">;

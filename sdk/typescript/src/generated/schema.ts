@@ -3263,7 +3263,7 @@ export type components = {
             saleInvoiceId?: components["schemas"]["Id"];
             /** @description A purchase invoice, or a purchase credit note the supplier owes back. */
             purchaseInvoiceId?: components["schemas"]["Id"];
-            /** @description A postable account of the chart. */
+            /** @description A postable account of the chart, other than the bank account's own ledger account (422 `bank_match.account_invalid`). */
             accountCode?: components["schemas"]["Code"];
             /** @description Amount in the transaction's currency (see above for its sign). */
             amount: components["schemas"]["Money"];
@@ -3480,7 +3480,7 @@ export type components = {
         "Bank.TransactionUnmatchRequest": {
             /** @description The transaction. */
             transactionId: components["schemas"]["Id"];
-            /** @description Date of the reversal; default the payment's date (its month must be open). */
+            /** @description Date of the reversal, not before the payment's booking date (422 `bank_match.reversal_before_payment`); default the payment's date (its month must be open). */
             date?: components["schemas"]["AccountingDate"];
         };
         /** @description Names one resource by its id. */
@@ -10368,7 +10368,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the allocation): the allocations do not add up to the transaction's amount (`bank_match.sum_mismatch`); one exceeds what is outstanding (`bank_match.exceeds_outstanding`); a document does not exist, is a draft, or is settled (`bank_match.document_invalid`; documents of both directions may be netted in one payment, e.g. an invoice less a credit note owed back, as long as the allocations add up); a document is in another currency than the transaction (`bank_match.currency_mismatch`); an account does not exist or takes no postings (`bank_match.account_invalid`); the posting is refused (`bank_match.posting_rejected`); there is no exchange rate for the booking date (`fx.rate_missing`); the posting function refuses a line (`journal.lines_rejected`), the total (`journal.total_too_large`) or the balance (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the allocation): the allocations do not add up to the transaction's amount (`bank_match.sum_mismatch`); one exceeds what is outstanding (`bank_match.exceeds_outstanding`); a document does not exist, is a draft, or is settled (`bank_match.document_invalid`; documents of both directions may be netted in one payment, e.g. an invoice less a credit note owed back, as long as the allocations add up); a document is in another currency than the transaction (`bank_match.currency_mismatch`); an account does not exist, takes no postings or is the bank account's own ledger account (`bank_match.account_invalid`); the posting is refused (`bank_match.posting_rejected`); there is no exchange rate for the booking date (`fx.rate_missing`); the posting function refuses a line (`journal.lines_rejected`), the total (`journal.total_too_large`) or the balance (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10571,7 +10571,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule: the posting function refuses a line of the reversal (`journal.lines_rejected`), its total (`journal.total_too_large`) or its balance (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule: `date` is before the payment's booking date (`bank_match.reversal_before_payment`, `fieldErrors.date`); the posting function refuses a line of the reversal (`journal.lines_rejected`), its total (`journal.total_too_large`) or its balance (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
