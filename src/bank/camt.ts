@@ -6,10 +6,13 @@
 // Characters XML 1.0 does not allow (U+0000 and the other C0 controls but tab, LF and CR; U+FFFE, U+FFFF), raw or as
 // character references, make the file not well-formed; PostgreSQL text cannot hold U+0000 either, so they are refused
 // here (https://www.w3.org/TR/xml/#charsets).
+// Nothing is cut short (issue 22): a text longer than the schema's type allows (Max35Text, Max140Text) is refused
+// naming its element, since a reference cut to a shorter one can equal another's and be taken for a duplicate.
 import { Decimal } from "../decimal.js";
 import { ApiError } from "../errors.js";
 import { isKnownCurrency } from "../reference/currencies.js";
-import type { TransactionRow } from "./transactions.js";
+import { decodeStatementBytes } from "./encoding.js";
+import { MAX_REMITTANCE, type TransactionRow } from "./transactions.js";
 import { codePointName, readXml, XmlError, type XmlNode } from "./xml.js";
 
 export type CamtVersion = "camt.053.001.02" | "camt.053.001.08";
@@ -147,7 +150,31 @@ function dateOf(node: Node | undefined, path: string, required: boolean): string
   return match[0];
 }
 
-const clip = (value: string | undefined, max: number) => (value === undefined ? null : value.slice(0, max));
+/** Characters as PostgreSQL's length() and the contract's maxLength count them: code points. */
+function codePoints(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
+}
+const tooLong = (path: string, length: number, max: number, what: string) =>
+  new ApiError("unprocessable", `The statement file's ${path} is ${length} characters long; ${what} (nothing was imported).`, {
+    key: "bank.statement_text_too_long",
+    params: { path, length, maxLength: max },
+    fieldErrors: { [path]: [`is ${length} characters long; ${what}`] },
+  });
+/**
+ * A text of the file as it is, or 422 `bank.statement_text_too_long` naming its element when it is longer than its
+ * ISO 20022 type allows (the same bound bank/transactions/import sets on the field it fills).
+ */
+function bounded(value: string | undefined, max: 35 | 140, path: string): string | undefined {
+  if (value === undefined || value.length <= max) return value;
+  const length = codePoints(value);
+  if (length > max) throw tooLong(path, length, max, `camt.053 allows at most ${max} (Max${max}Text)`);
+  return value;
+}
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
 const ibanOf = (account: Node | undefined) => {
   const value = text(account?.Id?.IBAN)?.replace(/\s+/g, "").toUpperCase();
@@ -168,17 +195,24 @@ function versionOf(xml: string): CamtVersion {
 /** The party of a transaction detail: v02 names it directly (Dbtr/Nm), v08 through Pty (Dbtr/Pty/Nm). */
 const partyName = (party: Node | undefined) => text(party?.Pty?.Nm) ?? text(party?.Nm);
 
-/** What one transaction detail (TxDtls) says, read once; `undefined` reads as an entry without details. */
-function readDetail(d: Node | undefined, incoming: boolean) {
+/**
+ * What one transaction detail (TxDtls, at `at`) says, read once and bounded by the schema's types; `undefined` reads
+ * as an entry without details.
+ */
+function readDetail(d: Node | undefined, incoming: boolean, at: string) {
   const related = d?.RltdPties;
+  const role = incoming ? "Dbtr" : "Cdtr";
+  const party = related?.[role];
   const e2e = text(d?.Refs?.EndToEndId);
+  const present = <T>(values: (T | undefined)[]) => values.filter((v): v is T => v !== undefined);
   return {
-    name: partyName(incoming ? related?.Dbtr : related?.Cdtr),
-    iban: ibanOf(incoming ? related?.DbtrAcct : related?.CdtrAcct),
-    texts: list(d?.RmtInf?.Ustrd).map(text).filter((t): t is string => t !== undefined),
-    references: list(d?.RmtInf?.Strd).map((s) => text(s?.CdtrRefInf?.Ref)).filter((r): r is string => r !== undefined),
-    endToEndId: e2e === "NOTPROVIDED" ? undefined : e2e,
-    bankReference: text(d?.Refs?.AcctSvcrRef),
+    name: bounded(partyName(party), 140, `${at}/RltdPties/${role}/${text(party?.Pty?.Nm) !== undefined ? "Pty/Nm" : "Nm"}`),
+    iban: ibanOf(related?.[`${role}Acct`]),
+    texts: present(list(d?.RmtInf?.Ustrd).map((u, k) => bounded(text(u), 140, `${at}/RmtInf/Ustrd[${k + 1}]`))),
+    references: present(list(d?.RmtInf?.Strd).map((s, k) => bounded(text(s?.CdtrRefInf?.Ref), 35, `${at}/RmtInf/Strd[${k + 1}]/CdtrRefInf/Ref`))),
+    endToEndId: e2e === "NOTPROVIDED" ? undefined : bounded(e2e, 35, `${at}/Refs/EndToEndId`),
+    bankReference: bounded(text(d?.Refs?.AcctSvcrRef), 35, `${at}/Refs/AcctSvcrRef`),
+    bankReferencePath: `${at}/Refs/AcctSvcrRef`,
   };
 }
 
@@ -200,9 +234,13 @@ interface RowText {
   name?: string;
   iban: string | null;
   remittance?: string;
+  /** Where the remittance text comes from: an over-long one is refused naming it. */
+  remittancePath: string;
   reference?: string;
   endToEndId?: string;
   bankReference?: string;
+  /** The element the bank's reference comes from (the entry's AcctSvcrRef for `<ref>/<n>`). */
+  bankReferencePath: string;
 }
 
 /**
@@ -220,43 +258,68 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
   const bookingDate = dateOf(entry.BookgDt, `${path}/BookgDt`, true)!;
   const valueDate = dateOf(entry.ValDt, `${path}/ValDt`, false);
   const isReversal = text(entry.RvslInd) === "true";
-  const entryRef = text(entry.AcctSvcrRef);
+  const entryRef = bounded(text(entry.AcctSvcrRef), 35, `${path}/AcctSvcrRef`);
+  const entryRefPath = `${path}/AcctSvcrRef`;
   const entryDetails = entry.NtryDtls as Node[] | undefined;
   const details: Node[] = entryDetails === undefined ? [] : entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
-  const row = (cents: bigint, r: RowText, original: { originalAmount: string | null; originalCurrency: string | null }): TransactionRow => ({
-    bookingDate,
-    valueDate,
-    amount: centsToAmount(cents),
-    currency: bookedCurrency,
-    counterpartyName: clip(r.name, 140),
-    counterpartyIban: r.iban,
-    remittanceInformation: clip(r.remittance || undefined, 1000),
-    creditorReference: clip(r.reference, 35),
-    endToEndId: clip(r.endToEndId, 35),
-    bankReference: clip(r.bankReference, 140),
-    isReversal,
-    originalAmount: original.originalAmount,
-    originalCurrency: original.originalCurrency,
-  });
+  const row = (cents: bigint, r: RowText, original: { originalAmount: string | null; originalCurrency: string | null }): TransactionRow => {
+    // Each text is bounded by its type; what several of them make together is kept whole up to MAX_REMITTANCE.
+    const remittance = r.remittance || null;
+    if (remittance !== null && remittance.length > MAX_REMITTANCE && codePoints(remittance) > MAX_REMITTANCE) {
+      throw tooLong(r.remittancePath, codePoints(remittance), MAX_REMITTANCE, `its texts together make the transaction's remittance information, which holds at most ${MAX_REMITTANCE}`);
+    }
+    return {
+      bookingDate,
+      valueDate,
+      amount: centsToAmount(cents),
+      currency: bookedCurrency,
+      counterpartyName: r.name ?? null,
+      counterpartyIban: r.iban,
+      remittanceInformation: remittance,
+      creditorReference: r.reference ?? null,
+      endToEndId: r.endToEndId ?? null,
+      bankReference: r.bankReference ?? null,
+      isReversal,
+      originalAmount: original.originalAmount,
+      originalCurrency: original.originalCurrency,
+      referencePath: r.bankReferencePath,
+    };
+  };
 
   if (details.length <= 1) {
     // The common case: one transaction, described by its one detail (or by nothing).
     const d = details[0];
+    const at = `${path}/NtryDtls/TxDtls[1]`;
     const own = d?.Amt !== undefined;
     const stated = own ? d.Amt : d?.AmtDtls?.TxAmt?.Amt;
     if (stated !== undefined) {
       // Checked, not used: the entry's amount is the transaction's.
-      const at = `${path}/NtryDtls/TxDtls[1]`;
       if (d.CdtDbtInd !== undefined) signOf(d.CdtDbtInd, `${at}/CdtDbtInd`);
       amountText(stated, `${at}/${own ? "Amt" : "AmtDtls/TxAmt/Amt"}`, AMOUNT);
     }
-    const r = readDetail(d, signedEntry > 0n);
+    const r = readDetail(d, signedEntry > 0n, at);
     const original =
       d !== undefined && d.AmtDtls?.InstdAmt !== undefined
         ? originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[1]/AmtDtls`, bookedCurrency, sign < 0n)
         : originalOf(entry.AmtDtls, `${path}/AmtDtls`, bookedCurrency, sign < 0n);
     const remittance = r.references.length > 1 ? [...r.texts, ...r.references.slice(1)].join(" ") : r.texts.join(" ");
-    out.push(row(signedEntry, { name: r.name, iban: r.iban, remittance, reference: r.references[0], endToEndId: r.endToEndId, bankReference: r.bankReference ?? entryRef }, original));
+    const ownRef = r.bankReference !== undefined;
+    out.push(
+      row(
+        signedEntry,
+        {
+          name: r.name,
+          iban: r.iban,
+          remittance,
+          remittancePath: `${at}/RmtInf`,
+          reference: r.references[0],
+          endToEndId: r.endToEndId,
+          bankReference: ownRef ? r.bankReference : entryRef,
+          bankReferencePath: ownRef ? r.bankReferencePath : entryRefPath,
+        },
+        original,
+      ),
+    );
     return signedEntry;
   }
 
@@ -280,9 +343,18 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
     if (sum !== signedEntry) {
       throw invalid(`${path}/NtryDtls`, `has transaction details adding up to ${centsToAmount(sum)}, not the entry's ${centsToAmount(signedEntry)}`);
     }
+    // Each detail is stored under its own reference; one that has none, or repeats one an earlier detail of the entry
+    // took (banks often give every detail the entry's reference), under `<the reference>/<n>`: it is another
+    // transaction, never a duplicate of its sibling.
+    const taken = new Set<string>();
     details.forEach((d, i) => {
       const signed = detailAmounts[i]!.cents;
-      const r = readDetail(d, signed > 0n);
+      const at = `${path}/NtryDtls/TxDtls[${i + 1}]`;
+      const r = readDetail(d, signed > 0n, at);
+      const ownRef = r.bankReference !== undefined && !taken.has(r.bankReference);
+      const base = r.bankReference ?? entryRef;
+      const bankReference = ownRef ? r.bankReference : base === undefined ? undefined : `${base}/${i + 1}`;
+      if (bankReference !== undefined) taken.add(bankReference);
       out.push(
         row(
           signed,
@@ -290,9 +362,11 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
             name: r.name,
             iban: r.iban,
             remittance: [...r.texts, ...r.references.slice(1)].join(" "),
+            remittancePath: `${at}/RmtInf`,
             reference: r.references[0],
             endToEndId: r.endToEndId,
-            bankReference: r.bankReference ?? (entryRef === undefined ? undefined : `${entryRef}/${i + 1}`),
+            bankReference,
+            bankReferencePath: r.bankReference !== undefined ? r.bankReferencePath : entryRefPath,
           },
           originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[${i + 1}]/AmtDtls`, bookedCurrency, signed < 0n),
         ),
@@ -302,7 +376,7 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
   }
 
   // Several details, not every one with its amount: one transaction that keeps what each detail says.
-  const read = details.map((d) => readDetail(d, signedEntry > 0n));
+  const read = details.map((d, i) => readDetail(d, signedEntry > 0n, `${path}/NtryDtls/TxDtls[${i + 1}]`));
   const original = originalOf(entry.AmtDtls, `${path}/AmtDtls`, bookedCurrency, sign < 0n);
   const same = <T>(values: (T | undefined | null)[]) => (values.every((v) => v !== undefined && v !== null && v === values[0]) ? (values[0] as T) : undefined);
   const name = same(read.map((r) => r.name));
@@ -323,7 +397,23 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
     )
     .filter(Boolean)
     .join("; ");
-  out.push(row(signedEntry, { name, iban, remittance, reference, endToEndId, bankReference: read[0].bankReference ?? entryRef }, original));
+  const firstRef = read[0].bankReference !== undefined;
+  out.push(
+    row(
+      signedEntry,
+      {
+        name,
+        iban,
+        remittance,
+        remittancePath: `${path}/NtryDtls`,
+        reference,
+        endToEndId,
+        bankReference: firstRef ? read[0].bankReference : entryRef,
+        bankReferencePath: firstRef ? read[0].bankReferencePath : entryRefPath,
+      },
+      original,
+    ),
+  );
   return signedEntry;
 }
 
@@ -336,7 +426,7 @@ function balance(balances: Node[], codes: string[], path: string, context: State
 }
 
 export function parseCamt053(content: Buffer): { version: CamtVersion; statements: CamtStatement[] } {
-  const xml = content.toString("utf8").replace(/^\uFEFF/, "");
+  const xml = decodeStatementBytes(content).replace(/^\uFEFF/, "");
   refuseIllegalCharacters(xml);
   // A DOCTYPE is where entity definitions live; a bank statement has none.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw invalid("/", "holds a DOCTYPE or an entity declaration, which a statement never has");
@@ -369,7 +459,7 @@ export function parseCamt053(content: Buffer): { version: CamtVersion; statement
       });
       const decimal = (cents: bigint) => new Decimal(centsToAmount(cents));
       return {
-        ref: clip(text(stmt.Id), 35),
+        ref: bounded(text(stmt.Id), 35, `${path}/Id`) ?? null,
         iban: ibanOf(stmt.Acct),
         currency: context.currency,
         foreignCurrency: context.foreign,

@@ -9,7 +9,7 @@ import { formatDecimal } from "../decimal.js";
 import { ApiError } from "../errors.js";
 import { findBankAccount } from "./accounts.js";
 import { parseCamt053, type CamtStatement } from "./camt.js";
-import { dedupeKeys, storeRows } from "./transactions.js";
+import { dedupeKeys, refuseRepeatedReferences, storeRows } from "./transactions.js";
 
 type ImportInput = components["schemas"]["Bank.StatementImportRequest"];
 type ImportResult = components["schemas"]["Bank.StatementImportResult"];
@@ -129,6 +129,14 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
     return account;
   });
 
+  // Entries of no amount move nothing and are not kept.
+  const rowsOf = statements.map((s) => s.transactions.filter((t) => !ZERO.test(t.amount)));
+  const rows = rowsOf.flat();
+  // Numbered over the whole file: identical entries in two of its statements stay two transactions.
+  const keys = dedupeKeys(rows);
+  const bankAccountIds = rowsOf.flatMap((r, i) => r.map(() => targets[i].id));
+  refuseRepeatedReferences(rows, keys, bankAccountIds, rowsOf.flatMap((r, i) => r.map(() => i)));
+
   const statementIds = statements.map(() => randomUUID());
   await trx("bank_statements").insert(
     statements.map((s, i) => ({
@@ -147,14 +155,10 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
       created_by_key_id: keyId,
     })),
   );
-  // Entries of no amount move nothing and are not kept.
-  const rowsOf = statements.map((s) => s.transactions.filter((t) => !ZERO.test(t.amount)));
-  const rows = rowsOf.flat();
   const counts = await storeRows(trx, companyId, {
     rows,
-    // Numbered over the whole file: identical entries in two of its statements stay two transactions.
-    keys: dedupeKeys(rows),
-    bankAccountIds: rowsOf.flatMap((r, i) => r.map(() => targets[i].id)),
+    keys,
+    bankAccountIds,
     statementIds: rowsOf.flatMap((r, i) => r.map(() => statementIds[i])),
   });
   const byStatement = statements.map((s, i) => {

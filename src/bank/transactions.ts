@@ -1,5 +1,8 @@
 // Bank transactions: stored once each (constraint bank_transactions_dedupe_key: the bank's reference, else a
 // fingerprint of what the entry says), listed through the shared list engine, ignored when they need no booking.
+// A row counts as a duplicate only of what it is (issue 22): a bank's reference that names two transactions — twice in
+// one statement or JSON import, or for another amount or booking date than the one stored or read before — is
+// refused (422 `bank.transaction_reference_conflict`), so a statement's balance holds over what is stored.
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
@@ -12,6 +15,12 @@ import { findBankAccount } from "./accounts.js";
 
 export type BankTransaction = components["schemas"]["Bank.BankTransaction"];
 type ImportInput = components["schemas"]["Bank.TransactionImportRequest"];
+
+/**
+ * The most characters a transaction's remittance information holds (bank_transactions check, the contract's maxLength):
+ * a camt.053 entry's texts together (each Max140Text, as many as the bank writes; a batch's details in one text).
+ */
+export const MAX_REMITTANCE = 10_000;
 
 /** A transaction as an import reads it, before it is stored. */
 export interface TransactionRow {
@@ -30,6 +39,8 @@ export interface TransactionRow {
   /** What was instructed in another currency (camt `AmtDtls/InstdAmt`), signed as `amount`; information only. */
   originalAmount: string | null;
   originalCurrency: string | null;
+  /** Where the row's bank reference is in the request (`transactions[2].bankReference`, a camt element's path): what a refusal names. */
+  referencePath?: string;
 }
 
 /**
@@ -53,21 +64,66 @@ export function dedupeKeys(rows: TransactionRow[]): string[] {
   });
 }
 
+const referenceConflict = (path: string, row: TransactionRow, other: string, otherAmount: string, otherDate: string, params: Record<string, unknown>) => {
+  const problem = `repeats the bank's reference ${row.bankReference} of ${other} (${money(otherAmount)} booked ${otherDate}); this one is ${money(row.amount)} booked ${row.bookingDate}`;
+  return new ApiError("unprocessable", `A bank's reference names one transaction: ${path} ${problem}. Nothing was imported.`, {
+    key: "bank.transaction_reference_conflict",
+    params: { path, bankReference: row.bankReference, amount: money(row.amount), bookingDate: row.bookingDate, ...params },
+    fieldErrors: { [path]: [problem] },
+  });
+};
+
+/**
+ * Refuses a bank's reference that names two transactions within one import: twice in one group (a statement, or a JSON
+ * import) is never one transaction seen twice; in two statements of one file it is, when amount and booking date
+ * agree (a re-sent entry), and the later one counts as a duplicate. Checked before anything is written.
+ */
+export function refuseRepeatedReferences(rows: TransactionRow[], keys: string[], bankAccountIds: string[], groups: number[]): void {
+  const first = new Map<string, number>();
+  rows.forEach((row, i) => {
+    if (!keys[i].startsWith("ref:")) return;
+    const id = `${bankAccountIds[i]} ${keys[i]}`;
+    const j = first.get(id);
+    if (j === undefined) {
+      first.set(id, i);
+      return;
+    }
+    const earlier = rows[j];
+    if (groups[i] !== groups[j] && new Decimal(earlier.amount).equals(row.amount) && earlier.bookingDate === row.bookingDate) return;
+    throw referenceConflict(row.referencePath ?? "bankReference", row, earlier.referencePath ?? "an earlier row", earlier.amount, earlier.bookingDate, { otherPath: earlier.referencePath ?? null });
+  });
+}
+
 // One statement for all the rows, as parallel arrays: no per-row SQL, and the text never changes (it stays prepared).
 // Each row names its bank account and statement, so the statements of a multi-currency file — going to two bank
 // accounts — are one insert too. A row already stored (its dedupe key in its bank account) is skipped; what was
-// inserted is counted per statement (a JSON import's rows have none: one count).
+// inserted is counted per statement (a JSON import's rows have none: one count). The rows skipped for a bank's
+// reference stored before with another amount or booking date come back too (row_no, 1-based): the statement's
+// snapshot holds the rows stored before it, not those it inserts, so the join finds only those.
 const STORE_SQL = `
-  with inserted as (
+  with input as (
+    select * from unnest($2::uuid[], $3::uuid[], $4::date[], $5::date[], $6::numeric[], $7::text[], $8::text[], $9::text[], $10::text[],
+      $11::text[], $12::text[], $13::text[], $14::boolean[], $15::text[], $16::numeric[], $17::text[])
+      with ordinality as r(bank_account_id, statement_id, booking_date, value_date, amount, currency, counterparty_name, counterparty_iban,
+        remittance_information, creditor_reference, end_to_end_id, bank_reference, is_reversal, dedupe_key, original_amount, original_currency, row_no)
+  ),
+  inserted as (
     insert into bank_transactions (company_id, bank_account_id, statement_id, booking_date, value_date, amount, currency, counterparty_name,
       counterparty_iban, remittance_information, creditor_reference, end_to_end_id, bank_reference, is_reversal, dedupe_key, original_amount,
       original_currency)
-    select $1::uuid, r.* from unnest($2::uuid[], $3::uuid[], $4::date[], $5::date[], $6::numeric[], $7::text[], $8::text[], $9::text[], $10::text[],
-      $11::text[], $12::text[], $13::text[], $14::boolean[], $15::text[], $16::numeric[], $17::text[]) as r
+    select $1::uuid, bank_account_id, statement_id, booking_date, value_date, amount, currency, counterparty_name, counterparty_iban,
+      remittance_information, creditor_reference, end_to_end_id, bank_reference, is_reversal, dedupe_key, original_amount, original_currency
+    from input
     on conflict (company_id, bank_account_id, dedupe_key) do nothing
     returning statement_id
   )
-  select statement_id, count(*)::int as imported from inserted group by statement_id`;
+  select statement_id, count(*)::int as imported, null::int as row_no, null::uuid as stored_id, null::text as stored_amount, null::text as stored_date
+    from inserted group by statement_id
+  union all
+  select null::uuid, null::int, i.row_no::int, t.id, t.amount::text, t.booking_date::text
+    from input i
+    join bank_transactions t on t.company_id = $1 and t.bank_account_id = i.bank_account_id and t.dedupe_key = i.dedupe_key
+   where left(i.dedupe_key, 4) = 'ref:' and (t.amount <> i.amount or t.booking_date <> i.booking_date)`;
 
 /** Rows to store: each with its dedupe key, bank account and statement (null for a JSON import). */
 export interface RowsToStore {
@@ -77,12 +133,17 @@ export interface RowsToStore {
   statementIds: (string | null)[];
 }
 
-/** Stores the rows not stored yet; returns how many were new, by statement id (`""` for rows without a statement). */
+/**
+ * Stores the rows not stored yet; returns how many were new, by statement id (`""` for rows without a statement).
+ * A row whose bank's reference is stored with another amount or booking date is refused (the caller's transaction
+ * rolls back what this statement wrote).
+ */
 export async function storeRows(trx: Db, companyId: string, { rows, keys, bankAccountIds, statementIds }: RowsToStore): Promise<Map<string, number>> {
   const imported = new Map<string, number>();
   if (!rows.length) return imported;
   const column = <K extends keyof TransactionRow>(name: K) => rows.map((r) => r[name]);
-  const counts = await preparedQuery<{ statement_id: string | null; imported: number }>(trx, "bank_store_rows", STORE_SQL, [
+  type Result = { statement_id: string | null; imported: number | null; row_no: number | null; stored_id: string | null; stored_amount: string | null; stored_date: string | null };
+  const counts = await preparedQuery<Result>(trx, "bank_store_rows", STORE_SQL, [
     companyId,
     bankAccountIds,
     statementIds,
@@ -101,13 +162,22 @@ export async function storeRows(trx: Db, companyId: string, { rows, keys, bankAc
     column("originalAmount"),
     column("originalCurrency"),
   ]);
-  for (const c of counts) imported.set(c.statement_id ?? "", c.imported);
+  const conflicts = counts.filter((c) => c.row_no !== null).sort((a, b) => a.row_no! - b.row_no!);
+  if (conflicts.length) {
+    const c = conflicts[0];
+    const row = rows[c.row_no! - 1];
+    throw referenceConflict(row.referencePath ?? "bankReference", row, `transaction ${c.stored_id}`, c.stored_amount!, c.stored_date!, { transactionId: c.stored_id });
+  }
+  for (const c of counts) imported.set(c.statement_id ?? "", c.imported!);
   return imported;
 }
 
 /** Stores the rows of one bank account that are not stored yet (a JSON import); how many were new, how many duplicates. */
 export async function storeTransactions(trx: Db, companyId: string, bankAccountId: string, rows: TransactionRow[]): Promise<{ imported: number; duplicates: number }> {
-  const counts = await storeRows(trx, companyId, { rows, keys: dedupeKeys(rows), bankAccountIds: rows.map(() => bankAccountId), statementIds: rows.map(() => null) });
+  const keys = dedupeKeys(rows);
+  const bankAccountIds = rows.map(() => bankAccountId);
+  refuseRepeatedReferences(rows, keys, bankAccountIds, rows.map(() => 0));
+  const counts = await storeRows(trx, companyId, { rows, keys, bankAccountIds, statementIds: rows.map(() => null) });
   const imported = counts.get("") ?? 0;
   return { imported, duplicates: rows.length - imported };
 }
@@ -141,7 +211,7 @@ export async function importTransactions(trx: Db, companyId: string, input: Impo
       fieldErrors: Object.fromEntries(foreign.map((i) => [`transactions[${i}].currency`, [`must be the bank account's currency, ${account.currency}`]])),
     });
   }
-  const rows: TransactionRow[] = input.transactions.map((t) => ({
+  const rows: TransactionRow[] = input.transactions.map((t, i) => ({
     bookingDate: t.bookingDate,
     valueDate: t.valueDate ?? null,
     amount: new Decimal(t.amount).toFixed(2),
@@ -155,6 +225,7 @@ export async function importTransactions(trx: Db, companyId: string, input: Impo
     isReversal: t.isReversal ?? false,
     originalAmount: t.originalAmount ?? null,
     originalCurrency: t.originalCurrency ?? null,
+    referencePath: `transactions[${i}].bankReference`,
   }));
   return storeTransactions(trx, companyId, account.id, rows);
 }

@@ -320,11 +320,15 @@ export interface Resources {
        * IBAN, e.g. USD) for another; its balances and booked amounts are in that currency (a foreign payment's
        * instructed amount, `AmtDtls/InstdAmt`, is kept as `originalAmount`). Each statement's opening balance
        * (OPBD, else PRCD) plus its entries must equal its closing balance (CLBD). Entries already imported (the bank's
-       * reference, else a fingerprint numbered over the whole file) are counted, not imported again. All or nothing: a
-       * file with one bad statement imports nothing.
+       * reference, else a fingerprint numbered over the whole file) are counted, not imported again — only when they are
+       * the same transaction: a reference repeated within one statement, or read before with another amount or booking
+       * date, is refused. Texts are stored whole: one longer than its ISO 20022 type (Max35Text references and ids,
+       * Max140Text names and each `Ustrd`) is refused naming its element. The file is UTF-8 unless a byte order mark or
+       * its XML declaration names another encoding; bytes that are not valid in it are refused with their offset. All or
+       * nothing: a file with one bad statement imports nothing.
        *
        * `POST /v1/bank/statements/import` · scope `bank:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `bank.statement_invalid`; 404 `company.not_found`, `bank_account.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `bank.statement_invalid`, `bank.statement_unsupported`, `bank.statement_iban_mismatch`, `bank.statement_account_missing`, `bank.statement_currency_mismatch`, `bank.statement_unbalanced`, `currency.unknown`.
+       * Error keys: 400 `bank.statement_invalid`; 404 `company.not_found`, `bank_account.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `bank.statement_invalid`, `bank.statement_unsupported`, `bank.statement_text_too_long`, `bank.statement_iban_mismatch`, `bank.statement_account_missing`, `bank.statement_currency_mismatch`, `bank.statement_unbalanced`, `bank.transaction_reference_conflict`, `currency.unknown`.
        * Tag: `Bank`.
        */
       import: Operation<"bank_statements_import">;
@@ -353,10 +357,12 @@ export interface Resources {
       /**
        * Import bank transactions
        *
-       * Imports transactions given as JSON rows; duplicates (the bank's reference, else a fingerprint) are counted, not imported.
+       * Imports transactions given as JSON rows; duplicates (the bank's reference, else a fingerprint) are counted, not
+       * imported — only when they are the same transaction: a reference two rows give, or one stored with another amount
+       * or booking date, is refused.
        *
        * `POST /v1/bank/transactions/import` · scope `bank:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `bank_account.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `currency.unknown`, `bank.transaction_currency_mismatch`.
+       * Error keys: 404 `company.not_found`, `bank_account.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `currency.unknown`, `bank.transaction_currency_mismatch`, `bank.transaction_reference_conflict`.
        * Tag: `Bank`.
        */
       import: Operation<"bank_transactions_import">;

@@ -524,8 +524,12 @@ export type paths = {
          *     IBAN, e.g. USD) for another; its balances and booked amounts are in that currency (a foreign payment's
          *     instructed amount, `AmtDtls/InstdAmt`, is kept as `originalAmount`). Each statement's opening balance
          *     (OPBD, else PRCD) plus its entries must equal its closing balance (CLBD). Entries already imported (the bank's
-         *     reference, else a fingerprint numbered over the whole file) are counted, not imported again. All or nothing: a
-         *     file with one bad statement imports nothing.
+         *     reference, else a fingerprint numbered over the whole file) are counted, not imported again — only when they are
+         *     the same transaction: a reference repeated within one statement, or read before with another amount or booking
+         *     date, is refused. Texts are stored whole: one longer than its ISO 20022 type (Max35Text references and ids,
+         *     Max140Text names and each `Ustrd`) is refused naming its element. The file is UTF-8 unless a byte order mark or
+         *     its XML declaration names another encoding; bytes that are not valid in it are refused with their offset. All or
+         *     nothing: a file with one bad statement imports nothing.
          */
         post: operations["bank_statements_import"];
         delete?: never;
@@ -585,7 +589,9 @@ export type paths = {
         put?: never;
         /**
          * Import bank transactions
-         * @description Imports transactions given as JSON rows; duplicates (the bank's reference, else a fingerprint) are counted, not imported.
+         * @description Imports transactions given as JSON rows; duplicates (the bank's reference, else a fingerprint) are counted, not
+         *     imported — only when they are the same transaction: a reference two rows give, or one stored with another amount
+         *     or booking date, is refused.
          */
         post: operations["bank_transactions_import"];
         delete?: never;
@@ -3186,13 +3192,17 @@ export type components = {
             counterpartyName?: string;
             /** @description Counterparty's IBAN. */
             counterpartyIban?: components["schemas"]["Account.Iban"];
-            /** @description Unstructured remittance information (the payment's text). */
+            /** @description Unstructured remittance information (the payment's text): at most 10,000 characters, as a camt.053 entry's texts together are kept. */
             remittanceInformation?: string;
             /** @description Structured remittance information: the creditor reference (ISO 11649 `RF…` or a national one). */
             creditorReference?: string;
             /** @description The payer's end-to-end identification. */
             endToEndId?: string;
-            /** @description The bank's own reference of the entry: how a re-import recognises it. */
+            /**
+             * @description The bank's own reference of the entry (camt.053 `AcctSvcrRef`, Max35Text): how a re-import recognises it. A row
+             *     whose reference another row of the same import has, or a stored transaction has with another amount or booking
+             *     date, is refused (422 `bank.transaction_reference_conflict`).
+             */
             bankReference?: string;
             /** @description `true` for a reversal entry (a returned payment). Default false. */
             isReversal?: boolean;
@@ -9900,7 +9910,7 @@ export interface operations {
             404: components["responses"]["BankAccountNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule: the file is not well-formed XML (also: it holds a character XML does not allow, such as U+0000), holds a DOCTYPE, or lacks a required element (`bank.statement_invalid`, `params.path` names it); its namespace is not camt.053.001.02 or .001.08 (`bank.statement_unsupported`); a currency is not an ISO 4217 code (`currency.unknown`, `params.path` names where); a statement is of another IBAN (`bank.statement_iban_mismatch`); the company has no bank account of the IBAN in a statement's currency (`bank.statement_account_missing`, `params` names the statement, the IBAN and the currency: create that account and import again); one of a statement's balances or booked amounts is in another currency than the statement (`bank.statement_currency_mismatch`, `params` names the statement, the path, both currencies); a statement's opening balance plus its entries is not its closing balance (`bank.statement_unbalanced`, with the figures in `params`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule: the file is not well-formed XML (also: it holds a character XML does not allow, such as U+0000), holds a DOCTYPE, or lacks a required element (`bank.statement_invalid`, `params.path` names it); its bytes are not valid in its encoding — UTF-8 unless a byte order mark or the XML declaration names another (`bank.statement_invalid`, `params.byteOffset` and `fieldErrors.contentBase64` name the first one); its namespace is not camt.053.001.02 or .001.08, or it declares an encoding that is not known (`bank.statement_unsupported`); a text is longer than its ISO 20022 type allows — Max35Text for `AcctSvcrRef`, `EndToEndId`, `CdtrRefInf/Ref` and `Stmt/Id`, Max140Text for a party's `Nm` and each `Ustrd` — or an entry's texts together exceed 10,000 characters (`bank.statement_text_too_long`, `params.path` and `fieldErrors` name the element); a bank's reference names two transactions: twice in one statement, or read before (in the file or stored) with another amount or booking date (`bank.transaction_reference_conflict`, `fieldErrors` names the element); a currency is not an ISO 4217 code (`currency.unknown`, `params.path` names where); a statement is of another IBAN (`bank.statement_iban_mismatch`); the company has no bank account of the IBAN in a statement's currency (`bank.statement_account_missing`, `params` names the statement, the IBAN and the currency: create that account and import again); one of a statement's balances or booked amounts is in another currency than the statement (`bank.statement_currency_mismatch`, `params` names the statement, the path, both currencies); a statement's opening balance plus its entries is not its closing balance (`bank.statement_unbalanced`, with the figures in `params`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10130,7 +10140,7 @@ export interface operations {
             404: components["responses"]["BankAccountNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the rows): a currency is not an ISO 4217 code (`currency.unknown`); a row's `currency` is not the bank account's (`bank.transaction_currency_mismatch`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the rows): a currency is not an ISO 4217 code (`currency.unknown`); a row's `currency` is not the bank account's (`bank.transaction_currency_mismatch`); a row's `bankReference` is another row's, or a stored transaction's with another amount or booking date (`bank.transaction_reference_conflict`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
