@@ -262,7 +262,7 @@ export async function returnSaleStock(
   let total = new Decimal(0);
   for (const l of lines) {
     const layers = shares.get(l.line_no - 1)!.map(({ warehouse: _, ...layer }) => layer);
-    total = total.plus(writer.bringIn(l.line_no, l.item_code, layers, into(l)));
+    total = total.plus(writer.bringIn(l.line_no, l.item_code, layers, into(l), `lines[${l.line_no - 1}].returnToStock`));
   }
   // The stock account read again under the stock rule's lock (held until commit: the rule cannot be repointed under
   // the value this return brings in), not the one the caller read before it.
@@ -306,7 +306,7 @@ export async function receivePurchaseStock(
           l.serials.map(() => new Decimal(1)),
         ).map((v, k) => ({ quantity: new Decimal(1), unitCost: v.toFixed(2), value: v, serialNumber: l.serials![k] }))
       : [{ quantity, unitCost: value.dividedBy(quantity).toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(), value, lotNumber: l.lot_number ?? null }];
-    writer.bringIn(l.line_no, l.item_code!, layers, warehouseOf(l));
+    writer.bringIn(l.line_no, l.item_code!, layers, warehouseOf(l), `lines[${l.line_no - 1}].quantity`);
   });
   // The invoice's own posting carries the stock's value; the operation posts nothing of its own and names that one.
   await writer.writeUnposted();

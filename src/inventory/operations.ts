@@ -50,6 +50,8 @@ interface Movement {
   parts: LayerPart[];
   /** An outgoing movement's request: named in a 422 when its balance turns out short. */
   request?: { field: string; lotNumber?: string };
+  /** An incoming movement's request field: named in a 422 when it would take the stock beyond its bounds. */
+  field?: string;
 }
 
 export interface Posting {
@@ -60,16 +62,31 @@ export interface Posting {
 
 const money = (v: Decimal) => formatDecimal(v, "money");
 
+/** The most an item's stock in a warehouse may hold on any date: the contract's `Quantity` and `Money` (issue 22, item 5). */
+export const MAX_STOCK_QUANTITY = "999999999999.9999";
+export const MAX_STOCK_VALUE = MAX_MONEY;
+
 /**
- * 422 `inventory.value_too_large`: a movement or balance the operation would write does not fit — values each within
- * the largest amount can add up beyond it (a transfer or sale taking several layers, a count's shortage, a balance
- * receiving again and again). The columns' bounds are the limits.
+ * 422 `inventory.value_too_large`: a stock figure the operation would write does not fit. An item's stock in a
+ * warehouse stays within MAX_STOCK_QUANTITY and MAX_STOCK_VALUE on every date (the database refuses more: trigger
+ * stock_levels_within_bounds, migration 20261127000402); with `level` the answer names the item, the warehouse, the
+ * highest level it would reach and the request's line (`field`).
  */
-export const stockTooLarge = () =>
-  unprocessable(
-    `A stock figure this operation would write is too large: a movement's value may be at most ${MAX_MONEY} and its quantity at most 999999999999.9999; an item's balance in a warehouse at most 99999999999999999.99 in value and 9999999999999999.9999 in quantity.`,
-    "inventory.value_too_large",
-  );
+export const stockTooLarge = (level?: { itemCode: string; warehouseCode: string; quantity: string; value: string; field: string }) =>
+  level
+    ? new ApiError(
+        "unprocessable",
+        `The stock of item ${level.itemCode} in warehouse ${level.warehouseCode} would reach ${quantityText(level.quantity)} units worth ${formatDecimal(level.value, "money")} EUR on some date; it may hold at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR.`,
+        {
+          key: "inventory.value_too_large",
+          params: { itemCode: level.itemCode, warehouseCode: level.warehouseCode, quantity: quantityText(level.quantity), value: formatDecimal(level.value, "money"), maxQuantity: MAX_STOCK_QUANTITY, maxValue: MAX_STOCK_VALUE },
+          fieldErrors: { [level.field]: [`item ${level.itemCode} in warehouse ${level.warehouseCode} may hold at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR on any date`] },
+        },
+      )
+    : unprocessable(
+        `A stock figure this operation would write is too large: a movement's value may be at most ${MAX_MONEY} and its quantity at most ${MAX_STOCK_QUANTITY}; an item's stock in a warehouse at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR on any date.`,
+        "inventory.value_too_large",
+      );
 
 export class OperationWriter {
   readonly id = randomUUID();
@@ -154,8 +171,11 @@ export class OperationWriter {
     return total;
   }
 
-  /** Brings stock in, starting one layer per entry of `layers`; returns the movement's value. */
-  bringIn(lineNo: number, itemCode: string, layers: NewLayer[], warehouse = this.header.warehouse): Decimal {
+  /**
+   * Brings stock in, starting one layer per entry of `layers`; returns the movement's value. `field` is the request's
+   * line, named when the stock would go beyond its bounds.
+   */
+  bringIn(lineNo: number, itemCode: string, layers: NewLayer[], warehouse = this.header.warehouse, field = "lines"): Decimal {
     const movementId = randomUUID();
     const parts: LayerPart[] = layers.map((l) => {
       const id = randomUUID();
@@ -164,7 +184,7 @@ export class OperationWriter {
     });
     const quantity = layers.reduce((sum, l) => sum.plus(l.quantity), new Decimal(0));
     const value = layers.reduce((sum, l) => sum.plus(l.value), new Decimal(0));
-    this.movements.push({ id: movementId, lineNo, direction: "in", warehouse, itemCode, quantity, value, parts });
+    this.movements.push({ id: movementId, lineNo, direction: "in", warehouse, itemCode, quantity, value, parts, field });
     return value;
   }
 
@@ -257,6 +277,7 @@ export class OperationWriter {
       await this.writeRows();
     } catch (error) {
       if (violatedConstraint(error)?.constraint === "stock_layers_serial_in_stock") throw conflict("A serial number received is already in stock.", "inventory.serial_in_stock");
+      if (violatedConstraint(error)?.constraint === "stock_level_within_bounds") throw this.levelTooHigh(error);
       if (numericOverflow(error)) throw stockTooLarge();
       throw error;
     }
@@ -353,6 +374,18 @@ export class OperationWriter {
         await this.balanceShort(short.itemCode, short.warehouseId);
       }
     }
+  }
+
+  /**
+   * 422 `inventory.value_too_large` for the pair the database found beyond its bounds (stock_levels_within_bounds:
+   * its `detail` names the item, the warehouse and the highest levels), naming the last incoming line of that pair.
+   */
+  private levelTooHigh(error: unknown): ApiError {
+    const e = error as { detail?: string; nativeError?: { detail?: string } };
+    const level = JSON.parse(e.nativeError?.detail ?? e.detail ?? "{}") as { itemCode: string; warehouseId: string; quantity: string; value: string };
+    const movement = this.movements.filter((m) => m.direction === "in" && m.itemCode === level.itemCode && m.warehouse.id === level.warehouseId).pop();
+    if (!movement) return stockTooLarge();
+    return stockTooLarge({ itemCode: level.itemCode, warehouseCode: movement.warehouse.code, quantity: level.quantity, value: level.value, field: movement.field ?? "lines" });
   }
 
   /** 422 `inventory.insufficient_stock` for the first outgoing movement of a pair whose balance holds too little. */

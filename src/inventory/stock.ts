@@ -61,7 +61,7 @@ export async function receiveStock(trx: Db, companyId: string, keyId: string, in
     const layers = line.serials
       ? line.serials.map((serial) => ({ quantity: new Decimal(1), unitCost: line.unitCost, value: cents(unitCost), serialNumber: serial, expiryDate: line.expiryDate }))
       : [{ quantity: new Decimal(line.quantity), unitCost: line.unitCost, value: cents(unitCost.times(line.quantity)), lotNumber: line.lotNumber, expiryDate: line.expiryDate }];
-    total = total.plus(writer.bringIn(i + 1, line.itemCode, layers));
+    total = total.plus(writer.bringIn(i + 1, line.itemCode, layers, wh, `lines[${i}].quantity`));
   });
   if (total.greaterThan(MAX_MONEY)) failures.add("lines", "inventory.value_too_large", `the receipt's value ${total.toFixed(2)} exceeds ${MAX_MONEY}`);
   failures.throwIfAny();
@@ -118,6 +118,7 @@ export async function transferStock(trx: Db, companyId: string, keyId: string, i
       line.itemCode,
       parts.map((p) => ({ quantity: p.quantity, unitCost: p.unitCost, value: p.value, lotNumber: p.lotNumber, expiryDate: p.expiryDate, serialNumber: p.serialNumber, originLayerId: p.layerId })),
       to,
+      `lines[${i}].quantity`,
     );
   }
   return writer.finish();
@@ -204,7 +205,7 @@ export async function takeStock(trx: Db, companyId: string, keyId: string, input
       }
       const value = cents(difference.times(unitCost));
       if (value.greaterThan(MAX_MONEY)) failures.add(`lines[${i}].unitCost`, "inventory.value_too_large", `the surplus's value exceeds ${MAX_MONEY}`);
-      surplus = surplus.plus(writer.bringIn(i + 1, line.itemCode, [{ quantity: difference, unitCost: new Decimal(unitCost).toFixed(), value, lotNumber: lot }]));
+      surplus = surplus.plus(writer.bringIn(i + 1, line.itemCode, [{ quantity: difference, unitCost: new Decimal(unitCost).toFixed(), value, lotNumber: lot }], wh, `lines[${i}].countedQuantity`));
     }
   }
   failures.throwIfAny();

@@ -36,9 +36,9 @@ export function migratedPrefix(number: string): string {
   const own = SERIES_NUMBER.exec(number)?.[1] ?? OWN_NUMBER.exec(number)?.[1];
   return own !== undefined && SERIES_PREFIX.test(own) ? own : NO_OWN_PREFIX;
 }
-/** What one item's stock in one warehouse can add up to (stock_balances: numeric(20,4) and numeric(19,2)). */
-const MAX_STOCK_QUANTITY = "9999999999999999.9999";
-const MAX_STOCK_VALUE = "99999999999999999.99";
+/** What one item's stock in one warehouse can add up to: the contract's Quantity and Money (src/inventory/operations.ts). */
+const MAX_STOCK_QUANTITY = "999999999999.9999";
+const MAX_STOCK_VALUE = "999999999999999.99";
 const money = (d: Decimal) => d.toFixed(2);
 const toBase = (amount: Decimal, rate: string) => amount.dividedBy(rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 

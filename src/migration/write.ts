@@ -191,8 +191,9 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
       // A serial number already in stock (stock_layers_serial_in_stock).
       const violation = violatedConstraint(error);
       if (violation?.sqlstate === "23505") throw changedMeanwhile(violation.constraint);
-      // The package's stock added to what a warehouse already holds of an item goes beyond a balance's bounds.
-      if (numericOverflow(error)) throw stockTooLarge();
+      // The package's stock added to what a warehouse already holds of an item goes beyond a balance's bounds
+      // (stock_levels_within_bounds: the contract's Quantity and Money on every date).
+      if (violation?.constraint === "stock_level_within_bounds" || numericOverflow(error)) throw stockTooLarge();
       throw error;
     });
   }

@@ -41,6 +41,7 @@ import * as stockTakeOneLayerUpdate from "./20261126000300_stock_take_one_layer_
 import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js";
 import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
 import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
+import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -87,6 +88,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000400_ledger_locked_through": ledgerLockedThrough,
   "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
   "20261127000100_bank_remittance_whole": bankRemittanceWhole,
+  "20261127000402_stock_level_bounds": stockLevelBounds,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -493,7 +493,8 @@ export interface Resources {
        *
        * Stock per item and warehouse at the end of `asOf`: quantity, value and average unit cost. Filter and sort on
        * `itemCode`, `itemName`, `warehouseCode` (text), `quantity`, `value` (decimal), filter on `warehouseId`; total `quantity`
-       * and `value`.
+       * and `value`. Each row's quantity and value stay within `Quantity` and `Money`; the totals add up every matching row
+       * and may have more integer digits.
        * Default order: `itemCode`, `warehouseCode`.
        *
        * `POST /v1/inventory/stock/levels` · scope `inventory:read` · company-scoped (`companyId`)
