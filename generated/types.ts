@@ -798,6 +798,52 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get an event
+         * @description Returns one event (404 when the company has none with this id, or it was pruned).
+         */
+        post: operations["events_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List events
+         * @description The company's events, newest first by default (events of one transaction share `createdAt` and follow in the
+         *     order they were written), each as its deliveries carry it (`id`, `version`, `companyId`, `eventType`,
+         *     `createdAt`, `data`). Filter and sort on `eventType` (text) and `createdAt` (timestamp); filter on `id` and on
+         *     `objectId`, the object an event is about: `data.id`, or the id `data` names when it is not the object itself
+         *     (`reversedId`, `saleInvoiceId`, `purchaseInvoiceId`); events about no one object (`period.*`,
+         *     `exchange_rates.synced`, `assets.depreciation_posted`, `migration.imported`) match no `objectId`. Events are
+         *     kept EVENT_RETENTION_DAYS (default 30), longer while a delivery of theirs is still pending or held.
+         */
+        post: operations["events_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inventory/stock/levels": {
         parameters: {
             query?: never;
@@ -2153,6 +2199,29 @@ export type paths = {
          *     rotation during that time ends the older secret at once.
          */
         post: operations["webhooks_subscriptions_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test ping to a webhook subscription
+         * @description Sends a signed `ping` event to the subscription now (also a paused one) and answers what its receiver did: its
+         *     status and the time it took, or why no answer came. Signed and sent exactly as deliveries are (the same headers,
+         *     URL checks and WEBHOOK_TIMEOUT_MS), so a receiver that verifies the ping verifies deliveries. A receiver that is
+         *     down is a 200 with `ok: false` and the failure in `error`. Nothing is stored, and the ping is not retried.
+         */
+        post: operations["webhooks_subscriptions_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3742,6 +3811,52 @@ export type components = {
             /** @description The error. */
             error: components["schemas"]["ErrorBody"];
         };
+        /**
+         * @description The fields the event list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Events.EventFilterField": "id" | "eventType" | "createdAt" | "objectId";
+        /** @description The event list's request: the shared list request with its field names (it totals nothing). */
+        "Events.EventListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Events.EventSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Events.EventFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /**
+         * @description The fields the event list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Events.EventSortField": "eventType" | "createdAt";
         /** @description A message for one field: at most 2000 characters. */
         FieldErrorMessage: string;
         /** @description Messages for one field: at most 100. */
@@ -6911,7 +7026,7 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Webhooks.PingEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
@@ -7121,6 +7236,35 @@ export type components = {
             /** @description The month, now open. */
             data: components["schemas"]["Ledger.Period"];
         };
+        /** @description `data` of `ping`. */
+        "Webhooks.PingData": {
+            /** @description The subscription pinged. */
+            subscriptionId: components["schemas"]["Id"];
+            /** @description Its URL, where the ping was sent. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+        };
+        /**
+         * @description `ping`: sent only by `webhooks/subscriptions/test`, to that one subscription, whatever event types it names. Signed
+         *     and sent exactly as a delivery; never stored, so never in `events/list` or `webhooks/deliveries/list`, and never
+         *     retried. Answer it with a 2xx.
+         */
+        "Webhooks.PingEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `ping`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "ping";
+            /** @description The subscription and its URL. */
+            data: components["schemas"]["Webhooks.PingData"];
+        };
         /** @description `data` of `purchase_invoice.paid`. */
         "Webhooks.PurchaseInvoicePaidData": {
             /** @description The purchase invoice. */
@@ -7250,7 +7394,10 @@ export type components = {
             /** @description The invoice and its payment. */
             data: components["schemas"]["Webhooks.SaleInvoicePaidData"];
         };
-        /** @description A signing secret: `whsec_` and 43 base64url characters (32 random bytes). */
+        /**
+         * @description A signing secret: `whsec_` and the standard base64 of 32 random bytes (44 characters, the last `=`), the form of
+         *     the Standard Webhooks specification. Secrets issued before 2026-11-27 are `whsec_` and 43 base64url characters.
+         */
         "Webhooks.SigningSecret": string;
         /** @description A webhook subscription. Its signing secret is never shown again after create and rotate-secret. */
         "Webhooks.Subscription": {
@@ -7287,9 +7434,11 @@ export type components = {
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Creates a subscription. The URL must be `https` (or `http` where WEBHOOK_ALLOW_PRIVATE_URLS=true), and must not
-         *     resolve to a loopback, private, link-local, shared or metadata address (422 `unprocessable`, key
-         *     `webhook.url_refused`, naming `url`); the check is made again before every delivery (DNS rebinding).
+         * @description Creates a subscription. The URL must be `https` on port 443 or 8443 (or what the operator allows:
+         *     WEBHOOK_ALLOWED_PORTS; `http` and any port where WEBHOOK_ALLOW_PRIVATE_URLS=true), without user name or password,
+         *     and must not name a local host nor resolve to a loopback, private, link-local, shared, metadata or reserved address,
+         *     however written (also IPv6 forms that carry an IPv4 address) (422 `unprocessable`, key `webhook.url_refused`, naming
+         *     `url`); the check is made again before every delivery (DNS rebinding).
          */
         "Webhooks.SubscriptionCreateRequest": {
             /** @description Where to POST events. */
@@ -7388,6 +7537,31 @@ export type components = {
          * @enum {string}
          */
         "Webhooks.SubscriptionStatus": "active" | "paused";
+        /** @description What `webhooks/subscriptions/test` did: the ping as sent, and the receiver's answer. */
+        "Webhooks.SubscriptionTestResult": {
+            /** @description The subscription. */
+            subscriptionId: components["schemas"]["Id"];
+            /** @description The ping's id (its envelope's `id` and `webhook-id` header). */
+            eventId: components["schemas"]["Id"];
+            /** @description Where it was sent. */
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description True when the receiver answered 2xx within WEBHOOK_TIMEOUT_MS: a delivery would have succeeded. */
+            ok: boolean;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when none came (refused connection, timeout, URL refused).
+             */
+            status: number | null;
+            /** @description Why no 2xx came when no status did (e.g. `connection refused`, `timeout after 10000 ms`, `URL refused: …`); null otherwise. */
+            error: string | null;
+            /**
+             * Format: int32
+             * @description Milliseconds from sending to the answer (or to the failure).
+             */
+            durationMs: number;
+            /** @description When it was sent (the envelope's `createdAt`; `webhook-timestamp` is its second). */
+            sentAt: components["schemas"]["Timestamp"];
+        };
         /**
          * @description Changes a subscription: only the fields sent change. `status: active` resumes a paused subscription: its count of
          *     failures starts again from 0 and the events held while it was paused are delivered, oldest first. `status: paused`
@@ -7442,7 +7616,9 @@ export type components = {
             updatedAt: components["schemas"]["Timestamp"];
             /**
              * @description The signing secret. Shown only here: it is stored encrypted (AES-256-GCM) and never appears in lists, logs or
-             *     the audit log. The HMAC key is the whole string, `whsec_` included.
+             *     the audit log. The HMAC key of `x-service-signature-v2` and `x-service-signature` is the whole string, `whsec_`
+             *     included; that of `webhook-signature` (Standard Webhooks) is the 32 bytes the base64 after `whsec_` encodes, as
+             *     Standard Webhooks libraries derive it from the secret given as is.
              */
             secret: components["schemas"]["Webhooks.SigningSecret"];
         };
@@ -7815,7 +7991,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Breaks a rule (`fieldErrors` names the field where there is one): the URL is refused (not https, or a private, loopback or link-local address) (`webhook.url_refused`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+        /** @description Breaks a rule (`fieldErrors` names the field where there is one): the URL is refused (not https, a port not allowed, or a local, private, loopback, link-local or reserved address) (`webhook.url_refused`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
         WebhookUrlRefused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11480,6 +11656,193 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    events_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "8f3e2a91-7c4d-4b5e-a1f0-9d8c7b6a5e43"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8f3e2a91-7c4d-4b5e-a1f0-9d8c7b6a5e43",
+                     *       "version": "2026-11-23",
+                     *       "companyId": "6b1d8e2f-3a4c-4f5e-8d7a-1c2b3e4f5a6b",
+                     *       "eventType": "period.locked",
+                     *       "createdAt": "2026-11-27T08:20:03.117Z",
+                     *       "data": {
+                     *         "month": "2026-10",
+                     *         "state": "locked",
+                     *         "lockedAt": "2026-11-27T08:20:03.117Z",
+                     *         "lockedByKeyId": "3e9a1c7b-5d2f-4a8e-b6c4-7f1d0e2a9b35"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhooks.Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: the company has no event with this `id`, or it is older than the retention period and was pruned (`event.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    events_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "objectId",
+                 *           "op": "eq",
+                 *           "value": "0c8b4f6e-4d1a-4b8e-9f3d-2a7c5e9b1d34"
+                 *         },
+                 *         {
+                 *           "field": "createdAt",
+                 *           "op": "gte",
+                 *           "value": "2026-11-26T00:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Events.EventListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "8f3e2a91-7c4d-4b5e-a1f0-9d8c7b6a5e43",
+                     *           "version": "2026-11-23",
+                     *           "companyId": "6b1d8e2f-3a4c-4f5e-8d7a-1c2b3e4f5a6b",
+                     *           "eventType": "partner.updated",
+                     *           "createdAt": "2026-11-27T08:15:42.318Z",
+                     *           "data": {
+                     *             "id": "0c8b4f6e-4d1a-4b8e-9f3d-2a7c5e9b1d34",
+                     *             "code": "PIRKEJAS",
+                     *             "name": "UAB „Šiaurės žuvėdra“",
+                     *             "vatCode": "LT119511515",
+                     *             "registrationCode": "300000003",
+                     *             "countryCode": "LT",
+                     *             "address": {
+                     *               "city": "Kaunas",
+                     *               "line1": "Ąžuolų g. 7",
+                     *               "postalCode": "LT-44001",
+                     *               "countryCode": "LT"
+                     *             },
+                     *             "email": "saskaitos@zuvedra.lt",
+                     *             "phone": null,
+                     *             "iban": null,
+                     *             "isCustomer": true,
+                     *             "isSupplier": false,
+                     *             "isPrivatePerson": false,
+                     *             "paymentTermDays": 30,
+                     *             "createdAt": "2026-11-26T14:02:11.904Z",
+                     *             "updatedAt": "2026-11-27T08:15:42.318Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Webhooks.Event"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -18157,7 +18520,7 @@ export interface operations {
                      *       "previousSecretExpiresAt": null,
                      *       "createdAt": "2026-11-23T12:13:51.165Z",
                      *       "updatedAt": "2026-11-23T12:13:51.165Z",
-                     *       "secret": "whsec_eIevxC7d0QSvNCVfmAYvid5cJuPYolGDjLzQgJjCHXI"
+                     *       "secret": "whsec_HrNMDa5NM6imen4fWXpQJJn6CgDWNmO8paixb4zAo6U="
                      *     }
                      */
                     "application/json": components["schemas"]["Webhooks.SubscriptionWithSecret"];
@@ -18474,7 +18837,7 @@ export interface operations {
                      *       "previousSecretExpiresAt": "2026-11-24T12:13:52.977Z",
                      *       "createdAt": "2026-11-23T12:13:51.165Z",
                      *       "updatedAt": "2026-11-23T12:13:52.977Z",
-                     *       "secret": "whsec_9mkQjm-baQRNiMnGu0G3p7UhEinoF9eJbtDGG5hNOPo"
+                     *       "secret": "whsec_uofSfeHLJnpnW1Acq+s7KxgSMAmBsjagOy9/vJNUdH4="
                      *     }
                      */
                     "application/json": components["schemas"]["Webhooks.SubscriptionSecretRotated"];
@@ -18503,6 +18866,62 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["IdempotencyKeyReuse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    webhooks_subscriptions_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "4aee72ce-8fe6-42a8-b5cd-5e9b519920ee"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "4aee72ce-8fe6-42a8-b5cd-5e9b519920ee",
+                     *       "eventId": "5d0c7a4e-2b9f-4f7e-9a51-3c8e1f6d2b70",
+                     *       "url": "https://hooks.sauletekis.lt/apskaita",
+                     *       "ok": true,
+                     *       "status": 200,
+                     *       "error": null,
+                     *       "durationMs": 84,
+                     *       "sentAt": "2026-11-27T09:41:07.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhooks.SubscriptionTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookSubscriptionNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

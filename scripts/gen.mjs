@@ -121,6 +121,7 @@ function addWebhooks(doc) {
         parameters: [
           header("x-service-signature-v2", "`t=<unix seconds>,v1=<hex>`: hex HMAC-SHA256 over `<t>.<body>` keyed with the signing secret; during a rotation two `v1=` values (new secret first).", "t=1795000000,v1=5f2b…"),
           header("x-service-signature", "`sha256=<hex>`: hex HMAC-SHA256 over the body keyed with the signing secret (the original header; during a rotation comma-separated, new secret first).", "sha256=9a0c…"),
+          header("webhook-signature", "Standard Webhooks: `v1,<base64>`, base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes the base64 after `whsec_` encodes (what Standard Webhooks libraries verify); during a rotation two values, space-separated, new secret first.", "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="),
           header("webhook-id", "The event's id (the envelope's `id`): the same in every attempt; de-duplicate on it.", "3f1c…"),
           header("webhook-attempt", "Which attempt this is for this event and subscription, from 1.", "1"),
           header("webhook-timestamp", "`t` of the v2 signature (unix seconds).", "1795000000"),

@@ -9,7 +9,7 @@ import { ApiError, notFound, validationError } from "../errors.js";
 import { DELIVER_TASK } from "../events/emit.js";
 import { checkWebhookUrl, UrlRefused, webhookNetwork } from "../events/url-guard.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
-import { requireSecretsKey, seal } from "../secrets.js";
+import { requireSecretsKey, seal, unseal } from "../secrets.js";
 
 type Subscription = components["schemas"]["Webhooks.Subscription"];
 type CreateInput = components["schemas"]["Webhooks.SubscriptionCreateRequest"];
@@ -21,7 +21,28 @@ export const ROTATION_OVERLAP_HOURS = 24;
 /** The additional data a subscription's sealed secrets are bound to. */
 export const secretContext = (companyId: string, subscriptionId: string) => `webhook-secret:${companyId}:${subscriptionId}`;
 
-const newSecret = () => `whsec_${randomBytes(32).toString("base64url")}`;
+// Standard Webhooks' form (issue 28): `whsec_` and the standard base64 of 32 random bytes, so its libraries take the
+// secret as given (they decode the standard alphabet only; secrets issued before were base64url).
+/**
+ * The secrets a delivery is signed with: the current one, and during a rotation's overlap the previous one
+ * (`previousSealed` is null outside it). A previous secret that cannot be opened (sealed under a SECRETS_KEY since
+ * replaced) is left out rather than holding the delivery up; a current one that cannot be opened throws.
+ */
+export function liveSecrets(config: Config, companyId: string, subscriptionId: string, currentSealed: Buffer, previousSealed: Buffer | null): string[] {
+  const key = requireSecretsKey(config);
+  const context = secretContext(companyId, subscriptionId);
+  const secrets = [unseal(key, currentSealed, context)];
+  if (previousSealed) {
+    try {
+      secrets.push(unseal(key, previousSealed, context));
+    } catch {
+      // signed with the current secret only
+    }
+  }
+  return secrets;
+}
+
+const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 export function subscriptionToApi(row: Record<string, any>): Subscription {
   const overlap = row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? new Date(row.previous_secret_expires_at).toISOString() : null;

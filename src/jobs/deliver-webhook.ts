@@ -23,19 +23,17 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { withTransaction } from "../db/transaction.js";
-import { holdPending, secretContext } from "../domain/webhook-subscriptions.js";
+import { holdPending, liveSecrets } from "../domain/webhook-subscriptions.js";
 import { DELIVER_TASK, queueOf } from "../events/emit.js";
+import { eventEnvelope } from "../events/envelope.js";
 import { sendAttempt, type AttemptResult } from "../events/send.js";
-import { signatureHeaders } from "../events/signing.js";
+import { deliveryHeaders } from "../events/signing.js";
 import { webhookNetwork } from "../events/url-guard.js";
 import { queueMail } from "../mail.js";
-import { unseal, requireSecretsKey } from "../secrets.js";
 import type { JobDeps } from "./deps.js";
 
 /** Undelivered events in a row that pause a subscription (spec: "Limits"). */
 export const PAUSE_AFTER = 5;
-
-const USER_AGENT = "AccountingAPI-Webhooks/0.3.6";
 
 /** How long one job keeps draining its subscription before it hands over to a new job (fair use of worker slots). */
 const DRAIN_BUDGET_MS = 2000;
@@ -110,9 +108,9 @@ const CLAIM_MANUAL_SQL = `
      and (d.lease_until is null or d.lease_until < now() or d.lease_job_id = $3)
   returning ${CLAIMED_COLUMNS}`;
 
-/** The envelope, in the spec's field order. The same bytes are signed and sent. */
+/** The envelope (src/events/envelope.ts). The same bytes are signed and sent. */
 export function envelopeBody(companyId: string, c: Pick<Claimed, "event_id" | "version" | "event_type" | "created_at" | "data">): string {
-  return JSON.stringify({ id: c.event_id, version: c.version, companyId, eventType: c.event_type, createdAt: new Date(c.created_at).toISOString(), data: c.data });
+  return JSON.stringify(eventEnvelope({ company_id: companyId, id: c.event_id, version: c.version, event_type: c.event_type, created_at: c.created_at, data: c.data }));
 }
 
 export const deliverWebhookTask =
@@ -220,32 +218,13 @@ async function attempt(
   jobId: string,
   thenClaim: { subscriptionId: string; lease: number } | undefined,
 ): Promise<Claimed | undefined> {
-  const key = requireSecretsKey(config);
-  const context = secretContext(target.companyId, claimed.subscription_id);
-  const secrets = [unseal(key, claimed.secret_sealed, context)];
-  // The previous secret only adds a second signature during a rotation; one that cannot be opened (sealed under a
-  // SECRETS_KEY since replaced) is left out rather than holding the delivery up.
-  if (claimed.previous_secret_sealed) {
-    try {
-      secrets.push(unseal(key, claimed.previous_secret_sealed, context));
-    } catch {
-      // signed with the current secret only
-    }
-  }
+  const secrets = liveSecrets(config, target.companyId, claimed.subscription_id, claimed.secret_sealed, claimed.previous_secret_sealed);
   const body = envelopeBody(target.companyId, claimed);
   const timestamp = Math.floor(Date.now() / 1000);
   const result = await sendAttempt(
     claimed.url,
     body,
-    {
-      "content-type": "application/json",
-      "user-agent": USER_AGENT,
-      "webhook-id": claimed.event_id,
-      "webhook-attempt": String(claimed.attempts),
-      "webhook-timestamp": String(timestamp),
-      "webhook-event-type": claimed.event_type,
-      ...signatureHeaders(secrets, timestamp, body),
-    },
+    deliveryHeaders({ eventId: claimed.event_id, eventType: claimed.event_type, attempt: claimed.attempts, timestamp, body, secrets }),
     { timeoutMs: config.webhookTimeoutMs, network: webhookNetwork(config) },
   );
   if (result.ok && !target.manual) {

@@ -3,6 +3,7 @@ import { backfillExchangeRatesTask } from "./backfill-exchange-rates.js";
 import { deliverWebhookTask } from "./deliver-webhook.js";
 import { sendEmailTask } from "./send-email.js";
 import type { JobDeps } from "./deps.js";
+import { pruneEventsTask } from "./prune-events.js";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys.js";
 import { pruneRateLimitCounters } from "./prune-rate-limit-counters.js";
 import { syncExchangeRatesTask } from "./sync-exchange-rates.js";
@@ -12,6 +13,7 @@ export function createTaskList(deps: JobDeps): TaskList {
   return {
     prune_idempotency_keys: pruneIdempotencyKeys,
     prune_rate_limit_counters: pruneRateLimitCounters,
+    prune_events: pruneEventsTask(deps),
     sync_exchange_rates: syncExchangeRatesTask(deps),
     backfill_exchange_rates: backfillExchangeRatesTask(deps),
     send_email: sendEmailTask(deps),
@@ -29,6 +31,7 @@ export function createWebhookTaskList(deps: JobDeps): TaskList {
 export const crontab = [
   "17 * * * * prune_idempotency_keys ?max=1",
   "*/5 * * * * prune_rate_limit_counters ?max=1",
+  "47 * * * * prune_events ?max=1",
   "30 15 * * 1-5 sync_exchange_rates ?id=ecb_after_publication&max=5",
   "30 17 * * 1-5 sync_exchange_rates ?id=ecb_late_publication&max=5",
 ].join("\n");

@@ -15,6 +15,9 @@ import { loadDocument } from "../../src/http/openapi.js";
 import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { deliverMail } from "../../src/mail.js";
+import { seal } from "../../src/secrets.js";
+import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { Webhook } from "standardwebhooks";
 
 let h: Harness;
 let receiver: Receiver;
@@ -251,6 +254,63 @@ describe("pause after 5 undelivered events", () => {
     expect(s).toMatchObject({ status: "active", consecutiveFailures: 4 });
     // In emission order, one at a time: the fifth event is the one that succeeded.
     expect(receiver.received(path).map((r) => r.json.data.code)).toEqual(["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"]);
+  });
+});
+
+describe("Standard Webhooks (issue 28, item 4)", () => {
+  test("the standardwebhooks library verifies a delivery's webhook-signature with the secret exactly as create returned it", async () => {
+    const w = await world();
+    const path = newPath();
+    const { secret } = await subscribe(w, path);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
+    const [got] = await receiver.waitFor(path, 1);
+    const headers = got.headers as Record<string, string>;
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    // What an integrator writes: new Webhook(secret).verify(rawBody, headers) — the event, or a throw.
+    expect(new Webhook(secret).verify(got.body, headers)).toEqual(got.json);
+    expect(() => new Webhook(secret).verify(got.body.replace("P1", "P2"), headers)).toThrow("No matching signature found");
+    const other = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+    expect(() => new Webhook(other).verify(got.body, headers)).toThrow("No matching signature found");
+    expect(() => new Webhook(secret).verify(got.body, { ...headers, "webhook-id": crypto.randomUUID() })).toThrow("No matching signature found");
+    expect(() => new Webhook(secret).verify(got.body, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 600) })).toThrow("Message timestamp too old");
+    // The service's own two headers still verify with the same secret.
+    expect(verifyV2(headers["x-service-signature-v2"], got.body, secret)).toBe(true);
+    expect(verifyV1(headers["x-service-signature"], got.body, secret)).toBe(true);
+  });
+
+  test("after rotate-secret both secrets verify with the library (two space-separated values)", async () => {
+    const w = await world();
+    const path = newPath();
+    const { secret: oldSecret, ...sub } = await subscribe(w, path);
+    const { secret: newSecret } = await w.ok(`${SUB}/rotate-secret`, { id: sub.id });
+    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const [got] = await receiver.waitFor(path, 1);
+    const headers = got.headers as Record<string, string>;
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    for (const secret of [oldSecret, newSecret]) expect(new Webhook(secret).verify(got.body, headers)).toEqual(got.json);
+  });
+
+  test("a secret issued before (base64url): the header is keyed with the same bytes; the library takes it in the standard alphabet", async () => {
+    const w = await world();
+    const path = newPath();
+    // 32 bytes whose base64url has both "-" and "_": the standard decoder of the library refuses it as given.
+    const bytes = Buffer.from("fb" + "ff".repeat(30) + "fe", "hex");
+    const legacy = `whsec_${bytes.toString("base64url")}`;
+    expect(legacy).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(legacy).toMatch(/[-_]/);
+    const id = crypto.randomUUID();
+    await h.db("webhook_subscriptions").insert({
+      company_id: w.companyId, id, url: receiver.url(path), event_types: ["*"],
+      secret_sealed: seal(h.config.secretsKey!, legacy, secretContext(w.companyId, id)),
+    });
+    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const [got] = await receiver.waitFor(path, 1);
+    const headers = got.headers as Record<string, string>;
+    expect(() => new Webhook(legacy)).toThrow("incorrect characters");
+    const standard = `whsec_${bytes.toString("base64")}`;
+    expect(new Webhook(standard).verify(got.body, headers)).toEqual(got.json);
+    expect(verifyV2(headers["x-service-signature-v2"], got.body, legacy)).toBe(true);
   });
 });
 

@@ -159,7 +159,9 @@ describe("subscriptions", () => {
     const res = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"] });
     expect(res.status).toBe(200);
     const { secret, ...sub } = res.body;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // Standard Webhooks' form: `whsec_` and the standard base64 of 32 random bytes (issue 28, item 4).
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice("whsec_".length), "base64")).toHaveLength(32);
     expect(sub).toMatchObject({ url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"], status: "active", consecutiveFailures: 0, pausedAt: null, previousSecretExpiresAt: null });
     const row = await h.db("webhook_subscriptions").where({ company_id: w.companyId, id: sub.id }).first();
     expect(row.secret_sealed.includes(Buffer.from(secret))).toBe(false);

@@ -42,6 +42,7 @@ import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js"
 import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
 import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
 import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
+import * as eventsApi from "./20261127000500_events_api.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -89,6 +90,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
   "20261127000100_bank_remittance_whole": bankRemittanceWhole,
   "20261127000402_stock_level_bounds": stockLevelBounds,
+  "20261127000500_events_api": eventsApi,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -484,6 +484,37 @@ export interface Resources {
     };
   };
   /**
+   * The events of the last days (EVENT_RETENTION_DAYS), as deliveries carry them: a receiver that was down catches up here.
+   */
+  events: {
+    /**
+     * Get an event
+     *
+     * Returns one event (404 when the company has none with this id, or it was pruned).
+     *
+     * `POST /v1/events/get` · scope `events:read` · company-scoped (`companyId`)
+     * Error keys: 404 `company.not_found`, `event.not_found`.
+     * Tag: `Events`.
+     */
+    get: Operation<"events_get">;
+    /**
+     * List events
+     *
+     * The company's events, newest first by default (events of one transaction share `createdAt` and follow in the
+     * order they were written), each as its deliveries carry it (`id`, `version`, `companyId`, `eventType`,
+     * `createdAt`, `data`). Filter and sort on `eventType` (text) and `createdAt` (timestamp); filter on `id` and on
+     * `objectId`, the object an event is about: `data.id`, or the id `data` names when it is not the object itself
+     * (`reversedId`, `saleInvoiceId`, `purchaseInvoiceId`); events about no one object (`period.*`,
+     * `exchange_rates.synced`, `assets.depreciation_posted`, `migration.imported`) match no `objectId`. Events are
+     * kept EVENT_RETENTION_DAYS (default 30), longer while a delivery of theirs is still pending or held.
+     *
+     * `POST /v1/events/list` · scope `events:read` · company-scoped (`companyId`)
+     * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+     * Tag: `Events`.
+     */
+    list: Operation<"events_list">;
+  };
+  /**
    * Warehouses and stock valued first in, first out: receipts, transfers, write-offs, stock counts, levels and movements.
    */
   inventory: {
@@ -1281,6 +1312,19 @@ export interface Resources {
        */
       rotateSecret: Operation<"webhooks_subscriptions_rotate_secret">;
       /**
+       * Send a test ping to a webhook subscription
+       *
+       * Sends a signed `ping` event to the subscription now (also a paused one) and answers what its receiver did: its
+       * status and the time it took, or why no answer came. Signed and sent exactly as deliveries are (the same headers,
+       * URL checks and WEBHOOK_TIMEOUT_MS), so a receiver that verifies the ping verifies deliveries. A receiver that is
+       * down is a 200 with `ok: false` and the failure in `error`. Nothing is stored, and the ping is not retried.
+       *
+       * `POST /v1/webhooks/subscriptions/test` · scope `webhooks:write` · company-scoped (`companyId`)
+       * Error keys: 404 `company.not_found`, `webhook_subscription.not_found`.
+       * Tag: `Webhooks`.
+       */
+      test: Operation<"webhooks_subscriptions_test">;
+      /**
        * Update a webhook subscription
        *
        * Changes a subscription (see the request) and returns it.
@@ -1362,6 +1406,10 @@ export const RESOURCE_PATHS = {
       list: ["/v1/catalog/items/list", "catalog_items_list", false],
       update: ["/v1/catalog/items/update", "catalog_items_update", true],
     },
+  },
+  events: {
+    get: ["/v1/events/get", "events_get", false],
+    list: ["/v1/events/list", "events_list", false],
   },
   inventory: {
     stock: {
@@ -1479,6 +1527,7 @@ export const RESOURCE_PATHS = {
       get: ["/v1/webhooks/subscriptions/get", "webhooks_subscriptions_get", false],
       list: ["/v1/webhooks/subscriptions/list", "webhooks_subscriptions_list", false],
       rotateSecret: ["/v1/webhooks/subscriptions/rotate-secret", "webhooks_subscriptions_rotate_secret", true],
+      test: ["/v1/webhooks/subscriptions/test", "webhooks_subscriptions_test", false],
       update: ["/v1/webhooks/subscriptions/update", "webhooks_subscriptions_update", true],
     },
   },
