@@ -1435,7 +1435,10 @@ export type paths = {
          * Import a historical-books package
          * @description Imports the package in one database transaction (`dryRun: false`): everything, or nothing when any row fails.
          *     Two imports of the same company never interleave. Same scopes, checks and result as `validate`; records the
-         *     audit entry `migration.imported` and emits the event `migration.imported`. The body may be up to 32 MB.
+         *     audit entry `migration.imported` and emits the event `migration.imported`. A package is imported once: the
+         *     same package again is 409 `migration.package_imported` (`repeatOf` imports it again on purpose); a retry with
+         *     the same `Idempotency-Key` replays the first answer. The body may be up to 32 MB; the two operations run one at a
+         *     time per account (a second is 429 `upload.in_progress` with `Retry-After`, before its body is read).
          */
         post: operations["migration_books_import"];
         delete?: never;
@@ -1458,7 +1461,8 @@ export type paths = {
          * @description Performs every check of `import` on the package and answers the result the import would give (`dryRun: true`,
          *     no ids of new records); writes nothing. Needs `ledger:write` and the write scope of every section present
          *     (`partners:write`, `catalog:write`, `sales:write`, `purchases:write`, `assets:write`, `inventory:write`); 403
-         *     names the missing one. The body may be up to 32 MB.
+         *     names the missing one. The body may be up to 32 MB; the two operations run one at a time per account (a second
+         *     is 429 `upload.in_progress` with `Retry-After`, before its body is read).
          */
         post: operations["migration_books_validate"];
         delete?: never;
@@ -5262,6 +5266,14 @@ export type components = {
             fixedAssets?: components["schemas"]["Migration.MigrationFixedAsset"][];
             /** @description Stock on hand. */
             stock?: components["schemas"]["Migration.MigrationStockRow"][];
+            /**
+             * @description Imports a package once more on purpose: the id of the latest import of this same package (`params.importId` of
+             *     the 409 `migration.package_imported`). Without it, a package the company has imported before is refused — the
+             *     same package whatever its whitespace, the order of its properties and of its rows, how its amounts are written
+             *     (`500` = `500.00`) and its `source`. A package that differs in any row is another package and needs no
+             *     `repeatOf`.
+             */
+            repeatOf?: components["schemas"]["Id"];
         };
         /** @description The historical-books result: what the import created (validate: would create), every count and total. */
         "Migration.BooksResult": {
@@ -14975,7 +14987,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CompanyNotFound"];
-            /** @description Conflicts with the service's data: an invoice number, a purchase document number (per supplier), an asset code or a serial number in stock exists already (`migration.codes_exist`, `fieldErrors` names each row); the company has an opening-balance transaction already (`migration.opening_balances_exist`); a month touched is locked (`migration.period_locked`, `params.months`; `period.locked` when it was locked while importing). `journal.already_reversed` cannot occur (the posting function's answer for reversals). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            /** @description This package was imported into the company before (`migration.package_imported`, before any other check: `params.importId` and `params.importedAt` name the latest import of it, send `repeatOf` with that id to import it once more on purpose). A request with this `Idempotency-Key` is still being processed (`idempotency.in_progress`). Conflicts with the service's data: an invoice number, a purchase document number (per supplier), an asset code or a serial number in stock exists already (`migration.codes_exist`, `fieldErrors` names each row); the company has an opening-balance transaction already (`migration.opening_balances_exist`); a month touched is locked (`migration.period_locked`, `params.months`; `period.locked` when it was locked while importing). `journal.already_reversed` cannot occur (the posting function's answer for reversals). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14989,7 +15001,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The package breaks a rule (`migration.rows_rejected`): `fieldErrors` names every failing row by its JSON path (`journal[12].entries[1].accountCode`), at most 100, and `params.problemCount` counts them all. Or a prerequisite is missing: the company has no chart of accounts (`migration.no_chart`), no warehouse for `stock` (`migration.no_warehouse`). The posting function's own answers (`journal.lines_rejected`, `journal.unbalanced`, `journal.total_too_large`) only if the chart changes while importing. Or the package's stock added to what a warehouse already holds of an item would exceed what a balance holds (`inventory.value_too_large`; `validate` does not add the two, so only `import` answers it). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description The package breaks a rule (`migration.rows_rejected`): `fieldErrors` names every failing row by its JSON path (`journal[12].entries[1].accountCode`), at most 100, and `params.problemCount` counts them all (also `repeatOf` when it names no import of this same package). Or a prerequisite is missing: the company has no chart of accounts (`migration.no_chart`), no warehouse for `stock` (`migration.no_warehouse`). The posting function's own answers (`journal.lines_rejected`, `journal.unbalanced`, `journal.total_too_large`) only if the chart changes while importing. Or the package's stock added to what a warehouse already holds of an item would exceed what a balance holds (`inventory.value_too_large`; `validate` does not add the two, so only `import` answers it). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15002,7 +15014,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Too many requests: the rate limit (`rate_limit.exceeded`); or a large upload refused before its body is read, with
+             *     `Retry-After`: another `migration/books/validate` or `migration/books/import` of the same account is in progress
+             *     (`upload.in_progress`: they run one at a time per account, across every API process), or this API process is
+             *     taking as many large uploads at once as it may (`upload.server_busy`, LARGE_BODY_SLOTS).
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -15150,7 +15180,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CompanyNotFound"];
-            /** @description Conflicts with the service's data: an invoice number, a purchase document number (per supplier), an asset code or a serial number in stock exists already (`migration.codes_exist`, `fieldErrors` names each row); the company has an opening-balance transaction already (`migration.opening_balances_exist`); a month touched is locked (`migration.period_locked`, `params.months`). */
+            /** @description This package was imported into the company before (`migration.package_imported`, before any other check: `params.importId` and `params.importedAt` name the latest import of it, send `repeatOf` with that id to import it once more on purpose). Conflicts with the service's data: an invoice number, a purchase document number (per supplier), an asset code or a serial number in stock exists already (`migration.codes_exist`, `fieldErrors` names each row); the company has an opening-balance transaction already (`migration.opening_balances_exist`); a month touched is locked (`migration.period_locked`, `params.months`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15164,7 +15194,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The package breaks a rule (`migration.rows_rejected`): `fieldErrors` names every failing row by its JSON path (`journal[12].entries[1].accountCode`), at most 100, and `params.problemCount` counts them all. Or a prerequisite is missing: the company has no chart of accounts (`migration.no_chart`), no warehouse for `stock` (`migration.no_warehouse`). */
+            /** @description The package breaks a rule (`migration.rows_rejected`): `fieldErrors` names every failing row by its JSON path (`journal[12].entries[1].accountCode`), at most 100, and `params.problemCount` counts them all (also `repeatOf` when it names no import of this same package). Or a prerequisite is missing: the company has no chart of accounts (`migration.no_chart`), no warehouse for `stock` (`migration.no_warehouse`). */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15177,7 +15207,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Too many requests: the rate limit (`rate_limit.exceeded`); or a large upload refused before its body is read, with
+             *     `Retry-After`: another `migration/books/validate` or `migration/books/import` of the same account is in progress
+             *     (`upload.in_progress`: they run one at a time per account, across every API process), or this API process is
+             *     taking as many large uploads at once as it may (`upload.server_busy`, LARGE_BODY_SLOTS).
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

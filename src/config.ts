@@ -127,6 +127,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** A request's headers must have arrived within this (Node's server.headersTimeout). */
   headersTimeoutMs: number;
+  /** `x-large-body` requests (the 32 MB migration package) one API process takes at once (src/http/large-bodies.ts). */
+  largeBodySlots: number;
+  /** Worker threads that parse, validate and check those bodies; undefined: one per CPU but one, at least one. */
+  largeBodyWorkers: number | undefined;
   /** The ECB rates feed: its folder, or its daily file (src/reference/ecb.ts). */
   exchangeRatesUrl: string;
   /** AES-256-GCM key of stored secrets (SECRETS_KEY); src/secrets.ts fills it from DATA_DIR for the embedded default. */
@@ -170,6 +174,8 @@ export function loadConfig(): Config {
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0),
     requestTimeoutMs: int("REQUEST_TIMEOUT_MS", 60_000, 1000),
     headersTimeoutMs: int("HEADERS_TIMEOUT_MS", 15_000, 1000),
+    largeBodySlots: int("LARGE_BODY_SLOTS", 4, 1),
+    largeBodyWorkers: process.env.LARGE_BODY_WORKERS ? int("LARGE_BODY_WORKERS", 1, 1) : undefined,
     exchangeRatesUrl: process.env.EXCHANGE_RATES_URL || DEFAULT_ECB_URL,
     secretsKey: base64Key("SECRETS_KEY"),
     smtpUrl: process.env.SMTP_URL || undefined,

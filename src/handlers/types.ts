@@ -15,9 +15,21 @@ type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B
 export type RequestOf<Op extends OperationId> = JsonContent<NonNullable<operations[Op]["requestBody"]>>;
 export type ResponseOf<Op extends OperationId> = JsonContent<operations[Op]["responses"][200]>;
 
+/**
+ * The body of an operation marked `x-large-body` (src/http/large-bodies.ts): parsed and validated in a worker thread,
+ * where it stays for the request (a 32 MB package would hold the event loop for seconds); the handler holds what the
+ * operation's offload module (src/handlers/offloaded.ts) digested of it, and runs that module's tasks on it there.
+ */
+export interface OffloadedBody {
+  readonly digest: unknown;
+  run<T>(task: string, args: unknown): Promise<T>;
+}
+
 export interface HandlerContext<Op extends OperationId> {
-  /** The validated body, with the contract's defaults filled in. */
+  /** The validated body, with the contract's defaults filled in; not set for an `x-large-body` operation (`offloaded`). */
   body: RequestOf<Op>;
+  /** The body of an `x-large-body` operation, in its worker thread. */
+  offloaded?: OffloadedBody;
   /** The transaction of a mutating operation; the pool for a read. */
   db: Db;
   principal: Principal;
@@ -41,4 +53,10 @@ export function defineHandler<Op extends OperationId>(operationId: Op, fn: (ctx:
 export function requireCompany(ctx: { company: CompanyContext | null }): CompanyContext {
   if (!ctx.company) throw new Error("handler of a company-scoped operation ran without a company");
   return ctx.company;
+}
+
+/** The body of an `x-large-body` operation; present whenever the contract marks the operation so. */
+export function requireOffloaded(ctx: { offloaded?: OffloadedBody }): OffloadedBody {
+  if (!ctx.offloaded) throw new Error("handler of an x-large-body operation ran without its offloaded body");
+  return ctx.offloaded;
 }

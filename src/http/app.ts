@@ -72,8 +72,10 @@ function requestEnvelope(log: Logger): Koa.Middleware {
         }
         ctx.status = error.status;
         ctx.body = toEnvelope(error, requestId);
-        // The unread rest of an oversized body would otherwise be taken for the next request on the connection.
-        if (error.status === 413) ctx.set("Connection", "close");
+        // The unread rest of an oversized body would otherwise be taken for the next request on the connection; so
+        // too that of a large upload refused before its body was read (429 upload.in_progress): close rather than
+        // read megabytes only to discard them.
+        if (error.status === 413 || (error.status === 429 && !ctx.req.complete)) ctx.set("Connection", "close");
         if (error.status === 500) for (const header of RATE_LIMIT_HEADERS) ctx.remove(header);
       }
     }

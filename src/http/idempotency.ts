@@ -19,6 +19,8 @@ import { ApiError } from "../errors.js";
 import { toEnvelope } from "./envelope.js";
 import { isSealed, seal, unseal } from "./sealed.js";
 
+export { requestHash } from "./request-hash.js";
+
 export const NO_COMPANY = "00000000-0000-0000-0000-000000000000";
 
 export interface WriteOutcome {
@@ -39,31 +41,18 @@ export interface IdempotencyScope {
   sealWith?: string;
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-export function requestHash(operationId: string, body: unknown): string {
-  return createHash("sha256").update(operationId).update("\n").update(canonicalJson(body)).digest("hex");
-}
-
 function lockId(scope: IdempotencyScope): string {
   const digest = createHash("sha256").update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.keyId}|${scope.key}`).digest();
   return digest.readBigInt64BE(0).toString();
 }
 
+/** `hash`: requestHash of the operation and body (computed where the body is: a worker thread for a large one). */
 export async function runIdempotent(
   db: Db,
   scope: IdempotencyScope,
-  body: unknown,
+  hash: string,
   execute: (trx: Trx) => Promise<unknown>,
 ): Promise<WriteOutcome> {
-  const hash = requestHash(scope.operationId, body);
   const companyId = scope.companyId ?? NO_COMPANY;
   return withTransaction(db, async (trx) => {
     const { rows: lock } = await trx.raw<{ rows: { locked: boolean }[] }>("select pg_try_advisory_xact_lock(?::bigint) as locked", [lockId(scope)]);

@@ -5,6 +5,7 @@
 //   x-body-limit      the operation's body size limit in bytes (default 1 MB)
 //   x-sensitive-response  the response carries a secret (stored sealed for idempotent replays)
 //   x-writes-nothing  a write-scoped operation that writes nothing (no transaction, idempotency or audit record)
+//   x-large-body      one at a time per account, its body parsed and validated in a worker thread (./large-bodies.ts)
 import { OpenAPIBackend, OpenAPIValidator, type Document, type Operation } from "openapi-backend";
 import addFormatsModule from "ajv-formats";
 import { loadDocument } from "../contract-document.js";
@@ -23,6 +24,8 @@ export interface OperationInfo {
   mutating: boolean;
   companyScoped: boolean;
   bodyLimit: number;
+  /** `x-large-body`: admitted one at a time per account, its body kept in a worker thread (./large-bodies.ts). */
+  largeBody: boolean;
   /** lower-case header name -> declared name, for naming header fields in errors */
   headerNames: Record<string, string>;
   /** The response carries a secret (`x-sensitive-response`): an idempotent replay stores it sealed. */
@@ -56,6 +59,7 @@ function describeOperation(operation: Operation): OperationInfo {
     mutating: requiredScope.endsWith(":write") && ext["x-writes-nothing"] !== true,
     companyScoped: ext["x-company-scoped"] === true || jurisdiction !== undefined,
     bodyLimit: typeof ext["x-body-limit"] === "number" ? (ext["x-body-limit"] as number) : DEFAULT_BODY_LIMIT,
+    largeBody: ext["x-large-body"] === true,
     headerNames,
     sensitiveResponse: ext["x-sensitive-response"] === true,
     jurisdiction,

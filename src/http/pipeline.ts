@@ -1,7 +1,8 @@
 // The path of every request that is not one of the fixed routes (/health, /openapi.*, /docs):
 //   rate limit (per key, or per client address without a valid key) -> route (404) -> 401 -> scope (403)
-//   -> billing (402) -> body (413, 400) -> contract validation (400) -> company (400/404)
-//   -> jurisdiction (422) -> handler, in one transaction with idempotency for a mutating operation.
+//   -> billing (402) -> [x-large-body: admission (429)] -> body (413, 400) -> contract validation (400)
+//   -> company (400/404) -> jurisdiction (422) -> handler, in one transaction with idempotency for a mutating operation.
+// An x-large-body operation's body is parsed, validated and kept in a worker thread (./large-bodies.ts).
 import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
@@ -9,7 +10,8 @@ import { preparedQuery } from "../db/prepared.js";
 import { commitBehindLastStatement, retryOnLostConnection, withTransaction } from "../db/transaction.js";
 import { auditRow, recordAudit, type AuditNote } from "../audit.js";
 import { ApiError, unprocessable, validationError } from "../errors.js";
-import type { Handler } from "../handlers/types.js";
+import type { Handler, OffloadedBody } from "../handlers/types.js";
+import type { Logger } from "../log.js";
 import { bearerToken } from "../auth/keys.js";
 import type { CompanyContext, Principal } from "../auth/principal.js";
 import { grants } from "../auth/scopes.js";
@@ -17,7 +19,8 @@ import type { ErrorEnvelope } from "./envelope.js";
 import { gate } from "./gate.js";
 import { readBody, parseJsonBody } from "./body.js";
 import { resolveCompany } from "./company.js";
-import { runIdempotent } from "./idempotency.js";
+import { requestHash, runIdempotent } from "./idempotency.js";
+import { LargeBodies, UPLOAD_RETRY_AFTER_SECONDS } from "./large-bodies.js";
 import type { ContractApi, OperationInfo } from "./openapi.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { toFieldErrors } from "./validation.js";
@@ -27,11 +30,13 @@ export interface PipelineDeps {
   config: Config;
   contract: ContractApi;
   handlers: Map<string, Handler>;
+  log?: Logger;
 }
 
-export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): Koa.Middleware {
+export function apiPipeline({ db, config, contract, handlers, log }: PipelineDeps): Koa.Middleware {
   const byPath = new Map<string, OperationInfo>();
   for (const op of contract.operations.values()) byPath.set(op.path, op);
+  const largeBodies = new LargeBodies(db, { slots: config.largeBodySlots, workers: config.largeBodyWorkers, document: contract.document }, log);
 
   return async (ctx) => {
     // The gate's one statement counts the request; on a lost connection it is sent again (a count that did commit
@@ -69,10 +74,30 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
       throw new ApiError("payment_required", "The account's trial has ended and its prepaid credit is used up.", { key: "billing.payment_required" });
     }
 
-    const body = parseJsonBody(ctx.get("content-type"), await readBody(ctx.req, op.bodyLimit));
-    const validation = contract.backend.validator.validateRequest({ method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body }, op.operation);
-    if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
+    if (!op.largeBody) {
+      const body = parseJsonBody(ctx.get("content-type"), await readBody(ctx.req, op.bodyLimit));
+      const validation = contract.backend.validator.validateRequest({ method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body }, op.operation);
+      if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
+      return execute(ctx, op, principal, body, undefined);
+    }
+    // Before a byte of the body is read: one at a time per account (429), then the body into a worker thread.
+    const endAdmission = await largeBodies.admit(principal.accountId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 429) ctx.set("Retry-After", String(UPLOAD_RETRY_AFTER_SECONDS));
+      throw error;
+    });
+    let offloaded: Awaited<ReturnType<LargeBodies["prepare"]>> | undefined;
+    try {
+      const raw = await readBody(ctx.req, op.bodyLimit);
+      const withHash = op.mutating && !!ctx.get("idempotency-key");
+      offloaded = await largeBodies.prepare(op, { contentType: ctx.get("content-type") || undefined, headers: ctx.headers as Record<string, string>, raw, withHash });
+      await execute(ctx, op, principal, undefined, offloaded);
+    } finally {
+      offloaded?.release();
+      await endAdmission();
+    }
+  };
 
+  async function execute(ctx: Koa.Context, op: OperationInfo, principal: Principal, body: unknown, offloaded: (OffloadedBody & { requestHash?: string }) | undefined): Promise<void> {
     const company = op.companyScoped ? resolveCompany(principal, ctx.get("x-company-id") || undefined) : null;
     if (op.jurisdiction && company!.countryCode.toLowerCase() !== op.jurisdiction) {
       throw unprocessable(`This operation is for companies registered in ${op.jurisdiction.toUpperCase()}.`, "jurisdiction.mismatch", {
@@ -83,7 +108,7 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
 
     const handler = handlers.get(op.operationId)!;
     const requestId: string = ctx.state.requestId;
-    const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, db: handlerDb, principal, company, requestId, config, audit });
+    const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, offloaded, db: handlerDb, principal, company, requestId, config, audit });
     if (!op.mutating) {
       ctx.body = await retryOnLostConnection(() => call(db, {}));
       return;
@@ -106,11 +131,12 @@ export function apiPipeline({ db, config, contract, handlers }: PipelineDeps): K
       return;
     }
     const scope = { ...scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), sealWith: op.sensitiveResponse ? bearerToken(ctx.get("authorization")) : undefined };
-    const outcome = await runIdempotent(db, scope, body, run);
+    const hash = offloaded ? offloaded.requestHash! : requestHash(op.operationId, body);
+    const outcome = await runIdempotent(db, scope, hash, run);
     ctx.status = outcome.status;
     ctx.body = outcome.replay && outcome.status !== 200 ? withRequestId(outcome.body as ErrorEnvelope, ctx.state.requestId) : outcome.body;
     if (outcome.replay) ctx.set("x-idempotent-replay", "true");
-  };
+  }
 }
 
 /**

@@ -1,17 +1,17 @@
 // Every check of a historical-books package (issue 13, rules 2–12), shared by validate and import: the package is
 // read once, the service's data it refers to is loaded with one set query per kind (context.ts), and every row is
 // checked in memory. Every failing row is collected by its JSON path; nothing stops at the first. The outcome is
-// either the errors (422 before 409) or the result and the rows to write.
+// either the errors (a package imported before first, then 422 before 409) or the result and the rows to write.
+// Pure CPU on plain data (issue 22, item 4): it runs where the package is, in a worker thread for a request body.
 import type { CompanyContext } from "../auth/principal.js";
-import type { Db } from "../db/connection.js";
 import { Decimal, MAX_MONEY } from "../decimal.js";
 import { barcodeProblem, vatCodeProblem } from "../domain/identifiers.js";
 import { ApiError, conflict, unprocessable, type FieldErrors } from "../errors.js";
 import { depreciationStart } from "../assets/assets.js";
-import { checkPostingBatch, type BatchPosting, type PostingEntry } from "../ledger/posting.js";
+import { checkPostingBatch, type PostingEntry } from "../ledger/posting.js";
 import { saftAccountTypeOf } from "../ledger/lt-standard.js";
-import { loadContext } from "./context.js";
-import type { BooksPackage, BooksResult, MigratedNumberSeries, NewAccount, NewAsset, NewInvoice, NewStockRow, Writes } from "./types.js";
+import type { BooksContext } from "./context.js";
+import type { BooksPackage, BooksResult, EarlierImport, InvoiceRow, MigratedNumberSeries, NewAccount, NewAsset, NewInvoice, NewStockRow, Writes } from "./types.js";
 import { compareSubLedgers } from "./warnings.js";
 
 /** At most this many paths go into `fieldErrors` (the envelope's bound); `params.problemCount` counts them all. */
@@ -40,6 +40,39 @@ export function migratedPrefix(number: string): string {
 const MAX_STOCK_QUANTITY = "999999999999.9999";
 const MAX_STOCK_VALUE = "999999999999999.99";
 const money = (d: Decimal) => d.toFixed(2);
+const invoiceRow = (r: NewInvoice): InvoiceRow => ({
+  ...r,
+  net: money(r.net),
+  vat: money(r.vat),
+  gross: money(r.gross),
+  grossBase: money(r.grossBase),
+  paid: money(r.paid),
+  outstanding: money(r.outstanding),
+});
+
+/**
+ * A package is imported once (issue 22, item 2): the same package again (fingerprint.ts) is 409 naming the latest
+ * import of it, unless `repeatOf` names exactly that import; `repeatOf` naming no import of this package is 422.
+ * Imports of one package form a chain (each repeat names the one before), so a retried repeat is refused as well.
+ */
+function checkNotImported(pkg: BooksPackage, imports: EarlierImport[]): void {
+  const repeated = new Set(imports.flatMap((i) => (i.repeatOf ? [i.repeatOf] : [])));
+  const latest = imports.find((i) => !repeated.has(i.id));
+  if (pkg.repeatOf !== undefined && !imports.some((i) => i.id === pkg.repeatOf)) {
+    throw new ApiError("unprocessable", "`repeatOf` names no import of this package. Nothing was imported.", {
+      key: "migration.rows_rejected",
+      params: { problemCount: 1 },
+      fieldErrors: { repeatOf: [`names no import of this package into the company${latest ? ` (its latest import is ${latest.id})` : " (it was never imported)"}`] },
+    });
+  }
+  if (latest && pkg.repeatOf !== latest.id) {
+    throw conflict(
+      `This package was imported into the company on ${latest.importedAt} (import ${latest.id}); nothing was imported again. To import it once more on purpose, send it with "repeatOf": "${latest.id}".`,
+      "migration.package_imported",
+      { importId: latest.id, importedAt: latest.importedAt, imports: imports.length },
+    );
+  }
+}
 const toBase = (amount: Decimal, rate: string) => amount.dividedBy(rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 /** Collects problems by JSON path: every one counted, the first MAX_LISTED paths kept. */
@@ -70,14 +103,15 @@ export interface Plan {
 }
 
 /**
- * Checks the package against the company's data and returns what the import would write and answer. Throws 422
- * (`migration.no_chart`, `migration.no_warehouse`, `migration.rows_rejected`) or 409 (`migration.codes_exist`,
- * `migration.opening_balances_exist`, `migration.period_locked`).
+ * Checks the package against the company's data (`ctx`, context.ts) and returns what the import would write and
+ * answer. Throws 409 `migration.package_imported` first, then 422 (`migration.no_chart`, `migration.no_warehouse`,
+ * `migration.rows_rejected`), then 409 (`migration.codes_exist`, `migration.opening_balances_exist`,
+ * `migration.period_locked`).
  */
-export async function planBooks(db: Db, company: CompanyContext, pkg: BooksPackage): Promise<Plan> {
+export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: BooksContext): Plan {
   const cutover = pkg.cutoverDate;
   const cutoverYear = Number(cutover.slice(0, 4));
-  const ctx = await loadContext(db, company.id, pkg);
+  checkNotImported(pkg, ctx.imports);
   const problems = new Problems();
   const taken = new Problems();
   const fail = (path: string, message: string) => problems.add(path, message);
@@ -259,7 +293,7 @@ export async function planBooks(db: Db, company: CompanyContext, pkg: BooksPacka
     else if (ob && t.date < openingDate) fail(`journal[${i}].date`, `must be on or after the opening balances' date ${openingDate}`);
   });
   const { totals } = checkPostingBatch(journal, { accounts: postable, lockedMonths: new Set() }, (i, path, message) => fail(`journal[${i}].${path}`, message));
-  const journalWrites: BatchPosting[] = journal.map((t, i) => ({ date: t.date, description: t.description ?? null, reference: t.reference ?? null, entries: t.entries, total: totals[i] ?? new Decimal(0) }));
+  const journalWrites: Writes["journal"] = journal.map((t, i) => ({ date: t.date, description: t.description ?? null, reference: t.reference ?? null, entries: t.entries, total: money(totals[i] ?? new Decimal(0)) }));
 
   // Rule 7: open receivables and payables.
   const base = company.baseCurrency;
@@ -480,10 +514,10 @@ export async function planBooks(db: Db, company: CompanyContext, pkg: BooksPacka
       existingOpeningId: ctx.openingId,
       journal: journalWrites,
       series: numberSeries.map((s) => ({ prefix: s.prefix, year: s.year, nextNumber: s.nextNumber })),
-      receivables,
-      payables,
-      assets,
-      stock,
+      receivables: receivables.map(invoiceRow),
+      payables: payables.map(invoiceRow),
+      assets: assets.map((a) => ({ ...a, cost: money(a.cost), salvage: money(a.salvage), accumulated: money(a.accumulated) })),
+      stock: stock.map((r) => ({ ...r, value: money(r.value) })),
       notes: `Migrated from ${pkg.source ?? "another system"} (cut-over ${cutover}).`,
       cutoverDate: cutover,
     },

@@ -2,12 +2,14 @@
 // the same validate/import as the API, without the HTTP body limit's round trip. The package is checked against the
 // contract's schema (as the API checks a request body), then validated or imported in one transaction with the audit
 // record (no API key: key_id is null) and the event. Progress goes to stderr, the result JSON to stdout (admin.ts).
+// A package imported before is refused here as through the API (409 `migration.package_imported`; `repeatOf` in the
+// file imports it once more on purpose).
 import { statSync } from "node:fs";
 import { recordAudit } from "../audit.js";
 import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
 import { notFound } from "../errors.js";
-import { importBooks, validateBooks } from "./books.js";
+import { importBooks, localBooks, validateBooks } from "./books.js";
 import { readPackageFile } from "./package-file.js";
 import type { BooksResult } from "./types.js";
 
@@ -28,18 +30,18 @@ export async function migrateBooks(db: Db, companyId: string, file: string, dryR
   const step = progressBar(dryRun ? 3 : PARTS.length);
   statSync(file);
   step("read");
-  const pkg = readPackageFile(file);
+  const input = localBooks(readPackageFile(file));
   step("contract");
   const row = await db("companies").where({ id: companyId }).first("id", "account_id", "country_code", "base_currency", "invoice_currency");
   if (!row) throw notFound("The company", "company.not_found", { companyId });
   const company = { id: row.id, countryCode: row.country_code, baseCurrency: row.base_currency, invoiceCurrency: row.invoice_currency };
   if (dryRun) {
-    const result = await validateBooks(db, company, pkg);
+    const result = await validateBooks(db, company, input);
     step("checks");
     return result;
   }
   const result = await withTransaction(db, async (trx) => {
-    const imported = await importBooks(trx, company, null, pkg, step);
+    const imported = await importBooks(trx, company, { keyId: null, requestId: "cli" }, input, step);
     await recordAudit(trx, { accountId: row.account_id, companyId, keyId: null, requestId: "cli", operationPath: "/v1/migration/books/import" }, {
       operation: "migration.imported",
       targetIds: imported.openingBalances?.journalTransactionId ? [imported.openingBalances.journalTransactionId] : [],

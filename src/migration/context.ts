@@ -1,13 +1,12 @@
 // What a package refers to in the service, loaded with one set query per kind (never one per row): the chart, the
 // partners, items, groups and warehouses named, the numbers and codes that would collide, the company's
-// opening-balance transaction, the locked months touched, the sale-invoice series of the cut-over year, and the
-// accounts of the posting rules the sub-ledgers are compared with.
+// opening-balance transaction, the locked months touched, the sale-invoice series of the cut-over year, the
+// accounts of the posting rules the sub-ledgers are compared with, and the earlier imports of the same package. It
+// takes the lookups of the package's digest (digest.ts), never the package: that may be in a worker thread.
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
 import { accountsForRules } from "../domain/posting-rules.js";
-import type { BooksPackage } from "./types.js";
-
-const uniq = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined))];
+import type { BooksLookups, EarlierImport } from "./types.js";
 
 export interface BooksContext {
   accounts: Map<string, { type: string; is_postable: boolean; statement_line: string | null; saft_account_table_id: string | null }>;
@@ -27,25 +26,17 @@ export interface BooksContext {
   /** The sale-invoice series of the cut-over year by prefix. */
   series: Map<string, { id: string; nextNumber: number }>;
   rules: { receivable: string; payables: string; stock: string; depreciationExpense: string };
+  /** The company's earlier imports of a package with the same fingerprint, oldest first. */
+  imports: EarlierImport[];
 }
 
-export async function loadContext(db: Db, companyId: string, pkg: BooksPackage): Promise<BooksContext> {
+export async function loadContext(db: Db, companyId: string, l: BooksLookups): Promise<BooksContext> {
   const q = <R extends Record<string, unknown>>(text: string, values: unknown[]) => plainQuery<R>(db, text, [companyId, ...values]);
-  const partnerCodes = uniq([...(pkg.partners ?? []).map((p) => p.code), ...(pkg.openReceivables ?? []).map((r) => r.partnerCode), ...(pkg.openPayables ?? []).map((r) => r.partnerCode)]);
-  const itemCodes = uniq([...(pkg.items ?? []).map((i) => i.code), ...(pkg.stock ?? []).map((s) => s.itemCode)]);
-  // The months the package writes into: the opening balances', the history's, and the cut-over date's when stock
-  // comes in (its movements are dated the cut-over date; the database refuses stock movements in a locked month).
-  const months = uniq(
-    [pkg.openingBalances ? (pkg.openingBalances.date ?? pkg.cutoverDate) : undefined, ...(pkg.journal ?? []).map((t) => t.date), pkg.stock?.length ? pkg.cutoverDate : undefined].map(
-      (d) => d && `${d.slice(0, 7)}-01`,
-    ),
-  );
-  const payables = pkg.openPayables ?? [];
-  const tracked = (pkg.stock ?? []).filter((s) => s.lotNumber !== undefined);
+  const { partnerCodes, itemCodes, months } = l;
   // In parallel on the pool (validate); one after another on a transaction's one connection (import).
   const all = <T extends readonly unknown[]>(queries: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> =>
     (db.isTransaction ? queries.reduce(async (done: Promise<unknown[]>, run) => [...(await done), await run()], Promise.resolve([])) : Promise.all(queries.map((run) => run()))) as unknown as Promise<T>;
-  const [accounts, partners, items, groups, warehouses, saleNumbers, purchaseNumbers, assetCodes, serials, opening, locked, series, rules] = await all([
+  const [accounts, partners, items, groups, warehouses, saleNumbers, purchaseNumbers, assetCodes, serials, opening, locked, series, rules, imports] = await all([
     () => q<{ code: string; type: string; is_postable: boolean; statement_line: string | null; saft_account_table_id: string | null }>(
       "select code, type, is_postable, statement_line, saft_account_table_id from ledger_accounts where company_id = $1",
       [],
@@ -57,35 +48,36 @@ export async function loadContext(db: Db, companyId: string, pkg: BooksPackage):
       [],
     ),
     () => q<{ id: string; code: string; is_default: boolean }>("select id, code, is_default from warehouses where company_id = $1", []),
-    () => pkg.openReceivables?.length
-      ? q<{ number: string }>("select number from sale_invoices where company_id = $1 and number = any($2::text[])", [uniq(pkg.openReceivables.map((r) => r.number))])
+    () => l.receivableNumbers.length
+      ? q<{ number: string }>("select number from sale_invoices where company_id = $1 and number = any($2::text[])", [l.receivableNumbers])
       : Promise.resolve([]),
-    () => payables.length
+    () => l.payables.partnerCodes.length
       ? q<{ partner_code: string; document_number: string }>(
           `select p.partner_code, p.document_number from purchase_invoices p
              join unnest($2::text[], $3::text[]) as u(partner_code, document_number) using (partner_code, document_number)
             where p.company_id = $1 and p.type = 'invoice'`,
-          [payables.map((r) => r.partnerCode), payables.map((r) => r.documentNumber)],
+          [l.payables.partnerCodes, l.payables.documentNumbers],
         )
       : Promise.resolve([]),
-    () => pkg.fixedAssets?.length ? q<{ code: string }>("select code from fixed_assets where company_id = $1 and code = any($2::text[])", [uniq(pkg.fixedAssets.map((a) => a.code))]) : Promise.resolve([]),
+    () => l.assetCodes.length ? q<{ code: string }>("select code from fixed_assets where company_id = $1 and code = any($2::text[])", [l.assetCodes]) : Promise.resolve([]),
     // A serial-tracked item's lotNumber is its serial number (stock_layers_serial_in_stock: in stock once).
-    () => tracked.length
+    () => l.tracked.itemCodes.length
       ? q<{ item_code: string; serial_number: string }>(
           `select distinct l.item_code, l.serial_number from stock_layers l
              join unnest($2::text[], $3::text[]) as u(item_code, serial_number) using (item_code, serial_number)
             where l.company_id = $1 and l.serial_number is not null and l.remaining_quantity > 0`,
-          [tracked.map((s) => s.itemCode), tracked.map((s) => s.lotNumber)],
+          [l.tracked.itemCodes, l.tracked.lotNumbers],
         )
       : Promise.resolve([]),
     () => q<{ id: string }>("select id from journal_transactions where company_id = $1 and document_type = 'migration_opening'", []),
     () => months.length ? q<{ month: string }>("select to_char(m, 'YYYY-MM') as month from unnest($2::date[]) m where ledger_month_locked($1, m)", [months]) : Promise.resolve([]),
-    () => pkg.openReceivables?.length
-      ? q<{ id: string; prefix: string; next_number: string }>("select id, prefix, next_number from number_series where company_id = $1 and document_type = 'sale_invoice' and year = $2", [
-          Number(pkg.cutoverDate.slice(0, 4)),
-        ])
+    () => l.seriesYear !== null
+      ? q<{ id: string; prefix: string; next_number: string }>("select id, prefix, next_number from number_series where company_id = $1 and document_type = 'sale_invoice' and year = $2", [l.seriesYear])
       : Promise.resolve([]),
     () => accountsForRules(db, companyId, ["sales.receivable", "purchases.payables", "inventory.stock", "assets.depreciationExpense"]),
+    () => q<{ id: string; imported_at: Date; repeat_of: string | null }>("select id, imported_at, repeat_of from migration_imports where company_id = $1 and fingerprint = $2 order by imported_at, id", [
+      l.fingerprint,
+    ]),
   ]);
   return {
     accounts: new Map(accounts.map((a) => [a.code, a])),
@@ -102,5 +94,6 @@ export async function loadContext(db: Db, companyId: string, pkg: BooksPackage):
     lockedMonths: new Set(locked.map((l) => l.month)),
     series: new Map(series.map((s) => [s.prefix, { id: s.id, nextNumber: Number(s.next_number) }])),
     rules: { receivable: rules[0], payables: rules[1], stock: rules[2], depreciationExpense: rules[3] },
+    imports: imports.map((i) => ({ id: i.id, importedAt: new Date(i.imported_at).toISOString(), repeatOf: i.repeat_of })),
   };
 }

@@ -62,7 +62,52 @@ export interface NewStockRow {
   expiryDate: string | null;
 }
 
-/** What the import writes, in order; built by planBooks from a package that passed every check. */
+/** A row's decimal fields as the database takes them: strings to the cent (plain data, which crosses threads as is). */
+type Cents<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
+export type InvoiceRow = Cents<NewInvoice, "net" | "vat" | "gross" | "grossBase" | "paid" | "outstanding">;
+export type AssetRow = Cents<NewAsset, "cost" | "salvage" | "accumulated">;
+export type StockRow = Cents<NewStockRow, "value">;
+export type JournalRow = Cents<BatchPosting, "total">;
+
+/**
+ * What loadContext looks up for a package: the codes, numbers and months it names (booksDigest collects them where
+ * the package is, so that only these lists, never the package, reach the thread that queries the database).
+ */
+export interface BooksLookups {
+  partnerCodes: string[];
+  itemCodes: string[];
+  /** First days of the months the package writes into (`YYYY-MM-01`). */
+  months: string[];
+  payables: { partnerCodes: string[]; documentNumbers: string[] };
+  /** The stock rows that name a lot (or serial) number. */
+  tracked: { itemCodes: string[]; lotNumbers: string[] };
+  receivableNumbers: string[];
+  assetCodes: string[];
+  /** The cut-over year, when the package has open receivables (their series); else null. */
+  seriesYear: number | null;
+  /** The package's fingerprint (fingerprint.ts): the earlier imports of the same package. */
+  fingerprint: string;
+}
+
+/** What the rest of an operation needs to know of a package before its checks: small, plain data. */
+export interface BooksDigest {
+  /** The sections the package has (for their scopes). */
+  sections: (keyof BooksPackage)[];
+  lookups: BooksLookups;
+  fingerprint: string;
+  cutoverDate: string;
+  source: string | null;
+  repeatOf: string | null;
+}
+
+/** An earlier import of a package with the same fingerprint (migration_imports). */
+export interface EarlierImport {
+  id: string;
+  importedAt: string;
+  repeatOf: string | null;
+}
+
+/** What the import writes, in order; built by checkBooks from a package that passed every check. Plain data. */
 export interface Writes {
   accounts: NewAccount[];
   partners: { code: string; name: string; vatCode: string | null; isCustomer: boolean; isSupplier: boolean }[];
@@ -71,12 +116,12 @@ export interface Writes {
   opening: { date: string; description: string; entries: PostingEntry[] } | null;
   /** The company's opening-balance transaction from an earlier import, which migrated sale invoices link to. */
   existingOpeningId: string | null;
-  journal: BatchPosting[];
+  journal: JournalRow[];
   series: { prefix: string; year: number; nextNumber: number }[];
-  receivables: NewInvoice[];
-  payables: NewInvoice[];
-  assets: NewAsset[];
-  stock: NewStockRow[];
+  receivables: InvoiceRow[];
+  payables: InvoiceRow[];
+  assets: AssetRow[];
+  stock: StockRow[];
   notes: string;
   cutoverDate: string;
 }

@@ -6,10 +6,11 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
 import { numericOverflow, violatedConstraint } from "../db/transaction.js";
+import { Decimal } from "../decimal.js";
 import { conflict } from "../errors.js";
 import { stockTooLarge } from "../inventory/operations.js";
 import { post, postBatch } from "../ledger/posting.js";
-import type { MigratedNumberSeries, NewInvoice, Writes } from "./types.js";
+import type { InvoiceRow, MigratedNumberSeries, Writes } from "./types.js";
 
 /** Up to 1000 lines per stock operation (stock_movements.line_no). */
 const LINES_PER_OPERATION = 1000;
@@ -88,7 +89,7 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
 
   lap("opening");
   // Rule 5.
-  await postBatch(trx, companyId, "migration", w.journal, keyId);
+  await postBatch(trx, companyId, "migration", w.journal.map((t) => ({ ...t, total: new Decimal(t.total) })), keyId);
   lap("journal");
 
   // Rule 8: raised, never lowered (also the trigger number_series_never_lowered).
@@ -108,7 +109,7 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
   // Rule 7: totals only, no lines, not posted again; linked to the opening-balance transaction. `source` goes into
   // the notes; the partner snapshot is taken as issuing takes it (src/invoicing/documents.ts, partnerSnapshot).
   const link = openingId ?? w.existingOpeningId;
-  const invoiceColumns = (rows: NewInvoice[]) => [
+  const invoiceColumns = (rows: InvoiceRow[]) => [
     col(rows, (r) => r.partnerCode),
     col(rows, (r) => r.number),
     col(rows, (r) => r.seriesPrefix),
@@ -117,12 +118,12 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
     col(rows, (r) => r.currency),
     col(rows, (r) => r.rate),
     col(rows, (r) => r.rateSource),
-    col(rows, (r) => r.net.toFixed(2)),
-    col(rows, (r) => r.vat.toFixed(2)),
-    col(rows, (r) => r.gross.toFixed(2)),
-    col(rows, (r) => r.grossBase.toFixed(2)),
-    col(rows, (r) => r.paid.toFixed(2)),
-    col(rows, (r) => r.outstanding.toFixed(2)),
+    col(rows, (r) => r.net),
+    col(rows, (r) => r.vat),
+    col(rows, (r) => r.gross),
+    col(rows, (r) => r.grossBase),
+    col(rows, (r) => r.paid),
+    col(rows, (r) => r.outstanding),
   ];
   const FROM_INVOICES = `from unnest($4::text[], $5::text[], $6::text[], $7::date[], $8::date[], $9::text[], $10::numeric[], $11::text[], $12::numeric[],
                       $13::numeric[], $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[])
@@ -169,10 +170,10 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
           col(a, (r) => r.groupCode),
           col(a, (r) => r.acquisitionDate),
           col(a, (r) => r.depreciationStartDate),
-          col(a, (r) => r.cost.toFixed(2)),
-          col(a, (r) => r.salvage.toFixed(2)),
+          col(a, (r) => r.cost),
+          col(a, (r) => r.salvage),
           col(a, (r) => r.usefulLifeMonths),
-          col(a, (r) => r.accumulated.toFixed(2)),
+          col(a, (r) => r.accumulated),
           col(a, (r) => r.depreciatedMonths),
           col(a, (r) => r.status),
         ],
@@ -228,7 +229,7 @@ async function writeStock(trx: Db, companyId: string, keyId: string | null, w: W
     `insert into stock_movements (company_id, id, operation_id, line_no, direction, date, warehouse_id, item_code, quantity, value)
      select $1, t.id, t.operation_id, t.line_no, 'in', $2, t.warehouse_id, t.item_code, t.quantity, t.value
        from unnest($3::uuid[], $4::uuid[], $5::int[], $6::uuid[], $7::text[], $8::numeric[], $9::numeric[]) as t(id, operation_id, line_no, warehouse_id, item_code, quantity, value)`,
-    [w.cutoverDate, m.map((x) => x.id), m.map((x) => x.operationId), m.map((x) => x.lineNo), m.map((x) => x.row.warehouseId), m.map((x) => x.row.itemCode), m.map((x) => x.row.quantity), m.map((x) => x.row.value.toFixed(2))],
+    [w.cutoverDate, m.map((x) => x.id), m.map((x) => x.operationId), m.map((x) => x.lineNo), m.map((x) => x.row.warehouseId), m.map((x) => x.row.itemCode), m.map((x) => x.row.quantity), m.map((x) => x.row.value)],
   );
   // In the rows' order, so that the layers' FIFO sequence follows the package.
   await q(
@@ -244,7 +245,7 @@ async function writeStock(trx: Db, companyId: string, keyId: string | null, w: W
       m.map((x) => x.row.warehouseId),
       m.map((x) => x.row.itemCode),
       m.map((x) => x.row.quantity),
-      m.map((x) => x.row.value.toFixed(2)),
+      m.map((x) => x.row.value),
       m.map((x) => x.row.unitCost),
       m.map((x) => x.row.lotNumber),
       m.map((x) => x.row.expiryDate),
@@ -259,7 +260,7 @@ async function writeStock(trx: Db, companyId: string, keyId: string | null, w: W
       group by item_code, warehouse_id
      on conflict (company_id, item_code, warehouse_id)
        do update set quantity = stock_balances.quantity + excluded.quantity, value = stock_balances.value + excluded.value`,
-    [m.map((x) => x.row.itemCode), m.map((x) => x.row.warehouseId), m.map((x) => x.row.quantity), m.map((x) => x.row.value.toFixed(2))],
+    [m.map((x) => x.row.itemCode), m.map((x) => x.row.warehouseId), m.map((x) => x.row.quantity), m.map((x) => x.row.value)],
   );
 }
 

@@ -363,8 +363,9 @@ describe("rule 11: every failing row by its JSON path, validate and import alike
     p.openingBalances = undefined;
     const e = await expectApiError(w.api.migration.books.validate({ ...p, openPayables: undefined }), 409, "conflict", "migration.codes_exist");
     expect(e.fieldErrors).toEqual({ "openReceivables[1].number": ["invoice SF-42 exists already"], "fixedAssets[0].code": ["asset FA-1 exists already"] });
+    // Not the package imported above (issue 22: that one again is migration.package_imported), but its payable again.
     const payable = await expectApiError(
-      w.api.migration.books.import({ cutoverDate: "2026-07-01", openingBalances: { entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] }, openPayables: agreeingPackage().openPayables }),
+      w.api.migration.books.import({ cutoverDate: "2026-07-01", openingBalances: { entries: [{ accountCode: "2710", debit: "2.00" }, { accountCode: "3010", credit: "2.00" }] }, openPayables: agreeingPackage().openPayables }),
       409,
       "conflict",
       "migration.codes_exist",
@@ -467,9 +468,9 @@ describe("the operator CLI", () => {
       const result = JSON.parse(run.stdout);
       expect(result).toMatchObject({ dryRun: false, openReceivables: EXPECTED.openReceivables, stock: EXPECTED.stock });
       expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "migration.imported" }).select("key_id", "request_id")).toEqual([{ key_id: null, request_id: "cli" }]);
-      // Again: 409 on stderr (the invoice numbers exist now), exit code 1, nothing on stdout.
+      // Again: 409 on stderr (the package was imported: issue 22), exit code 1, nothing on stdout.
       const again = await runCli(["migrate-books", "--company", w.companyId, "--file", file], env);
-      expect([again.code, again.stdout, again.stderr.includes("(migration.codes_exist)")]).toEqual([1, "", true]);
+      expect([again.code, again.stdout, again.stderr.includes("(migration.package_imported)")]).toEqual([1, "", true]);
       writeFileSync(file, JSON.stringify({ cutoverDate: "2026-13-01" }));
       const invalid = await runCli(["migrate-books", "--company", w.companyId, "--file", file, "--dry-run"], env);
       expect([invalid.code, invalid.stderr.includes("(request.invalid)")]).toEqual([1, true]);

@@ -43,6 +43,7 @@ import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.
 import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
 import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 import * as eventsApi from "./20261127000500_events_api.js";
+import * as migrationImports from "./20261127000200_migration_imports.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -91,6 +92,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000100_bank_remittance_whole": bankRemittanceWhole,
   "20261127000402_stock_level_bounds": stockLevelBounds,
   "20261127000500_events_api": eventsApi,
+  "20261127000200_migration_imports": migrationImports,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -850,10 +850,13 @@ export interface Resources {
        *
        * Imports the package in one database transaction (`dryRun: false`): everything, or nothing when any row fails.
        * Two imports of the same company never interleave. Same scopes, checks and result as `validate`; records the
-       * audit entry `migration.imported` and emits the event `migration.imported`. The body may be up to 32 MB.
+       * audit entry `migration.imported` and emits the event `migration.imported`. A package is imported once: the
+       * same package again is 409 `migration.package_imported` (`repeatOf` imports it again on purpose); a retry with
+       * the same `Idempotency-Key` replays the first answer. The body may be up to 32 MB; the two operations run one at a
+       * time per account (a second is 429 `upload.in_progress` with `Retry-After`, before its body is read).
        *
        * `POST /v1/migration/books/import` · scope `ledger:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`; 409 `idempotency.in_progress`, `migration.codes_exist`, `migration.opening_balances_exist`, `migration.period_locked`, `period.locked`, `journal.already_reversed`; 422 `idempotency.key_reuse`, `migration.rows_rejected`, `migration.no_chart`, `migration.no_warehouse`, `journal.lines_rejected`, `journal.unbalanced`, `journal.total_too_large`, `inventory.value_too_large`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`; 409 `idempotency.in_progress`, `migration.package_imported`, `migration.codes_exist`, `migration.opening_balances_exist`, `migration.period_locked`, `period.locked`, `journal.already_reversed`; 422 `idempotency.key_reuse`, `migration.rows_rejected`, `migration.no_chart`, `migration.no_warehouse`, `journal.lines_rejected`, `journal.unbalanced`, `journal.total_too_large`, `inventory.value_too_large`; 429 `upload.in_progress`, `upload.server_busy`.
        * Tag: `Migration`.
        */
       import: Operation<"migration_books_import">;
@@ -863,10 +866,11 @@ export interface Resources {
        * Performs every check of `import` on the package and answers the result the import would give (`dryRun: true`,
        * no ids of new records); writes nothing. Needs `ledger:write` and the write scope of every section present
        * (`partners:write`, `catalog:write`, `sales:write`, `purchases:write`, `assets:write`, `inventory:write`); 403
-       * names the missing one. The body may be up to 32 MB.
+       * names the missing one. The body may be up to 32 MB; the two operations run one at a time per account (a second
+       * is 429 `upload.in_progress` with `Retry-After`, before its body is read).
        *
        * `POST /v1/migration/books/validate` · scope `ledger:write` · company-scoped (`companyId`)
-       * Error keys: 404 `company.not_found`; 409 `migration.codes_exist`, `migration.opening_balances_exist`, `migration.period_locked`; 422 `migration.rows_rejected`, `migration.no_chart`, `migration.no_warehouse`.
+       * Error keys: 404 `company.not_found`; 409 `migration.package_imported`, `migration.codes_exist`, `migration.opening_balances_exist`, `migration.period_locked`; 422 `migration.rows_rejected`, `migration.no_chart`, `migration.no_warehouse`; 429 `upload.in_progress`, `upload.server_busy`.
        * Tag: `Migration`.
        */
       validate: Operation<"migration_books_validate">;

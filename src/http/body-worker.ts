@@ -1,0 +1,65 @@
+// A worker thread of ./large-bodies.ts (issue 22, item 4): the body of an `x-large-body` operation is parsed, walked
+// (src/json-input.ts), validated against the contract and digested here, off the event loop, exactly as the pipeline
+// does it for any other body (same functions, same 400s). The body then stays here, under the request's id, until
+// the handler has run its tasks on it (src/handlers/offloaded.ts) and the event loop releases it.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { parentPort, workerData } from "node:worker_threads";
+import type { Document } from "openapi-backend";
+import { ApiError, validationError } from "../errors.js";
+import { OFFLOADED } from "../handlers/offloaded.js";
+import { parseJsonBody } from "./body.js";
+import { createContractApi } from "./openapi.js";
+import { requestHash } from "./request-hash.js";
+import { toFieldErrors } from "./validation.js";
+import type { WorkerReply, WorkerRequest } from "./large-bodies.js";
+
+const contract = await createContractApi((workerData as { document: Document }).document);
+const bodies = new Map<number, { operationId: string; body: unknown }>();
+// A collection on demand (a worker takes no --expose-gc): once it holds no body, the heap a 32 MB package took is
+// given back at once rather than whenever V8 next collects.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const port = parentPort!;
+
+function reply(message: WorkerReply): void {
+  port.postMessage(message);
+}
+
+function failure(id: number, error: unknown): WorkerReply {
+  if (error instanceof ApiError) return { id, apiError: { code: error.code, message: error.message, key: error.key, params: error.params, fieldErrors: error.fieldErrors } };
+  return { id, error: { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack } };
+}
+
+function prepare(m: Extract<WorkerRequest, { type: "prepare" }>): WorkerReply {
+  const op = contract.operations.get(m.operationId);
+  const module = OFFLOADED[m.operationId];
+  if (!op || !module) throw new Error(`operation ${m.operationId} is not an x-large-body operation with an offload module`);
+  const body = parseJsonBody(m.contentType, Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength));
+  const validation = contract.backend.validator.validateRequest({ method: "post", path: op.path, headers: m.headers, body }, op.operation);
+  if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
+  const digest = module.digest(body);
+  const hash = m.withHash ? requestHash(m.operationId, body) : undefined;
+  bodies.set(m.id, { operationId: m.operationId, body });
+  return { id: m.id, ok: { digest, requestHash: hash } };
+}
+
+function run(m: Extract<WorkerRequest, { type: "run" }>): WorkerReply {
+  const held = bodies.get(m.bodyId);
+  if (!held) throw new Error(`no body ${m.bodyId} in this worker`);
+  return { id: m.id, ok: OFFLOADED[held.operationId].tasks[m.task](held.body, m.args) };
+}
+
+port.on("message", (m: WorkerRequest) => {
+  if (m.type === "release") {
+    bodies.delete(m.bodyId);
+    if (bodies.size === 0) gc();
+    return;
+  }
+  try {
+    reply(m.type === "prepare" ? prepare(m) : run(m));
+  } catch (error) {
+    reply(failure(m.id, error));
+  }
+});
+reply({ id: 0, ok: "ready" });
