@@ -280,11 +280,15 @@ export type paths = {
          * Post a month's depreciation
          * @description Posts a month's depreciation: one journal transaction (document type `depreciation`, dated the month's last
          *     day) debiting each group's expense account and crediting its accumulated-depreciation account, and each asset's
-         *     figures; assets that reach their depreciable value become `fully_depreciated`. An asset with depreciation to
-         *     date is not depreciated for a month on or before `openingDepreciatedThrough` (those months are in its imported
-         *     figures). Months are posted in order: after
-         *     the company's first posted month, only the month after the last one (409 `depreciation.out_of_order`, `params.expectedMonth`).
-         *     409 `depreciation.already_posted`, `period.locked`. Emits `assets.depreciation_posted`.
+         *     figures; assets that reach their depreciable value become `fully_depreciated`. A month whose total is more than
+         *     one transaction may carry (999,999,999,999,999.99) posts several, each at most that (`journalTransactionIds`).
+         *     An asset with depreciation to date is not depreciated for a month on or before `openingDepreciatedThrough`
+         *     (those months are in its imported figures). Only a month that has begun in Vilnius (422
+         *     `depreciation.month_in_future` naming `month`). Months are posted in order: after the company's first posted
+         *     month, only the month after the last one (409 `depreciation.out_of_order`, `params.expectedMonth`). 409
+         *     `depreciation.already_posted` (a month posted by mistake is undone with `assets/depreciation/reverse`),
+         *     `period.locked`. A journal refusal of the posting (an account of a group that cannot take postings) names the
+         *     groups (`params.groupCodes`). Emits `assets.depreciation_posted`.
          */
         post: operations["assets_depreciation_post"];
         delete?: never;
@@ -312,6 +316,34 @@ export type paths = {
          *     first.
          */
         post: operations["assets_depreciation_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assets/depreciation/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse the last posted month's depreciation
+         * @description Reverses the company's last posted month while its period is open, so that the month (or an earlier one) can be
+         *     posted again: each journal transaction of the month is reversed (document type `reversal`, the same date,
+         *     `reversesId` naming it), every asset the month depreciated gets back the figures it had before (a
+         *     `fully_depreciated` one is `active` again; `lastDepreciatedMonth` the month before, or null), and the run stays
+         *     recorded, marked reversed (`preview` of the month shows what posting it now would do). 409
+         *     `depreciation.not_posted` (the month is not posted), `depreciation.later_month_posted` (a later month is posted:
+         *     reverse it first; `params.lastPostedMonth`), `depreciation.asset_disposed` (an asset the month depreciated has
+         *     been disposed of since: its disposal took the month's depreciation out of the ledger; `params.assets`),
+         *     `period.locked`. Emits `assets.depreciation_reversed` (and `journal_transaction.reversed` per transaction).
+         */
+        post: operations["assets_depreciation_reverse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2805,9 +2837,14 @@ export type components = {
             posted: boolean;
             /**
              * Format: uuid
-             * @description The journal transaction; null in a preview, or when the month had nothing to depreciate.
+             * @description The journal transaction (the first, when there are several); null in a preview, or when the month had nothing to depreciate.
              */
             journalTransactionId: string | null;
+            /**
+             * @description Every journal transaction of the month, in order: one; several when the month's total is more than one
+             *     transaction may carry (999,999,999,999,999.99 each); none in a preview or when nothing was depreciated.
+             */
+            journalTransactionIds: components["schemas"]["Id"][];
             /**
              * Format: int32
              * @description Assets depreciated in the month.
@@ -2825,6 +2862,19 @@ export type components = {
             /** @description Per asset, by code. */
             assets: components["schemas"]["Assets.DepreciationAssetLine"][];
         };
+        /** @description A reversed month of depreciation. */
+        "Assets.DepreciationReversal": {
+            /** @description The month reversed. */
+            month: components["schemas"]["Ledger.YearMonth"];
+            /** @description The run as it was posted (its groups, totals and journal transactions); it stays recorded, marked reversed. */
+            run: components["schemas"]["Assets.DepreciationRun"];
+            /** @description The journal transactions (document type `reversal`) that reversed the run's, in the same order; empty when the month posted none. */
+            reversalTransactionIds: components["schemas"]["Id"][];
+            /** @description When it was reversed. */
+            reversedAt: components["schemas"]["Timestamp"];
+            /** @description The company's last posted month now; null when none is left. */
+            lastPostedMonth: string | null;
+        };
         /** @description A month's depreciation run. */
         "Assets.DepreciationRun": {
             /** @description The month. */
@@ -2833,9 +2883,14 @@ export type components = {
             posted: boolean;
             /**
              * Format: uuid
-             * @description The journal transaction; null in a preview, or when the month had nothing to depreciate.
+             * @description The journal transaction (the first, when there are several); null in a preview, or when the month had nothing to depreciate.
              */
             journalTransactionId: string | null;
+            /**
+             * @description Every journal transaction of the month, in order: one; several when the month's total is more than one
+             *     transaction may carry (999,999,999,999,999.99 each); none in a preview or when nothing was depreciated.
+             */
+            journalTransactionIds: components["schemas"]["Id"][];
             /**
              * Format: int32
              * @description Assets depreciated in the month.
@@ -2931,7 +2986,9 @@ export type components = {
          *     `fixed_asset.put_into_use_before_acquisition`, `fixed_asset.accumulated_above_depreciable`,
          *     `fixed_asset.months_above_life`, `fixed_asset.depreciation_incomplete` (the whole life depreciated but not the
          *     whole value), `fixed_asset.opening_incomplete` (one of the two opening figures without the other),
-         *     `fixed_asset.source_transaction_unknown`.
+         *     `fixed_asset.source_transaction_unknown`, `fixed_asset.monthly_charge_too_large` (on `usefulLifeMonths`: the whole
+         *     remaining value would fall to one month and reach 999,999,999,999,999.99, the most one journal transaction may
+         *     carry).
          */
         "Assets.FixedAssetCreateRequest": {
             /** @description Inventory code, unique in the company. */
@@ -2969,11 +3026,18 @@ export type components = {
          *     the disposal, and a later month never, by a run or by the depreciation to date (409
          *     `fixed_asset.depreciated_after_disposal`, `params.lastDepreciatedMonth`). 409 `fixed_asset.disposed`, `period.locked`; 422
          *     `fixed_asset.disposal_before_acquisition`, `fixed_asset.proceeds_account_required`,
-         *     `fixed_asset.disposal_account_invalid`. Emits `assets.asset_disposed`.
+         *     `fixed_asset.disposal_account_invalid`. Emits `assets.asset_disposed`. The asset is `id`, like in every other
+         *     operation; `assetId`, its former name, still works but is deprecated. Exactly one of the two: both, or neither,
+         *     is 400 `request.invalid` naming the field.
          */
         "Assets.FixedAssetDisposeRequest": {
-            /** @description The asset. */
-            assetId: components["schemas"]["Id"];
+            /** @description The asset (required unless the deprecated `assetId` is sent instead). */
+            id?: components["schemas"]["Id"];
+            /**
+             * @deprecated
+             * @description Deprecated: the asset, under its former name; send `id` instead. Not together with `id`.
+             */
+            assetId?: components["schemas"]["Id"];
             /** @description Date of the disposal. */
             date: components["schemas"]["AccountingDate"];
             /** @description Proceeds net of VAT, EUR; default 0 (a write-off). */
@@ -6944,6 +7008,24 @@ export type components = {
             /** @description The run as posted: month, journal transaction, totals per group. */
             data: components["schemas"]["Assets.DepreciationRun"];
         };
+        /** @description `assets.depreciation_reversed`: the last posted month's depreciation was reversed and may be posted again. */
+        "Webhooks.AssetsDepreciationReversedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `assets.depreciation_reversed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "assets.depreciation_reversed";
+            /** @description The reversal: the run as it was posted and the journal transactions that reversed it. */
+            data: components["schemas"]["Assets.DepreciationReversal"];
+        };
         /** @description One event's delivery to one subscription. */
         "Webhooks.Delivery": {
             /** @description Identifier of the delivery. */
@@ -7038,12 +7120,12 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Webhooks.PingEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Webhooks.PingEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
          */
-        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.asset_disposed" | "migration.imported";
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported";
         /** @description An event type, or `*` for every event type (also those added later). */
         "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
         /**
@@ -8947,7 +9029,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field): the accumulated depreciation is above the depreciable value, cost − salvage (`fixed_asset.accumulated_above_depreciable`); the whole useful life is depreciated but not the whole depreciable value (`fixed_asset.depreciation_incomplete`); `groupCode` names no asset group (`fixed_asset.group_unknown`); `depreciatedMonths` is above `usefulLifeMonths` (`fixed_asset.months_above_life`); only one of `accumulatedDepreciation` and `depreciatedMonths` is sent, and depreciation to date needs both (`fixed_asset.opening_incomplete`); `putIntoUseDate` is before `acquisitionDate` (`fixed_asset.put_into_use_before_acquisition`); `salvageValue` is above `acquisitionCost` (`fixed_asset.salvage_above_cost`); `sourceTransactionId` names no journal transaction of the company (`fixed_asset.source_transaction_unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field): the accumulated depreciation is above the depreciable value, cost − salvage (`fixed_asset.accumulated_above_depreciable`); the whole useful life is depreciated but not the whole depreciable value (`fixed_asset.depreciation_incomplete`); `groupCode` names no asset group (`fixed_asset.group_unknown`); the whole remaining value would fall to one month and reach the most one journal transaction may carry (`fixed_asset.monthly_charge_too_large`); `depreciatedMonths` is above `usefulLifeMonths` (`fixed_asset.months_above_life`); only one of `accumulatedDepreciation` and `depreciatedMonths` is sent, and depreciation to date needs both (`fixed_asset.opening_incomplete`); `putIntoUseDate` is before `acquisitionDate` (`fixed_asset.put_into_use_before_acquisition`); `salvageValue` is above `acquisitionCost` (`fixed_asset.salvage_above_cost`); `sourceTransactionId` names no journal transaction of the company (`fixed_asset.source_transaction_unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8984,7 +9066,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "assetId": "73dc4ddd-852c-474b-8a8c-6d70f348ce9a",
+                 *       "id": "73dc4ddd-852c-474b-8a8c-6d70f348ce9a",
                  *       "date": "2026-03-10",
                  *       "proceeds": "900.00",
                  *       "accountCode": "2710"
@@ -9043,11 +9125,23 @@ export interface operations {
                     "application/json": components["schemas"]["Assets.FixedAsset"];
                 };
             };
-            400: components["responses"]["JournalInvalidLines"];
+            /** @description Request validation failed (`request.invalid`, `fieldErrors` names every field; also when both `id` and the deprecated `assetId` are sent, or neither), or a journal line of the posting is malformed (`journal.invalid_lines`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
-            /** @description Not found: no fixed asset has this `assetId` (`fixed_asset.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            /** @description Not found: no fixed asset has this `id` (or `assetId`) (`fixed_asset.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9404,7 +9498,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field), checked on the asset as it would be: the accumulated depreciation is above the depreciable value, cost − salvage (`fixed_asset.accumulated_above_depreciable`); the whole useful life is depreciated but not the whole depreciable value (`fixed_asset.depreciation_incomplete`); `groupCode` names no asset group (`fixed_asset.group_unknown`); `depreciatedMonths` is above `usefulLifeMonths` (`fixed_asset.months_above_life`); `putIntoUseDate` is before `acquisitionDate` (`fixed_asset.put_into_use_before_acquisition`); `salvageValue` is above `acquisitionCost` (`fixed_asset.salvage_above_cost`); `sourceTransactionId` names no journal transaction of the company (`fixed_asset.source_transaction_unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field), checked on the asset as it would be: the accumulated depreciation is above the depreciable value, cost − salvage (`fixed_asset.accumulated_above_depreciable`); the whole useful life is depreciated but not the whole depreciable value (`fixed_asset.depreciation_incomplete`); `groupCode` names no asset group (`fixed_asset.group_unknown`); the whole remaining value would fall to one month and reach the most one journal transaction may carry (`fixed_asset.monthly_charge_too_large`); `depreciatedMonths` is above `usefulLifeMonths` (`fixed_asset.months_above_life`); `putIntoUseDate` is before `acquisitionDate` (`fixed_asset.put_into_use_before_acquisition`); `salvageValue` is above `acquisitionCost` (`fixed_asset.salvage_above_cost`); `sourceTransactionId` names no journal transaction of the company (`fixed_asset.source_transaction_unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9464,6 +9558,9 @@ export interface operations {
                      *       "month": "2026-02",
                      *       "posted": true,
                      *       "journalTransactionId": "1fe81e7d-a82f-4bbe-a428-752351f60d29",
+                     *       "journalTransactionIds": [
+                     *         "1fe81e7d-a82f-4bbe-a428-752351f60d29"
+                     *       ],
                      *       "assetCount": 2,
                      *       "total": "323.66",
                      *       "groups": [
@@ -9507,7 +9604,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule: a line of the posting names an unknown or non-postable account (`journal.lines_rejected`); the transaction's total exceeds the largest amount one transaction may carry (`journal.total_too_large`); debits do not equal credits (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule: `month` is after the current month in Vilnius (`depreciation.month_in_future`, `fieldErrors.month`); a line of the posting names an unknown or non-postable account, `params.groupCodes` naming the asset groups (`journal.lines_rejected`); the transaction's total exceeds the largest amount one transaction may carry (`journal.total_too_large`); debits do not equal credits (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9560,6 +9657,7 @@ export interface operations {
                      *       "month": "2026-02",
                      *       "posted": false,
                      *       "journalTransactionId": null,
+                     *       "journalTransactionIds": [],
                      *       "assetCount": 2,
                      *       "total": "323.66",
                      *       "groups": [
@@ -9610,6 +9708,144 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CompanyNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assets_depreciation_reverse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "month": "2026-02"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Assets.DepreciationMonthRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "month": "2026-02",
+                     *       "run": {
+                     *         "month": "2026-02",
+                     *         "posted": true,
+                     *         "journalTransactionId": "1fe81e7d-a82f-4bbe-a428-752351f60d29",
+                     *         "journalTransactionIds": [
+                     *           "1fe81e7d-a82f-4bbe-a428-752351f60d29"
+                     *         ],
+                     *         "assetCount": 2,
+                     *         "total": "323.66",
+                     *         "groups": [
+                     *           {
+                     *             "groupCode": "KOMP",
+                     *             "expenseAccountCode": "6206",
+                     *             "depreciationAccountCode": "1247",
+                     *             "assetCount": 1,
+                     *             "amount": "40.33"
+                     *           },
+                     *           {
+                     *             "groupCode": "TRANSP",
+                     *             "expenseAccountCode": "6206",
+                     *             "depreciationAccountCode": "1237",
+                     *             "assetCount": 1,
+                     *             "amount": "283.33"
+                     *           }
+                     *         ],
+                     *         "postedAt": "2026-11-23T12:41:08.902Z"
+                     *       },
+                     *       "reversalTransactionIds": [
+                     *         "0b1c3e52-6f0a-4d2e-9a57-3c4e8f1d2a6b"
+                     *       ],
+                     *       "reversedAt": "2026-11-23T12:47:31.114Z",
+                     *       "lastPostedMonth": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Assets.DepreciationReversal"];
+                };
+            };
+            /** @description Request validation failed, or a line of a reversal is malformed (`journal.invalid_lines`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: a transaction of the month is not in the journal (`journal.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: an asset the month depreciated has been disposed of since, and its disposal took the month's depreciation out of the ledger (`params.assets`) (`depreciation.asset_disposed`); a later month is posted, and only the last posted month can be reversed (`params.lastPostedMonth`) (`depreciation.later_month_posted`); the month is not posted (`depreciation.not_posted`); a transaction of the month was reversed in the journal already (`journal.already_reversed`) or is itself a reversal (`journal.reversal_of_reversal`); the month lies in a locked period (`period.locked`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the posting function refuses a line of a reversal (an account of the month's posting can no longer take postings) (`journal.lines_rejected`), its total (`journal.total_too_large`) or its balance (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

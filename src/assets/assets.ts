@@ -5,7 +5,7 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { Decimal, formatDecimal } from "../decimal.js";
+import { Decimal, MAX_MONEY, formatDecimal } from "../decimal.js";
 import { ApiError, conflict, notFound, validationError, type FieldErrors } from "../errors.js";
 import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
 import { lockCompanyAssets } from "./locks.js";
@@ -135,6 +135,18 @@ async function checkFigures(db: Db, companyId: string, f: Figures) {
       `The whole useful life (${f.usefulLifeMonths} months) is depreciated but only ${money(accumulated)} of ${money(depreciable)}; no month is left to depreciate the rest.`,
       "fixed_asset.depreciation_incomplete",
       { accumulatedDepreciation: [`must equal the depreciable value ${money(depreciable)} when every month of the useful life is depreciated`] },
+    );
+  }
+  // Issue 22, defect 13: the largest month of an asset (its last, which takes the remainder) must stay below what one
+  // journal transaction may carry. Straight-line months of an asset with two or more months left are at most about
+  // half its value, so only a last month can reach it: the whole remaining value in one month.
+  const remaining = depreciable.minus(accumulated);
+  const monthsLeft = f.usefulLifeMonths - f.depreciatedMonths;
+  if (monthsLeft === 1 && remaining.greaterThanOrEqualTo(MAX_MONEY)) {
+    throw unprocessableFields(
+      `The asset would depreciate ${money(remaining)} in one month, the largest amount one journal transaction may carry (${MAX_MONEY}); give it a longer useful life.`,
+      "fixed_asset.monthly_charge_too_large",
+      { usefulLifeMonths: [`leaves ${money(remaining)} to one month; a month's depreciation must stay below ${MAX_MONEY}`] },
     );
   }
   const group = await db("asset_groups").where({ company_id: companyId, code: f.groupCode }).forShare().first("code");

@@ -5,17 +5,20 @@
 // created with depreciation to date goes on the same way from its remaining value over its remaining months.
 //
 // Posting is set-based: one statement computes every asset's amount, records the run and a row per asset, and moves
-// every asset's figures; a second posts the sums per group through the one posting function. A company's runs are
-// serialized by an advisory lock (also taken by a disposal), months go in order, and the run's primary key refuses a
-// month posted twice even without the lock.
+// every asset's figures; then the sums per group are posted through the one posting function (one journal
+// transaction, several when one cannot carry the month: depreciation-journal.ts). A company's runs are serialized by
+// an advisory lock (also taken by a disposal and a reversal), months go in order and never beyond the current month in
+// Vilnius, and a unique index refuses a month posted twice even without the lock. A month posted by mistake is undone
+// by reversing it (reversal.ts): its run stays, marked reversed, and the month may be posted again as run 2, 3, ….
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal } from "../decimal.js";
-import { conflict } from "../errors.js";
+import { ApiError, conflict } from "../errors.js";
 import { emitEvent } from "../events/emit.js";
-import { periodLocked, post, type PostingEntry } from "../ledger/posting.js";
+import { periodLocked, post } from "../ledger/posting.js";
+import { namingGroups, planPostings } from "./depreciation-journal.js";
 import { lockCompanyAssets } from "./locks.js";
 
 type DepreciationRun = components["schemas"]["Assets.DepreciationRun"];
@@ -36,11 +39,35 @@ export function previousMonth(month: string): string {
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
 }
 
-
-/** The last month the company posted, `YYYY-MM`, or null. */
+/** The last month the company posted (and has not reversed), `YYYY-MM`, or null. */
 export async function lastPostedMonth(db: Db, companyId: string): Promise<string | null> {
-  const row = await db("asset_depreciation_runs").where("company_id", companyId).max("month as month").first();
+  const row = await db("asset_depreciation_runs").where("company_id", companyId).whereNull("reversed_at").max("month as month").first();
   return row?.month ? String(row.month).slice(0, 7) : null;
+}
+
+/** A row of asset_depreciation_runs. */
+export interface RunRow {
+  run_no: number;
+  asset_count: number;
+  posted_at: Date | string;
+  reversed_at: Date | string | null;
+}
+
+/** The month's live run (posted, not reversed), or undefined. */
+export async function liveRun(db: Db, companyId: string, month: string, forUpdate = false): Promise<RunRow | undefined> {
+  const query = db("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).whereNull("reversed_at").first();
+  return forUpdate ? query.forUpdate() : query;
+}
+
+/** The journal transactions of a run, in order. */
+export async function runTransactions(db: Db, companyId: string, month: string, runNo: number): Promise<Record<string, any>[]> {
+  return db("asset_depreciation_run_transactions").where({ company_id: companyId, month: firstDay(month), run_no: runNo }).orderBy("part");
+}
+
+/** The current month in Vilnius (`YYYY-MM`), by the database's clock. */
+export async function currentMonth(db: Db): Promise<string> {
+  const { rows } = await db.raw("select to_char(now() at time zone 'Europe/Vilnius', 'YYYY-MM') as month");
+  return rows[0].month;
 }
 
 // $1 company, $2 the month's first day. Amounts per asset: the straight line, rounded down, the last month the rest.
@@ -67,23 +94,26 @@ const GROUPS_OF = (source: string) => `
   select group_code, expense_account_code, depreciation_account_code, count(*)::int as asset_count, sum(amount)::text as amount
     from ${source} group by group_code, expense_account_code, depreciation_account_code order by group_code`;
 
-const POSTED_GROUPS_SQL = GROUPS_OF("(select * from asset_depreciation_lines where company_id = $1::uuid and month = $2::date) as l");
+const POSTED_GROUPS_SQL = GROUPS_OF("(select * from asset_depreciation_lines where company_id = $1::uuid and month = $2::date and run_no = $3::int) as l");
 
 const PREVIEW_SQL = `with ${AMOUNTS} select * from amounts order by code`;
 
 const POST_SQL = `
   with ${AMOUNTS},
   run as (
-    insert into asset_depreciation_runs (company_id, month, asset_count, total, created_by_key_id)
-    select $1::uuid, $2::date, count(*), coalesce(sum(amount), 0), $3::uuid from amounts
-    returning month
+    insert into asset_depreciation_runs (company_id, month, run_no, asset_count, total, created_by_key_id)
+    select $1::uuid, $2::date,
+           coalesce((select max(r.run_no) from asset_depreciation_runs r where r.company_id = $1::uuid and r.month = $2::date), 0) + 1,
+           count(*), coalesce(sum(amount), 0), $3::uuid
+      from amounts
+    returning run_no
   ),
   lines as (
-    insert into asset_depreciation_lines (company_id, asset_id, month, group_code, expense_account_code, depreciation_account_code,
+    insert into asset_depreciation_lines (company_id, asset_id, month, run_no, group_code, expense_account_code, depreciation_account_code,
                                           amount, accumulated_after, depreciated_months_after)
-    select $1::uuid, id, $2::date, group_code, expense_account_code, depreciation_account_code,
-           amount, accumulated_depreciation + amount, depreciated_months + 1
-      from amounts
+    select $1::uuid, a.id, $2::date, run.run_no, a.group_code, a.expense_account_code, a.depreciation_account_code,
+           a.amount, a.accumulated_depreciation + a.amount, a.depreciated_months + 1
+      from amounts a, run
   ),
   moved as (
     update fixed_assets a
@@ -105,12 +135,13 @@ interface GroupRow {
   amount: string;
 }
 
-function runToApi(month: string, groups: GroupRow[], run: { journal_transaction_id: string | null; posted_at: Date | string } | null): DepreciationRun {
+export function runToApi(month: string, groups: GroupRow[], run: { posted_at: Date | string } | null, transactionIds: string[] = []): DepreciationRun {
   const total = groups.reduce((s, g) => s.plus(g.amount), new Decimal(0));
   return {
     month,
     posted: run !== null,
-    journalTransactionId: run?.journal_transaction_id ?? null,
+    journalTransactionId: transactionIds[0] ?? null,
+    journalTransactionIds: transactionIds,
     assetCount: groups.reduce((s, g) => s + g.asset_count, 0),
     total: money(total),
     groups: groups.map((g) => ({
@@ -124,7 +155,7 @@ function runToApi(month: string, groups: GroupRow[], run: { journal_transaction_
   };
 }
 
-async function monthLocked(db: Db, companyId: string, month: string): Promise<boolean> {
+export async function monthLocked(db: Db, companyId: string, month: string): Promise<boolean> {
   // A lock of the month, or a lock through a date on or after it (ledger_month_locked, migration 20261127000400).
   const { rows } = await db.raw<{ rows: { locked: boolean }[] }>("select ledger_month_locked(?, ?::date) as locked", [companyId, firstDay(month)]);
   return rows[0].locked;
@@ -132,10 +163,11 @@ async function monthLocked(db: Db, companyId: string, month: string): Promise<bo
 
 /** What a month posted (when posted), or what posting it now would do. */
 export async function previewDepreciation(db: Db, companyId: string, month: string): Promise<DepreciationPreview> {
-  const run = await db("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first();
+  const run = await liveRun(db, companyId, month);
   if (run) {
-    const lines = db("asset_depreciation_lines as l").where({ "l.company_id": companyId, "l.month": firstDay(month) });
-    const groups = await preparedQuery<GroupRow & Record<string, unknown>>(db, "assets_depreciation_posted_groups", POSTED_GROUPS_SQL, [companyId, firstDay(month)]);
+    const lines = db("asset_depreciation_lines as l").where({ "l.company_id": companyId, "l.month": firstDay(month), "l.run_no": run.run_no });
+    const groups = await postedGroups(db, companyId, month, run.run_no);
+    const transactions = await runTransactions(db, companyId, month, run.run_no);
     const assets = await lines
       .clone()
       .join("fixed_assets as a", function () {
@@ -144,7 +176,7 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
       .orderBy("a.code")
       .select("l.asset_id", "a.code", "l.group_code", "l.amount", "l.accumulated_after", "l.depreciated_months_after", "a.acquisition_cost", "a.salvage_value");
     return {
-      ...runToApi(month, groups, run),
+      ...runToApi(month, groups, run, transactions.map((t) => t.journal_transaction_id)),
       assets: assets.map((a) => ({
         assetId: a.asset_id,
         code: a.code,
@@ -183,11 +215,35 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
   };
 }
 
-/** Posts a month's depreciation: the run, a row per asset, the assets' figures and one journal transaction. */
+/** What a posted run of a month holds per group. */
+export function postedGroups(db: Db, companyId: string, month: string, runNo: number): Promise<GroupRow[]> {
+  return preparedQuery<GroupRow & Record<string, unknown>>(db, "assets_depreciation_posted_groups", POSTED_GROUPS_SQL, [companyId, firstDay(month), runNo]);
+}
+
+/**
+ * Posts a month's depreciation: the run, a row per asset, the assets' figures and the journal. A month after the
+ * current one in Vilnius is refused (issue 22, defect 3: a month posted far ahead stopped every real month).
+ */
 export async function postDepreciation(trx: Db, companyId: string, keyId: string, month: string): Promise<DepreciationRun> {
+  const current = await currentMonth(trx);
+  if (month > current) {
+    throw new ApiError("unprocessable", `${month} has not begun in Vilnius (it is ${current}); a month is depreciated once it has begun.`, {
+      key: "depreciation.month_in_future",
+      params: { month, currentMonth: current },
+      fieldErrors: { month: [`must not be after the current month, ${current}`] },
+    });
+  }
+  return postMonth(trx, companyId, keyId, month);
+}
+
+/**
+ * The posting of a month itself, without the month's bound: postDepreciation's work, and what the service did
+ * before the bound (tests build such a company with it).
+ */
+export async function postMonth(trx: Db, companyId: string, keyId: string, month: string): Promise<DepreciationRun> {
   await lockCompanyAssets(trx, companyId);
-  const posted = await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first("journal_transaction_id");
-  if (posted) throw alreadyPosted(month, posted.journal_transaction_id);
+  const posted = await liveRun(trx, companyId, month);
+  if (posted) throw alreadyPosted(month, (await runTransactions(trx, companyId, month, posted.run_no))[0]?.journal_transaction_id ?? null);
   const last = await lastPostedMonth(trx, companyId);
   if (last !== null && month !== nextMonth(last)) {
     const expectedMonth = nextMonth(last);
@@ -205,57 +261,42 @@ export async function postDepreciation(trx: Db, companyId: string, keyId: string
   try {
     groups = await preparedQuery<GroupRow & Record<string, unknown>>(trx, "assets_depreciation_post", POST_SQL, [companyId, firstDay(month), keyId]);
   } catch (error) {
-    if (uniqueViolation(error) === "asset_depreciation_runs_pkey") throw alreadyPosted(month, null);
+    // Without the company's lock (which every caller takes) two posts of a month would meet here.
+    const violated = uniqueViolation(error);
+    if (violated === "asset_depreciation_runs_live_key" || violated === "asset_depreciation_runs_pkey") throw alreadyPosted(month, null);
     throw error;
   }
-  const entries = journalEntries(month, groups);
-  let journalTransactionId: string | null = null;
-  if (entries.length) {
+  const run = await liveRun(trx, companyId, month);
+  const planned = planPostings(month, groups);
+  const transactionIds: string[] = [];
+  for (const [i, posting] of planned.entries()) {
+    const part = planned.length > 1 ? ` (part ${i + 1} of ${planned.length})` : "";
     const transaction = await post(trx, {
       companyId,
       date: lastDay(month),
-      description: `Depreciation of fixed assets, ${month}`,
+      description: `Depreciation of fixed assets, ${month}${part}`,
       reference: `DEPR-${month}`,
       documentType: "depreciation",
       source: { type: "asset_depreciation_run", id: month },
-      entries,
+      entries: posting.entries,
       createdByKeyId: keyId,
+    }).catch((error) => {
+      throw namingGroups(error, month, posting);
     });
-    journalTransactionId = transaction.id;
-    await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).update({ journal_transaction_id: journalTransactionId });
+    transactionIds.push(transaction.id);
   }
-  const run = await trx("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).first();
-  const result = runToApi(month, groups, run);
+  if (transactionIds.length) {
+    await trx("asset_depreciation_run_transactions").insert(
+      transactionIds.map((id, i) => ({ company_id: companyId, month: firstDay(month), run_no: run!.run_no, part: i + 1, journal_transaction_id: id })),
+    );
+  }
+  const result = runToApi(month, groups, run!, transactionIds);
   await emitEvent(trx, companyId, "assets.depreciation_posted", result);
   return result;
 }
 
-/** The most lines one journal transaction may carry (journal_entries.line_no). */
-const MAX_LINES = 1000;
-
-/**
- * A debit and a credit per group; a company with more groups than one transaction can carry gets a debit and a
- * credit per pair of accounts instead (what the ledger needs; the per-group figures stay in the run's rows).
- */
-function journalEntries(month: string, groups: GroupRow[]): PostingEntry[] {
-  const nonZero = groups.filter((g) => !new Decimal(g.amount).isZero());
-  const pairs = (rows: { label: string; expense: string; depreciation: string; amount: Decimal }[]) =>
-    rows.flatMap((r) => [
-      { accountCode: r.expense, debit: money(r.amount), description: `Depreciation ${month}, ${r.label}` },
-      { accountCode: r.depreciation, credit: money(r.amount), description: `Depreciation ${month}, ${r.label}` },
-    ]);
-  if (nonZero.length * 2 <= MAX_LINES) {
-    return pairs(nonZero.map((g) => ({ label: `group ${g.group_code}`, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(g.amount) })));
-  }
-  const byAccounts = new Map<string, { label: string; expense: string; depreciation: string; amount: Decimal }>();
-  for (const g of nonZero) {
-    const label = `accounts ${g.expense_account_code}/${g.depreciation_account_code}`;
-    const row = byAccounts.get(label) ?? { label, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(0) };
-    row.amount = row.amount.plus(g.amount);
-    byAccounts.set(label, row);
-  }
-  return pairs([...byAccounts.values()]);
-}
-
 const alreadyPosted = (month: string, journalTransactionId: string | null) =>
-  conflict(`Depreciation of ${month} is posted already; a posted month never changes.`, "depreciation.already_posted", { month, journalTransactionId });
+  conflict(`Depreciation of ${month} is posted already; a posted month never changes (reverse it, while it is the last posted month, to post it again).`, "depreciation.already_posted", {
+    month,
+    journalTransactionId,
+  });

@@ -6,7 +6,7 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { Decimal, formatDecimal } from "../decimal.js";
 import { accountsForRules } from "../domain/posting-rules.js";
-import { ApiError, conflict, type FieldErrors } from "../errors.js";
+import { ApiError, conflict, validationError, type FieldErrors } from "../errors.js";
 import { emitEvent } from "../events/emit.js";
 import { post, type PostingEntry } from "../ledger/posting.js";
 import { assetToApi, findAsset, openingDepreciatedThrough, yearMonth, type FixedAsset } from "./assets.js";
@@ -18,9 +18,23 @@ type DisposeInput = components["schemas"]["Assets.FixedAssetDisposeRequest"];
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 const unprocessableField = (message: string, key: string, fieldErrors: FieldErrors) => new ApiError("unprocessable", message, { key, fieldErrors });
 
+/**
+ * The asset a dispose request names: `id`, like every other operation, or `assetId`, its deprecated name (issue 28);
+ * exactly one of them (400 `request.invalid` naming the field otherwise: the request's shape, like a missing field).
+ */
+function assetIdOf(input: DisposeInput): string {
+  if (input.id !== undefined && input.assetId !== undefined) {
+    throw validationError({ assetId: ["must not be sent together with id (assetId is the deprecated name of id)"] }, "Send the asset as id or as assetId, not both.");
+  }
+  const id = input.id ?? input.assetId;
+  if (id === undefined) throw validationError({ id: ["is required"] });
+  return id;
+}
+
 export async function disposeAsset(trx: Db, companyId: string, keyId: string, input: DisposeInput): Promise<FixedAsset> {
+  const assetId = assetIdOf(input);
   await lockCompanyAssets(trx, companyId);
-  const asset = await findAsset(trx, companyId, input.assetId, true);
+  const asset = await findAsset(trx, companyId, assetId, true);
   if (asset.status === "disposed") {
     throw conflict(`The asset ${asset.code} was disposed of on ${asset.disposal_date}.`, "fixed_asset.disposed", { id: asset.id, disposalDate: asset.disposal_date });
   }

@@ -1,12 +1,15 @@
-// The fixed-assets migrations (20261124000201, 20261124000202) on a database that already has data: rolled back on a
-// migrated copy, books written (a company, its chart, journal transactions of the document types that existed),
-// migrated forward again; the data stays, and the new tables and the new document type work on it.
+// The fixed-assets migrations (20261124000201, 20261124000202; 20261127000300 in the second test) on a database that
+// already has data: rolled back on a migrated copy, books written (a company, its chart, journal transactions of the
+// document types that existed), migrated forward again; the data stays, and the new tables and the new document type
+// work on it.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { createDb, type Db } from "../../src/db/connection.js";
 import { withTransaction } from "../../src/db/transaction.js";
 import { bootstrapAccount } from "../../src/domain/accounts.js";
 import { post } from "../../src/ledger/posting.js";
 import { migrationSource } from "../../src/db/migrations/index.js";
+import { postMonth } from "../../src/assets/depreciation.js";
+import { reverseDepreciation } from "../../src/assets/reversal.js";
 import { createTestDatabase } from "../support/harness.js";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -56,4 +59,59 @@ test("rolled back, books written, migrated forward: the books stay and the asset
   );
   expect(disposal.documentType).toBe("asset_disposal");
   expect((await db.raw("select reloptions from pg_class where relname = 'fixed_assets'")).rows[0].reloptions).toEqual(["fillfactor=50"]);
+});
+
+// Migration 20261127000300 (issue 22: reversible months, months in several transactions) on a database holding
+// months posted the way they were before it: each run's journal transaction moves to the runs' transactions, every
+// run and line becomes run 1, and the new code goes on from there; undone, the runs get their transaction back;
+// undone after a reversal, it refuses (it would lose the reversed run).
+test("20261127000300: months posted before it go on after it, and come back when it is undone", async () => {
+  const MIGRATION = "20261127000300_depreciation_reversal";
+  const applied = async () => (await db("knex_migrations").where({ name: MIGRATION })).length === 1;
+  const backTo300 = async () => {
+    while (await applied()) await db.migrate.down({ migrationSource });
+  };
+  await db.migrate.latest({ migrationSource });
+  await backTo300();
+  expect(await tableExists("asset_depreciation_run_transactions")).toBe(false);
+
+  const account = await bootstrapAccount(db, "before reversals");
+  const [company] = await db("companies").insert({ account_id: account.accountId, name: "Nusidėvėjimas UAB", code: "DEPR", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" }).returning("id");
+  await db("ledger_accounts").insert(["1230:asset", "1237:asset", "6206:expense"].map((a) => ({ company_id: company.id, code: a.split(":")[0], name: a, type: a.split(":")[1] })));
+  await db("asset_groups").insert({ company_id: company.id, code: "VANS", name: "Furgonai", asset_account_code: "1230", depreciation_account_code: "1237", expense_account_code: "6206", default_useful_life_months: 12 });
+  const [asset] = await db("fixed_assets")
+    .insert({ company_id: company.id, code: "V-1", name: "Van", group_code: "VANS", acquisition_date: "2026-01-20", put_into_use_date: "2026-01-20", depreciation_start_date: "2026-02-01", acquisition_cost: "1200.00", useful_life_months: 12 })
+    .returning("id");
+  // February as the run posted it before the migration: the run with its transaction, the line, the card moved.
+  const february = await withTransaction(db, async (trx) => {
+    const tx = await post(trx, { companyId: company.id, date: "2026-02-28", documentType: "depreciation", source: { type: "asset_depreciation_run", id: "2026-02" }, entries: [{ accountCode: "6206", debit: "100.00" }, { accountCode: "1237", credit: "100.00" }] });
+    await trx("asset_depreciation_runs").insert({ company_id: company.id, month: "2026-02-01", journal_transaction_id: tx.id, asset_count: 1, total: "100.00" });
+    await trx("asset_depreciation_lines").insert({ company_id: company.id, asset_id: asset.id, month: "2026-02-01", group_code: "VANS", expense_account_code: "6206", depreciation_account_code: "1237", amount: "100.00", accumulated_after: "100.00", depreciated_months_after: 1 });
+    await trx("fixed_assets").where({ id: asset.id }).update({ accumulated_depreciation: "100.00", depreciated_months: 1, last_depreciated_month: "2026-02-01" });
+    return tx;
+  });
+
+  await db.migrate.latest({ migrationSource });
+  expect(await db("asset_depreciation_runs").where({ company_id: company.id }).select("month", "run_no", "reversed_at")).toEqual([{ month: "2026-02-01", run_no: 1, reversed_at: null }]);
+  expect(await db("asset_depreciation_run_transactions").where({ company_id: company.id }).select("month", "run_no", "part", "journal_transaction_id", "reversal_transaction_id")).toEqual([
+    { month: "2026-02-01", run_no: 1, part: 1, journal_transaction_id: february.id, reversal_transaction_id: null },
+  ]);
+  expect(await db("asset_depreciation_lines").where({ company_id: company.id }).pluck("run_no")).toEqual([1]);
+  const march = await withTransaction(db, (trx) => postMonth(trx, company.id, account.keyId, "2026-03"));
+  expect(march).toMatchObject({ assetCount: 1, total: "100.00", journalTransactionIds: [expect.any(String)] });
+
+  // Undone with no month reversed: each run has its one transaction again.
+  await backTo300();
+  expect(await db("asset_depreciation_runs").where({ company_id: company.id }).orderBy("month").select("month", "journal_transaction_id")).toEqual([
+    { month: "2026-02-01", journal_transaction_id: february.id },
+    { month: "2026-03-01", journal_transaction_id: march.journalTransactionId },
+  ]);
+
+  // Forward again, March reversed: undoing the migration now would lose that, and is refused.
+  await db.migrate.latest({ migrationSource });
+  await withTransaction(db, (trx) => reverseDepreciation(trx, company.id, account.keyId, "2026-03"));
+  await expect(backTo300()).rejects.toThrow(/cannot be undone/);
+  expect(await applied()).toBe(true);
+  expect(await db("fixed_assets").where({ id: asset.id }).first("accumulated_depreciation", "depreciated_months")).toEqual({ accumulated_depreciation: "100.00", depreciated_months: 1 });
+  await db.migrate.latest({ migrationSource });
 });

@@ -260,9 +260,10 @@ describe("depreciation: straight line exact to the cent", () => {
       const salvage = i % 3 === 0 ? cost.div(7).toDecimalPlaces(2, Decimal.ROUND_DOWN) : new Decimal(0);
       const life = 1 + ((i * 5) % 12);
       const opening = i % 5 === 0 && life > 1 ? { accumulatedDepreciation: cost.minus(salvage).div(3).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2), depreciatedMonths: Math.floor(life / 2) } : {};
-      made.push(await asset(w, { acquisitionCost: cost.toFixed(2), salvageValue: salvage.toFixed(2), usefulLifeMonths: life, ...opening }));
+      made.push(await asset(w, { acquisitionDate: "2025-01-10", acquisitionCost: cost.toFixed(2), salvageValue: salvage.toFixed(2), usefulLifeMonths: life, ...opening }));
     }
-    for (const month of months("2026-02", 12)) await w.ok(POST, { month });
+    // Twelve months that have all begun (a month after the current one in Vilnius is refused).
+    for (const month of months("2025-02", 12)) await w.ok(POST, { month });
     const stored = await lines(w);
     for (const a of made) {
       const own = stored.filter((l) => l.asset_id === a.id);
@@ -311,7 +312,7 @@ describe("depreciation: straight line exact to the cent", () => {
 
     const run = await w.ok(POST, { month: "2026-02" });
     const { assets: _perAsset, ...summary } = preview;
-    expect(run).toEqual({ ...summary, posted: true, journalTransactionId: expect.any(String), postedAt: expect.any(String) });
+    expect(run).toEqual({ ...summary, posted: true, journalTransactionId: expect.any(String), journalTransactionIds: [run.journalTransactionId], postedAt: expect.any(String) });
     expect(await journal(w, run.journalTransactionId)).toEqual([
       ["6306", "41.66", "0.00"],
       ["1247", "0.00", "41.66"],
@@ -324,7 +325,7 @@ describe("depreciation: straight line exact to the cent", () => {
     // A posted month's preview is what was posted, whatever happens to the assets afterwards.
     await w.ok(POST, { month: "2026-03" });
     const posted = await w.ok(PREVIEW, { month: "2026-02" });
-    expect(posted).toEqual({ ...preview, posted: true, journalTransactionId: run.journalTransactionId, postedAt: run.postedAt });
+    expect(posted).toEqual({ ...preview, posted: true, journalTransactionId: run.journalTransactionId, journalTransactionIds: [run.journalTransactionId], postedAt: run.postedAt });
   });
 
   test("more groups than one transaction carries (501): a debit and a credit per pair of accounts, the run's rows per group", async () => {
@@ -367,7 +368,7 @@ describe("depreciation: straight line exact to the cent", () => {
     await w.ok(POST, { month: "2026-03" });
     const after = await snapshot();
     const cases: [string, string, Record<string, unknown>][] = [
-      ["2026-03", "depreciation.already_posted", { month: "2026-03", journalTransactionId: after.runs[0].journal_transaction_id }],
+      ["2026-03", "depreciation.already_posted", { month: "2026-03", journalTransactionId: after.tx[0].id }],
       ["2026-05", "depreciation.out_of_order", { month: "2026-05", lastPostedMonth: "2026-03", expectedMonth: "2026-04" }],
       ["2026-01", "depreciation.out_of_order", { month: "2026-01", lastPostedMonth: "2026-03", expectedMonth: "2026-04" }],
     ];
@@ -564,6 +565,11 @@ describe("tenancy and scopes", () => {
     expect((await b.ok(POST, { month: "2026-02" })).assetCount).toBe(0);
     expect(await storedAsset(a, van.id)).toMatchObject({ name: "Ford Transit", depreciated_months: 0, status: "active" });
     expect(await runs(a)).toHaveLength(0);
+    // A reversal reverses only the company's own month.
+    await a.ok(POST, { month: "2026-02" });
+    expect((await b.ok("/v1/assets/depreciation/reverse", { month: "2026-02" })).run.assetCount).toBe(0);
+    expect((await runs(a)).map((r) => r.reversed_at)).toEqual([null]);
+    expect(await storedAsset(a, van.id)).toMatchObject({ depreciated_months: 1, accumulated_depreciation: "100.00" });
   });
 
   test("assets:read reads, assets:write writes, other scopes get 403", async () => {
@@ -589,8 +595,11 @@ describe("tenancy and scopes", () => {
       expectError(await as(key, POST, { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
       expectError(await as(key, `${ASSETS}/create`, { code: "Z", name: "Z", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }), 403, "forbidden", "auth.scope_missing");
       expectError(await as(key, `${ASSETS}/dispose`, { assetId: van.id, date: "2026-01-20" }), 403, "forbidden", "auth.scope_missing");
+      expectError(await as(key, "/v1/assets/depreciation/reverse", { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
     }
     expect(await runs(w)).toHaveLength(0);
+    expect((await as(writer, POST, { month: "2026-02" })).status).toBe(200);
+    expect((await as(writer, "/v1/assets/depreciation/reverse", { month: "2026-02" })).status).toBe(200);
     expect((await as(writer, POST, { month: "2026-02" })).status).toBe(200);
     expect((await as(writer, `${ASSETS}/dispose`, { assetId: van.id, date: "2026-03-02" })).status).toBe(200);
   });

@@ -38,6 +38,7 @@ import * as invoiceLinesFrozenStatic from "./20261125000300_invoice_lines_frozen
 import * as invoiceFrozenDraftsFirst from "./20261126000100_invoice_frozen_drafts_first.js";
 import * as stockLayerSums from "./20261126000200_stock_layer_sums.js";
 import * as stockTakeOneLayerUpdate from "./20261126000300_stock_take_one_layer_update.js";
+import * as depreciationReversal from "./20261127000300_depreciation_reversal.js";
 import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js";
 import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
 import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
@@ -87,6 +88,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261126000100_invoice_frozen_drafts_first": invoiceFrozenDraftsFirst,
   "20261126000200_stock_layer_sums": stockLayerSums,
   "20261126000300_stock_take_one_layer_update": stockTakeOneLayerUpdate,
+  "20261127000300_depreciation_reversal": depreciationReversal,
   "20261127000400_ledger_locked_through": ledgerLockedThrough,
   "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
   "20261127000100_bank_remittance_whole": bankRemittanceWhole,

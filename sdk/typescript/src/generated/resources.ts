@@ -119,7 +119,7 @@ export interface Resources {
        * Creates a fixed asset (posts nothing).
        *
        * `POST /v1/assets/assets/create` · scope `assets:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `fixed_asset.code_taken`; 422 `idempotency.key_reuse`, `fixed_asset.accumulated_above_depreciable`, `fixed_asset.depreciation_incomplete`, `fixed_asset.group_unknown`, `fixed_asset.months_above_life`, `fixed_asset.opening_incomplete`, `fixed_asset.put_into_use_before_acquisition`, `fixed_asset.salvage_above_cost`, `fixed_asset.source_transaction_unknown`.
+       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `fixed_asset.code_taken`; 422 `idempotency.key_reuse`, `fixed_asset.accumulated_above_depreciable`, `fixed_asset.depreciation_incomplete`, `fixed_asset.group_unknown`, `fixed_asset.monthly_charge_too_large`, `fixed_asset.months_above_life`, `fixed_asset.opening_incomplete`, `fixed_asset.put_into_use_before_acquisition`, `fixed_asset.salvage_above_cost`, `fixed_asset.source_transaction_unknown`.
        * Tag: `Fixed assets`.
        */
       create: Operation<"assets_assets_create">;
@@ -162,7 +162,7 @@ export interface Resources {
        * Changes an asset (descriptive fields only once depreciation has been posted).
        *
        * `POST /v1/assets/assets/update` · scope `assets:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `fixed_asset.not_found`; 409 `idempotency.in_progress`, `fixed_asset.depreciation_posted`, `fixed_asset.disposed`; 422 `idempotency.key_reuse`, `fixed_asset.accumulated_above_depreciable`, `fixed_asset.depreciation_incomplete`, `fixed_asset.group_unknown`, `fixed_asset.months_above_life`, `fixed_asset.put_into_use_before_acquisition`, `fixed_asset.salvage_above_cost`, `fixed_asset.source_transaction_unknown`.
+       * Error keys: 404 `company.not_found`, `fixed_asset.not_found`; 409 `idempotency.in_progress`, `fixed_asset.depreciation_posted`, `fixed_asset.disposed`; 422 `idempotency.key_reuse`, `fixed_asset.accumulated_above_depreciable`, `fixed_asset.depreciation_incomplete`, `fixed_asset.group_unknown`, `fixed_asset.monthly_charge_too_large`, `fixed_asset.months_above_life`, `fixed_asset.put_into_use_before_acquisition`, `fixed_asset.salvage_above_cost`, `fixed_asset.source_transaction_unknown`.
        * Tag: `Fixed assets`.
        */
       update: Operation<"assets_assets_update">;
@@ -173,14 +173,18 @@ export interface Resources {
        *
        * Posts a month's depreciation: one journal transaction (document type `depreciation`, dated the month's last
        * day) debiting each group's expense account and crediting its accumulated-depreciation account, and each asset's
-       * figures; assets that reach their depreciable value become `fully_depreciated`. An asset with depreciation to
-       * date is not depreciated for a month on or before `openingDepreciatedThrough` (those months are in its imported
-       * figures). Months are posted in order: after
-       * the company's first posted month, only the month after the last one (409 `depreciation.out_of_order`, `params.expectedMonth`).
-       * 409 `depreciation.already_posted`, `period.locked`. Emits `assets.depreciation_posted`.
+       * figures; assets that reach their depreciable value become `fully_depreciated`. A month whose total is more than
+       * one transaction may carry (999,999,999,999,999.99) posts several, each at most that (`journalTransactionIds`).
+       * An asset with depreciation to date is not depreciated for a month on or before `openingDepreciatedThrough`
+       * (those months are in its imported figures). Only a month that has begun in Vilnius (422
+       * `depreciation.month_in_future` naming `month`). Months are posted in order: after the company's first posted
+       * month, only the month after the last one (409 `depreciation.out_of_order`, `params.expectedMonth`). 409
+       * `depreciation.already_posted` (a month posted by mistake is undone with `assets/depreciation/reverse`),
+       * `period.locked`. A journal refusal of the posting (an account of a group that cannot take postings) names the
+       * groups (`params.groupCodes`). Emits `assets.depreciation_posted`.
        *
        * `POST /v1/assets/depreciation/post` · scope `assets:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`; 409 `idempotency.in_progress`, `depreciation.already_posted`, `depreciation.out_of_order`, `journal.already_reversed`, `period.locked`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`; 409 `idempotency.in_progress`, `depreciation.already_posted`, `depreciation.out_of_order`, `journal.already_reversed`, `period.locked`; 422 `idempotency.key_reuse`, `depreciation.month_in_future`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
        * Tag: `Fixed assets`.
        */
       post: Operation<"assets_depreciation_post">;
@@ -199,6 +203,24 @@ export interface Resources {
        * Tag: `Fixed assets`.
        */
       preview: Operation<"assets_depreciation_preview">;
+      /**
+       * Reverse the last posted month's depreciation
+       *
+       * Reverses the company's last posted month while its period is open, so that the month (or an earlier one) can be
+       * posted again: each journal transaction of the month is reversed (document type `reversal`, the same date,
+       * `reversesId` naming it), every asset the month depreciated gets back the figures it had before (a
+       * `fully_depreciated` one is `active` again; `lastDepreciatedMonth` the month before, or null), and the run stays
+       * recorded, marked reversed (`preview` of the month shows what posting it now would do). 409
+       * `depreciation.not_posted` (the month is not posted), `depreciation.later_month_posted` (a later month is posted:
+       * reverse it first; `params.lastPostedMonth`), `depreciation.asset_disposed` (an asset the month depreciated has
+       * been disposed of since: its disposal took the month's depreciation out of the ledger; `params.assets`),
+       * `period.locked`. Emits `assets.depreciation_reversed` (and `journal_transaction.reversed` per transaction).
+       *
+       * `POST /v1/assets/depreciation/reverse` · scope `assets:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `journal.not_found`; 409 `idempotency.in_progress`, `depreciation.asset_disposed`, `depreciation.later_month_posted`, `depreciation.not_posted`, `journal.already_reversed`, `journal.reversal_of_reversal`, `period.locked`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
+       * Tag: `Fixed assets`.
+       */
+      reverse: Operation<"assets_depreciation_reverse">;
     };
     groups: {
       /**
@@ -1371,6 +1393,7 @@ export const RESOURCE_PATHS = {
     depreciation: {
       post: ["/v1/assets/depreciation/post", "assets_depreciation_post", true],
       preview: ["/v1/assets/depreciation/preview", "assets_depreciation_preview", false],
+      reverse: ["/v1/assets/depreciation/reverse", "assets_depreciation_reverse", true],
     },
     groups: {
       create: ["/v1/assets/groups/create", "assets_groups_create", true],
