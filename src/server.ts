@@ -44,7 +44,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // Node's defaults (300 s, 60 s) let a slow client hold a connection, and a request, open for minutes.
   server.requestTimeout = options.config.requestTimeoutMs;
   server.headersTimeout = Math.min(options.config.headersTimeoutMs, options.config.requestTimeoutMs);
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, options.log));
+  const apiVersion = (contract.document.info as { version: string }).version;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, options.log, apiVersion));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? options.config.port, options.config.host, () => resolve());
@@ -82,7 +83,7 @@ function describeClientError(code: string | undefined): { field: string; key: st
   }
 }
 
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket, log: Logger): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, log: Logger, apiVersion: string): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -95,7 +96,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, log: Lo
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${requestId}\r\nX-Api-Version: ${apiVersion}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
   );
   log.info({ requestId, status, clientError: error.code ?? "unknown" }, "request refused by the HTTP parser");
 }

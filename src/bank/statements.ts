@@ -93,11 +93,16 @@ async function lockAccountsOfIban(trx: Db, companyId: string, iban: string): Pro
 }
 
 // The statement rows' figures once the transactions are in; a statement that brought nothing new (a re-import)
-// leaves no record.
+// leaves no record. It answers the transactions the import created: the file's rows (bank account, dedupe key: the
+// unique index) stored under one of its new statements; the rows' keys give them the file's order.
 const SETTLE_STATEMENTS_SQL = `
   with figures as (select * from unnest($2::uuid[], $3::int[], $4::int[]) as f(id, imported, duplicates)),
-  emptied as (delete from bank_statements s using figures f where s.company_id = $1 and s.id = f.id and f.imported = 0)
-  update bank_statements s set imported = f.imported, duplicates = f.duplicates from figures f where s.company_id = $1 and s.id = f.id and f.imported > 0`;
+  emptied as (delete from bank_statements s using figures f where s.company_id = $1 and s.id = f.id and f.imported = 0),
+  settled as (update bank_statements s set imported = f.imported, duplicates = f.duplicates from figures f where s.company_id = $1 and s.id = f.id and f.imported > 0)
+  select t.id, t.statement_id, t.dedupe_key
+    from unnest($5::uuid[], $6::text[]) as r(bank_account_id, dedupe_key)
+    join bank_transactions t on t.company_id = $1 and t.bank_account_id = r.bank_account_id and t.dedupe_key = r.dedupe_key
+   where t.statement_id = any($2::uuid[])`;
 
 /**
  * Imports a camt.053 file. Its statements are of the named bank account's IBAN; each goes to the company's bank
@@ -161,6 +166,7 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
     bankAccountIds,
     statementIds: rowsOf.flatMap((r, i) => r.map(() => statementIds[i])),
   });
+  const statementOf = rowsOf.flatMap((r, i) => r.map(() => i));
   const byStatement = statements.map((s, i) => {
     const imported = counts.get(statementIds[i]) ?? 0;
     return {
@@ -175,9 +181,23 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
       closingBalance: money(s.closingBalance),
       imported,
       duplicates: rowsOf[i].length - imported,
+      transactionIds: [] as string[],
     };
   });
-  await plainQuery(trx, SETTLE_STATEMENTS_SQL, [companyId, statementIds, byStatement.map((s) => s.imported), byStatement.map((s) => s.duplicates)]);
+  const created = await plainQuery<{ id: string; statement_id: string; dedupe_key: string }>(trx, SETTLE_STATEMENTS_SQL, [
+    companyId,
+    statementIds,
+    byStatement.map((s) => s.imported),
+    byStatement.map((s) => s.duplicates),
+    bankAccountIds,
+    keys,
+  ]);
+  // In the file's order: a row's dedupe key is unique within its statement's (new) rows.
+  const createdId = new Map(created.map((t) => [`${t.statement_id} ${t.dedupe_key}`, t.id]));
+  keys.forEach((key, n) => {
+    const id = createdId.get(`${statementIds[statementOf[n]]} ${key}`);
+    if (id !== undefined) byStatement[statementOf[n]].transactionIds.push(id);
+  });
 
   const own = byStatement.filter((s) => s.bankAccountId === named.id);
   return {

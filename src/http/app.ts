@@ -34,20 +34,23 @@ export function createApp(deps: AppDeps): Koa {
   const hops = deps.config.trustProxyHops;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
-  app.use(requestEnvelope(deps.log));
+  app.use(requestEnvelope(deps.log, (deps.contract.document.info as { version: string }).version));
   app.use(publicRoutes(deps));
   app.use(apiPipeline(deps));
   return app;
 }
 
-/** Request id, the error envelope for every failure, and one structured log line per request. */
-function requestEnvelope(log: Logger): Koa.Middleware {
+/** Request id, API version, the error envelope for every failure, and one structured log line per request. */
+function requestEnvelope(log: Logger, apiVersion: string): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const offered = ctx.get("x-request-id");
     const requestId = REQUEST_ID.test(offered) ? offered : newRequestId();
     ctx.state.requestId = requestId;
     ctx.set("X-Request-Id", requestId);
+    // On every answer, a 500 too: the version is public (/health/live says it) and tells a client which contract it
+    // talks to (CHANGELOG.md).
+    ctx.set("X-Api-Version", apiVersion);
     // Every answer is JSON (or a page) that no browser should sniff as something else, and none may be cached:
     // several carry secrets (a new API key, a webhook signing secret). Static assets override the cache policy.
     ctx.set("X-Content-Type-Options", "nosniff");
@@ -85,6 +88,9 @@ function requestEnvelope(log: Logger): Koa.Middleware {
       keyId: ctx.state.keyId,
       method: ctx.method,
       path: ctx.path,
+      // Which client (and SDK version) sent it: the SDK sends both, a browser only its own User-Agent.
+      userAgent: ctx.get("user-agent") || undefined,
+      clientName: ctx.get("x-client-name") || undefined,
       status: aborted ? CLIENT_CLOSED_REQUEST : ctx.status,
       ...(aborted ? { clientAborted: true } : {}),
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,

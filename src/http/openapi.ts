@@ -6,7 +6,7 @@
 //   x-sensitive-response  the response carries a secret (stored sealed for idempotent replays)
 //   x-writes-nothing  a write-scoped operation that writes nothing (no transaction, idempotency or audit record)
 //   x-large-body      one at a time per account, its body parsed and validated in a worker thread (./large-bodies.ts)
-import { OpenAPIBackend, OpenAPIValidator, type Document, type Operation } from "openapi-backend";
+import { OpenAPIBackend, OpenAPIValidator, ValidationContext, type Document, type Operation } from "openapi-backend";
 import addFormatsModule from "ajv-formats";
 import { loadDocument } from "../contract-document.js";
 import { DEFAULT_BODY_LIMIT } from "./body.js";
@@ -91,8 +91,11 @@ export async function createContractApi(document: Document = loadDocument(), opt
     definition: backend.definition,
     router: backend.router,
     ajvOpts: { allErrors: true, useDefaults: true, strict: false },
-    customizeAjv: (ajv) => {
+    customizeAjv: (ajv, _options, context) => {
       addFormats(ajv, ["date", "date-time", "uuid", "email"]);
+      // A request's errors carry the schema that holds each failed keyword, whose description says in words what a
+      // pattern or format expects (src/http/validation.ts). Read when a validator is compiled, which is later.
+      if (context === ValidationContext.RequestBody || context === ValidationContext.Params) (ajv.opts as { verbose?: boolean }).verbose = true;
       return ajv;
     },
     lazyCompileValidators: true,

@@ -50,8 +50,22 @@ const docsPage = (base: string) => `<!doctype html>
 </body>
 </html>`;
 
-const docsInit = (base: string) =>
-  `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${base}/openapi.json`)}, dom_id: "#reference", deepLinking: true, docExpansion: "none", defaultModelsExpandDepth: 0 });`;
+const SWAGGER_OPTIONS = `dom_id: "#reference", deepLinking: true, docExpansion: "none", defaultModelsExpandDepth: 0`;
+
+/**
+ * Swagger UI's start. With PUBLIC_URL set, "Try it out" sends to the document's server, PUBLIC_URL. Without it the
+ * document names http://localhost:3000, which is wrong for a page loaded from anywhere else (issue 28): the page then
+ * loads the document itself and names the origin it was loaded from as the server.
+ */
+const docsInit = (base: string, publicUrlSet: boolean) =>
+  publicUrlSet
+    ? `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${base}/openapi.json`)}, ${SWAGGER_OPTIONS} });`
+    : `fetch(${JSON.stringify(`${base}/openapi.json`)})
+  .then((response) => response.json())
+  .then((spec) => {
+    spec.servers = [{ url: window.location.origin, description: "This server (the origin of this page; PUBLIC_URL is not set)" }];
+    window.ui = SwaggerUIBundle({ spec, ${SWAGGER_OPTIONS} });
+  });`;
 
 // The reference page runs only its own scripts and styles, and may not be framed (clickjacking). Swagger UI sets
 // inline styles and shows data: images, which the policy allows; nothing else.
@@ -111,7 +125,8 @@ export function publicRoutes({ db, contract, config }: { db: Db; contract: Contr
   let json31: string | undefined;
   const base = new URL(config.publicUrl).pathname.replace(/\/+$/, "");
   const page = docsPage(base);
-  const init = docsInit(base);
+  // PUBLIC_URL unset is its default (src/config.ts).
+  const init = docsInit(base, config.publicUrl !== DEFAULT_PUBLIC_URL);
 
   // Liveness: the process answers (no database involved, so a slow database never gets a live process restarted).
   // Readiness: the database answers and every migration of this build is applied; a balancer takes a process that

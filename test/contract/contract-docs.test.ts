@@ -1,4 +1,5 @@
 // Issue 14: what an integrator reads first — summaries, tags, info, and a `servers` entry that names the public URL.
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import YAML from "yaml";
 import { DEFAULT_PUBLIC_URL, loadConfig } from "../../src/config.js";
@@ -34,6 +35,39 @@ describe("the contract reads well", () => {
     expect(document.info.license).toEqual(expect.objectContaining({ name: expect.any(String), url: expect.stringMatching(/^https?:\/\//) }));
     expect(document.externalDocs.url).toMatch(/^https?:\/\//);
     expect(document.servers).toEqual([{ url: DEFAULT_PUBLIC_URL, description: expect.any(String) }]);
+  });
+});
+
+/**
+ * What Swagger UI is started with when the reference page's /docs/init.js runs in a page loaded from `origin`: the
+ * script is run as a browser would, with its fetch reaching the server.
+ */
+async function runDocsInit(h: Harness, origin: string): Promise<{ url?: string; servers?: unknown }> {
+  const script = await (await h.get("/docs/init.js")).text();
+  let started: ((config: Record<string, any>) => void) | undefined;
+  const config = new Promise<Record<string, any>>((resolve) => (started = resolve));
+  const window: Record<string, unknown> = { location: { origin } };
+  const context = vm.createContext({
+    window,
+    fetch: (path: string) => h.get(path),
+    SwaggerUIBundle: (c: Record<string, any>) => started!(c),
+  });
+  vm.runInContext(script, context);
+  const c = await config;
+  return c.spec ? { servers: c.spec.servers } : { url: c.url };
+}
+
+describe("the reference page without PUBLIC_URL", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { publicUrl: DEFAULT_PUBLIC_URL } });
+  });
+  afterAll(() => h.close());
+
+  test("Swagger UI's Try it out sends to the origin the page was loaded from, not http://localhost:3000", async () => {
+    expect(await runDocsInit(h, "http://10.1.2.3:8080")).toEqual({ servers: [{ url: "http://10.1.2.3:8080", description: expect.stringContaining("PUBLIC_URL is not set") }] });
+    // The served document keeps its server.
+    expect(((await (await h.get("/openapi.json")).json()) as { servers: { url: string }[] }).servers[0].url).toBe(DEFAULT_PUBLIC_URL);
   });
 });
 
@@ -93,6 +127,11 @@ describe("PUBLIC_URL", () => {
       expect(JSON.parse(JSON.stringify(served).replaceAll("https://apskaita.example.lt/api", DEFAULT_PUBLIC_URL)).paths).toEqual(
         version === "3.0.0" ? document.paths : expect.anything(),
       );
+    });
+
+    test("Swagger UI's Try it out sends to PUBLIC_URL, the served document's server", async () => {
+      const ui = await runDocsInit(h, "http://10.1.2.3:8080");
+      expect(ui).toEqual({ url: "/api/openapi.json" });
     });
 
     test("the reference page's links and Swagger UI's document carry PUBLIC_URL's path; the license link has its anchor", async () => {

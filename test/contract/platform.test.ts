@@ -1,5 +1,6 @@
 // The platform's promises about the contract itself and the routes outside /v1.
 import { existsSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
@@ -51,8 +52,10 @@ describe("the contract", () => {
       const body = (op.requestBody as any);
       expect(`${path} ${body?.required}`).toBe(`${path} true`);
       const schema = body.content["application/json"].schema;
-      const resolved = schema.$ref ? schemas[schema.$ref.split("/").pop()] : schema;
-      expect(`${path} ${resolved.additionalProperties}`).toBe(`${path} false`);
+      const resolve = (s: any) => (s.$ref ? schemas[s.$ref.split("/").pop()] : s);
+      const resolved = resolve(schema);
+      // A oneOf ("exactly one of id and code"): each of its forms is closed.
+      for (const form of resolved.oneOf?.map(resolve) ?? [resolved]) expect(`${path} ${form.additionalProperties}`).toBe(`${path} false`);
     }
   });
 
@@ -158,7 +161,8 @@ describe("routes outside /v1", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     const html = await page.text();
     expect(html).toContain("/docs/assets/swagger-ui-bundle.js");
-    expect(await (await h.get("/docs/init.js")).text()).toContain('url: "/openapi.json"');
+    // Without PUBLIC_URL the page loads the document itself (and names its own origin as the server: contract-docs.test.ts).
+    expect(await (await h.get("/docs/init.js")).text()).toContain('fetch("/openapi.json")');
     const bundle = await h.get("/docs/assets/swagger-ui-bundle.js");
     expect(bundle.status).toBe(200);
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
@@ -181,6 +185,27 @@ describe("routes outside /v1", () => {
       const parsed = href.endsWith(".json") ? await res.json() : YAML.parse(await res.text());
       expect((parsed as { info: { version: string } }).info.version).toBe("0.3.6");
     }
+  });
+
+  test("every answer carries X-Api-Version, the contract's version: the routes outside /v1, errors, and the HTTP parser's own 400", async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(h.server.port, "127.0.0.1", () => socket.end("GET /health/live HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"));
+      const chunks: Buffer[] = [];
+      socket.on("data", (c) => chunks.push(c));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    });
+    const answers = [
+      ["GET /health/live", await h.get("/health/live")],
+      ["GET /health", await h.get("/health")],
+      ["GET /docs", await h.get("/docs")],
+      ["GET /openapi.json", await h.get("/openapi.json")],
+      ["an unknown path", await h.get("/nope")],
+      ["a request without a key", await fetch(`${h.url}/v1/partners/list`, { method: "POST", body: "{}" })],
+    ] as const;
+    expect(answers.map(([name, res]) => [name, res.headers.get("x-api-version")])).toEqual(answers.map(([name]) => [name, document.info.version]));
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain(`\r\nX-Api-Version: ${document.info.version}\r\n`);
   });
 
   test("an unknown path or method is 404 not_found in the envelope", async () => {

@@ -215,6 +215,7 @@ describe("balance sheet", () => {
     expect(res.status).toBe(200);
     const { statementLines, ...rest } = res.body;
     expect(rest).toEqual({
+      asOf: "2026-03-31",
       date: "2026-03-31",
       fiscalYearStart: "2026-01-01",
       assets: {
@@ -304,7 +305,7 @@ describe("errors, scope and tenancy", () => {
     { name: "general ledger ending before it starts", path: "reports/general-ledger", body: { accountCode: "2710", from: "2026-02-01", to: "2026-01-31" }, status: 400, fields: ["to"] },
     { name: "profit and loss ending before it starts", path: "reports/profit-and-loss", body: { from: "2026-12-31", to: "2026-01-01" }, status: 400, fields: ["to"] },
     { name: "a date that is no date", path: "reports/trial-balance", body: { from: "2026-13-01", to: "2026-12-31" }, status: 400, fields: ["from"] },
-    { name: "a missing date", path: "reports/balance-sheet", body: {}, status: 400, fields: ["date"] },
+    { name: "neither asOf nor the deprecated date", path: "reports/balance-sheet", body: {}, status: 400, fields: ["asOf", "date"] },
     { name: "an unknown property", path: "reports/profit-and-loss", body: { from: "2026-01-01", to: "2026-01-31", accountCode: "2710" }, status: 400, fields: ["accountCode"] },
   ];
   test.each(cases)("$name: $status naming $fields", async ({ path, body, status, fields }) => {

@@ -1,24 +1,45 @@
 // The TypeScript SDK (sdk/typescript) against the real server: the paging helper over more than one page (rows in
 // the request's order, each page asked for once, the filter kept on every page, `limit`), what a call sends (key,
-// company, Idempotency-Key) and what an error carries, and the webhook verifier on real deliveries made by the worker
-// (one secret, then two during a rotation). The verifier against the server's signing code: test/unit/sdk-webhooks.test.ts.
+// company, Idempotency-Key, X-Request-Id, User-Agent) and what an error carries, a call that gets no answer, the
+// retry hooks, "exactly one of id and code", and the webhook verifier on real deliveries made by the worker (one
+// secret, then two during a rotation). The verifier against the server's signing code: test/unit/sdk-webhooks.test.ts;
+// what the SDK's types refuse: test/unit/sdk-types.test.ts; its error keys and codes: test/unit/sdk-errors.test.ts.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Middleware } from "openapi-fetch";
 import { startHarness, type Harness } from "../support/harness.js";
-import { expectApiError } from "../support/expect.js";
+import { captureLogs } from "../support/logs.js";
+import { bankWorld } from "../support/bank.js";
+import { base64, buildCamt, type CamtEntry } from "../support/camt.js";
+import { loadDocument } from "../../src/http/openapi.js";
+import { expectApiError, invalid } from "../support/expect.js";
 import { ltCompanyCode } from "../support/codes.js";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.js";
 import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
-import { AccountingApi, constructWebhookEvent, pages, verifyWebhookSignature, WebhookSignatureError } from "../../sdk/typescript/src/index.js";
+import {
+  AccountingApi,
+  AccountingApiConnectionError,
+  AccountingApiError,
+  API_VERSION,
+  constructWebhookEvent,
+  pages,
+  verifyWebhookSignature,
+  WebhookSignatureError,
+  type RequestEvent,
+  type RetryEvent,
+} from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
+const logs = captureLogs();
+const contractDocument = loadDocument() as any;
 let receiver: Receiver;
 let worker: Worker;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  h = await startHarness({ config: { webhookAllowPrivateUrls: true, webhookRetrySchedule: [0, 200, 400], webhookTimeoutMs: 1500 } });
+  h = await startHarness({ config: { webhookAllowPrivateUrls: true, webhookRetrySchedule: [0, 200, 400], webhookTimeoutMs: 1500 }, log: logs.log });
   worker = await startWorker(h.connectionString, 2, createLogger("silent"), { db: h.db, config: h.config });
 });
 afterAll(async () => {
@@ -144,11 +165,14 @@ describe("retries", () => {
         await (await fetch(request)).arrayBuffer();
         throw new TypeError("fetch failed");
       }
-      const body = step === 409 ? { error: { code: "conflict", message: "in progress", requestId: "r1", key: "idempotency.in_progress" } } : { error: { code: "unavailable", message: "busy", requestId: "r1" } };
-      return new Response(JSON.stringify(body), { status: step, headers: { "content-type": "application/json", "x-request-id": "r1", "retry-after": "0" } });
+      // A 409 of the server itself, or a proxy's 503 page (not the contract's envelope).
+      if (step === 409) return Response.json({ error: { code: "conflict", message: "in progress", requestId: "r1", key: "idempotency.in_progress" } }, { status: 409, headers: { "x-request-id": "r1", "retry-after": "0" } });
+      return new Response("<html>busy</html>", { status: step, headers: { "content-type": "text/html", "retry-after": "0" } });
     };
+    const retries: RetryEvent[] = [];
     // No contract middleware here: the stand-in answers are not the server's.
-    return { ...t, attempts, api: new AccountingApi({ apiKey: t.apiKey, companyId: t.companyId, baseUrl: h.url, fetch: fetcher, maxRetries }) };
+    const api = new AccountingApi({ apiKey: t.apiKey, companyId: t.companyId, baseUrl: h.url, fetch: fetcher, maxRetries, onRetry: (event) => void retries.push(event) });
+    return { ...t, attempts, retries, api };
   }
 
   test.each([
@@ -182,7 +206,7 @@ describe("retries", () => {
     { name: "maxRetries 0", script: [503], maxRetries: 0, status: 503, attempts: 1 },
   ])("$name: the last answer is the error, and nothing is stored", async ({ script, maxRetries, status, attempts }) => {
     const c = await flakyClient([...script], maxRetries);
-    await expectApiError(c.api.partners.create({ name: "Niekas", code: "N" }), status, "unavailable");
+    await expectApiError(c.api.partners.create({ name: "Niekas", code: "N" }), status, "http_error");
     expect(c.attempts).toHaveLength(attempts);
     expect(await h.db("partners").where({ company_id: c.companyId })).toHaveLength(0);
   });
@@ -195,10 +219,192 @@ describe("retries", () => {
     expect(c.attempts).toHaveLength(3);
   });
 
-  test("a network error with maxRetries 0 reaches the caller as it is", async () => {
+  test("a network error with maxRetries 0 reaches the caller as an AccountingApiConnectionError holding it", async () => {
     const c = await flakyClient(["network"], 0);
-    await expect(c.api.partners.list()).rejects.toThrow("fetch failed");
+    const error = await c.api.partners.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AccountingApiConnectionError);
+    expect((error as AccountingApiConnectionError).cause).toEqual(new TypeError("fetch failed"));
     expect(c.attempts).toHaveLength(1);
+    expect(c.retries).toEqual([]);
+  });
+
+  test("onRetry sees each retry with its status (or error) and delay; onRequest every attempt", async () => {
+    const t = await h.tenant();
+    const script: (number | "network")[] = [429, "network", 503];
+    const requests: RequestEvent[] = [];
+    const retries: RetryEvent[] = [];
+    const fetcher = async (request: Request) => {
+      const step = script.shift();
+      if (step === undefined) return fetch(request);
+      if (step === "network") throw new TypeError("fetch failed");
+      return new Response("{}", { status: step, headers: { "content-type": "application/json", ...(step === 429 ? { "retry-after": "0" } : {}) } });
+    };
+    const api = new AccountingApi({
+      apiKey: t.apiKey,
+      companyId: t.companyId,
+      baseUrl: h.url,
+      fetch: fetcher,
+      maxRetries: 3,
+      onRequest: (event) => void requests.push(event),
+      onRetry: (event) => void retries.push(event),
+    });
+    const partner = await api.partners.create({ name: "Alytaus tekstilė UAB", code: "AT" });
+    expect(retries.map(({ attempt, status, error }) => ({ attempt, status, error: error === undefined ? undefined : String(error) }))).toEqual([
+      { attempt: 1, status: 429, error: undefined },
+      { attempt: 2, status: undefined, error: "TypeError: fetch failed" },
+      { attempt: 3, status: 503, error: undefined },
+    ]);
+    // A 429's delay is its Retry-After; the others' the backoff with jitter: about 1 s, then 2 s.
+    expect(retries[0].delayMs).toBe(0);
+    expect(retries[1].delayMs).toBeGreaterThanOrEqual(750);
+    expect(retries[1].delayMs).toBeLessThanOrEqual(1250);
+    expect(retries[2].delayMs).toBeGreaterThanOrEqual(1500);
+    expect(retries[2].delayMs).toBeLessThanOrEqual(2500);
+    expect(requests.map((r) => r.attempt)).toEqual([0, 1, 2, 3]);
+    // Every attempt of the call carries one X-Request-Id and one Idempotency-Key, which the server kept.
+    expect(new Set(requests.map((r) => r.request.headers.get("x-request-id"))).size).toBe(1);
+    expect(new Set(requests.map((r) => r.request.headers.get("idempotency-key"))).size).toBe(1);
+    expect(await h.db("partners").where({ company_id: t.companyId }).pluck("id")).toEqual([partner.id]);
+  }, 20_000);
+
+  test("a 429 of the real server: onRetry sees it with its Retry-After, and false gives the 429 at once instead of waiting", async () => {
+    const t = await h.tenant();
+    await h.db("api_keys").where({ id: t.keyId }).update({ rate_limit_per_minute: 1 });
+    const retries: RetryEvent[] = [];
+    const api = new AccountingApi({ ...t.api.options, maxRetries: 2, onRetry: (event) => (retries.push(event), false) });
+    // Within one one-minute window the second request is over the budget of 1; three cover a window's end.
+    let limited: AccountingApiError | undefined;
+    for (let i = 0; i < 3 && !limited; i++) {
+      limited = await api.partners.list().then(
+        () => undefined,
+        (e: unknown) => e as AccountingApiError,
+      );
+    }
+    expect(limited).toBeInstanceOf(AccountingApiError);
+    expect([limited!.status, limited!.code, limited!.key]).toEqual([429, "rate_limited", "rate_limit.exceeded"]);
+    const retryAfter = Number(limited!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, status: 429, delayMs: retryAfter * 1000 });
+    expect(retries[0].headers?.get("x-ratelimit-limit")).toBe("1");
+  });
+});
+
+describe("a call that gets no answer", () => {
+  /** A port nothing listens on any more: connecting to it is refused. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  test("a refused connection is an AccountingApiConnectionError with status 0, the request id and the cause, after its retries", async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const requests: RequestEvent[] = [];
+    const retries: RetryEvent[] = [];
+    const api = new AccountingApi({ apiKey: "ak_none", baseUrl, maxRetries: 1, onRequest: (e) => void requests.push(e), onRetry: (e) => void retries.push(e) });
+    const error = await api.partners.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AccountingApiConnectionError);
+    expect(error).toBeInstanceOf(AccountingApiError);
+    const e = error as AccountingApiConnectionError;
+    expect([e.status, e.code, e.key, e.body]).toEqual([0, "connection_error", undefined, undefined]);
+    expect(e.requestId).toMatch(/^sdk_[0-9a-f-]{36}$/);
+    expect(e.requestId).toBe(requests[0].request.headers.get("x-request-id"));
+    expect(e.request).toEqual({ method: "POST", url: `${baseUrl}/v1/partners/list` });
+    expect(e.message).toContain("ECONNREFUSED");
+    expect((e.cause as { cause?: { code?: string } }).cause?.code).toBe("ECONNREFUSED");
+    expect(requests.map((r) => r.attempt)).toEqual([0, 1]);
+    expect(retries).toHaveLength(1);
+    expect([retries[0].attempt, retries[0].status, String(retries[0].error)]).toEqual([1, undefined, "TypeError: fetch failed"]);
+  });
+
+  test("a call aborted through its signal rejects with the signal's reason, not a connection error", async () => {
+    const t = await h.tenant();
+    const controller = new AbortController();
+    controller.abort(new Error("the caller gave up"));
+    await expect(t.api.partners.list({}, { signal: controller.signal })).rejects.toThrow("the caller gave up");
+  });
+});
+
+describe("what names the SDK to the server", () => {
+  test("User-Agent and X-Client-Name name the SDK and its version; the server keeps the call's X-Request-Id and logs all three", async () => {
+    const t = await h.tenant();
+    const { response } = await t.api.partners.list.withResponse();
+    const requestId = response.headers.get("x-request-id")!;
+    expect(requestId).toMatch(/^sdk_[0-9a-f-]{36}$/);
+    const line = logs.lines().find((l) => l.requestId === requestId && l.path === "/v1/partners/list");
+    expect(line).toMatchObject({
+      status: 200,
+      userAgent: `accounting-api-sdk/${API_VERSION} (node ${process.versions.node})`,
+      clientName: `accounting-api-sdk/${API_VERSION}`,
+    });
+    // A header of the caller's replaces the SDK's own.
+    const named = new AccountingApi({ ...t.api.options, headers: { "User-Agent": "Buhalterija/2.1" } });
+    const second = (await named.partners.list.withResponse()).response.headers.get("x-request-id");
+    expect(logs.lines().find((l) => l.requestId === second)).toMatchObject({ userAgent: "Buhalterija/2.1", clientName: `accounting-api-sdk/${API_VERSION}` });
+  });
+
+  test("every answer carries X-Api-Version, the contract's version; an error too", async () => {
+    const t = await h.tenant();
+    const { response } = await t.api.partners.list.withResponse();
+    expect(response.headers.get("x-api-version")).toBe(API_VERSION);
+    const error = await expectApiError(t.api.partners.get({ code: "NO-SUCH" }), 404, "not_found", "partner.not_found");
+    expect(error.headers.get("x-api-version")).toBe(API_VERSION);
+    expect(API_VERSION).toBe("0.3.6");
+  });
+
+  test("baseUrl is required: the client no longer falls back to http://localhost:3000", () => {
+    expect(() => new AccountingApi({ apiKey: "ak_x" } as never)).toThrow(/baseUrl is required/);
+  });
+});
+
+describe("exactly one of id and code", () => {
+  // The six operations that name one resource by id or by code. Their request is a oneOf of {id} and {code}: the
+  // SDK's types refuse the bodies below (test/unit/sdk-types.test.ts), so they are sent through invalid().
+  let c: Awaited<ReturnType<typeof h.tenant>>;
+  const named: Record<string, { id: string; code: string; table: string }> = {};
+  beforeAll(async () => {
+    c = await h.tenant();
+    const partner = await c.api.partners.create({ name: "Kauno grūdai AB", code: "KG" });
+    const item = await c.api.catalog.items.create({ code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21" });
+    const warehouse = await c.api.inventory.warehouses.create({ code: "VLN", name: "Vilniaus sandėlis" });
+    const account = await c.api.ledger.accounts.create({ code: "5001", name: "Pajamos", type: "income" });
+    Object.assign(named, {
+      partner: { id: partner.id, code: partner.code, table: "partners" },
+      item: { id: item.id, code: item.code, table: "catalog_items" },
+      warehouse: { id: warehouse.id, code: warehouse.code, table: "warehouses" },
+      account: { id: account.id, code: account.code, table: "ledger_accounts" },
+    });
+  });
+
+  const operations = [
+    { name: "partners/get", resource: "partner", send: (api: AccountingApi, body: never) => api.partners.get(body) },
+    { name: "partners/delete", resource: "partner", send: (api: AccountingApi, body: never) => api.partners.delete(body) },
+    { name: "catalog/items/get", resource: "item", send: (api: AccountingApi, body: never) => api.catalog.items.get(body) },
+    { name: "catalog/items/delete", resource: "item", send: (api: AccountingApi, body: never) => api.catalog.items.delete(body) },
+    { name: "inventory/warehouses/get", resource: "warehouse", send: (api: AccountingApi, body: never) => api.inventory.warehouses.get(body) },
+    { name: "ledger/accounts/get", resource: "account", send: (api: AccountingApi, body: never) => api.ledger.accounts.get(body) },
+  ];
+  const cases = operations.flatMap((op) => [
+    { ...op, body: "neither", make: () => ({}) },
+    { ...op, body: "both", make: (r: { id: string; code: string }) => ({ id: r.id, code: r.code }) },
+  ]);
+
+  test.each(cases)("$name with $body: 400 naming id and code in words, and nothing changes", async ({ resource, send, make }) => {
+    const r = named[resource];
+    const error = await expectApiError(send(c.api, invalid(make(r))), 400, "validation", "request.invalid");
+    expect(error.fieldErrors).toEqual({ id: ["send exactly one of id and code"], code: ["send exactly one of id and code"] });
+    expect(await h.db(r.table).where({ company_id: c.companyId, id: r.id, code: r.code })).toHaveLength(1);
+  });
+
+  // (A delete by each form is in its module's suite.)
+  test.each(operations.filter((op) => op.name.endsWith("/get")))("$name by id and by code each answer the same resource", async ({ resource, send }) => {
+    const r = named[resource];
+    const [byId, byCode] = [await send(c.api, { id: r.id } as never), await send(c.api, { code: r.code } as never)];
+    expect(byId).toEqual(byCode);
+    expect(byId).toMatchObject({ id: r.id, code: r.code });
   });
 });
 
@@ -245,5 +451,127 @@ describe("verifying real deliveries", () => {
     for (const secret of [sub.secret, rotated.secret, [rotated.secret, sub.secret]]) {
       expect((await constructWebhookEvent(delivery.body, delivery.headers, secret)).data).toMatchObject({ code: "TM" });
     }
+  });
+});
+
+describe("a 400 says what a field expects in words, never a regular expression", () => {
+  // The words are the scalar's own description in the contract (src/http/validation.ts).
+  const ACCOUNTING_DATE =
+    "expected a date of an accounting event (a posting, a document, a period, a report range), `YYYY-MM-DD`, from 2000-01-01 to 2100-12-31, the window the number series use too (a real date: `2026-02-30` is refused)";
+  const cases = [
+    {
+      name: "an amount with 3 decimals",
+      send: (api: AccountingApi) => api.ledger.journal.transactions.create({ date: "2026-03-02", entries: [{ accountCode: "2710", debit: "12.345" }, { accountCode: "3010", credit: "12.35" }] }),
+      fieldErrors: { "entries[0].debit": ["expected a positive amount: up to 15 integer digits and 2 decimals, above 0"] },
+    },
+    {
+      name: "a date that is no day of the calendar (its format, not its pattern)",
+      send: (api: AccountingApi) => api.ledger.journal.transactions.create({ date: "2026-02-30", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] }),
+      fieldErrors: { date: [ACCOUNTING_DATE] },
+    },
+    {
+      name: "a rate with a comma",
+      send: (api: AccountingApi) => api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1,08" }),
+      fieldErrors: { rate: ["expected an exchange rate as a decimal string: 1 to 10 integer digits and an optional fraction of 1 to 8 digits"] },
+    },
+    {
+      name: "an id that is not a UUID",
+      send: (api: AccountingApi) => api.partners.get({ id: "P-1" }),
+      fieldErrors: { id: ["expected an identifier of a resource: a UUID in its 36-character form (either case)"] },
+    },
+    {
+      name: "a code with surrounding spaces, and an IBAN too short",
+      send: (api: AccountingApi) => api.partners.create({ name: "Tarpų UAB", code: " P1 ", iban: "LT12" }),
+      fieldErrors: {
+        code: ["expected a business code (partner code, account code, item code): 1 to 64 printable characters, no surrounding spaces"],
+        iban: ["expected IBAN without spaces, e.g. `LT121000011101001000`"],
+      },
+    },
+    {
+      name: "an Idempotency-Key of 256 characters",
+      send: (api: AccountingApi) => api.partners.create({ name: "Raktas UAB", code: "K1" }, { idempotencyKey: "k".repeat(256) }),
+      fieldErrors: { "Idempotency-Key": ["expected an `Idempotency-Key` value: 1 to 255 printable ASCII characters"] },
+    },
+  ];
+
+  test.each(cases)("$name", async ({ send, fieldErrors }) => {
+    const c = await h.tenant();
+    const error = await expectApiError(send(c.api), 400, "validation", "request.invalid");
+    expect(error.fieldErrors).toEqual(fieldErrors);
+    expect(await h.db("partners").where({ company_id: c.companyId })).toEqual([]);
+    expect(await h.db("journal_transactions").where({ company_id: c.companyId })).toEqual([]);
+  });
+});
+
+describe("the contract's examples, as a newcomer copies them", () => {
+  const document = contractDocument;
+  const example = (operationId: string) => {
+    const op = Object.values(document.paths).map((item: any) => item.post).find((o: any) => o.operationId === operationId);
+    return op.requestBody.content["application/json"].example;
+  };
+
+  test("the journal example posts on a company with the standard chart, and the balance sheet example reads it", async () => {
+    const c = await h.tenant();
+    await c.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
+    const posted = await c.api.ledger.journal.transactions.create(example("ledger_journal_transactions_create"));
+    expect(posted.entries.map((e) => [e.accountCode, e.debit, e.credit])).toEqual([
+      ["2710", "2500.00", null],
+      ["3010", null, "2500.00"],
+    ]);
+    expect(await h.db("journal_entries").where({ company_id: c.companyId }).orderBy("line_no").pluck("account_code")).toEqual(["2710", "3010"]);
+    const sheet = await c.api.ledger.reports.balanceSheet(example("ledger_reports_balance_sheet"));
+    expect([sheet.asOf, sheet.totalAssets, sheet.balanced]).toEqual(["2026-03-31", "2500.00", true]);
+  });
+});
+
+describe("the balance sheet's day: asOf, or the deprecated date", () => {
+  test("asOf and date answer the same sheet, with asOf and date both the day; both or neither is 400", async () => {
+    const c = await h.tenant();
+    await c.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
+    await c.api.ledger.journal.transactions.create({ date: "2026-03-02", entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "3010", credit: "100.00" }] });
+    const byAsOf = await c.api.ledger.reports.balanceSheet({ asOf: "2026-03-31" });
+    const byDate = await c.api.ledger.reports.balanceSheet({ date: "2026-03-31" });
+    expect(byDate).toEqual(byAsOf);
+    expect([byAsOf.asOf, byAsOf.date, byAsOf.totalAssets]).toEqual(["2026-03-31", "2026-03-31", "100.00"]);
+    expect((await c.api.ledger.reports.balanceSheet({ asOf: "2026-03-01" })).totalAssets).toBe("0.00");
+    for (const body of [{}, { asOf: "2026-03-31", date: "2026-03-31" }]) {
+      const error = await expectApiError(c.api.ledger.reports.balanceSheet(invalid(body)), 400, "validation", "request.invalid");
+      expect(error.fieldErrors).toEqual({ asOf: ["send exactly one of asOf and date"], date: ["send exactly one of asOf and date"] });
+    }
+  });
+
+  test("the contract marks date deprecated, in the request and in the answer", () => {
+    const schemas = contractDocument.components.schemas;
+    expect(schemas["Ledger.BalanceSheetDateRequest"].properties.date.deprecated).toBe(true);
+    expect(schemas["Ledger.BalanceSheetAsOfRequest"].properties.asOf.deprecated).toBeUndefined();
+    expect(schemas["Ledger.BalanceSheet"].properties.date.deprecated).toBe(true);
+  });
+});
+
+describe("bank/statements/import answers the ids of the transactions it created", () => {
+  test("in the file's order, per statement; a re-import answers only the new one", async () => {
+    const w = await bankWorld(h);
+    const file = (entries: CamtEntry[]) =>
+      base64(buildCamt("02", [{ id: "2026-03", iban: w.account.iban, opening: "0", entries }]));
+    const entries: CamtEntry[] = [
+      { amount: "30.00", ref: "R3", bookingDate: "2026-03-20" },
+      { amount: "10.00", ref: "R1", bookingDate: "2026-03-02" },
+      { amount: "-5.00", ref: "R2", bookingDate: "2026-03-10" },
+    ];
+    const first = await w.api.bank.statements.import({ bankAccountId: w.account.id, format: "camt.053", contentBase64: file(entries) });
+    const refOf = async (ids: string[]) => {
+      const rows = await h.db("bank_transactions").where({ company_id: w.companyId }).whereIn("id", ids).select("id", "bank_reference", "statement_id");
+      return ids.map((id) => rows.find((r) => r.id === id)?.bank_reference);
+    };
+    const [statement] = first.byStatement;
+    expect(statement.imported).toBe(3);
+    expect(await refOf(statement.transactionIds)).toEqual(["R3", "R1", "R2"]);
+    expect(await h.db("bank_transactions").where({ company_id: w.companyId, statement_id: statement.statementId }).pluck("id")).toEqual(expect.arrayContaining(statement.transactionIds));
+    expect((await w.api.bank.transactions.get({ id: statement.transactionIds[1] })).amount).toBe("10.00");
+
+    const again = await w.api.bank.statements.import({ bankAccountId: w.account.id, format: "camt.053", contentBase64: file([...entries, { amount: "7.00", ref: "R4", bookingDate: "2026-03-25" }]) });
+    expect([again.imported, again.duplicates]).toEqual([1, 3]);
+    expect(await refOf(again.byStatement[0].transactionIds)).toEqual(["R4"]);
+    expect(await h.db("bank_transactions").where({ company_id: w.companyId })).toHaveLength(4);
   });
 });

@@ -522,6 +522,8 @@ describe("a 500 shows no internals", () => {
     for (const leak of ["secret_internal_table", "42P01", "/srv/app", "partners.ts", "at ", "stack"]) expect(text).not.toContain(leak);
     expect(Object.keys(res.body.error).sort()).toEqual(["code", "key", "message", "requestId"]);
     for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) expect(res.headers.has(header)).toBe(false);
+    // The version is public (GET /health/live says it): a 500 carries it too.
+    expect(res.headers.get("x-api-version")).toBe("0.3.6");
   });
 
   test("the server keeps working after a 500", async () => {

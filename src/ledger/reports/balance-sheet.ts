@@ -63,6 +63,8 @@ export async function balanceSheet(db: Db, companyId: string, date: string): Pro
   const equityTotal = equity.total.plus(currentYearResult).plus(priorYearsResult);
   const equityAndLiabilities = equityTotal.plus(liabilities.total);
   return {
+    asOf: date,
+    // Deprecated in 0.3.6 (CHANGELOG.md): the same day under its first name.
     date,
     fiscalYearStart: yearStart,
     assets: { classes: assets.classes, total: money(assets.total) },

@@ -2661,9 +2661,11 @@ export type components = {
         "Account.VatCode": string;
         /**
          * Format: date
-         * @description Date of an accounting event (a posting, a document, a period, a report range), `YYYY-MM-DD`, from 2000-01-01 to
-         *     2100-12-31 — the window the number series use too. The bound keeps what one request can touch (months locked,
-         *     months listed, a report's range) small, so that no tenant can make the service slow for another.
+         * @description A date of an accounting event (a posting, a document, a period, a report range), `YYYY-MM-DD`, from 2000-01-01 to
+         *     2100-12-31, the window the number series use too (a real date: `2026-02-30` is refused).
+         *
+         *     The bound keeps what one request can touch (months locked, months listed, a report's range) small, so that no
+         *     tenant can make the service slow for another.
          */
         AccountingDate: string;
         /** @description A non-negative amount: up to 15 integer digits and 2 decimals. */
@@ -3504,8 +3506,8 @@ export type components = {
         };
         /**
          * @description What an import did. Counts are over the whole file; the balances are the named bank account's (`bankAccountId` of
-         *     the request, in its `currency`), so they never mix currencies. Each statement's own figures, and which bank account
-         *     it went to, are in `byStatement`.
+         *     the request, in its `currency`), so they never mix currencies. Each statement's own figures, which bank account it
+         *     went to and the ids of the transactions it created (`transactionIds`) are in `byStatement`.
          */
         "Bank.StatementImportResult": {
             /**
@@ -3571,6 +3573,11 @@ export type components = {
              * @description Its transactions found already imported, not imported again.
              */
             duplicates: number;
+            /**
+             * @description The ids of the transactions it created (`imported` of them), in the file's order: `bank/transactions/get` or a
+             *     list filtered on `id` reads them. Empty when it brought nothing new.
+             */
+            transactionIds: components["schemas"]["Id"][];
         };
         /** @description Asks for the documents a transaction most likely settles. */
         "Bank.SuggestMatchesRequest": {
@@ -3677,6 +3684,16 @@ export type components = {
             /** @description When the item was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Names one item by its code. */
+        "Catalog.CatalogItemByCode": {
+            /** @description The item's code. */
+            code: components["schemas"]["Code"];
+        };
+        /** @description Names one item by its id. */
+        "Catalog.CatalogItemById": {
+            /** @description The item's id. */
+            id: components["schemas"]["Id"];
+        };
         /**
          * @description Creates a catalog item. In a country with published VAT classifiers (Lithuania, `reference/vat-classifiers/list`)
          *     the item carries a classifier with its rate: `vatClassifier` must exist (422 `vat_classifier.unknown`) and carry
@@ -3732,13 +3749,15 @@ export type components = {
          * @enum {string}
          */
         "Catalog.CatalogItemFilterField": "id" | "code" | "name" | "type" | "unit" | "barcode" | "tracking" | "revenueAccountCode" | "expenseAccountCode" | "vatRatePercent" | "vatClassifier" | "salePriceExclVat" | "purchasePriceExclVat" | "active" | "createdAt" | "updatedAt";
-        /** @description Names one item by `id` or by `code` (exactly one of them). */
-        "Catalog.CatalogItemKey": {
-            /** @description The item's id. */
-            id?: components["schemas"]["Id"];
-            /** @description The item's code. */
-            code?: components["schemas"]["Code"];
-        };
+        /**
+         * @description Names one item by `id` or by `code`: exactly one of them. A body with neither or both is 400, `fieldErrors` naming
+         *     `id` and `code`.
+         */
+        "Catalog.CatalogItemKey": (components["schemas"]["Catalog.CatalogItemById"] & {
+            "code"?: never;
+        }) | (components["schemas"]["Catalog.CatalogItemByCode"] & {
+            "id"?: never;
+        });
         /** @description The catalog item list's request: the shared list request with its field names. */
         "Catalog.CatalogItemListRequest": {
             /**
@@ -3834,13 +3853,13 @@ export type components = {
         "Catalog.Unit": string;
         /** @description A business code (partner code, account code, item code): 1 to 64 printable characters, no surrounding spaces. */
         Code: string;
-        /** @description ISO 3166-1 alpha-2 country code, uppercase, e.g. `LT`. */
+        /** @description An ISO 3166-1 alpha-2 country code, uppercase, e.g. `LT`. */
         CountryCode: string;
-        /** @description ISO 4217 currency code: exactly three uppercase letters, e.g. `EUR`, `USD`. */
+        /** @description An ISO 4217 currency code: exactly three uppercase letters, e.g. `EUR`, `USD`. */
         CurrencyCode: string;
         /**
          * Format: date
-         * @description Calendar date, `YYYY-MM-DD`, of a year from 1900 to 2199 (a real date: `2026-02-30` is refused).
+         * @description A calendar date, `YYYY-MM-DD`, of a year from 1900 to 2199 (a real date: `2026-02-30` is refused).
          */
         Date: string;
         /** @description The error itself. */
@@ -3850,7 +3869,7 @@ export type components = {
             /** @description Human-readable explanation, at most 2000 characters. */
             message: string;
             /** @description Identifier of the request; the same value is sent as the `X-Request-Id` header. */
-            requestId: string;
+            requestId: components["schemas"]["RequestId"];
             /**
              * @description Stable identifier of the message, for translation and for telling errors apart (e.g. `partner.code_taken`).
              *     Each response of the contract lists the keys it can carry in its `x-error-keys` (new keys may be added, so
@@ -3940,10 +3959,10 @@ export type components = {
         FilterValueListItem: (string | number)[];
         /**
          * Format: uuid
-         * @description Identifier of a resource: a UUID in its 36-character form (either case).
+         * @description An identifier of a resource: a UUID in its 36-character form (either case).
          */
         Id: string;
-        /** @description `Idempotency-Key` value: 1 to 255 printable ASCII characters. */
+        /** @description An `Idempotency-Key` value: 1 to 255 printable ASCII characters. */
         IdempotencyKeyValue: string;
         /** @description A counted quantity, 0 or more: up to 12 integer digits and 4 decimals. */
         "Inventory.CountedQuantity": string;
@@ -4336,6 +4355,16 @@ export type components = {
             /** @description When it was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Names one warehouse by its code. */
+        "Inventory.WarehouseByCode": {
+            /** @description The warehouse's code. */
+            code: components["schemas"]["Code"];
+        };
+        /** @description Names one warehouse by its id. */
+        "Inventory.WarehouseById": {
+            /** @description The warehouse's id. */
+            id: components["schemas"]["Id"];
+        };
         /** @description Creates a warehouse. The company's first warehouse becomes its default. */
         "Inventory.WarehouseCreateRequest": {
             /** @description Code, unique within the company (409 `conflict`, key `warehouse.code_taken`). */
@@ -4350,13 +4379,15 @@ export type components = {
          * @enum {string}
          */
         "Inventory.WarehouseFilterField": "id" | "code" | "name" | "isDefault" | "createdAt";
-        /** @description Names one warehouse by `id` or by `code` (exactly one of them). */
-        "Inventory.WarehouseKey": {
-            /** @description The warehouse's id. */
-            id?: components["schemas"]["Id"];
-            /** @description The warehouse's code. */
-            code?: components["schemas"]["Code"];
-        };
+        /**
+         * @description Names one warehouse by `id` or by `code`: exactly one of them. A body with neither or both is 400, `fieldErrors`
+         *     naming `id` and `code`.
+         */
+        "Inventory.WarehouseKey": (components["schemas"]["Inventory.WarehouseById"] & {
+            "code"?: never;
+        }) | (components["schemas"]["Inventory.WarehouseByCode"] & {
+            "id"?: never;
+        });
         /** @description The warehouse list's request: the shared list request with its field names (it totals nothing). */
         "Inventory.WarehouseListRequest": {
             /**
@@ -4510,9 +4541,14 @@ export type components = {
          *     positive.
          */
         "Ledger.BalanceSheet": {
-            /** @description The day. */
+            /** @description The day: every posting up to and including it counts. */
+            asOf: components["schemas"]["AccountingDate"];
+            /**
+             * @deprecated
+             * @description The same day as `asOf`. Deprecated (CHANGELOG.md, 0.3.6): read `asOf`.
+             */
             date: components["schemas"]["AccountingDate"];
-            /** @description First day of the financial year `date` falls in (the company's `fiscalYearStartMonth`). */
+            /** @description First day of the financial year `asOf` falls in (the company's `fiscalYearStartMonth`). */
             fiscalYearStart: components["schemas"]["Date"];
             /** @description Asset accounts. */
             assets: components["schemas"]["Ledger.BalanceSheetSection"];
@@ -4535,6 +4571,19 @@ export type components = {
             /** @description Accounts with a balance but no statement line (created without one under an unmapped parent), by code. */
             unmappedAccounts: string[];
         };
+        /** @description Asks for the balance sheet as of one day, named `asOf` as stock levels name it. */
+        "Ledger.BalanceSheetAsOfRequest": {
+            /** @description The day: every posting up to and including it counts. */
+            asOf: components["schemas"]["AccountingDate"];
+        };
+        /** @description The balance sheet's request as first published, naming the day `date`. Deprecated: send `asOf`. */
+        "Ledger.BalanceSheetDateRequest": {
+            /**
+             * @deprecated
+             * @description The day: every posting up to and including it counts. Deprecated (CHANGELOG.md, 0.3.6): send `asOf`.
+             */
+            date: components["schemas"]["AccountingDate"];
+        };
         /** @description The equity side, with the results not yet closed to an equity account. */
         "Ledger.BalanceSheetEquity": {
             /** @description Classes with a non-zero account, by code. */
@@ -4552,6 +4601,15 @@ export type components = {
              */
             priorYearsResult: components["schemas"]["MoneyTotal"];
         };
+        /**
+         * @description The day of the balance sheet: `asOf` (the name "as of a date" has everywhere), or the deprecated `date`, which
+         *     still works; exactly one of them.
+         */
+        "Ledger.BalanceSheetRequest": (components["schemas"]["Ledger.BalanceSheetAsOfRequest"] & {
+            "date"?: never;
+        }) | (components["schemas"]["Ledger.BalanceSheetDateRequest"] & {
+            "asOf"?: never;
+        });
         /** @description A side of the balance sheet: the accounts of one type, grouped by class and group. */
         "Ledger.BalanceSheetSection": {
             /** @description Classes with a non-zero account, by code. */
@@ -4859,6 +4917,16 @@ export type components = {
             /** @description When the account was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Names one account by its code. */
+        "Ledger.LedgerAccountByCode": {
+            /** @description The account's code. */
+            code: components["schemas"]["Ledger.AccountCode"];
+        };
+        /** @description Names one account by its id. */
+        "Ledger.LedgerAccountById": {
+            /** @description The account's id. */
+            id: components["schemas"]["Id"];
+        };
         /** @description Creates an account. */
         "Ledger.LedgerAccountCreateRequest": {
             /** @description Code, unique within the company (409 `conflict` when taken). */
@@ -4891,13 +4959,15 @@ export type components = {
          * @enum {string}
          */
         "Ledger.LedgerAccountFilterField": "id" | "code" | "name" | "nameEn" | "type" | "parentCode" | "isPostable" | "isContra" | "statementLine" | "createdAt";
-        /** @description Names one account by `id` or by `code` (exactly one). */
-        "Ledger.LedgerAccountGetRequest": {
-            /** @description The account's id. */
-            id?: components["schemas"]["Id"];
-            /** @description The account's code. */
-            code?: components["schemas"]["Ledger.AccountCode"];
-        };
+        /**
+         * @description Names one account by `id` or by `code`: exactly one of them. A body with neither or both is 400, `fieldErrors`
+         *     naming `id` and `code`.
+         */
+        "Ledger.LedgerAccountGetRequest": (components["schemas"]["Ledger.LedgerAccountById"] & {
+            "code"?: never;
+        }) | (components["schemas"]["Ledger.LedgerAccountByCode"] & {
+            "id"?: never;
+        });
         /** @description The ledger account list's request: the shared list request with its field names (it totals nothing). */
         "Ledger.LedgerAccountListRequest": {
             /**
@@ -5185,11 +5255,6 @@ export type components = {
             amount: components["schemas"]["MoneyTotal"];
             /** @description Its groups, by code. */
             groups: components["schemas"]["Ledger.ReportGroup"][];
-        };
-        /** @description Asks for a report as of one day. */
-        "Ledger.ReportDateRequest": {
-            /** @description The day: every posting up to and including it counts. */
-            date: components["schemas"]["AccountingDate"];
         };
         /**
          * @description A group of accounts: the 2-digit header of the chart (e.g. `27` Cash and cash equivalents). Accounts whose code
@@ -5557,7 +5622,7 @@ export type components = {
             /** @description The supplier (existing, or created by `partners`). */
             partnerCode: components["schemas"]["Code"];
             /** @description The supplier's document number; unique per supplier. */
-            documentNumber: string;
+            documentNumber: components["schemas"]["Code"];
             /** @description Document date. */
             documentDate: components["schemas"]["AccountingDate"];
             /** @description Due date. Default: the document date. */
@@ -5584,7 +5649,7 @@ export type components = {
              *     trailing digits, without one separator: `INV/2026` of `INV/2026/3`) when it is a valid series prefix, else
              *     `MIGRATED`.
              */
-            number: string;
+            number: components["schemas"]["Code"];
             /** @description Issue date. */
             issueDate: components["schemas"]["AccountingDate"];
             /** @description Due date. Default: the issue date. */
@@ -5685,7 +5750,7 @@ export type components = {
             /** @description Their value: per row quantity × unitCost to the cent, summed. */
             costTotal: components["schemas"]["MoneyTotal"];
         };
-        /** @description Monetary amount as a decimal string: optional minus sign, up to 15 integer digits, up to 2 decimals. */
+        /** @description A monetary amount as a decimal string: optional minus sign, up to 15 integer digits, up to 2 decimals. */
         Money: string;
         /**
          * @description A sum of many amounts (a report line, a total over many documents) as a decimal string with 2 decimals. Single
@@ -5740,6 +5805,16 @@ export type components = {
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the partner was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Names one partner by its code. */
+        "Partners.PartnerByCode": {
+            /** @description The partner's code. */
+            code: components["schemas"]["Code"];
+        };
+        /** @description Names one partner by its id. */
+        "Partners.PartnerById": {
+            /** @description The partner's id. */
+            id: components["schemas"]["Id"];
         };
         /**
          * @description Creates a partner.
@@ -5801,13 +5876,15 @@ export type components = {
          * @enum {string}
          */
         "Partners.PartnerFilterField": "id" | "code" | "name" | "vatCode" | "registrationCode" | "countryCode" | "email" | "isCustomer" | "isSupplier" | "isPrivatePerson" | "paymentTermDays" | "createdAt" | "updatedAt";
-        /** @description Names one partner by `id` or by `code` (exactly one of them). */
-        "Partners.PartnerGetRequest": {
-            /** @description The partner's id. */
-            id?: components["schemas"]["Id"];
-            /** @description The partner's code. */
-            code?: components["schemas"]["Code"];
-        };
+        /**
+         * @description Names one partner by `id` or by `code`: exactly one of them. A body with neither or both is 400, `fieldErrors`
+         *     naming `id` and `code`.
+         */
+        "Partners.PartnerGetRequest": (components["schemas"]["Partners.PartnerById"] & {
+            "code"?: never;
+        }) | (components["schemas"]["Partners.PartnerByCode"] & {
+            "id"?: never;
+        });
         /** @description The partner list's request: the shared list request with its field names (it totals nothing). */
         "Partners.PartnerListRequest": {
             /**
@@ -5902,7 +5979,7 @@ export type components = {
          * @description Days from a document's date to its due date: 0 to 365.
          */
         "Partners.PaymentTermDays": number;
-        /** @description Percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
+        /** @description A percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
         Percent: string;
         /**
          * @description Kind of purchase document.
@@ -6214,9 +6291,9 @@ export type components = {
          * @enum {string}
          */
         "Purchases.VatTreatment": "standard" | "reverse_charge" | "import" | "exempt";
-        /** @description Quantity as a decimal string: optional minus sign, up to 12 integer digits, up to 6 decimals. */
+        /** @description A quantity as a decimal string: optional minus sign, up to 12 integer digits, up to 6 decimals. */
         Quantity: string;
-        /** @description Exchange rate as a decimal string: 1 to 10 integer digits and an optional fraction of 1 to 8 digits. */
+        /** @description An exchange rate as a decimal string: 1 to 10 integer digits and an optional fraction of 1 to 8 digits. */
         Rate: string;
         /**
          * @description Currency code: exactly three uppercase letters. Operations accept the active ISO 4217 codes; another code
@@ -6638,6 +6715,8 @@ export type components = {
          * @enum {string}
          */
         "Reference.VatRateSortField": "rate" | "kind" | "validFrom" | "validTo" | "validToday";
+        /** @description A request id: 1 to 64 letters, digits, `_` or `-`. */
+        RequestId: string;
         /**
          * @description Kind of sales document.
          * @enum {string}
@@ -6967,10 +7046,10 @@ export type components = {
         Text: string;
         /**
          * Format: date-time
-         * @description Timestamp, RFC 3339, of a year from 1900 to 2199, with `Z` or an offset from `-15:59` to `+15:59`.
+         * @description A timestamp, RFC 3339, of a year from 1900 to 2199, with `Z` or an offset from `-15:59` to `+15:59`.
          */
         Timestamp: string;
-        /** @description Unit price as a decimal string: up to 15 integer digits, up to 6 decimals, not negative. */
+        /** @description A unit price as a decimal string: up to 15 integer digits, up to 6 decimals, not negative. */
         UnitPrice: string;
         /** @description `assets.asset_disposed`: a fixed asset was disposed of and the disposal posted. */
         "Webhooks.AssetsAssetDisposedEvent": {
@@ -7999,6 +8078,11 @@ export type components = {
     headers: {
         /** @description Identifier of the request (also `error.requestId` on errors). */
         "X-Request-Id": string;
+        /**
+         * @description The version of the contract this server implements (its `info.version`, e.g. `0.3.6`). Additive changes keep it;
+         *     CHANGELOG.md lists what each version added or deprecated, with dates.
+         */
+        "X-Api-Version": string;
         /** @description Requests allowed per window (one minute). */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -10260,8 +10344,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statements": 2,
-                     *       "imported": 45,
-                     *       "duplicates": 3,
+                     *       "imported": 5,
+                     *       "duplicates": 1,
                      *       "currency": "EUR",
                      *       "openingBalance": "12500.00",
                      *       "closingBalance": "14873.16",
@@ -10276,8 +10360,13 @@ export interface operations {
                      *           "toDate": "2026-03-31",
                      *           "openingBalance": "12500.00",
                      *           "closingBalance": "14873.16",
-                     *           "imported": 42,
-                     *           "duplicates": 3
+                     *           "imported": 3,
+                     *           "duplicates": 1,
+                     *           "transactionIds": [
+                     *             "4a1d7c52-93e0-4b6f-8d21-6c0e9f3b7a14",
+                     *             "9e5b2f08-1c7d-4a93-b6e4-3d8a0c5f2e71",
+                     *             "c3f86a19-5e2b-4d07-a9c1-7b4e2d6f0a38"
+                     *           ]
                      *         },
                      *         {
                      *           "statementRef": "2026-03-USD",
@@ -10289,8 +10378,12 @@ export interface operations {
                      *           "toDate": "2026-03-31",
                      *           "openingBalance": "800.00",
                      *           "closingBalance": "1250.00",
-                     *           "imported": 3,
-                     *           "duplicates": 0
+                     *           "imported": 2,
+                     *           "duplicates": 0,
+                     *           "transactionIds": [
+                     *             "1b7e4d90-6a2c-4f15-8e3b-5c9d0a7f2b46",
+                     *             "8d2c5a71-4f9e-4b08-a6d3-0e1f7b9c3a52"
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -13044,7 +13137,7 @@ export interface operations {
                  *       "reference": "BANKAS-2026-031",
                  *       "entries": [
                  *         {
-                 *           "accountCode": "2712",
+                 *           "accountCode": "2710",
                  *           "debit": "2500.00"
                  *         },
                  *         {
@@ -13079,7 +13172,7 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "lineNo": 1,
-                     *           "accountCode": "2712",
+                     *           "accountCode": "2710",
                      *           "debit": "2500.00",
                      *           "credit": null,
                      *           "partnerCode": null,
@@ -13185,7 +13278,7 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "lineNo": 1,
-                     *           "accountCode": "2712",
+                     *           "accountCode": "2710",
                      *           "debit": "2500.00",
                      *           "credit": null,
                      *           "partnerCode": null,
@@ -13274,7 +13367,7 @@ export interface operations {
                      *           "debit": "2500.00",
                      *           "credit": "2500.00",
                      *           "accountCodes": [
-                     *             "2712",
+                     *             "2710",
                      *             "3010"
                      *           ],
                      *           "partnerCodes": [],
@@ -13375,7 +13468,7 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "lineNo": 1,
-                     *           "accountCode": "2712",
+                     *           "accountCode": "2710",
                      *           "debit": null,
                      *           "credit": "10.00",
                      *           "partnerCode": null,
@@ -13825,10 +13918,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "date": "2026-03-31"
+                 *       "asOf": "2026-03-31"
                  *     }
                  */
-                "application/json": components["schemas"]["Ledger.ReportDateRequest"];
+                "application/json": components["schemas"]["Ledger.BalanceSheetRequest"];
             };
         };
         responses: {
@@ -13840,6 +13933,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "asOf": "2026-03-31",
                      *       "date": "2026-03-31",
                      *       "fiscalYearStart": "2026-01-01",
                      *       "assets": {
@@ -13872,8 +13966,8 @@ export interface operations {
                      *                 "amount": "2500.00",
                      *                 "accounts": [
                      *                   {
-                     *                     "accountCode": "2712",
-                     *                     "name": "Atsiskaitomoji sąskaita AB SEB banke",
+                     *                     "accountCode": "2710",
+                     *                     "name": "Sąskaitos bankuose eurais",
                      *                     "amount": "2500.00"
                      *                   }
                      *                 ]
@@ -14021,7 +14115,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "accountCode": "2712",
+                 *       "accountCode": "2710",
                  *       "from": "2026-03-01",
                  *       "to": "2026-03-31"
                  *     }
@@ -14039,8 +14133,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "account": {
-                     *         "code": "2712",
-                     *         "name": "Atsiskaitomoji sąskaita AB SEB banke",
+                     *         "code": "2710",
+                     *         "name": "Sąskaitos bankuose eurais",
                      *         "type": "asset"
                      *       },
                      *       "from": "2026-03-01",
