@@ -65,8 +65,8 @@ await db.raw("create table bench_depreciation_lines (like asset_depreciation_lin
 async function baseline(month: string): Promise<number> {
   const started = performance.now();
   const { rowCount } = await db.raw(
-    `insert into bench_depreciation_lines (company_id, asset_id, month, group_code, expense_account_code, depreciation_account_code, amount, accumulated_after, depreciated_months_after)
-     select a.company_id, a.id, :month::date, a.group_code, '6206', '1237',
+    `insert into bench_depreciation_lines (company_id, asset_id, month, run_no, group_code, expense_account_code, depreciation_account_code, amount, accumulated_after, depreciated_months_after)
+     select a.company_id, a.id, :month::date, 1, a.group_code, '6206', '1237',
             trunc((a.acquisition_cost - a.salvage_value - a.accumulated_depreciation) / greatest(a.useful_life_months - a.depreciated_months, 1), 2),
             a.accumulated_depreciation, a.depreciated_months + 1
        from fixed_assets a where a.company_id = :companyId::uuid`,
