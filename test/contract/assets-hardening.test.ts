@@ -329,6 +329,30 @@ describe("issue 22, defect 13: no asset blocks a month", () => {
     // 1,001 postings in one request: about 20 s on the 2-core development machine under load, so 3 minutes.
   }, 180_000);
 
+  test("a books import may bring an asset of the bound in one month (it is not refused there): the month still posts", async () => {
+    const w = await world();
+    const imported = await w.api.migration.books.import({
+      cutoverDate: "2026-02-01",
+      fixedAssets: [
+        { groupCode: "VANS", code: "HUGE", name: "At the bound", acquisitionDate: "2026-01-10", acquisitionCost: MAX, usefulLifeMonths: 1 },
+        { groupCode: "VANS", code: "VAN", name: "Ford Transit", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 },
+      ],
+    });
+    expect(imported.fixedAssets).toMatchObject({ created: 2 });
+    const run = await w.api.assets.depreciation.post({ month: "2026-02" });
+    expect(run).toMatchObject({ assetCount: 2, total: "1000000000000099.99" });
+    expect(await Promise.all(run.journalTransactionIds.map(entries))).toEqual([
+      [
+        ["6206", MAX, "0.00"],
+        ["1237", "0.00", MAX],
+      ],
+      [
+        ["6206", "100.00", "0.00"],
+        ["1237", "0.00", "100.00"],
+      ],
+    ]);
+  });
+
   test("a group whose expense account no longer takes postings: 422 journal.lines_rejected naming the group, nothing stored", async () => {
     const w = await world();
     await asset(w);
