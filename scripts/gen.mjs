@@ -3,7 +3,7 @@
 //
 // Three rewrites are applied after the TypeSpec emitter, each because the emitted form is wrong for our
 // validator or generated types (see ../shared/TOOLCHAIN.md):
-//  1. `additionalProperties: {not: {}}` (sealed objects) -> `additionalProperties: false`, so ajv names the
+//  1. `additionalProperties: {not: {}}` (sealed objects; in 3.1 `unevaluatedProperties`) -> `false`, so ajv names the
 //     unknown property and openapi-typescript emits no index signature.
 //  2. `x-max-properties` / `x-unique-items` / `x-no-items` extensions -> the JSON Schema keywords TypeSpec cannot emit
 //     (`maxProperties`, `uniqueItems`, `items: {type: string, not: {}}` for an array that must stay empty).
@@ -40,9 +40,10 @@ function rewrite(node, options) {
   if (node === null || typeof node !== "object") return node;
   const result = {};
   for (const [k, v] of Object.entries(node)) result[k] = rewrite(v, options);
-  const ap = result.additionalProperties;
-  if (ap && typeof ap === "object" && Object.keys(ap).length === 1 && ap.not && Object.keys(ap.not).length === 0) {
-    result.additionalProperties = false;
+  // (3.1 writes a sealed object's `unevaluatedProperties` so; `false` says the same, and is what linters look for.)
+  for (const keyword of ["additionalProperties", "unevaluatedProperties"]) {
+    const ap = result[keyword];
+    if (ap && typeof ap === "object" && Object.keys(ap).length === 1 && ap.not && Object.keys(ap.not).length === 0) result[keyword] = false;
   }
   if ("x-max-properties" in result) {
     result.maxProperties = result["x-max-properties"];
