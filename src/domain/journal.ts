@@ -43,13 +43,14 @@ export async function getTransaction(db: Db, companyId: string, id: string): Pro
  * alone, the document would not know: a payment's bank transaction would stay matched and its invoice paid (and
  * `bank/transactions/unmatch` would then fail on the reversed posting forever), an invoice would stay open for its
  * full amount, an asset would keep a depreciation month or its disposal, stock would keep its movements. `null`: no
- * operation undoes it (a posted depreciation month and a disposal are final; correct them with a manual posting).
+ * operation undoes it (a disposal is final; correct it with a manual posting). The company's last depreciation month is
+ * undone by assets/depreciation/reverse while its period is open.
  */
 const UNDONE_THROUGH: Partial<Record<string, { operation: string | null; how: string }>> = {
   payment: { operation: "bank/transactions/unmatch", how: "unmatch its bank transaction (bank/transactions/unmatch), which reverses it and reopens the invoices" },
   sale_invoice: { operation: "sales/invoices/create", how: "issue a credit note for the invoice (sales/invoices/create with type credit_note), or an invoice for a credit note" },
   purchase_invoice: { operation: "purchases/invoices/create", how: "register the supplier's credit note (purchases/invoices/create with type credit_note), or an invoice for a credit note" },
-  depreciation: { operation: null, how: "a posted depreciation month is final; post a manual correction" },
+  depreciation: { operation: "assets/depreciation/reverse", how: "reverse the company's last posted depreciation month while its period is open (assets/depreciation/reverse), which reverses its postings and restores its assets; an earlier month is corrected with a manual posting" },
   asset_disposal: { operation: null, how: "a disposal is final; post a manual correction" },
   inventory: { operation: "inventory/stock/receive", how: "post the opposite stock operation (inventory/stock/receive or inventory/stock/write-off)" },
 };

@@ -381,7 +381,7 @@ describe("reverse: the posting of a document", () => {
     await w.api.assets.groups.create({ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 });
     const asset = await w.api.assets.assets.create({ code: "A-1", name: "Ford Transit", groupCode: "VANS", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 });
     const run = await w.api.assets.depreciation.post({ month: "2026-02" });
-    const disposed = await w.api.assets.assets.dispose({ assetId: asset.id, date: "2026-03-12" });
+    const disposed = await w.api.assets.assets.dispose({ id: asset.id, date: "2026-03-12" });
     await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
     await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis sandėlis" });
     const receipt = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
@@ -389,7 +389,7 @@ describe("reverse: the posting of a document", () => {
       ["payment", payment.journalTransactionId, "bank/transactions/unmatch"],
       ["sale_invoice", sale.journalTransactionId, "sales/invoices/create"],
       ["purchase_invoice", purchase.journalTransactionId, "purchases/invoices/create"],
-      ["depreciation", run.journalTransactionId, null],
+      ["depreciation", run.journalTransactionId, "assets/depreciation/reverse"],
       ["asset_disposal", disposed.disposal!.journalTransactionId, null],
       ["inventory", receipt.journalTransactionId, "inventory/stock/receive"],
     ];
