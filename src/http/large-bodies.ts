@@ -9,7 +9,8 @@
 // 2. The body's JSON parse, input walk (src/json-input.ts), contract validation and digest run in a worker thread
 //    (./body-worker.ts, LARGE_BODY_WORKERS of them), where the body stays; the event loop gets the digest and runs
 //    the operation's tasks there (src/handlers/offloaded.ts). A 32 MB body so never holds the event loop: measured
-//    in `npm run bench -- faults` (README).
+//    in `npm run bench -- faults` (README). A worker holds one body at a time (a parsed 32 MB package takes a few
+//    hundred MB of heap); the admitted requests beyond the workers wait for one with their raw bytes (32 MB each).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
@@ -37,7 +38,8 @@ export type WorkerReply =
 interface PoolWorker {
   worker: Worker;
   ready: Promise<void>;
-  bodies: number;
+  /** Holds a body now (one at a time). */
+  busy: boolean;
   pending: Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>;
 }
 
@@ -54,6 +56,10 @@ export class LargeBodies {
   private lockPool: pg.Pool | undefined;
   private inUse = 0;
   private readonly workers: PoolWorker[] = [];
+  /** Requests waiting for a worker that holds no body, first come first served. */
+  private readonly waiting: ((w: PoolWorker) => void)[] = [];
+  /** Accounts with a large upload admitted in this process (the lock says so across processes; this, at once). */
+  private readonly admitted = new Set<string>();
   private nextId = 1;
   private readonly size: number;
 
@@ -70,6 +76,13 @@ export class LargeBodies {
    * ends the admission (awaited before the answer is sent, so that the account's next request is admitted).
    */
   async admit(accountId: string): Promise<() => Promise<void>> {
+    const inProgress = () =>
+      new ApiError(
+        "rate_limited",
+        `Another migration/books/validate or migration/books/import of this account is in progress; they run one at a time. Retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`,
+        { key: "upload.in_progress", params: { retryAfterSeconds: UPLOAD_RETRY_AFTER_SECONDS } },
+      );
+    if (this.admitted.has(accountId)) throw inProgress();
     if (this.inUse >= this.options.slots) {
       throw new ApiError("rate_limited", `This server is taking ${this.options.slots} large uploads at once. Retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`, {
         key: "upload.server_busy",
@@ -84,22 +97,18 @@ export class LargeBodies {
       // A server's idle_in_transaction_session_timeout would end the lock while the body arrives.
       await client.query("set local idle_in_transaction_session_timeout = 0");
       const { rows } = await client.query<{ admitted: boolean }>("select pg_try_advisory_xact_lock(hashtextextended('upload:' || $1::text, 0)) as admitted", [accountId]);
-      if (!rows[0].admitted) {
-        throw new ApiError(
-          "rate_limited",
-          `Another migration/books/validate or migration/books/import of this account is in progress; they run one at a time. Retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`,
-          { key: "upload.in_progress", params: { retryAfterSeconds: UPLOAD_RETRY_AFTER_SECONDS } },
-        );
-      }
+      if (!rows[0].admitted) throw inProgress();
     } catch (error) {
       await this.end(client);
       throw error;
     }
+    this.admitted.add(accountId);
     const held = client;
     let ended = false;
     return async () => {
       if (ended) return;
       ended = true;
+      this.admitted.delete(accountId);
       await this.end(held);
     };
   }
@@ -131,8 +140,7 @@ export class LargeBodies {
 
   /** Parses, validates and digests the body in a worker thread; 400 as the pipeline would answer it. */
   async prepare(op: OperationInfo, request: { contentType: string | undefined; headers: Record<string, string>; raw: Buffer; withHash: boolean }): Promise<OffloadedBody & { requestHash?: string; release(): void }> {
-    const w = this.pick();
-    w.bodies++;
+    const w = await this.acquire();
     const id = this.nextId++;
     // Moved to the worker, not copied; a small body may sit in Node's shared buffer pool, which must not move.
     const owned = request.raw.byteOffset === 0 && request.raw.byteLength === request.raw.buffer.byteLength;
@@ -141,8 +149,9 @@ export class LargeBodies {
     const release = () => {
       if (released) return;
       released = true;
-      w.bodies--;
       if (this.workers.includes(w)) w.worker.postMessage({ type: "release", bodyId: id } satisfies WorkerRequest);
+      w.busy = false;
+      this.handOver(w);
     };
     try {
       await w.ready;
@@ -172,10 +181,23 @@ export class LargeBodies {
     });
   }
 
-  /** A new worker while fewer than the pool's size run, else the one holding the fewest bodies. */
-  private pick(): PoolWorker {
-    if (this.workers.length < this.size) return this.spawn();
-    return this.workers.reduce((a, b) => (b.bodies < a.bodies ? b : a));
+  /** A worker that holds no body: a free one, a new one while fewer than the pool's size run, or the next freed. */
+  private acquire(): Promise<PoolWorker> {
+    const free = this.workers.find((w) => !w.busy) ?? (this.workers.length < this.size ? this.spawn() : undefined);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** A freed worker goes to the first request waiting for one (or, if it ended, a new one does). */
+  private handOver(w: PoolWorker): void {
+    const next = this.waiting.shift();
+    if (!next) return;
+    const to = this.workers.includes(w) ? w : this.spawn();
+    to.busy = true;
+    next(to);
   }
 
   private spawn(): PoolWorker {
@@ -188,7 +210,7 @@ export class LargeBodies {
     });
     let ready!: () => void;
     let failed!: (error: unknown) => void;
-    const w: PoolWorker = { worker, bodies: 0, pending: new Map(), ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
+    const w: PoolWorker = { worker, busy: false, pending: new Map(), ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
     w.ready.catch(() => undefined);
     worker.on("message", (m: WorkerReply) => {
       if (m.id === 0) return ready();

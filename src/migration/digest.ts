@@ -33,18 +33,26 @@ function decimalText(text: string): string {
 }
 
 /**
- * One text per package content: JSON with every object's properties sorted, every array's elements sorted (the rows
- * of a section, the lines of a transaction: their order changes no figure of the books), and decimals in one spelling.
- * Depth is bounded (json-input.ts: 32 levels), so recursion is safe.
+ * A copy of a value in one spelling per content: every object's properties in sorted order, decimals in one spelling,
+ * and every array's elements sorted by their JSON (the rows of a section, the lines of a transaction: their order
+ * changes no figure of the books). Plain objects and JSON.stringify do the work (natively, fast); depth is bounded
+ * (json-input.ts: 32 levels), so recursion is safe.
  */
-function canonical(value: unknown, key?: string): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v)).sort().join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], k)}`).join(",")}}`;
+function canonical(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) {
+    return value
+      .map((v) => canonical(v))
+      .map((v) => [JSON.stringify(v), v] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, v]) => v);
   }
-  if (typeof value === "string" && key !== undefined && DECIMAL_FIELDS.has(key)) return JSON.stringify(decimalText(value));
-  return JSON.stringify(value);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = canonical((value as Record<string, unknown>)[k], k);
+    return out;
+  }
+  if (typeof value === "string" && key !== undefined && DECIMAL_FIELDS.has(key)) return decimalText(value);
+  return value;
 }
 
 /**
@@ -54,7 +62,15 @@ function canonical(value: unknown, key?: string): string {
  */
 export function packageFingerprint(pkg: BooksPackage): string {
   const { source: _source, repeatOf: _repeatOf, ...content } = pkg;
-  return createHash("sha256").update(canonical(content)).digest("hex");
+  // Section by section, row by row: the rows' JSON is hashed as it is made, never joined into one 32 MB string.
+  const digest = createHash("sha256");
+  for (const [section, rows] of Object.entries(canonical(content) as Record<string, unknown>)) {
+    digest.update(JSON.stringify(section)).update(":");
+    if (Array.isArray(rows)) for (const row of rows) digest.update(JSON.stringify(row)).update("\n");
+    else digest.update(JSON.stringify(rows));
+    digest.update("\n\n");
+  }
+  return digest.digest("hex");
 }
 
 /** The sections present, the lookups and the fingerprint of a package (validated against the contract already). */

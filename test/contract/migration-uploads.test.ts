@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import http from "node:http";
 import { startHarness, type Harness } from "../support/harness.js";
 import { expectApiError, expectError } from "../support/expect.js";
+import { startServerProcess } from "../support/processes.js";
 import { until } from "../support/timing.js";
 import { agreeingPackage, booksWorld, storedRows, type BooksWorld } from "../support/books.js";
 
@@ -94,6 +95,32 @@ describe("one large upload per account at a time", () => {
     expect((await storedRows(h, a)).saleInvoices).toBe(3);
     expect((await c.api.migration.books.validate(agreeingPackage())).dryRun).toBe(true);
   });
+
+  test("across API processes on one database: the account's upload held by one process is refused by another", async () => {
+    const a = await booksWorld(h);
+    const b = await booksWorld(h);
+    const other = await startServerProcess({ DATABASE_URL: h.connectionString });
+    try {
+      const first = halfSent(a, "validate", JSON.stringify(agreeingPackage()));
+      await until("A's upload to be admitted", async () => (await admitted()) === 1);
+      const post = (w: BooksWorld, body: unknown) =>
+        fetch(`${other.url}/v1/migration/books/validate`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${w.apiKey}`, "x-company-id": w.companyId, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then(async (res) => ({ status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as any }));
+      const refused = await post(a, agreeingPackage());
+      expect([refused.status, refused.retryAfter, refused.body.error.key]).toEqual([429, "5", "upload.in_progress"]);
+      const served = await post(b, agreeingPackage());
+      expect([served.status, served.body.dryRun]).toEqual([200, true]);
+      first.finish();
+      expect((await first.answer).status).toBe(200);
+      const next = await post(a, agreeingPackage());
+      expect([next.status, next.body.dryRun]).toEqual([200, true]);
+    } finally {
+      await other.stop();
+    }
+  }, 180_000);
 
   test("an upload refused with 413 or 400 ends its admission: the account's next upload is admitted", async () => {
     const a = await booksWorld(h);
