@@ -115,17 +115,17 @@ describe("texts longer than their ISO 20022 type", () => {
     expect(await h.db("bank_statements").where({ company_id: w.companyId }).pluck("statement_ref")).toEqual(["S".repeat(35)]);
   });
 
-  test("bank/transactions/import holds the same fields to the same bounds: 35 for bankReference (400 above), 140 for a name, 10,000 for the text", async () => {
+  test("bank/transactions/import holds its bounds: 140 for bankReference (camt.053 refuses above 35, its ISO type), 140 for a name, 10,000 for the text (400 above)", async () => {
     const w = await bankWorld(h);
     const row = (over: Record<string, string>) => ({ bookingDate: "2026-03-02", amount: "1.00", ...over });
-    const tooLong = await expectApiError(w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ bankReference: "J".repeat(36) })] }), 400, "validation", "request.invalid");
+    const tooLong = await expectApiError(w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ bankReference: "J".repeat(141) })] }), 400, "validation", "request.invalid");
     expect(Object.keys(tooLong.fieldErrors ?? {})).toEqual(["transactions[0].bankReference"]);
     await expectApiError(w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ counterpartyName: "n".repeat(141) })] }), 400, "validation", "request.invalid");
     await expectApiError(w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ remittanceInformation: "t".repeat(10_001) })] }), 400, "validation", "request.invalid");
     expect(await stored(w)).toEqual([]);
     const text = "t".repeat(10_000);
-    expect(await w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ bankReference: "J".repeat(35), counterpartyName: "n".repeat(140), remittanceInformation: text })] })).toEqual({ imported: 1, duplicates: 0 });
-    expect(await stored(w)).toEqual([{ amount: "1.00", bank_reference: "J".repeat(35), counterparty_name: "n".repeat(140), remittance_information: text, creditor_reference: null, end_to_end_id: null }]);
+    expect(await w.api.bank.transactions.import({ bankAccountId: w.account.id, transactions: [row({ bankReference: "J".repeat(140), counterpartyName: "n".repeat(140), remittanceInformation: text })] })).toEqual({ imported: 1, duplicates: 0 });
+    expect(await stored(w)).toEqual([{ amount: "1.00", bank_reference: "J".repeat(140), counterparty_name: "n".repeat(140), remittance_information: text, creditor_reference: null, end_to_end_id: null }]);
   });
 });
 

@@ -3339,9 +3339,10 @@ export type components = {
             /** @description The payer's end-to-end identification. */
             endToEndId?: string;
             /**
-             * @description The bank's own reference of the entry (camt.053 `AcctSvcrRef`, Max35Text): how a re-import recognises it. A row
-             *     whose reference another row of the same import has, or a stored transaction has with another amount or booking
-             *     date, is refused (422 `bank.transaction_reference_conflict`).
+             * @description The bank's own reference of the entry (camt.053's `AcctSvcrRef` is Max35Text; other exports carry up to 140
+             *     characters): how a re-import recognises it. A row whose reference another row of the same import has, or a
+             *     stored transaction has with another amount or booking date, is refused (422
+             *     `bank.transaction_reference_conflict`).
              */
             bankReference?: string;
             /** @description `true` for a reversal entry (a returned payment). Default false. */
