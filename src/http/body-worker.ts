@@ -2,6 +2,8 @@
 // (src/json-input.ts), validated against the contract and digested here, off the event loop, exactly as the pipeline
 // does it for any other body (same functions, same 400s). The body then stays here, under the request's id, until
 // the handler has run its tasks on it (src/handlers/offloaded.ts) and the event loop releases it.
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
@@ -13,6 +15,14 @@ import { createContractApi } from "./openapi.js";
 import { requestHash } from "./request-hash.js";
 import { toFieldErrors } from "./validation.js";
 import type { WorkerReply, WorkerRequest } from "./large-bodies.js";
+
+// This thread yields the CPU to the event loop's: on Linux a thread has a nice value of its own, set through its
+// thread id (/proc/thread-self names it). Elsewhere it keeps the process's priority.
+try {
+  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
+} catch {
+  // not Linux, or not allowed: the thread runs at the process's priority
+}
 
 const contract = await createContractApi((workerData as { document: Document }).document);
 const bodies = new Map<number, { operationId: string; body: unknown }>();

@@ -41,32 +41,32 @@ export async function loadContext(db: Db, companyId: string, l: BooksLookups): P
       "select code, type, is_postable, statement_line, saft_account_table_id from ledger_accounts where company_id = $1",
       [],
     ),
-    () => partnerCodes.length ? q<{ code: string }>("select code from partners where company_id = $1 and code = any($2::text[])", [partnerCodes]) : Promise.resolve([]),
-    () => itemCodes.length ? q<{ code: string; type: string; tracking: string }>("select code, type, tracking from catalog_items where company_id = $1 and code = any($2::text[])", [itemCodes]) : Promise.resolve([]),
+    () => partnerCodes.count ? q<{ code: string }>("select code from partners where company_id = $1 and code = any($2::text[])", [partnerCodes.literal]) : Promise.resolve([]),
+    () => itemCodes.count ? q<{ code: string; type: string; tracking: string }>("select code, type, tracking from catalog_items where company_id = $1 and code = any($2::text[])", [itemCodes.literal]) : Promise.resolve([]),
     () => q<{ code: string; asset_account_code: string; depreciation_account_code: string; default_useful_life_months: number }>(
       "select code, asset_account_code, depreciation_account_code, default_useful_life_months from asset_groups where company_id = $1",
       [],
     ),
     () => q<{ id: string; code: string; is_default: boolean }>("select id, code, is_default from warehouses where company_id = $1", []),
-    () => l.receivableNumbers.length
-      ? q<{ number: string }>("select number from sale_invoices where company_id = $1 and number = any($2::text[])", [l.receivableNumbers])
+    () => l.receivableNumbers.count
+      ? q<{ number: string }>("select number from sale_invoices where company_id = $1 and number = any($2::text[])", [l.receivableNumbers.literal])
       : Promise.resolve([]),
-    () => l.payables.partnerCodes.length
+    () => l.payables.partnerCodes.count
       ? q<{ partner_code: string; document_number: string }>(
           `select p.partner_code, p.document_number from purchase_invoices p
              join unnest($2::text[], $3::text[]) as u(partner_code, document_number) using (partner_code, document_number)
             where p.company_id = $1 and p.type = 'invoice'`,
-          [l.payables.partnerCodes, l.payables.documentNumbers],
+          [l.payables.partnerCodes.literal, l.payables.documentNumbers.literal],
         )
       : Promise.resolve([]),
-    () => l.assetCodes.length ? q<{ code: string }>("select code from fixed_assets where company_id = $1 and code = any($2::text[])", [l.assetCodes]) : Promise.resolve([]),
+    () => l.assetCodes.count ? q<{ code: string }>("select code from fixed_assets where company_id = $1 and code = any($2::text[])", [l.assetCodes.literal]) : Promise.resolve([]),
     // A serial-tracked item's lotNumber is its serial number (stock_layers_serial_in_stock: in stock once).
-    () => l.tracked.itemCodes.length
+    () => l.tracked.itemCodes.count
       ? q<{ item_code: string; serial_number: string }>(
           `select distinct l.item_code, l.serial_number from stock_layers l
              join unnest($2::text[], $3::text[]) as u(item_code, serial_number) using (item_code, serial_number)
             where l.company_id = $1 and l.serial_number is not null and l.remaining_quantity > 0`,
-          [l.tracked.itemCodes, l.tracked.lotNumbers],
+          [l.tracked.itemCodes.literal, l.tracked.lotNumbers.literal],
         )
       : Promise.resolve([]),
     () => q<{ id: string }>("select id from journal_transactions where company_id = $1 and document_type = 'migration_opening'", []),

@@ -2,10 +2,15 @@
 // their scopes), the codes, numbers and months to look up (context.ts), and its fingerprint — what makes two
 // packages "the same package" (items 2). Computed where the package is: in a worker thread for a request body, in
 // the process for the operator CLI. Pure CPU, plain data out.
-import { createHash } from "node:crypto";
-import type { BooksDigest, BooksLookups, BooksPackage } from "./types.js";
+import { createHash, hash } from "node:crypto";
+import type { BooksDigest, BooksLookups, BooksPackage, PgTextArray } from "./types.js";
 
 const uniq = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined))];
+
+/** `{"a","b\\"c"}`: every element quoted, `\\` and `"` escaped (https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO). */
+export function pgTextArray(values: string[]): PgTextArray {
+  return { count: values.length, literal: `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}` };
+}
 
 /** The package's decimal-string fields (amounts, quantities, rates, prices, percentages). */
 const DECIMAL_FIELDS = new Set([
@@ -56,19 +61,20 @@ function canonical(value: unknown, key?: string): unknown {
 }
 
 /**
- * The package's fingerprint: SHA-256 (hex) of its canonical text without `source` (a label, not content) and
- * `repeatOf` (which says that a package is sent again, not what it is). Whitespace, the order of properties and of
- * rows and the spelling of decimals do not change it; any row's content does.
+ * The package's fingerprint: SHA-256 (hex) of its content without `source` (a label, not content) and `repeatOf`
+ * (which says that a package is sent again, not what it is). Whitespace, the order of properties and of rows and
+ * the spelling of decimals do not change it; any row's content does. Row by row: each row's canonical JSON is hashed
+ * as it is made (a section is the sorted list of its rows' hashes), so no copy of the whole package is ever held.
  */
 export function packageFingerprint(pkg: BooksPackage): string {
   const { source: _source, repeatOf: _repeatOf, ...content } = pkg;
-  // Section by section, row by row: the rows' JSON is hashed as it is made, never joined into one 32 MB string.
   const digest = createHash("sha256");
-  for (const [section, rows] of Object.entries(canonical(content) as Record<string, unknown>)) {
-    digest.update(JSON.stringify(section)).update(":");
-    if (Array.isArray(rows)) for (const row of rows) digest.update(JSON.stringify(row)).update("\n");
-    else digest.update(JSON.stringify(rows));
-    digest.update("\n\n");
+  for (const section of Object.keys(content).sort()) {
+    const value = (content as Record<string, unknown>)[section];
+    digest.update(`${JSON.stringify(section)}:`);
+    if (Array.isArray(value)) digest.update(value.map((row) => hash("sha256", JSON.stringify(canonical(row)), "base64")).sort().join(","));
+    else digest.update(JSON.stringify(canonical(value)));
+    digest.update("\n");
   }
   return digest.digest("hex");
 }
@@ -87,13 +93,13 @@ export function booksDigest(pkg: BooksPackage): BooksDigest {
     ),
   );
   const lookups: BooksLookups = {
-    partnerCodes: uniq([...(pkg.partners ?? []).map((p) => p.code), ...(pkg.openReceivables ?? []).map((r) => r.partnerCode), ...payables.map((r) => r.partnerCode)]),
-    itemCodes: uniq([...(pkg.items ?? []).map((i) => i.code), ...stock.map((s) => s.itemCode)]),
+    partnerCodes: pgTextArray(uniq([...(pkg.partners ?? []).map((p) => p.code), ...(pkg.openReceivables ?? []).map((r) => r.partnerCode), ...payables.map((r) => r.partnerCode)])),
+    itemCodes: pgTextArray(uniq([...(pkg.items ?? []).map((i) => i.code), ...stock.map((s) => s.itemCode)])),
     months,
-    payables: { partnerCodes: payables.map((r) => r.partnerCode), documentNumbers: payables.map((r) => r.documentNumber) },
-    tracked: { itemCodes: tracked.map((s) => s.itemCode), lotNumbers: tracked.map((s) => s.lotNumber!) },
-    receivableNumbers: uniq((pkg.openReceivables ?? []).map((r) => r.number)),
-    assetCodes: uniq((pkg.fixedAssets ?? []).map((a) => a.code)),
+    payables: { partnerCodes: pgTextArray(payables.map((r) => r.partnerCode)), documentNumbers: pgTextArray(payables.map((r) => r.documentNumber)) },
+    tracked: { itemCodes: pgTextArray(tracked.map((s) => s.itemCode)), lotNumbers: pgTextArray(tracked.map((s) => s.lotNumber!)) },
+    receivableNumbers: pgTextArray(uniq((pkg.openReceivables ?? []).map((r) => r.number))),
+    assetCodes: pgTextArray(uniq((pkg.fixedAssets ?? []).map((a) => a.code))),
     seriesYear: pkg.openReceivables?.length ? Number(pkg.cutoverDate.slice(0, 4)) : null,
     fingerprint,
   };

@@ -70,22 +70,31 @@ export type StockRow = Cents<NewStockRow, "value">;
 export type JournalRow = Cents<BatchPosting, "total">;
 
 /**
+ * A text[] parameter already in PostgreSQL's array syntax (`{"a","b"}`), with its length: made where the package is
+ * (a worker thread), so that the event loop sends a string rather than serializing 20,000 codes itself.
+ */
+export interface PgTextArray {
+  count: number;
+  literal: string;
+}
+
+/**
  * What loadContext looks up for a package: the codes, numbers and months it names (booksDigest collects them where
  * the package is, so that only these lists, never the package, reach the thread that queries the database).
  */
 export interface BooksLookups {
-  partnerCodes: string[];
-  itemCodes: string[];
+  partnerCodes: PgTextArray;
+  itemCodes: PgTextArray;
   /** First days of the months the package writes into (`YYYY-MM-01`). */
   months: string[];
-  payables: { partnerCodes: string[]; documentNumbers: string[] };
+  payables: { partnerCodes: PgTextArray; documentNumbers: PgTextArray };
   /** The stock rows that name a lot (or serial) number. */
-  tracked: { itemCodes: string[]; lotNumbers: string[] };
-  receivableNumbers: string[];
-  assetCodes: string[];
+  tracked: { itemCodes: PgTextArray; lotNumbers: PgTextArray };
+  receivableNumbers: PgTextArray;
+  assetCodes: PgTextArray;
   /** The cut-over year, when the package has open receivables (their series); else null. */
   seriesYear: number | null;
-  /** The package's fingerprint (fingerprint.ts): the earlier imports of the same package. */
+  /** The package's fingerprint (digest.ts): the earlier imports of the same package. */
   fingerprint: string;
 }
 
