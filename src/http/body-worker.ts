@@ -25,7 +25,8 @@ try {
 }
 
 const contract = await createContractApi((workerData as { document: Document }).document);
-const bodies = new Map<number, { operationId: string; body: unknown }>();
+/** The bodies held: parsed until a task has run on them, then only their bytes (parsed again if a task runs again). */
+const bodies = new Map<number, { operationId: string; contentType: string | undefined; headers: Record<string, string>; raw: Buffer; body: unknown }>();
 // A collection on demand (a worker takes no --expose-gc): once it holds no body, the heap a 32 MB package took is
 // given back at once rather than whenever V8 next collects.
 setFlagsFromString("--expose-gc");
@@ -41,29 +42,43 @@ function failure(id: number, error: unknown): WorkerReply {
   return { id, error: { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack } };
 }
 
-function prepare(m: Extract<WorkerRequest, { type: "prepare" }>): WorkerReply {
-  const op = contract.operations.get(m.operationId);
-  const module = OFFLOADED[m.operationId];
-  if (!op || !module) throw new Error(`operation ${m.operationId} is not an x-large-body operation with an offload module`);
-  const body = parseJsonBody(m.contentType, Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength));
-  const validation = contract.backend.validator.validateRequest({ method: "post", path: op.path, headers: m.headers, body }, op.operation);
+/** The body parsed and validated exactly as the pipeline does it (same functions, same 400s). */
+function parse(operationId: string, contentType: string | undefined, headers: Record<string, string>, raw: Buffer): unknown {
+  const op = contract.operations.get(operationId);
+  if (!op || !OFFLOADED[operationId]) throw new Error(`operation ${operationId} is not an x-large-body operation with an offload module`);
+  const body = parseJsonBody(contentType, raw);
+  const validation = contract.backend.validator.validateRequest({ method: "post", path: op.path, headers, body }, op.operation);
   if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
-  const digest = module.digest(body);
+  return body;
+}
+
+function prepare(m: Extract<WorkerRequest, { type: "prepare" }>): WorkerReply {
+  const raw = Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength);
+  const body = parse(m.operationId, m.contentType, m.headers, raw);
+  const digest = OFFLOADED[m.operationId].digest(body);
   const hash = m.withHash ? requestHash(m.operationId, body) : undefined;
-  bodies.set(m.id, { operationId: m.operationId, body });
+  bodies.set(m.id, { operationId: m.operationId, contentType: m.contentType, headers: m.headers, raw, body });
   return { id: m.id, ok: { digest, requestHash: hash } };
 }
 
 function run(m: Extract<WorkerRequest, { type: "run" }>): WorkerReply {
   const held = bodies.get(m.bodyId);
   if (!held) throw new Error(`no body ${m.bodyId} in this worker`);
-  return { id: m.id, ok: OFFLOADED[held.operationId].tasks[m.task](held.body, m.args) };
+  const body = held.body ?? parse(held.operationId, held.contentType, held.headers, held.raw);
+  held.body = undefined;
+  return { id: m.id, ok: OFFLOADED[held.operationId].tasks[m.task](body, m.args) };
+}
+
+/** Once no parsed body is held, the heap they took is given back now rather than whenever V8 next collects. */
+function collectIfNothingParsed(): void {
+  for (const held of bodies.values()) if (held.body !== undefined) return;
+  gc();
 }
 
 port.on("message", (m: WorkerRequest) => {
   if (m.type === "release") {
     bodies.delete(m.bodyId);
-    if (bodies.size === 0) gc();
+    collectIfNothingParsed();
     return;
   }
   try {
@@ -71,5 +86,7 @@ port.on("message", (m: WorkerRequest) => {
   } catch (error) {
     reply(failure(m.id, error));
   }
+  // After the answer: a task has dropped its parsed body.
+  if (m.type === "run") collectIfNothingParsed();
 });
 reply({ id: 0, ok: "ready" });

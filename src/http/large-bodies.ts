@@ -9,8 +9,9 @@
 // 2. The body's JSON parse, input walk (src/json-input.ts), contract validation and digest run in a worker thread
 //    (./body-worker.ts, LARGE_BODY_WORKERS of them), where the body stays; the event loop gets the digest and runs
 //    the operation's tasks there (src/handlers/offloaded.ts). A 32 MB body so never holds the event loop: measured
-//    in `npm run bench -- faults` (README). A worker holds one body at a time (a parsed 32 MB package takes a few
-//    hundred MB of heap); the admitted requests beyond the workers wait for one with their raw bytes (32 MB each).
+//    in `npm run bench -- faults` (README). A worker takes one body at a time, from its parse to the end of its first
+//    task (a parsed 32 MB package takes a few hundred MB of heap); admitted requests beyond the workers wait for one
+//    with their raw bytes (32 MB each). After that task the worker keeps only the body's bytes until it is released.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
@@ -145,13 +146,22 @@ export class LargeBodies {
     // Moved to the worker, not copied; a small body may sit in Node's shared buffer pool, which must not move.
     const owned = request.raw.byteOffset === 0 && request.raw.byteLength === request.raw.buffer.byteLength;
     const raw = owned ? new Uint8Array(request.raw.buffer, 0, request.raw.byteLength) : new Uint8Array(request.raw);
+    // The worker is this body's from its parse until its first task has run: then the worker drops the parsed body
+    // (keeping its bytes, should a retried transaction run a task again) and takes the next one, while this request
+    // goes on writing (an import's writes take seconds). Released: the bytes go too.
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      w.busy = false;
+      this.handOver(w);
+    };
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       if (this.workers.includes(w)) w.worker.postMessage({ type: "release", bodyId: id } satisfies WorkerRequest);
-      w.busy = false;
-      this.handOver(w);
+      free();
     };
     try {
       await w.ready;
@@ -162,7 +172,7 @@ export class LargeBodies {
       return {
         digest,
         requestHash,
-        run: <T>(task: string, args: unknown) => this.send(w, { type: "run", id: this.nextId++, bodyId: id, task, args }) as Promise<T>,
+        run: <T>(task: string, args: unknown) => (this.send(w, { type: "run", id: this.nextId++, bodyId: id, task, args }) as Promise<T>).finally(free),
         release,
       };
     } catch (error) {
