@@ -35,6 +35,8 @@ export interface FuzzReport {
   /** Operations that answered 200 at least once. */
   succeeded: Set<string>;
   failures: FuzzFailure[];
+  /** The ten slowest requests (FUZZ_TRACE_MS=<ms> prints every request at least that slow as it goes). */
+  slowest: { operation: string; case: string; status: number; ms: number }[];
 }
 
 interface Operation {
@@ -105,11 +107,12 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
   const exclude = new Set<unknown>([tenant.keyId]);
   const sampler = new SchemaSampler(document.components.schemas, hints);
   const random = seededRandom(options.seed);
-  const report: FuzzReport = { operations: operations.length, requests: 0, byStatus: {}, validByStatus: {}, succeeded: new Set(), failures: [] };
+  const report: FuzzReport = { operations: operations.length, requests: 0, byStatus: {}, validByStatus: {}, succeeded: new Set(), failures: [], slowest: [] };
 
   let idempotencyKeys = 0;
   const send = async (op: Operation, label: string, raw: string, idempotencyKey?: string) => {
     let status = 0;
+    const started = performance.now();
     try {
       const res = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw, idempotencyKey });
       status = res.status;
@@ -134,6 +137,10 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
       report.failures.push({ operation: op.operationId, case: label, status, problem: String((error as Error).message).slice(0, 600) });
     } finally {
       report.requests++;
+      const ms = Math.round(performance.now() - started);
+      report.slowest.push({ operation: op.operationId, case: label.slice(0, 120), status, ms });
+      report.slowest.sort((a, b) => b.ms - a.ms).splice(10);
+      if (process.env.FUZZ_TRACE_MS && ms >= Number(process.env.FUZZ_TRACE_MS)) process.stderr.write(`slow: ${op.operationId} [${label.slice(0, 120)}] -> ${status} in ${ms} ms\n`);
     }
   };
 
@@ -164,6 +171,7 @@ export function describeReport(report: FuzzReport, options: FuzzOptions): string
     `contract fuzzer (seed ${options.seed}): ${report.requests} requests over ${report.operations} operations (${options.valid} valid + ${options.broken} broken bodies each, after a learning pass)`,
     `statuses: ${histogram(report.byStatus)}; of the valid bodies: ${histogram(report.validByStatus)}`,
     `operations that answered 200: ${report.succeeded.size} of ${report.operations}`,
+    `slowest: ${report.slowest.slice(0, 5).map((r) => `${r.operation} ${r.ms} ms (${r.status})`).join(", ")}`,
     `failures: ${report.failures.length}`,
     ...report.failures.slice(0, 50).map((f) => `  ${f.operation} [${f.case}] -> ${f.status}: ${f.problem}`),
   ];

@@ -26,6 +26,17 @@ export const REPLACEMENTS: readonly string[] = [
   '"\\ud800"', '"x\\udc00y"', '"\\u0000"', '"\\u202e\\u202dRTL"', '"e\\u0301\\u0301\\u0301"', '"🌳ąčęėįšųūž"', '"\\ufeff"', '"\\uffff"',
   JSON.stringify("Ą".repeat(3000)), JSON.stringify("x".repeat(70_000)), '"  padded  "', '"\\t\\n"', '"<script>alert(1)</script>"',
   `"' or 1=1 --"`, '"%00"', '"../../etc/passwd"',
+  // the second hardening round (issue 22): text just past ISO 20022's Max35Text and Max140Text, far-future months,
+  // quantities and amounts at and past the columns, URLs of reserved IPv6 forms, IPv4 spellings and odd ports, and
+  // base64 files whose bytes are not UTF-8 or name an unknown encoding
+  JSON.stringify("R".repeat(36)), JSON.stringify("N".repeat(141)), JSON.stringify("𝔸".repeat(141)), JSON.stringify("t".repeat(10_001)),
+  '"2099-12"', '"2100-12"', '"2099-12-31"', '"999999999999.9999"', '"1999999999999.9999"', '"0.0001"', '"999999999999999.99"',
+  '"https://[::127.0.0.1]/"', '"https://[::ffff:0:7f00:1]/"', '"https://[::ffff:169.254.169.254]/"', '"https://[64:ff9b::10.0.0.1]/"',
+  '"https://[2002:c0a8:101::1]/"', '"https://[fe80::1%25eth0]/"', '"https://[fc00::1]/"', '"https://2130706433/"', '"https://0x7f.1/"',
+  '"https://127.0.0.1./"', '"https://localhost./"', '"https://public@127.0.0.1/"', '"https://example.test:5432/"', '"https://example.test:0/"',
+  JSON.stringify(Buffer.from([0x3c, 0x61, 0x3e, 0xff, 0x80, 0xc3, 0x20, 0xed, 0xa0, 0x80, 0x3c, 0x2f, 0x61, 0x3e]).toString("base64")),
+  JSON.stringify(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><Document/>').toString("base64")),
+  JSON.stringify(Buffer.from('<?xml version="1.0" encoding="UTF-16"?><Document/>').toString("base64")),
   // nesting and size
   nested(40, "[", "]"), nested(1500, '{"a":', "}"), `[${Array.from({ length: 20_000 }, () => "1").join(",")}]`,
   `[${Array.from({ length: 600 }, () => '"x"').join(",")}]`, `{${Array.from({ length: 600 }, (_, i) => `"k${i}":${i}`).join(",")}}`,
@@ -58,6 +69,7 @@ export function mutations(valid: unknown, count: number, random: () => number): 
     { label: "body <- []", raw: "[]" },
     { label: "body <- null", raw: "null" },
     { label: 'body <- "string"', raw: '"a string"' },
+    { label: "body <- {}", raw: "{}" },
   ];
   const fields = paths(valid);
   const objectPaths = [[], ...fields.filter((p) => { let v: any = valid; for (const s of p) v = v?.[s]; return v !== null && typeof v === "object" && !Array.isArray(v); })];
@@ -66,7 +78,8 @@ export function mutations(valid: unknown, count: number, random: () => number): 
     if (roll < 0.12 && valid && typeof valid === "object") {
       // An extra property somewhere an object is: a plain one, or a prototype key.
       const where = pick(objectPaths);
-      const key = pick(["unexpected", "__proto__", "constructor", "", "ą", "\\ud800"]);
+      // Also the other member of an "exactly one of" pair (id/code, id/assetId, asOf/date), so a body carries both.
+      const key = pick(["unexpected", "__proto__", "constructor", "", "ą", "\\ud800", "id", "code", "assetId", "asOf", "date"]);
       let target: any = valid;
       for (const step of where) target = target[step];
       const member = `"${key}":${pick(['{"polluted":true}', "1", '"x"', "null"])}`;
