@@ -38,13 +38,13 @@ import * as invoiceLinesFrozenStatic from "./20261125000300_invoice_lines_frozen
 import * as invoiceFrozenDraftsFirst from "./20261126000100_invoice_frozen_drafts_first.js";
 import * as stockLayerSums from "./20261126000200_stock_layer_sums.js";
 import * as stockTakeOneLayerUpdate from "./20261126000300_stock_take_one_layer_update.js";
+import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
+import * as migrationImports from "./20261127000200_migration_imports.js";
 import * as depreciationReversal from "./20261127000300_depreciation_reversal.js";
 import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js";
 import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
-import * as bankRemittanceWhole from "./20261127000100_bank_remittance_whole.js";
 import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 import * as eventsApi from "./20261127000500_events_api.js";
-import * as migrationImports from "./20261127000200_migration_imports.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -88,13 +88,13 @@ const migrations: Record<string, Knex.Migration> = {
   "20261126000100_invoice_frozen_drafts_first": invoiceFrozenDraftsFirst,
   "20261126000200_stock_layer_sums": stockLayerSums,
   "20261126000300_stock_take_one_layer_update": stockTakeOneLayerUpdate,
+  "20261127000100_bank_remittance_whole": bankRemittanceWhole,
+  "20261127000200_migration_imports": migrationImports,
   "20261127000300_depreciation_reversal": depreciationReversal,
   "20261127000400_ledger_locked_through": ledgerLockedThrough,
   "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
-  "20261127000100_bank_remittance_whole": bankRemittanceWhole,
   "20261127000402_stock_level_bounds": stockLevelBounds,
   "20261127000500_events_api": eventsApi,
-  "20261127000200_migration_imports": migrationImports,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
