@@ -398,6 +398,11 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       fail(`${path}.accumulatedDepreciation`, `must equal the depreciable value ${money(depreciable)} when every month of the useful life (${life}) is depreciated`);
     }
     if (life !== undefined && months > life) fail(`${path}.depreciatedMonths`, `is above the useful life of ${life} months`);
+    // As assets/assets/create refuses it (issue 22, defect 13): one month taking the whole remaining value must stay
+    // below what one journal transaction may carry.
+    else if (life !== undefined && life - months === 1 && depreciable.minus(accumulated).greaterThanOrEqualTo(MAX_MONEY)) {
+      fail(`${path}.usefulLifeMonths`, `leaves ${money(depreciable.minus(accumulated))} to one month; a month's depreciation must stay below ${MAX_MONEY}`);
+    }
     return {
       code: a.code,
       name: a.name,

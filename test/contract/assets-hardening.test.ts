@@ -329,26 +329,27 @@ describe("issue 22, defect 13: no asset blocks a month", () => {
     // 1,001 postings in one request: about 20 s on the 2-core development machine under load, so 3 minutes.
   }, 180_000);
 
-  test("a books import may bring an asset of the bound in one month (it is not refused there): the month still posts", async () => {
+  test("a books import refuses an asset of the bound in one month, as create does; one a cent below with another asset posts in two transactions", async () => {
     const w = await world();
-    const imported = await w.api.migration.books.import({
-      cutoverDate: "2026-02-01",
-      fixedAssets: [
-        { groupCode: "VANS", code: "HUGE", name: "At the bound", acquisitionDate: "2026-01-10", acquisitionCost: MAX, usefulLifeMonths: 1 },
-        { groupCode: "VANS", code: "VAN", name: "Ford Transit", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 },
-      ],
-    });
+    const huge = (cost: string) => ({ groupCode: "VANS", code: "HUGE", name: "At the bound", acquisitionDate: "2026-01-10", acquisitionCost: cost, usefulLifeMonths: 1 });
+    const van = { groupCode: "VANS", code: "VAN", name: "Ford Transit", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 };
+    const refused = await expectApiError(w.api.migration.books.import({ cutoverDate: "2026-02-01", fixedAssets: [huge(MAX), van] }), 422, "unprocessable", "migration.rows_rejected");
+    expect(Object.keys(refused.fieldErrors ?? {})).toEqual(["fixedAssets[0].usefulLifeMonths"]);
+    expect(await h.db("fixed_assets").where({ company_id: w.companyId }).pluck("code")).toEqual([]);
+    const below = "999999999999999.98";
+    const imported = await w.api.migration.books.import({ cutoverDate: "2026-02-01", fixedAssets: [huge(below), van] });
     expect(imported.fixedAssets).toMatchObject({ created: 2 });
     const run = await w.api.assets.depreciation.post({ month: "2026-02" });
-    expect(run).toMatchObject({ assetCount: 2, total: "1000000000000099.99" });
+    expect(run).toMatchObject({ assetCount: 2, total: "1000000000000099.98" });
+    // One group's month of 1,000,000,000,000,099.98: the first transaction carries the bound, the second the rest.
     expect(await Promise.all(run.journalTransactionIds.map(entries))).toEqual([
       [
         ["6206", MAX, "0.00"],
         ["1237", "0.00", MAX],
       ],
       [
-        ["6206", "100.00", "0.00"],
-        ["1237", "0.00", "100.00"],
+        ["6206", "99.99", "0.00"],
+        ["1237", "0.00", "99.99"],
       ],
     ]);
   });
