@@ -11,7 +11,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { createDb, withDatabase, type Db } from "../src/db/connection.js";
 import { startEmbeddedPostgres } from "../src/db/embedded.js";
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
+import { bootstrapAccount, setKeyLimit } from "../src/account/accounts.js";
 import { migrate } from "../src/db/migrate.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -17,7 +17,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { installed, NGINX, PGBOUNCER, startNginx, startPgBouncer } from "./infra.js";
 import { benchDatabase, benchTenant, killHard, startBenchApi, startChild, stopChild } from "./lib.js";
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
+import { bootstrapAccount, setKeyLimit } from "../src/account/accounts.js";
 
 if (!installed(PGBOUNCER) || !installed(NGINX)) {
   console.log(`scale-out: skipped — ${[PGBOUNCER, NGINX].filter((p) => !installed(p)).join(" and ")} not installed (apt-get install pgbouncer nginx-light)`);

@@ -11,8 +11,8 @@
 import { createServer, request, Agent } from "node:http";
 import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
-import { signatureHeaders } from "../src/events/signing.js";
-import { bootstrapAccount, setKeyLimit } from "../src/domain/accounts.js";
+import { signatureHeaders } from "../src/webhooks/signing.js";
+import { bootstrapAccount, setKeyLimit } from "../src/account/accounts.js";
 import { benchDatabase, startBenchApi, startChild, stopChild } from "./lib.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);

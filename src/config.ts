@@ -1,7 +1,7 @@
 // Configuration comes from the environment only; see the README's "Configuration" table.
 import { resolve } from "node:path";
 import { DEFAULT_ECB_URL } from "./reference/ecb.js";
-import type { HostResolver } from "./events/url-guard.js";
+import type { LookupAddress } from "node:dns";
 
 function int(name: string, fallback: number, min = 0): number {
   const raw = process.env[name];
@@ -97,6 +97,9 @@ function publicUrl(name: string): string {
   }
   return url.href.replace(/\/+$/, "");
 }
+
+/** Resolves a host name to its addresses (the webhook URL guard checks each; tests inject a table, never DNS). */
+export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface Config {
   port: number;

@@ -6,7 +6,7 @@ import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import { loadHandlers } from "./handlers/index.js";
 import type { Handler } from "./handlers/types.js";
-import { ApiError } from "./errors.js";
+import { ApiError } from "./shared/errors.js";
 import { createApp, newRequestId } from "./http/app.js";
 import { toEnvelope } from "./http/envelope.js";
 import { createContractApi, type ContractApi } from "./http/openapi.js";

@@ -5,9 +5,9 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { Decimal, MAX_MONEY, formatDecimal } from "../decimal.js";
-import { ApiError, conflict, notFound, validationError, type FieldErrors } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { Decimal, MAX_MONEY, formatDecimal } from "../shared/decimal.js";
+import { ApiError, conflict, notFound, validationError, type FieldErrors } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 import { lockCompanyAssets } from "./locks.js";
 
 export type FixedAsset = components["schemas"]["Assets.FixedAsset"];

@@ -6,9 +6,9 @@
 //    several transactions, each at most MAX_MONEY, a group's amount divided between two of them where it falls on the
 //    boundary. No asset, however large, blocks the month of the others.
 // Each planned line remembers the groups it carries, so that a line the ledger refuses names them.
-import { Decimal, MAX_MONEY, formatDecimal } from "../decimal.js";
-import { ApiError } from "../errors.js";
-import type { PostingEntry } from "../ledger/posting.js";
+import { Decimal, MAX_MONEY, formatDecimal } from "../shared/decimal.js";
+import { ApiError } from "../shared/errors.js";
+import type { PostingEntry } from "../ledger/index.js";
 
 /** A month's sum of one group, as the run computes it. */
 export interface GroupAmount {

@@ -14,10 +14,10 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { ApiError, conflict } from "../errors.js";
-import { emitEvent } from "../events/emit.js";
-import { periodLocked, post } from "../ledger/posting.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { ApiError, conflict } from "../shared/errors.js";
+import { emitEvent } from "../events/index.js";
+import { periodLocked, post } from "../ledger/index.js";
 import { namingGroups, planPostings } from "./depreciation-journal.js";
 import { lockCompanyAssets } from "./locks.js";
 

@@ -4,11 +4,11 @@
 // month itself is depreciated only when its run was posted before the disposal (a month after it never is).
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { accountsForRules } from "../domain/posting-rules.js";
-import { ApiError, conflict, validationError, type FieldErrors } from "../errors.js";
-import { emitEvent } from "../events/emit.js";
-import { post, type PostingEntry } from "../ledger/posting.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { accountsForRules } from "../ledger/index.js";
+import { ApiError, conflict, validationError, type FieldErrors } from "../shared/errors.js";
+import { emitEvent } from "../events/index.js";
+import { post, type PostingEntry } from "../ledger/index.js";
 import { assetToApi, findAsset, openingDepreciatedThrough, yearMonth, type FixedAsset } from "./assets.js";
 import { lastPostedMonth, nextMonth, previousMonth } from "./depreciation.js";
 import { lockCompanyAssets } from "./locks.js";

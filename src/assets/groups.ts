@@ -4,9 +4,9 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { accountForRule } from "../domain/posting-rules.js";
-import { ApiError, conflict, notFound, type FieldErrors } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { accountForRule } from "../ledger/index.js";
+import { ApiError, conflict, notFound, type FieldErrors } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
 export type AssetGroup = components["schemas"]["Assets.AssetGroup"];
 type CreateInput = components["schemas"]["Assets.AssetGroupCreateRequest"];

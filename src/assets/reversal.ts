@@ -1,7 +1,7 @@
 // assets/depreciation/reverse (issue 22, defect 3): undoes the company's last posted month while its period is open,
 // so that a month posted by mistake (a month far ahead, before the month bound existed; the wrong assets) does not
 // end the company's depreciation. Nothing posted changes: each journal transaction of the run is reversed through
-// the ledger's reversal (src/domain/journal.ts postReversal, which posts through the one posting function), the run
+// the ledger's reversal (src/ledger/journal.ts postReversal, which posts through the one posting function), the run
 // stays with its lines, marked reversed, and every asset it depreciated gets back the figures it had before (a
 // fully depreciated one is active again). The month may then be posted again.
 //
@@ -12,10 +12,10 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { postReversal } from "../domain/journal.js";
-import { conflict } from "../errors.js";
-import { emitEvent } from "../events/emit.js";
-import { periodLocked } from "../ledger/posting.js";
+import { postReversal } from "../ledger/index.js";
+import { conflict } from "../shared/errors.js";
+import { emitEvent } from "../events/index.js";
+import { periodLocked } from "../ledger/index.js";
 import { firstDay, lastPostedMonth, liveRun, monthLocked, postedGroups, runToApi, runTransactions } from "./depreciation.js";
 import { lockCompanyAssets } from "./locks.js";
 

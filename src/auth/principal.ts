@@ -1,6 +1,6 @@
 // Who is calling, and which companies it may reach: the caller as the gate (src/http/gate.ts) found it. Below both
 // the HTTP layer and the domain, which both need it (STYLE.md, practice 16: layers run one way).
-import { notFound } from "../errors.js";
+import { notFound } from "../shared/errors.js";
 
 export interface CompanyContext {
   id: string;

@@ -5,11 +5,11 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { ibanProblem } from "../domain/identifiers.js";
-import { accountForRule } from "../domain/posting-rules.js";
-import { ApiError, conflict, notFound } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
-import { isKnownCurrency } from "../reference/currencies.js";
+import { ibanProblem } from "../shared/identifiers.js";
+import { accountForRule } from "../ledger/index.js";
+import { ApiError, conflict, notFound } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
+import { isKnownCurrency } from "../shared/currencies.js";
 
 export type BankAccount = components["schemas"]["Bank.BankAccount"];
 type CreateInput = components["schemas"]["Bank.BankAccountCreateRequest"];

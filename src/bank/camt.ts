@@ -8,9 +8,9 @@
 // here (https://www.w3.org/TR/xml/#charsets).
 // Nothing is cut short (issue 22): a text longer than the schema's type allows (Max35Text, Max140Text) is refused
 // naming its element, since a reference cut to a shorter one can equal another's and be taken for a duplicate.
-import { Decimal } from "../decimal.js";
-import { ApiError } from "../errors.js";
-import { isKnownCurrency } from "../reference/currencies.js";
+import { Decimal } from "../shared/decimal.js";
+import { ApiError } from "../shared/errors.js";
+import { isKnownCurrency } from "../shared/currencies.js";
 import { decodeStatementBytes } from "./encoding.js";
 import { MAX_REMITTANCE, type TransactionRow } from "./transactions.js";
 import { codePointName, readXml, XmlError, type XmlNode } from "./xml.js";

@@ -4,7 +4,7 @@
 // UTF-8 or UTF-16; otherwise the XML declaration's `encoding` (a Baltic bank may write windows-1257 or ISO-8859-13),
 // by default UTF-8. Encodings are those of the WHATWG Encoding Standard (TextDecoder), by any of their labels.
 import { TextDecoder } from "node:util";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../shared/errors.js";
 
 /** The XML declaration's encoding, read from the file's first bytes as ASCII (white space before it is let pass). */
 const DECLARED = /^[ \t\r\n]*<\?xml[ \t\r\n][^>]*?\bencoding[ \t\r\n]*=[ \t\r\n]*["']([A-Za-z][A-Za-z0-9._:-]{0,39})["']/;

@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { Decimal } from "../decimal.js";
-import { ApiError, type FieldErrors } from "../errors.js";
+import { Decimal } from "../shared/decimal.js";
+import { ApiError, type FieldErrors } from "../shared/errors.js";
 import { findBankAccount } from "./accounts.js";
 
 type ExportInput = components["schemas"]["Bank.PaymentExportRequest"];

@@ -6,8 +6,8 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { conflict } from "../errors.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { conflict } from "../shared/errors.js";
 import { findTransaction } from "./transactions.js";
 
 type Result = components["schemas"]["Bank.SuggestMatchesResult"];

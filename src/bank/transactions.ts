@@ -7,10 +7,10 @@ import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { ApiError, conflict, notFound } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
-import { isKnownCurrency } from "../reference/currencies.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { ApiError, conflict, notFound } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
+import { isKnownCurrency } from "../shared/currencies.js";
 import { findBankAccount } from "./accounts.js";
 
 export type BankTransaction = components["schemas"]["Bank.BankTransaction"];

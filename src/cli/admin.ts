@@ -10,13 +10,13 @@
 import { parseArgs } from "node:util";
 import { loadConfig, type Config } from "../config.js";
 import { withTransaction } from "../db/transaction.js";
-import { backfillExchangeRates, syncExchangeRates } from "../domain/exchange-rates.js";
-import { ApiError } from "../errors.js";
-import { isIsoDate } from "../dates.js";
+import { backfillExchangeRates, syncExchangeRates } from "../reference/exchange-rates.js";
+import { ApiError } from "../shared/errors.js";
+import { isIsoDate } from "../shared/dates.js";
 import { createDb, type Db } from "../db/connection.js";
 import { migrate } from "../db/migrate.js";
 import { resolveDatabase } from "../database.js";
-import { bootstrapAccount, setBilling, setKeyLimit, setOwnerEmail } from "../domain/accounts.js";
+import { bootstrapAccount, setBilling, setKeyLimit, setOwnerEmail } from "../account/accounts.js";
 import { migrateBooks } from "../migration/cli.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -48,7 +48,7 @@ const FAN_OUT = `
  * `ord` (their emission order: `seq` and the jobs of one subscription's queue follow it); `version` is the SQL of
  * the envelope's version (a parameter bound to EVENT_VERSION). emitEvent and emitEventToSubscribedCompanies build
  * their statements with it, and so does a statement that writes its events among other changes (the issue of a
- * sales document, src/invoicing/numbering.ts), so every event, delivery and job has one shape and one origin.
+ * sales document, src/sales/numbering.ts), so every event, delivery and job has one shape and one origin.
  *
  * The statement must read `jobs` in its final query (select OUTBOX_JOBS): `jobs` is a plain query calling
  * graphile_worker.add_jobs, and PostgreSQL evaluates such a common table expression only when it is read (unlike

@@ -2,8 +2,8 @@
 // missed — events/list (shared list engine, newest first) and events/get, per company, for as long as events are
 // kept (EVENT_RETENTION_DAYS, src/events/retention.ts). Each row is the envelope a delivery carries.
 import type { Db } from "../db/connection.js";
-import { notFound } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { notFound } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 import { ENVELOPE_COLUMNS, eventEnvelope, type EventRow } from "./envelope.js";
 
 const listSpec: ListSpec = {

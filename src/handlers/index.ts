@@ -1,13 +1,12 @@
 // Finds the handler of every operation in the contract by its path: POST /v1/partners/create is
 // src/handlers/partners/create.ts. Startup fails when an operation has no handler, so none can be forgotten.
-import type { OperationInfo } from "../http/openapi.js";
 import type { Handler } from "./types.js";
 
 export function handlerModulePath(operationPath: string): string {
   return `./${operationPath.replace(/^\/v1\//, "")}.js`;
 }
 
-export async function loadHandlers(operations: Iterable<OperationInfo>): Promise<Map<string, Handler>> {
+export async function loadHandlers(operations: Iterable<{ operationId: string; path: string }>): Promise<Map<string, Handler>> {
   const handlers = new Map<string, Handler>();
   for (const op of operations) {
     const modulePath = handlerModulePath(op.path);

@@ -2,11 +2,8 @@
 // (src/http/body-worker.ts): a digest made at once (small, plain data for the event loop), and tasks the handler
 // runs on the body later (src/handlers/types.ts, OffloadedBody). Every x-large-body operation has an entry.
 import { booksOffload } from "./migration/books/offload.js";
+import type { OffloadModule } from "./types.js";
 
-export interface OffloadModule {
-  digest(body: unknown): unknown;
-  tasks: Record<string, (body: unknown, args: unknown) => unknown>;
-}
 
 export const OFFLOADED: Record<string, OffloadModule> = {
   migration_books_validate: booksOffload,

@@ -3,7 +3,7 @@
 // rate-limited, checked the scope, validated the body against the contract, resolved the company and,
 // for a mutating operation, opened the transaction `db` (committed after the handler returns).
 import type { operations } from "../../generated/types.js";
-import type { AuditNote } from "../audit.js";
+import type { AuditNote } from "../account/audit.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import type { CompanyContext, Principal } from "../auth/principal.js";
@@ -37,7 +37,7 @@ export interface HandlerContext<Op extends OperationId> {
   company: CompanyContext | null;
   requestId: string;
   config: Config;
-  /** A mutating handler may refine what the audit log records about it (src/audit.ts). */
+  /** A mutating handler may refine what the audit log records about it (src/account/audit.ts). */
   audit: AuditNote;
 }
 
@@ -59,4 +59,10 @@ export function requireCompany(ctx: { company: CompanyContext | null }): Company
 export function requireOffloaded(ctx: { offloaded?: OffloadedBody }): OffloadedBody {
   if (!ctx.offloaded) throw new Error("handler of an x-large-body operation ran without its offloaded body");
   return ctx.offloaded;
+}
+
+/** What a worker thread does with the body of an `x-large-body` operation (src/handlers/offloaded.ts). */
+export interface OffloadModule {
+  digest(body: unknown): unknown;
+  tasks: Record<string, (body: unknown, args: unknown) => unknown>;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../shared/errors.js";
 import type { Handler } from "../handlers/types.js";
 import type { Logger } from "../log.js";
 import { ClientAbortedError } from "./body.js";

@@ -1,5 +1,5 @@
 // A worker thread of ./large-bodies.ts (issue 22, item 4): the body of an `x-large-body` operation is parsed, walked
-// (src/json-input.ts), validated against the contract and digested here, off the event loop, exactly as the pipeline
+// (src/shared/json-input.ts), validated against the contract and digested here, off the event loop, exactly as the pipeline
 // does it for any other body (same functions, same 400s). The body then stays here, under the request's id, until
 // the handler has run its tasks on it (src/handlers/offloaded.ts) and the event loop releases it.
 import { readlinkSync } from "node:fs";
@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import type { Document } from "openapi-backend";
-import { ApiError, validationError } from "../errors.js";
+import { ApiError, validationError } from "../shared/errors.js";
 import { OFFLOADED } from "../handlers/offloaded.js";
 import { parseJsonBody } from "./body.js";
 import { createContractApi } from "./openapi.js";

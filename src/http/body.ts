@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
-import { ApiError, validationError } from "../errors.js";
-import { parseJsonInput } from "../json-input.js";
+import { ApiError, validationError } from "../shared/errors.js";
+import { parseJsonInput } from "../shared/json-input.js";
 
-export { badString, MAX_BODY_DEPTH } from "../json-input.js";
+export { badString, MAX_BODY_DEPTH } from "../shared/json-input.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -55,7 +55,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 
 /**
  * Parses a JSON request body; every failure is a 400 `validation` naming `body` or the offending path: sent as
- * something other than application/json, empty, or not what src/json-input.ts accepts.
+ * something other than application/json, empty, or not what src/shared/json-input.ts accepts.
  */
 export function parseJsonBody(contentType: string | undefined, raw: Buffer): unknown {
   const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();

@@ -1,6 +1,6 @@
 // The company a request acts on (an HTTP concern: the X-Company-Id header).
 import { companyNotFound, keyReaches, type CompanyContext, type Principal } from "../auth/principal.js";
-import { validationError } from "../errors.js";
+import { validationError } from "../shared/errors.js";
 
 /**
  * The company of a company-scoped request: `X-Company-Id`, or the only company of a key restricted to one.

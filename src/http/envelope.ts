@@ -1,6 +1,6 @@
 // Builds the spec's error envelope ("Error envelope"), keeping every bound the spec sets:
 // message <= 2000, at most 100 fieldErrors properties of at most 100 strings of at most 2000 characters.
-import { ApiError, type FieldErrors } from "../errors.js";
+import { ApiError, type FieldErrors } from "../shared/errors.js";
 
 const MAX_MESSAGE = 2000;
 const MAX_FIELDS = 100;

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import type { Db, Trx } from "../db/connection.js";
 import { commitBehindLastStatement, withTransaction } from "../db/transaction.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../shared/errors.js";
 import { toEnvelope } from "./envelope.js";
 import { isSealed, seal, unseal } from "./sealed.js";
 

@@ -6,7 +6,7 @@
 //    transaction-pooling PgBouncer, and it is gone the moment the process holding it dies (its connection closes).
 //    A second upload of the account is 429 `upload.in_progress` with Retry-After; at most LARGE_BODY_SLOTS such
 //    requests at once per process (429 `upload.server_busy`), which bounds the memory large bodies take.
-// 2. The body's JSON parse, input walk (src/json-input.ts), contract validation and digest run in a worker thread
+// 2. The body's JSON parse, input walk (src/shared/json-input.ts), contract validation and digest run in a worker thread
 //    (./body-worker.ts, LARGE_BODY_WORKERS of them), where the body stays; the event loop gets the digest and runs
 //    the operation's tasks there (src/handlers/offloaded.ts). A 32 MB body so never holds the event loop: measured
 //    in `npm run bench -- faults` (README). A worker takes one body at a time, from its parse to the end of its first
@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import type { Db } from "../db/connection.js";
-import { ApiError, type ErrorCode, type FieldErrors } from "../errors.js";
+import { ApiError, type ErrorCode, type FieldErrors } from "../shared/errors.js";
 import type { OffloadedBody } from "../handlers/types.js";
 import type { Logger } from "../log.js";
 import type { Document } from "openapi-backend";

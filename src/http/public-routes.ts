@@ -7,7 +7,7 @@ import type Koa from "koa";
 import YAML from "yaml";
 import { DEFAULT_PUBLIC_URL, type Config } from "../config.js";
 import type { Db } from "../db/connection.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../shared/errors.js";
 import type { ContractApi } from "./openapi.js";
 import { DOCUMENT_PATH } from "./openapi.js";
 import { pendingMigrations } from "../db/migrate.js";

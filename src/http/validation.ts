@@ -11,7 +11,7 @@
 //    that branch were the schema; when it meant none or several of single-property objects ("exactly one of `id` and
 //    `code`"), each of those properties is told so.
 import type { ErrorObject } from "ajv";
-import type { FieldErrors } from "../errors.js";
+import type { FieldErrors } from "../shared/errors.js";
 
 function fieldPath(segments: string[]): string {
   let path = "";

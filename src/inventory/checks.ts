@@ -1,10 +1,10 @@
 // What stock lines are checked against: the catalog (a product, active, and what its tracking asks of the line) and
 // the chart (an account a stock posting names). Each failure is a 422 naming the request field.
 import type { Db } from "../db/connection.js";
-import { Decimal } from "../decimal.js";
-import { throwRuleFailures } from "../domain/identifiers.js";
-import type { FieldErrors } from "../errors.js";
-import { periodLocked } from "../ledger/posting.js";
+import { Decimal } from "../shared/decimal.js";
+import { throwRuleFailures } from "../shared/identifiers.js";
+import type { FieldErrors } from "../shared/errors.js";
+import { periodLocked } from "../ledger/index.js";
 
 export type StockItem = { code: string; name: string; type: string; tracking: "none" | "lot" | "serial"; purchase_price_excl_vat: string | null; active: boolean };
 

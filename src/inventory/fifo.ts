@@ -13,8 +13,8 @@
 // it answers 422, never negative stock. The database refuses a remaining quantity below 0 as well.
 import type { Db } from "../db/connection.js";
 import { violatedConstraint } from "../db/transaction.js";
-import { Decimal } from "../decimal.js";
-import { ApiError } from "../errors.js";
+import { Decimal } from "../shared/decimal.js";
+import { ApiError } from "../shared/errors.js";
 import { quantityText } from "./quantities.js";
 
 export interface LayerPart {

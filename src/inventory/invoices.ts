@@ -21,12 +21,12 @@
 // lot-tracked line receives its lot, a serial-tracked line one layer per serial. The stock operation names the
 // invoice's journal transaction, as its `inventory.stock_moved` event does.
 import type { Db } from "../db/connection.js";
-import { Decimal } from "../decimal.js";
-import { accountsForRules } from "../domain/posting-rules.js";
-import { ApiError, type FieldErrors } from "../errors.js";
-import { throwRuleFailures } from "../domain/identifiers.js";
-import type { PostingEntry } from "../ledger/posting.js";
-import { splitByWeights } from "../invoicing/totals.js";
+import { Decimal } from "../shared/decimal.js";
+import { accountsForRules } from "../ledger/index.js";
+import { ApiError, type FieldErrors } from "../shared/errors.js";
+import { throwRuleFailures } from "../shared/identifiers.js";
+import type { PostingEntry } from "../ledger/index.js";
+import { splitByWeights } from "../shared/weights.js";
 import { OperationWriter, type NewLayer, type StockOperation } from "./operations.js";
 import { quantityText } from "./quantities.js";
 

@@ -6,10 +6,10 @@ import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { numericOverflow, violatedConstraint } from "../db/transaction.js";
-import { Decimal, formatDecimal, MAX_MONEY } from "../decimal.js";
-import { ApiError, conflict, unprocessable } from "../errors.js";
-import { emitEvent } from "../events/emit.js";
-import { periodLocked, post, type PostingEntry } from "../ledger/posting.js";
+import { Decimal, formatDecimal, MAX_MONEY } from "../shared/decimal.js";
+import { ApiError, conflict, unprocessable } from "../shared/errors.js";
+import { emitEvent } from "../events/index.js";
+import { periodLocked, post, type PostingEntry } from "../ledger/index.js";
 import { insufficient, takeFifo, type LayerPart, type TakeRequest } from "./fifo.js";
 import { preparedQuery } from "../db/prepared.js";
 import { quantityText } from "./quantities.js";
@@ -242,7 +242,7 @@ export class OperationWriter {
 
   /**
    * What `linkPosting` writes, for a caller that links the operation in a statement of its own (a sales invoice's
-   * numbering statement, src/invoicing/numbering.ts): the operation's id and its `inventory.stock_moved` event, with
+   * numbering statement, src/sales/numbering.ts): the operation's id and its `inventory.stock_moved` event, with
    * `journalTransactionId` (a placeholder) where the posting's id goes.
    */
   plannedLink(journalTransactionId: string): { operationId: string; event: StockOperation } {

@@ -1,6 +1,6 @@
 // Stock quantities carry at most 4 decimals (numeric(16, 4)); documents may carry 6 (invoice lines), so a
 // document's quantity is checked before it moves stock.
-import { Decimal } from "../decimal.js";
+import { Decimal } from "../shared/decimal.js";
 
 export const STOCK_QUANTITY_SCALE = 4;
 

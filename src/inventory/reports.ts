@@ -5,9 +5,9 @@
 // "today") the balances are the answer as they are, without touching the movements.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { todayInVilnius } from "../invoicing/documents.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { todayInVilnius } from "../shared/dates.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 import { partToApi } from "./operations.js";
 import { quantityText } from "./quantities.js";
 

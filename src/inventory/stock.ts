@@ -3,9 +3,9 @@
 // operations touching the same items lock their layers in the same order.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { Decimal, MAX_MONEY } from "../decimal.js";
-import { conflict } from "../errors.js";
-import { accountsForRules } from "../domain/posting-rules.js";
+import { Decimal, MAX_MONEY } from "../shared/decimal.js";
+import { conflict } from "../shared/errors.js";
+import { accountsForRules } from "../ledger/index.js";
 import { checkAccount, checkIssueTracking, checkSerials, Failures, refuseLockedMonth, stockItems, type StockItem } from "./checks.js";
 import { OperationWriter, type StockOperation } from "./operations.js";
 import { quantityText } from "./quantities.js";

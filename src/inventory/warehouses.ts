@@ -4,8 +4,8 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { uniqueViolation } from "../db/transaction.js";
-import { ApiError, conflict, notFound } from "../errors.js";
-import { runList, type ListRequest, type ListSpec } from "../list/engine.js";
+import { ApiError, conflict, notFound } from "../shared/errors.js";
+import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
 export type Warehouse = components["schemas"]["Inventory.Warehouse"];
 type CreateInput = components["schemas"]["Inventory.WarehouseCreateRequest"];

@@ -4,15 +4,15 @@ import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
-import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
-import { allocateNumber, type DocumentType } from "../domain/number-series.js";
-import { throwRuleFailures } from "../domain/identifiers.js";
-import { ApiError, unprocessable, type FieldErrors } from "../errors.js";
-import { isKnownCurrency } from "../reference/currencies.js";
+import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../shared/decimal.js";
+import { allocateNumber, type DocumentType } from "../reference/index.js";
+import { throwRuleFailures } from "../shared/identifiers.js";
+import { ApiError, unprocessable, type FieldErrors } from "../shared/errors.js";
+import { isKnownCurrency } from "../shared/currencies.js";
 import { computeTotals, lineNet, type Totals } from "./totals.js";
 import { checkLinesVat, vatPair } from "./vat.js";
-import type { VatDocument } from "../domain/vat-classifiers.js";
-import { runList, type ListRequest, type ListSpec, type Rollup } from "../list/engine.js";
+import type { VatDocument } from "../reference/index.js";
+import { runList, type ListRequest, type ListSpec, type Rollup } from "../shared/list-engine.js";
 
 type PartnerSnapshot = components["schemas"]["Invoicing.PartnerSnapshot"];
 export type PartnerRow = Record<string, any> & { code: string; name: string; payment_term_days: number };
@@ -20,8 +20,6 @@ export type Side = "sales" | "purchases";
 
 const KEY_PREFIX = { sales: "sale_invoice", purchases: "purchase_invoice" } as const satisfies Record<Side, string>;
 
-/** Today's date in Vilnius, where the company's day begins (a document dated "today" at 01:00 local time). */
-export const todayInVilnius = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Vilnius" }).format(new Date());
 
 /**
  * The partner of a document: it must exist (422, not 404: it is a field of the request) and have the role. Read
@@ -106,7 +104,7 @@ export interface DocumentLine {
 export interface LineRules {
   /** The tax point date: the VAT rates and classifiers are checked on it. */
   taxPointDate: string;
-  /** The kind of document, which decides the VAT classifiers it may carry (src/domain/vat-classifiers.ts). */
+  /** The kind of document, which decides the VAT classifiers it may carry (src/reference/vat-classifiers.ts). */
   document: VatDocument;
   /** The supplier's country, which names a reverse-charge line's default classifier. */
   supplierCountry?: string | null;

@@ -1,6 +1,6 @@
 // The VAT check of document lines at the document's tax point date (never "today": a December 2025 supply
 // invoiced in January 2026 keeps 9% under PVM2). Each line carries a VAT classifier of the tax authority
-// (reference/vat-classifiers/list, src/domain/vat-classifiers.ts) with its rate, and the classifier's kind must fit
+// (reference/vat-classifiers/list, src/reference/vat-classifiers.ts) with its rate, and the classifier's kind must fit
 // the document (KINDS_BY_DOCUMENT: a sale never carries a buyer's reverse-charge code, a reverse-charge purchase
 // carries nothing else). A line without a classifier gets, in order: its item's classifier when that fits the
 // document; on a reverse-charge purchase the one the supplier's country and the item's type name (PVM16, PVM20,
@@ -8,8 +8,8 @@
 // 9 -> PVM2 until 2025-12-31) when that fits; otherwise it must name one. A credit note may carry only the rate and
 // classifier pairs of the invoice it credits.
 import type { Db } from "../db/connection.js";
-import { Decimal, formatDecimal } from "../decimal.js";
-import { classifierRows, kindProblem, lineVatProblem, reverseChargeClassifier, type VatDocument } from "../domain/vat-classifiers.js";
+import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { classifierRows, kindProblem, lineVatProblem, reverseChargeClassifier, type VatDocument } from "../reference/index.js";
 
 export interface VatLine {
   vatRatePercent: string;

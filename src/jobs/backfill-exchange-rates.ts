@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
-import { isIsoDate } from "../dates.js";
+import { isIsoDate } from "../shared/dates.js";
 import { withTransaction } from "../db/transaction.js";
-import { backfillExchangeRates } from "../domain/exchange-rates.js";
+import { backfillExchangeRates } from "../reference/exchange-rates.js";
 import type { JobDeps } from "./deps.js";
 
 export interface BackfillPayload {

@@ -11,7 +11,7 @@
 //               lease_until), but only while nobody else holds a live lease — several workers never send the same
 //               attempt at once. The same job run again after its worker died (src/worker-recovery.ts) takes over
 //               its own lease; a delivery leased by a dead job is picked up once the lease ends.
-//   2. send     POST, signed (src/events/signing.ts), 10 s timeout, SSRF-checked as it connects.
+//   2. send     POST, signed (src/webhooks/signing.ts), 10 s timeout, SSRF-checked as it connects.
 //   3. record   one transaction: succeeded; or the next attempt scheduled (WEBHOOK_RETRY_SCHEDULE); or failed —
 //               the schedule ended or the receiver said 410 Gone — and the subscription's count of undelivered
 //               events in a row goes up; at 5 it is paused, its pending deliveries are held, and its owners are
@@ -23,12 +23,12 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { withTransaction } from "../db/transaction.js";
-import { holdPending, liveSecrets } from "../domain/webhook-subscriptions.js";
+import { holdPending, liveSecrets } from "../webhooks/subscriptions.js";
 import { DELIVER_TASK, queueOf } from "../events/emit.js";
 import { eventEnvelope } from "../events/envelope.js";
-import { sendAttempt, type AttemptResult } from "../events/send.js";
-import { deliveryHeaders } from "../events/signing.js";
-import { webhookNetwork } from "../events/url-guard.js";
+import { sendAttempt, type AttemptResult } from "../webhooks/send.js";
+import { deliveryHeaders } from "../webhooks/signing.js";
+import { webhookNetwork } from "../webhooks/url-guard.js";
 import { queueMail } from "../mail.js";
 import type { JobDeps } from "./deps.js";
 

@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
 import { withTransaction } from "../db/transaction.js";
-import { syncExchangeRates } from "../domain/exchange-rates.js";
-import { isIsoDate } from "../dates.js";
+import { syncExchangeRates } from "../reference/exchange-rates.js";
+import { isIsoDate } from "../shared/dates.js";
 import type { JobDeps } from "./deps.js";
 
 /**

@@ -7,9 +7,9 @@ import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { plainQuery, preparedQuery } from "../db/prepared.js";
 import { violatedConstraint } from "../db/transaction.js";
-import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../decimal.js";
-import { ApiError, conflict, type FieldErrors } from "../errors.js";
-import { emitEvent } from "../events/emit.js";
+import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../shared/decimal.js";
+import { ApiError, conflict, type FieldErrors } from "../shared/errors.js";
+import { emitEvent } from "../events/index.js";
 
 export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
 export type JournalDocumentType = JournalTransaction["documentType"];
@@ -222,7 +222,7 @@ export function postArgs(req: PostingRequest, total: Decimal): unknown[] {
 
 /**
  * The transaction a checked request will post, as the API (and its `journal_transaction.posted` event) shows it,
- * before it exists: `pending` stands where its id, number and creation time go (src/invoicing/numbering.ts writes
+ * before it exists: `pending` stands where its id, number and creation time go (src/sales/numbering.ts writes
  * a document's posting in the statement that numbers it, and fills these in there).
  */
 export function plannedTransaction(req: PostingRequest, checked: CheckedPosting, pending: { id: string; number: string; createdAt: string }): JournalTransaction {

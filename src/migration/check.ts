@@ -4,12 +4,12 @@
 // either the errors (a package imported before first, then 422 before 409) or the result and the rows to write.
 // Pure CPU on plain data (issue 22, item 4): it runs where the package is, in a worker thread for a request body.
 import type { CompanyContext } from "../auth/principal.js";
-import { Decimal, MAX_MONEY } from "../decimal.js";
-import { barcodeProblem, vatCodeProblem } from "../domain/identifiers.js";
-import { ApiError, conflict, unprocessable, type FieldErrors } from "../errors.js";
-import { depreciationStart } from "../assets/assets.js";
-import { checkPostingBatch, type PostingEntry } from "../ledger/posting.js";
-import { saftAccountTypeOf } from "../ledger/lt-standard.js";
+import { Decimal, MAX_MONEY } from "../shared/decimal.js";
+import { barcodeProblem, vatCodeProblem } from "../shared/identifiers.js";
+import { ApiError, conflict, unprocessable, type FieldErrors } from "../shared/errors.js";
+import { depreciationStart } from "../assets/index.js";
+import { checkPostingBatch, type PostingEntry } from "../ledger/index.js";
+import { saftAccountTypeOf } from "../ledger/index.js";
 import type { BooksContext } from "./context.js";
 import type { BooksPackage, BooksResult, EarlierImport, InvoiceRow, MigratedNumberSeries, NewAccount, NewAsset, NewInvoice, NewStockRow, Writes } from "./types.js";
 import { compareSubLedgers } from "./warnings.js";

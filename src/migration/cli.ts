@@ -5,10 +5,10 @@
 // A package imported before is refused here as through the API (409 `migration.package_imported`; `repeatOf` in the
 // file imports it once more on purpose).
 import { statSync } from "node:fs";
-import { recordAudit } from "../audit.js";
+import { recordAudit } from "../account/index.js";
 import type { Db } from "../db/connection.js";
 import { withTransaction } from "../db/transaction.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../shared/errors.js";
 import { importBooks, localBooks, validateBooks } from "./books.js";
 import { readPackageFile } from "./package-file.js";
 import type { BooksResult } from "./types.js";

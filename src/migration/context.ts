@@ -5,7 +5,7 @@
 // takes the lookups of the package's digest (digest.ts), never the package: that may be in a worker thread.
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
-import { accountsForRules } from "../domain/posting-rules.js";
+import { accountsForRules } from "../ledger/index.js";
 import type { BooksLookups, EarlierImport } from "./types.js";
 
 export interface BooksContext {

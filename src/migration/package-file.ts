@@ -1,13 +1,13 @@
 // A historical-books package read from a file by the operator CLI (cli.ts), held to what the API holds a request
-// body to — src/json-input.ts (UTF-8 JSON nested at most 32 levels, no string PostgreSQL cannot store) and the
+// body to — src/shared/json-input.ts (UTF-8 JSON nested at most 32 levels, no string PostgreSQL cannot store) and the
 // contract's schema `Migration.BooksPackage` — without importing the HTTP layer (STYLE.md, practice 16: layers run
 // one way). Every failure is a 400 naming the fields, at most 100.
 import { readFileSync } from "node:fs";
 import AjvModule from "ajv";
 import addFormatsModule from "ajv-formats";
 import { loadDocument } from "../contract-document.js";
-import { validationError, type FieldErrors } from "../errors.js";
-import { parseJsonInput } from "../json-input.js";
+import { validationError, type FieldErrors } from "../shared/errors.js";
+import { parseJsonInput } from "../shared/json-input.js";
 import type { BooksPackage } from "./types.js";
 
 type AjvLike = { addSchema(s: unknown, key: string): void; getSchema(ref: string): ((v: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } };

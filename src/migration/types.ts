@@ -1,8 +1,8 @@
 // The shapes of the historical-books package and result (spec/migration.tsp), and what a check of a package leaves
 // for the import to write: every row normalized (defaults applied, amounts converted), nothing read twice.
 import type { components } from "../../generated/types.js";
-import type { Decimal } from "../decimal.js";
-import type { BatchPosting, PostingEntry } from "../ledger/posting.js";
+import type { Decimal } from "../shared/decimal.js";
+import type { BatchPosting, PostingEntry } from "../ledger/index.js";
 
 export type BooksPackage = components["schemas"]["Migration.BooksPackage"];
 export type BooksResult = components["schemas"]["Migration.BooksResult"];

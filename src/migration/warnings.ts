@@ -1,8 +1,8 @@
 // Rule 12: the package's sub-ledgers against its own ledger (the opening balances, the balancing line included, and
 // the historical journal), to the cent. A difference is a warning, not an error: the books being moved may well
 // disagree, and the accountant decides. Compared only when the package carries ledger figures at all.
-import { Decimal } from "../decimal.js";
-import type { BatchPosting, PostingEntry } from "../ledger/posting.js";
+import { Decimal } from "../shared/decimal.js";
+import type { BatchPosting, PostingEntry } from "../ledger/index.js";
 import type { BooksPackage, MigrationWarning, NewAsset, NewInvoice, NewStockRow } from "./types.js";
 
 interface SubLedgers {

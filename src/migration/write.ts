@@ -6,10 +6,10 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
 import { numericOverflow, violatedConstraint } from "../db/transaction.js";
-import { Decimal } from "../decimal.js";
-import { conflict } from "../errors.js";
-import { stockTooLarge } from "../inventory/operations.js";
-import { post, postBatch } from "../ledger/posting.js";
+import { Decimal } from "../shared/decimal.js";
+import { conflict } from "../shared/errors.js";
+import { stockTooLarge } from "../inventory/index.js";
+import { post, postBatch } from "../ledger/index.js";
 import type { InvoiceRow, MigratedNumberSeries, Writes } from "./types.js";
 
 /** Up to 1000 lines per stock operation (stock_movements.line_no). */

@@ -2,9 +2,9 @@
 //   gesmes:Envelope > Cube > Cube[time] > Cube[currency, rate]   (units of currency per 1 EUR)
 // Three files share one folder: eurofxref-daily.xml (latest day), eurofxref-hist-90d.xml, eurofxref-hist.xml.
 import { XMLParser } from "fast-xml-parser";
-import { isIsoDate } from "../dates.js";
-import { Decimal } from "../decimal.js";
-import { ApiError } from "../errors.js";
+import { isIsoDate } from "../shared/dates.js";
+import { Decimal } from "../shared/decimal.js";
+import { ApiError } from "../shared/errors.js";
 
 export const DEFAULT_ECB_URL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml";
 const FETCH_TIMEOUT_MS = 20_000;

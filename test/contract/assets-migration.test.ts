@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { createDb, type Db } from "../../src/db/connection.js";
 import { withTransaction } from "../../src/db/transaction.js";
-import { bootstrapAccount } from "../../src/domain/accounts.js";
+import { bootstrapAccount } from "../../src/account/accounts.js";
 import { post } from "../../src/ledger/posting.js";
 import { migrationSource } from "../../src/db/migrations/index.js";
 import { postMonth } from "../../src/assets/depreciation.js";

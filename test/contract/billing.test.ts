@@ -1,7 +1,7 @@
 // Billing (spec: "Authentication", rule 5; "Errors": payment_required): once an account's trial has ended and
 // its prepaid credit is used up, every operation of that account answers 402 and changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { setBilling } from "../../src/domain/accounts.js";
+import { setBilling } from "../../src/account/accounts.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
 

@@ -22,7 +22,7 @@ const LIST = "/v1/account/companies/list";
 const UPDATE = "/v1/account/companies/update";
 
 let seq = 0;
-// Valid Lithuanian legal entity codes: a Lithuanian company's code must pass the mod-11 check (src/domain/identifiers.ts).
+// Valid Lithuanian legal entity codes: a Lithuanian company's code must pass the mod-11 check (src/shared/identifiers.ts).
 const code = (_prefix = "C") => (++seq, ltCompanyCode());
 
 const fullCompany = () => ({

@@ -3,8 +3,8 @@
 // ECB feed is a local server (test/support/ecb-server.ts) serving files written here; nothing reaches the internet.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
-import { lookupRate } from "../../src/domain/exchange-rates.js";
-import { ApiError } from "../../src/errors.js";
+import { lookupRate } from "../../src/reference/exchange-rates.js";
+import { ApiError } from "../../src/shared/errors.js";
 import { ecbFileUrl } from "../../src/reference/ecb.js";
 import { backfillExchangeRatesTask } from "../../src/jobs/backfill-exchange-rates.js";
 import { syncExchangeRatesTask } from "../../src/jobs/sync-exchange-rates.js";

@@ -4,7 +4,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Document } from "openapi-backend";
-import { createPartner, listPartners } from "../../src/domain/partners.js";
+import { createPartner, listPartners } from "../../src/partners/partners.js";
 import { defineHandler, requireCompany, type Handler } from "../../src/handlers/types.js";
 import { MAX_BODY_DEPTH } from "../../src/http/body.js";
 import { loadDocument } from "../../src/http/openapi.js";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import type { Document } from "openapi-backend";
-import { createPartner } from "../../src/domain/partners.js";
+import { createPartner } from "../../src/partners/partners.js";
 import { defineHandler, requireCompany, type Handler } from "../../src/handlers/types.js";
 import { NO_COMPANY } from "../../src/http/idempotency.js";
 import { loadDocument } from "../../src/http/openapi.js";

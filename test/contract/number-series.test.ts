@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { withTransaction } from "../../src/db/transaction.js";
-import { allocateNumber } from "../../src/domain/number-series.js";
+import { allocateNumber } from "../../src/reference/number-series.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { installed, PGBOUNCER, startPgBouncer, type RunningPiece } from "../../bench/infra.js";
 import { loadConfig } from "../../src/config.js";
 import { createDb, withDatabase, type Db } from "../../src/db/connection.js";
-import { bootstrapAccount } from "../../src/domain/accounts.js";
+import { bootstrapAccount } from "../../src/account/accounts.js";
 import { createContractApi, loadDocument } from "../../src/http/openapi.js";
 import { createLogger } from "../../src/log.js";
 import { startApiServer, type ApiServer } from "../../src/server.js";

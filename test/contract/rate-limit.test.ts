@@ -1,7 +1,7 @@
 // Rate limits (spec: "Endpoints", "Limits"; README "Rate limits"): per key per one-minute window, counted in
 // PostgreSQL so that several processes on one database share one budget.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { setKeyLimit } from "../../src/domain/accounts.js";
+import { setKeyLimit } from "../../src/account/accounts.js";
 import { expectError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startServerProcess } from "../support/processes.js";

@@ -1,9 +1,9 @@
 // reference/vat-classifiers/list and the VAT check of a document line at its tax point date
-// (src/domain/vat-classifiers.ts), as tables of classifier, rate and date; which documents carry which kinds of
+// (src/reference/vat-classifiers.ts), as tables of classifier, rate and date; which documents carry which kinds of
 // classifier, and the reverse-charge classifier a purchase line gets by default.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { checkLineVat, KINDS_BY_DOCUMENT, kindProblem, lineVatProblem, reverseChargeClassifier, standardRate, type VatDocument } from "../../src/domain/vat-classifiers.js";
-import { ApiError } from "../../src/errors.js";
+import { checkLineVat, KINDS_BY_DOCUMENT, kindProblem, lineVatProblem, reverseChargeClassifier, standardRate, type VatDocument } from "../../src/reference/vat-classifiers.js";
+import { ApiError } from "../../src/shared/errors.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 let h: Harness;

@@ -16,7 +16,7 @@ import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { deliverMail } from "../../src/mail.js";
 import { seal } from "../../src/secrets.js";
-import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { secretContext } from "../../src/webhooks/subscriptions.js";
 import { Webhook } from "standardwebhooks";
 
 let h: Harness;

@@ -16,7 +16,7 @@ import { crontab } from "../../src/jobs/index.js";
 import { pruneEventsTask } from "../../src/jobs/prune-events.js";
 import { pruneEvents } from "../../src/events/retention.js";
 import { seal } from "../../src/secrets.js";
-import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { secretContext } from "../../src/webhooks/subscriptions.js";
 import type { AccountingApi } from "../../sdk/typescript/src/index.js";
 
 const TIMEOUT_MS = 1500;

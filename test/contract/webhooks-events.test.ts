@@ -6,7 +6,7 @@ import { ltCompanyCode } from "../support/codes.js";
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
 import { expectApiError, expectError } from "../support/expect.js";
 import { unseal } from "../../src/secrets.js";
-import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { secretContext } from "../../src/webhooks/subscriptions.js";
 import { sleep } from "../support/timing.js";
 import { fakeResolver } from "../support/webhook-receiver.js";
 import { runCli, startServerProcess } from "../support/processes.js";

@@ -10,7 +10,7 @@ import { fakeResolver, startReceiver, type Receiver } from "../support/webhook-r
 import { AT_ONCE_MS, sleep, until } from "../support/timing.js";
 import { createLogger } from "../../src/log.js";
 import { seal } from "../../src/secrets.js";
-import { secretContext } from "../../src/domain/webhook-subscriptions.js";
+import { secretContext } from "../../src/webhooks/subscriptions.js";
 import { startWorker } from "../../src/worker.js";
 
 let h: Harness;

@@ -3,7 +3,7 @@
 // uniqueItems). Values seen in earlier successful responses ("hints", by property name) are mixed in, so a generated
 // `id` or `accountCode` often names something that exists and the handler runs past its lookups.
 import fc from "fast-check";
-import { isIsoDate, isTimestamp } from "../../src/dates.js";
+import { isIsoDate, isTimestamp } from "../../src/shared/dates.js";
 
 export type Schema = Record<string, any>;
 

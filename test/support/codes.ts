@@ -1,6 +1,6 @@
 // Lithuanian legal entity codes for fixtures: 9 digits whose last is the mod-11 check digit, so a Lithuanian test
 // company passes the company-code rule. Distinct within the test process (codes are unique per account).
-import { ltCheckDigit } from "../../src/domain/identifiers.js";
+import { ltCheckDigit } from "../../src/shared/identifiers.js";
 
 let next = 1_000_000 + Math.floor(Math.random() * 8_000_000);
 

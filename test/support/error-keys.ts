@@ -2,7 +2,7 @@
 // raise which (issue 14: "a test checks that every key the code can raise is declared").
 //
 // A key is raised where:
-//  - `notFound(what, KEY)`, `conflict(msg, KEY)`, `unprocessable(msg, KEY)`, `forbidden(msg, KEY)` (src/errors.ts)
+//  - `notFound(what, KEY)`, `conflict(msg, KEY)`, `unprocessable(msg, KEY)`, `forbidden(msg, KEY)` (src/shared/errors.ts)
 //    is called: 404, 409, 422, 403;
 //  - `validationError(...)` is called: 400 `request.invalid`;
 //  - `new ApiError(CODE, msg, { key: KEY })` is built: the status of CODE;
@@ -10,7 +10,7 @@
 //    passed to a parameter whose name ends in `key` (`check(field, key, problem)`, `throwRuleFailures(…, severalKey)`,
 //    a method's `failures.add(path, key, why)`, or such a parameter's default) or assigned into a `…keys` object
 //    (`keys.barcode = "barcode.invalid_checksum"`):
-//    such keys end in the 422 a rule failure throws (src/domain/identifiers.ts, src/invoicing/*).
+//    such keys end in the 422 a rule failure throws (src/shared/identifiers.ts, src/invoicing/*).
 // KEY is a string literal, a conditional of two, or a template; a template's `${…}` parts are expanded with
 // EXPANSIONS below (a part not listed there fails the scan, so a new dynamic key cannot go unseen).
 //
@@ -20,7 +20,7 @@
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { STATUS_OF, type ErrorCode } from "../../src/errors.js";
+import { STATUS_OF, type ErrorCode } from "../../src/shared/errors.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -102,9 +102,9 @@ function keysRaisedIn(node: ts.Node, checker: ts.TypeChecker, sites: KeySite[]):
   const visit = (n: ts.Node) => {
     if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) {
       const name = n.expression.text;
-      if (name in THROWERS && declaredIn(checker, n.expression, "src/errors.ts")) {
+      if (name in THROWERS && declaredIn(checker, n.expression, "src/shared/errors.ts")) {
         emit(keysOf(n.arguments[1]), THROWERS[name], n);
-      } else if (name === "validationError" && declaredIn(checker, n.expression, "src/errors.ts")) {
+      } else if (name === "validationError" && declaredIn(checker, n.expression, "src/shared/errors.ts")) {
         sites.push({ key: "request.invalid", status: 400, at: site(n) });
       } else {
         // A literal handed to a parameter named `…key` of the function called.

@@ -10,7 +10,7 @@ import addFormatsModule from "ajv-formats";
 import type { Document } from "openapi-backend";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createDb, withDatabase, type Db } from "../../src/db/connection.js";
-import { bootstrapAccount } from "../../src/domain/accounts.js";
+import { bootstrapAccount } from "../../src/account/accounts.js";
 import type { Handler } from "../../src/handlers/types.js";
 import { createContractApi, loadDocument, type ContractApi } from "../../src/http/openapi.js";
 import { createLogger, type Logger } from "../../src/log.js";

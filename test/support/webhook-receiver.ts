@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { LookupAddress } from "node:dns";
 import { isIP, type AddressInfo } from "node:net";
-import type { HostResolver } from "../../src/events/url-guard.js";
+import type { HostResolver } from "../../src/webhooks/url-guard.js";
 
 export interface Received {
   path: string;

@@ -1,4 +1,4 @@
-// Identifier rules (src/domain/identifiers.ts) as tables of published examples: Lithuanian VAT, legal entity and
+// Identifier rules (src/shared/identifiers.ts) as tables of published examples: Lithuanian VAT, legal entity and
 // personal codes (mod 11 with the second weighting), the EL/GR prefix, UPC-E next to EAN-8.
 import { describe, expect, test } from "@jest/globals";
 import {
@@ -9,7 +9,7 @@ import {
   ltRegistrationCodeProblem,
   upcEToUpcA,
   vatCodeProblem,
-} from "../../src/domain/identifiers.js";
+} from "../../src/shared/identifiers.js";
 
 describe("LT VAT codes: format, the fixed 1, the mod-11 check digit", () => {
   test.each([

@@ -1,7 +1,7 @@
 // EN 16931 totals and the conversion of a document's parts to EUR (src/invoicing/totals.ts), as tables of cases.
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
-import { Decimal } from "../../src/decimal.js";
+import { Decimal } from "../../src/shared/decimal.js";
 import { computeTotals, convertParts, lineNet, type TotalsLine } from "../../src/invoicing/totals.js";
 
 const line = (quantity: string, unitPrice: string, vatRatePercent = "21", vatClassifier = "PVM1", discountPercent?: string): TotalsLine => ({

@@ -3,7 +3,7 @@
 // src/ can raise; here the SDK's list is held to the contract and, directly, to every key the server can raise, so
 // that `error.key` never meets a key its type does not name.
 import { describe, expect, test } from "@jest/globals";
-import { STATUS_OF } from "../../src/errors.js";
+import { STATUS_OF } from "../../src/shared/errors.js";
 import { loadDocument } from "../../src/http/openapi.js";
 import { allRaisedKeys } from "../support/error-keys.js";
 import { AccountingApiError, ERROR_CODES, ERROR_KEYS } from "../../sdk/typescript/src/index.js";

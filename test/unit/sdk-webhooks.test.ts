@@ -1,9 +1,9 @@
 // The SDK's webhook verifier (sdk/typescript/src/webhooks.ts) against signatures made by the server's own signing code
-// (src/events/signing.ts): the v2 header within and outside the tolerance window, several signatures during a
+// (src/webhooks/signing.ts): the v2 header within and outside the tolerance window, several signatures during a
 // rotation, several secrets on the receiver's side, the legacy header only when allowed, and every malformed or
 // tampered form refused with its reason. A real delivery through the worker: test/contract/sdk.test.ts.
 import { describe, expect, test } from "@jest/globals";
-import { signatureHeaders } from "../../src/events/signing.js";
+import { signatureHeaders } from "../../src/webhooks/signing.js";
 import { constructWebhookEvent, verifyWebhookSignature, WebhookSignatureError, type WebhookFailure } from "../../sdk/typescript/src/index.js";
 
 const NOW = 1_795_000_000; // 2026-11-18T08:26:40Z, pinned

@@ -1,5 +1,29 @@
+import { readFileSync } from "node:fs";
 import type { Knex } from "knex";
-import { LT_STANDARD, saftAccountTypeOf, type AccountType } from "../../ledger/lt-standard.js";
+
+type AccountType = "asset" | "liability" | "equity" | "income" | "expense";
+type SaftAccountType = "IT" | "TT" | "NK" | "I" | "P" | "S" | "KT";
+
+/**
+ * The lt-standard template as this migration applied it: a frozen copy (data/), so that replaying the migration does
+ * what it did then, whatever src/ledger/lt-standard.ts says today (issue 23).
+ */
+const LT_STANDARD: {
+  code: string;
+  name: string;
+  nameEn: string;
+  type: AccountType;
+  parentCode: string | null;
+  isPostable: boolean;
+  isContra: boolean;
+  statementLine: string | null;
+  saftAccountTableId: string | null;
+  saftAccountType: SaftAccountType;
+}[] = JSON.parse(readFileSync(new URL("./data/20261123000102_lt_standard.json", import.meta.url), "utf8"));
+
+/** An account's SAF-T type from its class, as the template then mapped it. */
+const saftAccountTypeOf = (code: string, type: AccountType): SaftAccountType =>
+  code === "999" ? "KT" : (({ "1": "IT", "2": "TT", "3": "NK", "4": "I", "5": "P", "6": "S" }) as Record<string, SaftAccountType>)[code[0]] ?? ({ asset: "TT", liability: "I", equity: "NK", income: "P", expense: "S" } as const)[type];
 
 // The chart follows the AVNT sample chart (issue 8). Accounts carry their SAF-T mapping (AccountTableID, AccountType),
 // the contra flag and their line in the Lithuanian financial statements; and the companies that applied the old
@@ -12,8 +36,8 @@ import { LT_STANDARD, saftAccountTypeOf, type AccountType } from "../../ledger/l
 // template's names, parent and mapping when the new template has its code with the same type, and is otherwise left
 // as it was (e.g. 1292, the old accumulated depreciation of buildings, keeps its entries for the accountant to move).
 //
-// The template inserted is src/ledger/lt-standard.ts as it is when this migration runs; a later change of the
-// template comes with a migration of its own.
+// The template inserted is the chart as it was when this migration shipped (data/20261123000102_lt_standard.json); a
+// later change of the template comes with a migration of its own.
 
 /** The old template's accounts, code and Lithuanian name, as 20261122000003 era code seeded them. */
 export const OLD_TEMPLATE: [code: string, name: string][] = [

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 // them in the same transaction as every insert, update and delete of a document — whoever writes it (the API, the
 // bank module settling paid_amount/outstanding/status, the migration import) — so they are exact at every commit.
 // A list reads them when every filter is on those fields (a date range of whole months included); any other filter
-// (number, due date, overdue, amounts...) aggregates the documents as before (src/list/engine.ts, Rollup).
+// (number, due date, overdue, amounts...) aggregates the documents as before (src/shared/list-engine.ts, Rollup).
 //
 // Contention: the triggers add to one of 16 stripes of a group, chosen by the server process (pg_backend_pid), so
 // concurrent transactions on different connections rarely wait for one another's rollup row; a list sums the

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 //   a header that names another (journal_transactions_open_xid) — before, the row trigger overwrote what was sent;
 // - the period lock is taken once per company the statement names, in company order, after the rows are written and
 //   before the period check reads ledger_period_locks; the check sees every lock committed before it got the
-//   company's lock, and a lock taken later waits for this transaction (src/domain/periods.ts), as before.
+//   company's lock, and a lock taken later waits for this transaction (src/ledger/periods.ts), as before.
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     alter table journal_transactions alter column open_xid set default pg_current_xact_id();

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 // when it is on or before that month, whether or not a row names it. The rule lives in one function,
 // ledger_month_locked, which every check of a posting's or a stock operation's month calls: the journal header's
 // statement check, the stock operations' check, and the posting context (and the code's own reads,
-// src/domain/periods.ts). Unlocking the locked-through month moves it back by one month (only the latest locked
+// src/ledger/periods.ts). Unlocking the locked-through month moves it back by one month (only the latest locked
 // month unlocks, as before). Locks taken before this migration keep the months they wrote: which of them were sent as
 // "through" is not recorded (the audit log keeps the months only), so no locked-through month is made up for them; a
 // company sends its lock through a date again to cover the months before.

@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 // The stock account and the layers must not part ways (issue 22, item 11): `inventory.stock` is the account the
 // layers' value was posted to, so the rule does not change while the company's layers hold value — neither a new
 // row (the rule leaving its default), a changed account, nor a deleted row (back to the default). The check takes
-// the stock rule's lock exclusively (class 7304, src/domain/posting-rules.ts), which every stock operation holds
+// the stock rule's lock exclusively (class 7304, src/ledger/posting-rules.ts), which every stock operation holds
 // shared from its read of the rule to its commit, so it sees every layer value committed before it and no operation
 // posts to the old account after it. ledger/posting-rules/update checks the same first and answers 409
 // `posting_rule.stock_held`.

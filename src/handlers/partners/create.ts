@@ -1,4 +1,4 @@
-import { createPartner } from "../../domain/partners.js";
+import { createPartner } from "../../partners/partners.js";
 import { defineHandler, requireCompany } from "../types.js";
 
 export default defineHandler("partners_create", (ctx) => createPartner(ctx.db, requireCompany(ctx).id, ctx.body));

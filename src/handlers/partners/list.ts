@@ -1,4 +1,4 @@
-import { listPartners } from "../../domain/partners.js";
+import { listPartners } from "../../partners/partners.js";
 import { defineHandler, requireCompany } from "../types.js";
 
 export default defineHandler("partners_list", (ctx) => listPartners(ctx.db, requireCompany(ctx).id, ctx.body));

@@ -1,4 +1,4 @@
-import { updatePartner } from "../../domain/partners.js";
+import { updatePartner } from "../../partners/partners.js";
 import { defineHandler, requireCompany } from "../types.js";
 
 export default defineHandler("partners_update", (ctx) => updatePartner(ctx.db, requireCompany(ctx).id, ctx.body));

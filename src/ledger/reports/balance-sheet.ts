@@ -2,7 +2,7 @@
 // income and expense accounts shown as equity lines (they belong to equity until a closing entry moves them).
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal } from "../../decimal.js";
+import { Decimal } from "../../shared/decimal.js";
 import { classifyGroups, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type AccountType, type ChartAccount } from "./common.js";
 import { addTo, balanceSheetLines } from "./statement-lines.js";
 

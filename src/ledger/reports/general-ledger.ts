@@ -1,8 +1,8 @@
 // ledger/reports/general-ledger: the lines of one account in a range with a running balance.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal } from "../../decimal.js";
-import { ApiError, notFound } from "../../errors.js";
+import { Decimal } from "../../shared/decimal.js";
+import { ApiError, notFound } from "../../shared/errors.js";
 import { checkRange, money } from "./common.js";
 
 type GeneralLedger = components["schemas"]["Ledger.GeneralLedger"];

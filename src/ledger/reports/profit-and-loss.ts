@@ -1,7 +1,7 @@
 // ledger/reports/profit-and-loss: movements of the income and expense accounts in a range, by group.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal } from "../../decimal.js";
+import { Decimal } from "../../shared/decimal.js";
 import { checkRange, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type ChartAccount } from "./common.js";
 import { addTo, profitAndLossLines } from "./statement-lines.js";
 

@@ -1,7 +1,7 @@
 // The Lithuanian financial statements' lines (src/ledger/lt-standard.ts STATEMENT_LINES): accounts' amounts summed
 // into their lines, and each line into the lines above it (B.II.1 into B.II and B), in the forms' order.
 import type { components } from "../../../generated/types.js";
-import { Decimal } from "../../decimal.js";
+import { Decimal } from "../../shared/decimal.js";
 import { STATEMENT_LINES } from "../lt-standard.js";
 import { money } from "./common.js";
 

@@ -1,7 +1,7 @@
 // ledger/reports/trial-balance: one aggregate over the journal up to `to`, split at `from` by FILTER clauses.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal } from "../../decimal.js";
+import { Decimal } from "../../shared/decimal.js";
 import { checkRange, money } from "./common.js";
 
 type TrialBalance = components["schemas"]["Ledger.TrialBalance"];

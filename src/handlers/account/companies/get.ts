@@ -1,4 +1,4 @@
-import { getCompany } from "../../../domain/companies.js";
+import { getCompany } from "../../../account/companies.js";
 import { defineHandler } from "../../types.js";
 
 export default defineHandler("account_companies_get", ({ db, principal, body }) => getCompany(db, principal, body.id));

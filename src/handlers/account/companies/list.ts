@@ -1,4 +1,4 @@
-import { listCompanies } from "../../../domain/companies.js";
+import { listCompanies } from "../../../account/companies.js";
 import { defineHandler } from "../../types.js";
 
 export default defineHandler("account_companies_list", ({ db, principal, body }) => listCompanies(db, principal, body));

@@ -1,4 +1,4 @@
-import { getCatalogItem } from "../../../domain/catalog-items.js";
+import { getCatalogItem } from "../../../catalog/items.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("catalog_items_get", (ctx) => getCatalogItem(ctx.db, requireCompany(ctx).id, ctx.body));

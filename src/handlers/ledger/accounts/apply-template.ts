@@ -1,4 +1,4 @@
-import { applyTemplate } from "../../../domain/ledger-accounts.js";
+import { applyTemplate } from "../../../ledger/accounts.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("ledger_accounts_apply_template", (ctx) => applyTemplate(ctx.db, requireCompany(ctx).id, ctx.body.template));

@@ -1,4 +1,4 @@
-import { createAccount } from "../../../domain/ledger-accounts.js";
+import { createAccount } from "../../../ledger/accounts.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("ledger_accounts_create", (ctx) => createAccount(ctx.db, requireCompany(ctx).id, ctx.body));

@@ -1,4 +1,4 @@
-import { listAccounts } from "../../../domain/ledger-accounts.js";
+import { listAccounts } from "../../../ledger/accounts.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("ledger_accounts_list", (ctx) => listAccounts(ctx.db, requireCompany(ctx).id, ctx.body));

@@ -1,4 +1,4 @@
-import { lockPeriods } from "../../../domain/periods.js";
+import { lockPeriods } from "../../../ledger/periods.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("ledger_periods_lock", async (ctx) => {

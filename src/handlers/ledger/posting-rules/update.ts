@@ -1,4 +1,4 @@
-import { updatePostingRule } from "../../../domain/posting-rules.js";
+import { updatePostingRule } from "../../../ledger/posting-rules.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("ledger_posting_rules_update", (ctx) => updatePostingRule(ctx.db, requireCompany(ctx).id, ctx.body));

@@ -6,8 +6,7 @@ import { checkOutcome, type BooksInput, type CheckOutcome } from "../../../migra
 import type { BooksContext } from "../../../migration/context.js";
 import { booksDigest } from "../../../migration/digest.js";
 import type { BooksDigest, BooksPackage } from "../../../migration/types.js";
-import type { OffloadModule } from "../../offloaded.js";
-import type { OffloadedBody } from "../../types.js";
+import type { OffloadedBody, OffloadModule } from "../../types.js";
 
 interface CheckArgs {
   company: CompanyContext;

@@ -1,4 +1,4 @@
-import { deletePurchaseInvoice } from "../../../invoicing/purchases.js";
+import { deletePurchaseInvoice } from "../../../purchases/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("purchases_invoices_delete", (ctx) => deletePurchaseInvoice(ctx.db, requireCompany(ctx).id, ctx.body.id));

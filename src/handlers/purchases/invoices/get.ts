@@ -1,4 +1,4 @@
-import { getPurchaseInvoice } from "../../../invoicing/purchases.js";
+import { getPurchaseInvoice } from "../../../purchases/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("purchases_invoices_get", (ctx) => getPurchaseInvoice(ctx.db, requireCompany(ctx).id, ctx.body.id));

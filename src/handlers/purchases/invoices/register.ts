@@ -1,4 +1,4 @@
-import { registerPurchaseInvoice } from "../../../invoicing/purchases.js";
+import { registerPurchaseInvoice } from "../../../purchases/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("purchases_invoices_register", async (ctx) => {

@@ -1,4 +1,4 @@
-import { updatePurchaseInvoice } from "../../../invoicing/purchases.js";
+import { updatePurchaseInvoice } from "../../../purchases/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("purchases_invoices_update", (ctx) => updatePurchaseInvoice(ctx.db, requireCompany(ctx), ctx.body));

@@ -1,4 +1,4 @@
-import { listSeries } from "../../../domain/number-series.js";
+import { listSeries } from "../../../reference/number-series.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("reference_series_list", (ctx) => listSeries(ctx.db, requireCompany(ctx).id, ctx.body));

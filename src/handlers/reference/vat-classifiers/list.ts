@@ -1,4 +1,4 @@
-import { listVatClassifiers } from "../../../domain/vat-classifiers.js";
+import { listVatClassifiers } from "../../../reference/vat-classifiers.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("reference_vat_classifiers_list", (ctx) => listVatClassifiers(ctx.db, requireCompany(ctx).countryCode, ctx.body));

@@ -1,4 +1,4 @@
-import { createSaleInvoice } from "../../../invoicing/sales.js";
+import { createSaleInvoice } from "../../../sales/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 // The draft's write is the request's last statement and writes the audit record (ctx.audit.finish, set by the create).

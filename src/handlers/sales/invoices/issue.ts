@@ -1,4 +1,4 @@
-import { issueSaleInvoice } from "../../../invoicing/sales.js";
+import { issueSaleInvoice } from "../../../sales/invoices.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 // The numbering statement is the request's last and writes the audit record (ctx.audit.finish, set by the issue).

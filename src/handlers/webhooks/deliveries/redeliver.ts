@@ -1,4 +1,4 @@
-import { redeliver } from "../../../domain/webhook-deliveries.js";
+import { redeliver } from "../../../webhooks/deliveries.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("webhooks_deliveries_redeliver", (ctx) => redeliver(ctx.db, requireCompany(ctx).id, ctx.body));

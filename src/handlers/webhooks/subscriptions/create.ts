@@ -1,4 +1,4 @@
-import { createSubscription } from "../../../domain/webhook-subscriptions.js";
+import { createSubscription } from "../../../webhooks/subscriptions.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("webhooks_subscriptions_create", async (ctx) => {

@@ -1,4 +1,4 @@
-import { rotateSecret } from "../../../domain/webhook-subscriptions.js";
+import { rotateSecret } from "../../../webhooks/subscriptions.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("webhooks_subscriptions_rotate_secret", async (ctx) => {

@@ -1,4 +1,4 @@
-import { updateSubscription } from "../../../domain/webhook-subscriptions.js";
+import { updateSubscription } from "../../../webhooks/subscriptions.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("webhooks_subscriptions_update", async (ctx) => {

@@ -1,0 +1,4 @@
+// The face of the inventory module: what other modules may use of it (issue 23; STYLE 20). Anything not exported here is
+// the module's own business; dependency-cruiser (.dependency-cruiser.cjs) refuses an import past this file.
+export { receivePurchaseStock, refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "./invoices.js";
+export { stockTooLarge } from "./operations.js";
