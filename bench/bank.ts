@@ -34,7 +34,11 @@ async function call(path: string, body: unknown): Promise<any> {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const load = async () => (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = async () =>
+  (await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
 
@@ -42,18 +46,34 @@ await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
 const camtEntries: CamtEntry[] = Array.from({ length: entries }, (_, i) => {
   const day = `2026-03-${String(1 + (i % 28)).padStart(2, "0")}`;
   if (i % 3 === 2) {
-    return { amount: "300.00", ref: `B-${i}`, bookingDate: day, details: [{ amount: "120.00", name: `Mokėtojas ${i}`, ustrd: `SF-${i}` }, { amount: "180.00", name: `Kitas ${i}`, ustrd: `SF-${i + 1}` }] };
+    return {
+      amount: "300.00",
+      ref: `B-${i}`,
+      bookingDate: day,
+      details: [
+        { amount: "120.00", name: `Mokėtojas ${i}`, ustrd: `SF-${i}` },
+        { amount: "180.00", name: `Kitas ${i}`, ustrd: `SF-${i + 1}` },
+      ],
+    };
   }
   const incoming = i % 3 === 0;
   return {
     amount: incoming ? `${(i % 997) + 1}.${String(i % 100).padStart(2, "0")}` : `-${(i % 89) + 1}.50`,
     ref: `E-${i}`,
     bookingDate: day,
-    details: [{ name: incoming ? `Pirkėjas ${i % 1000} UAB` : `Tiekėjas ${i % 50} UAB`, iban: ibanOf("LT", `70440600${String(i).padStart(8, "0")}`), ustrd: `Apmokėjimas už SF-${i}`, e2e: `E2E-${i}` }],
+    details: [
+      {
+        name: incoming ? `Pirkėjas ${i % 1000} UAB` : `Tiekėjas ${i % 50} UAB`,
+        iban: ibanOf("LT", `70440600${String(i).padStart(8, "0")}`),
+        ustrd: `Apmokėjimas už SF-${i}`,
+        e2e: `E2E-${i}`,
+      },
+    ],
   };
 });
 let ibanSeq = 0;
-const newAccount = async () => call("/v1/bank/accounts/create", { name: `Sąskaita ${++ibanSeq}`, iban: ibanOf("LT", `73000${String(ibanSeq).padStart(11, "0")}`) });
+const newAccount = async () =>
+  call("/v1/bank/accounts/create", { name: `Sąskaita ${++ibanSeq}`, iban: ibanOf("LT", `73000${String(ibanSeq).padStart(11, "0")}`) });
 const fileFor = (iban: string) => base64(buildCamt("02", [{ id: "BENCH", iban, opening: "0", entries: camtEntries }]));
 console.log(`camt.053.001.02 file: ${entries} entries, ${(Buffer.byteLength(Buffer.from(fileFor("LT000000000000000000"), "base64")) / 1e6).toFixed(1)} MB`);
 
@@ -76,21 +96,47 @@ for (let run = 0; run < runs; run++) {
   }
   // Baseline: the same rows as plain multi-row INSERTs into another fresh account.
   const other = await newAccount();
-  const rows: TransactionRow[] = (await db("bank_transactions").where({ company_id: account.companyId, bank_account_id: bankAccount.id }).select("*")).map((r) => ({
-    bookingDate: r.booking_date, valueDate: r.value_date, amount: r.amount, currency: r.currency, counterpartyName: r.counterparty_name, counterpartyIban: r.counterparty_iban,
-    remittanceInformation: r.remittance_information, creditorReference: r.creditor_reference, endToEndId: r.end_to_end_id, bankReference: r.bank_reference, isReversal: r.is_reversal,
-    originalAmount: r.original_amount, originalCurrency: r.original_currency,
-  }));
+  const rows: TransactionRow[] = (await db("bank_transactions").where({ company_id: account.companyId, bank_account_id: bankAccount.id }).select("*")).map(
+    (r) => ({
+      bookingDate: r.booking_date,
+      valueDate: r.value_date,
+      amount: r.amount,
+      currency: r.currency,
+      counterpartyName: r.counterparty_name,
+      counterpartyIban: r.counterparty_iban,
+      remittanceInformation: r.remittance_information,
+      creditorReference: r.creditor_reference,
+      endToEndId: r.end_to_end_id,
+      bankReference: r.bank_reference,
+      isReversal: r.is_reversal,
+      originalAmount: r.original_amount,
+      originalCurrency: r.original_currency,
+    }),
+  );
   started = performance.now();
   await db.transaction(async (trx) => {
     const keys = dedupeKeys(rows);
     for (let s = 0; s < rows.length; s += 2000) {
-      await trx("bank_transactions").insert(rows.slice(s, s + 2000).map((r, i) => ({
-        company_id: account.companyId, bank_account_id: other.id, booking_date: r.bookingDate, value_date: r.valueDate, amount: r.amount, currency: r.currency,
-        counterparty_name: r.counterpartyName, counterparty_iban: r.counterpartyIban, remittance_information: r.remittanceInformation, creditor_reference: r.creditorReference,
-        end_to_end_id: r.endToEndId, bank_reference: r.bankReference, is_reversal: r.isReversal, dedupe_key: keys[s + i],
-        original_amount: r.originalAmount, original_currency: r.originalCurrency,
-      })));
+      await trx("bank_transactions").insert(
+        rows.slice(s, s + 2000).map((r, i) => ({
+          company_id: account.companyId,
+          bank_account_id: other.id,
+          booking_date: r.bookingDate,
+          value_date: r.valueDate,
+          amount: r.amount,
+          currency: r.currency,
+          counterparty_name: r.counterpartyName,
+          counterparty_iban: r.counterpartyIban,
+          remittance_information: r.remittanceInformation,
+          creditor_reference: r.creditorReference,
+          end_to_end_id: r.endToEndId,
+          bank_reference: r.bankReference,
+          is_reversal: r.isReversal,
+          dedupe_key: keys[s + i],
+          original_amount: r.originalAmount,
+          original_currency: r.originalCurrency,
+        })),
+      );
     }
   });
   baselineTimes.push(performance.now() - started);
@@ -107,7 +153,9 @@ for (let i = 0; i < 3; i++) {
   const rows = parsed.statements[0].transactions;
   const target = await newAccount();
   started = performance.now();
-  await db.transaction((trx) => storeRows(trx, account.companyId, { rows, keys: dedupeKeys(rows), bankAccountIds: rows.map(() => target.id), statementIds: rows.map(() => null) }));
+  await db.transaction((trx) =>
+    storeRows(trx, account.companyId, { rows, keys: dedupeKeys(rows), bankAccountIds: rows.map(() => target.id), statementIds: rows.map(() => null) }),
+  );
   storeTimes.push(performance.now() - started);
 }
 console.log(`\nbank/statements/import, ${entries} entries -> ${imported} transactions, ${runs} runs, load ${await load()}`);
@@ -115,13 +163,19 @@ console.log(`import: median ${(median(importTimes) / 1000).toFixed(2)} s (runs $
 console.log(`of which reading the file (same file, in the bench process): median ${(median(parseTimes) / 1000).toFixed(2)} s`);
 console.log(`of which writing its rows (one INSERT from unnest arrays, in the bench process): median ${(median(storeTimes) / 1000).toFixed(2)} s`);
 console.log(`re-import (duplicates only): ${(duplicateTime / 1000).toFixed(2)} s`);
-console.log(`baseline multi-row INSERT of the same rows: median ${(median(baselineTimes) / 1000).toFixed(2)} s   ratio import/baseline ${(median(importTimes) / median(baselineTimes)).toFixed(1)}`);
+console.log(
+  `baseline multi-row INSERT of the same rows: median ${(median(baselineTimes) / 1000).toFixed(2)} s   ratio import/baseline ${(median(importTimes) / median(baselineTimes)).toFixed(1)}`,
+);
 console.log("target: < 3 s");
 
 // ----- 2. suggest-matches over 100,000 open invoices ------------------------------------------------------------
 const seedStarted = Date.now();
 await call("/v1/partners/create", { code: "C0000", name: "Pirkėjas 0 UAB", iban: ibanOf("LT", "1010000000000000") });
-const template = await call("/v1/sales/invoices/create", { partnerCode: "C0000", issueDate: "2026-03-02", lines: [{ description: "Paslauga", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }] });
+const template = await call("/v1/sales/invoices/create", {
+  partnerCode: "C0000",
+  issueDate: "2026-03-02",
+  lines: [{ description: "Paslauga", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }],
+});
 const issued = await call("/v1/sales/invoices/issue", { id: template.id });
 await db.transaction(async (trx) => {
   const c = account.companyId;
@@ -148,7 +202,11 @@ const open = Number((await db("sale_invoices").where("company_id", account.compa
 console.log(`\nseeded ${open} open sales invoices of 1,000 customers in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s, vacuum analyze`);
 
 const bank = await newAccount();
-const sample = await db("sale_invoices").where("company_id", account.companyId).orderByRaw("md5(id::text)").limit(20).select("number", "outstanding", "partner_code");
+const sample = await db("sale_invoices")
+  .where("company_id", account.companyId)
+  .orderByRaw("md5(id::text)")
+  .limit(20)
+  .select("number", "outstanding", "partner_code");
 const partnerIbans = new Map((await db("partners").where("company_id", account.companyId).select("code", "iban", "name")).map((p) => [p.code, p]));
 const rows = sample.flatMap((inv, i) => [
   { bookingDate: "2026-03-20", amount: inv.outstanding, remittanceInformation: `Apmokėjimas už ${inv.number}`, bankReference: `S-NUM-${i}` },
@@ -158,7 +216,9 @@ const rows = sample.flatMap((inv, i) => [
   { bookingDate: "2026-03-20", amount: "0.01", remittanceInformation: "Kava ir bandelė", bankReference: `S-NONE-${i}` },
 ]);
 await call("/v1/bank/transactions/import", { bankAccountId: bank.id, transactions: rows });
-const ids: string[] = (await db("bank_transactions").where({ company_id: account.companyId, bank_account_id: bank.id }).orderBy("bank_reference").select("id")).map((r) => r.id);
+const ids: string[] = (
+  await db("bank_transactions").where({ company_id: account.companyId, bank_account_id: bank.id }).orderBy("bank_reference").select("id")
+).map((r) => r.id);
 
 const timed = async (path: string, body: (id: string) => unknown) => {
   for (let i = 0; i < 10; i++) await call(path, body(ids[i % ids.length]));
@@ -177,7 +237,9 @@ const baseline = await timed("/v1/bank/transactions/get", (id) => ({ id }));
 const suggest = await timed("/v1/bank/transactions/suggest-matches", (id) => ({ transactionId: id }));
 console.log(`${requests} sequential requests over ${ids.length} transactions (number in text, amount only, IBAN, name, nothing), load ${await load()}`);
 console.log(`baseline bank/transactions/get:  p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`);
-console.log(`suggest-matches:                 p50 ${suggest.p50.toFixed(1)} ms   p99 ${suggest.p99.toFixed(1)} ms   ${suggest.candidates.toFixed(1)} candidates on average   ratio p50 to baseline ${(suggest.p50 / baseline.p50).toFixed(1)}`);
+console.log(
+  `suggest-matches:                 p50 ${suggest.p50.toFixed(1)} ms   p99 ${suggest.p99.toFixed(1)} ms   ${suggest.candidates.toFixed(1)} candidates on average   ratio p50 to baseline ${(suggest.p50 / baseline.p50).toFixed(1)}`,
+);
 console.log("target: p50 < 50 ms");
 
 await stopChild(api);

@@ -26,7 +26,15 @@ const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
 await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({ company_id: account.companyId, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
+  LT_STANDARD.map((a) => ({
+    company_id: account.companyId,
+    code: a.code,
+    name: a.name,
+    name_en: a.nameEn,
+    type: a.type,
+    parent_code: a.parentCode,
+    is_postable: a.isPostable,
+  })),
 );
 await db("asset_groups").insert(
   GROUPS.map(([code, asset, depreciation, life]) => ({
@@ -106,12 +114,17 @@ try {
         { c: account.companyId, tx: body.journalTransactionId, m: `${month}-01` },
       )
     ).rows;
-    if (check.n !== body.assetCount || check.lines !== check.journal || check.journal !== body.total) throw new Error(`${month}: rows and journal disagree ${JSON.stringify({ check, body })}`);
+    if (check.n !== body.assetCount || check.lines !== check.journal || check.journal !== body.total)
+      throw new Error(`${month}: rows and journal disagree ${JSON.stringify({ check, body })}`);
     posted.push(ms);
     baselines.push(base);
-    console.log(`${month}   assets ${String(body.assetCount).padStart(6)}   total ${body.total.padStart(14)}   post ${ms.toFixed(0).padStart(6)} ms   baseline INSERT ... SELECT ${base.toFixed(0).padStart(5)} ms   ratio ${(ms / base).toFixed(1)}`);
+    console.log(
+      `${month}   assets ${String(body.assetCount).padStart(6)}   total ${body.total.padStart(14)}   post ${ms.toFixed(0).padStart(6)} ms   baseline INSERT ... SELECT ${base.toFixed(0).padStart(5)} ms   ratio ${(ms / base).toFixed(1)}`,
+    );
   }
-  console.log(`median of ${MONTHS.length}: post ${median(posted).toFixed(0)} ms, baseline ${median(baselines).toFixed(0)} ms, ratio ${(median(posted) / median(baselines)).toFixed(1)}`);
+  console.log(
+    `median of ${MONTHS.length}: post ${median(posted).toFixed(0)} ms, baseline ${median(baselines).toFixed(0)} ms, ratio ${(median(posted) / median(baselines)).toFixed(1)}`,
+  );
   console.log("target: < 5000 ms per month");
 } finally {
   await stopChild(api);

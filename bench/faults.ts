@@ -109,7 +109,14 @@ async function client(n: number): Promise<void> {
     const key = randomUUID();
     if (roll < 2) {
       const amount = `${(i % 50) + 1}.${String(n).padStart(2, "0")}`;
-      const body = { date: "2026-03-02", description: `fault ${key}`, entries: [{ accountCode: "2410", debit: amount }, { accountCode: "4430", credit: amount }] };
+      const body = {
+        date: "2026-03-02",
+        description: `fault ${key}`,
+        entries: [
+          { accountCode: "2410", debit: amount },
+          { accountCode: "4430", credit: amount },
+        ],
+      };
       const res = await untilAcknowledged("/v1/ledger/journal/transactions/create", body, key);
       if (res) ackedJournal.set(key, res.id);
     } else if (roll === 2) {
@@ -157,34 +164,37 @@ async function phase(fault: string, inject: () => Promise<{ since: number; note?
 
 await phase("none (baseline)", async () => ({ since: Date.now() }));
 
-if (faults.has("a")) await phase("(a) kill -9 of the API process, then a restart", async () => {
-  const since = Date.now();
-  await killHard(api.child);
-  api = await startApi();
-  return { since, note: `restart took ${((Date.now() - since) / 1000).toFixed(1)} s` };
-});
+if (faults.has("a"))
+  await phase("(a) kill -9 of the API process, then a restart", async () => {
+    const since = Date.now();
+    await killHard(api.child);
+    api = await startApi();
+    return { since, note: `restart took ${((Date.now() - since) / 1000).toFixed(1)} s` };
+  });
 
-if (faults.has("b")) await phase("(b) the API's database connections terminated", async () => {
-  const since = Date.now();
-  const { rows } = await db.raw<{ rows: unknown[] }>(
-    "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'accounting-api' and pid <> pg_backend_pid()",
-  );
-  return { since, note: `${rows.length} connections terminated; no restart` };
-});
+if (faults.has("b"))
+  await phase("(b) the API's database connections terminated", async () => {
+    const since = Date.now();
+    const { rows } = await db.raw<{ rows: unknown[] }>(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'accounting-api' and pid <> pg_backend_pid()",
+    );
+    return { since, note: `${rows.length} connections terminated; no restart` };
+  });
 
 let jobNote = "";
-if (faults.has("c")) await phase("(c) kill -9 of the worker in the middle of a job, then a restart", async () => {
-  await db.raw("select graphile_worker.add_job('backfill_exchange_rates', ?::json)", [JSON.stringify({ from: "2026-03-01", to: "2026-03-31" })]);
-  while (!(await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).whereNotNull("locked_by").first())) await sleep(50);
-  const since = Date.now();
-  await killHard(worker);
-  worker = await startWorkerProcess();
-  while ((await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).first()) && Date.now() - since < 60_000) await sleep(100);
-  const done = !(await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).first());
-  const rates = Number((await db("exchange_rates").count({ n: "*" }))[0].n);
-  jobNote = `job ${done ? "completed" : "NOT completed"} ${((Date.now() - since) / 1000).toFixed(1)} s after the kill (${rates} rates imported)`;
-  return { since, note: jobNote };
-});
+if (faults.has("c"))
+  await phase("(c) kill -9 of the worker in the middle of a job, then a restart", async () => {
+    await db.raw("select graphile_worker.add_job('backfill_exchange_rates', ?::json)", [JSON.stringify({ from: "2026-03-01", to: "2026-03-31" })]);
+    while (!(await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).whereNotNull("locked_by").first())) await sleep(50);
+    const since = Date.now();
+    await killHard(worker);
+    worker = await startWorkerProcess();
+    while ((await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).first()) && Date.now() - since < 60_000) await sleep(100);
+    const done = !(await db("graphile_worker.jobs").where({ task_identifier: "backfill_exchange_rates" }).first());
+    const rates = Number((await db("exchange_rates").count({ n: "*" }))[0].n);
+    jobNote = `job ${done ? "completed" : "NOT completed"} ${((Date.now() - since) / 1000).toFixed(1)} s after the kill (${rates} rates imported)`;
+    return { since, note: jobNote };
+  });
 
 stopping = true;
 await Promise.all(running);
@@ -227,31 +237,55 @@ await stopChild(worker);
 await ecb.close();
 await database.close();
 
-console.log(`\nfault battery: ${clients} clients (journal postings and partner creations with Idempotency-Key, retried until acknowledged; reads), ${phaseSeconds} s after each fault\n`);
+console.log(
+  `\nfault battery: ${clients} clients (journal postings and partner creations with Idempotency-Key, retried until acknowledged; reads), ${phaseSeconds} s after each fault\n`,
+);
 console.log("| fault | requests | acknowledged writes | 5xx | connection errors | seconds to answer again | |");
 console.log("|---|---|---|---|---|---|---|");
 for (const r of results) {
-  console.log(`| ${r.fault} | ${r.requests} | ${r.acknowledged} | ${r.serverErrors} | ${r.networkErrors} | ${r.recoverySeconds?.toFixed(2) ?? "never"} | ${r.note} |`);
+  console.log(
+    `| ${r.fault} | ${r.requests} | ${r.acknowledged} | ${r.serverErrors} | ${r.networkErrors} | ${r.recoverySeconds?.toFixed(2) ?? "never"} | ${r.note} |`,
+  );
 }
 const checks: [string, boolean, string][] = [
   ["acknowledged journal postings lost", lostJournal === 0, `${lostJournal} of ${ids.length}`],
   ["acknowledged partners lost", lostPartners === 0, `${lostPartners} of ${codes.length}`],
   ["transactions unbalanced or without lines", unbalanced.length === 0, String(unbalanced.length)],
-  ["numbering gapless (FB-1 .. FB-n)", numbering[0].max === journalRows && Number(numbering[0].distinct_numbers) === journalRows, `${journalRows} transactions, highest number ${numbering[0].max}`],
+  [
+    "numbering gapless (FB-1 .. FB-n)",
+    numbering[0].max === journalRows && Number(numbering[0].distinct_numbers) === journalRows,
+    `${journalRows} transactions, highest number ${numbering[0].max}`,
+  ],
   ["a retried request executed twice", twice.length === 0, String(twice.length)],
-  ["an audit record per posting", auditOf("ledger.journal.transactions.create") === journalRows, `${auditOf("ledger.journal.transactions.create")} records, ${journalRows} postings`],
+  [
+    "an audit record per posting",
+    auditOf("ledger.journal.transactions.create") === journalRows,
+    `${auditOf("ledger.journal.transactions.create")} records, ${journalRows} postings`,
+  ],
   ["an audit record per partner", auditOf("partners.create") === partnerRows, `${auditOf("partners.create")} records, ${partnerRows} partners`],
   ...(faults.has("c") ? [["the killed worker's job completed", jobNote.includes(" completed"), jobNote] as [string, boolean, string]] : []),
 ];
 if (large) {
   const f = (ms: number) => ms.toFixed(1);
-  console.log(`\n(d) another account's partners/get (${large.probes} clients, one request each per 50 ms at most) while four accounts each validate a ${large.megabytes.toFixed(1)} MB package ${largeValidations} times in parallel; load average ${large.load}`);
+  console.log(
+    `\n(d) another account's partners/get (${large.probes} clients, one request each per 50 ms at most) while four accounts each validate a ${large.megabytes.toFixed(1)} MB package ${largeValidations} times in parallel; load average ${large.load}`,
+  );
   console.log("| | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|");
-  for (const [name, l] of [["idle (the same process, just before)", large.idle], ["during the four validations", large.during]] as const) console.log(`| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p99)} | ${f(l.max)} |`);
-  console.log(`p99 during / p99 idle: ${(large.during.p99 / large.idle.p99).toFixed(1)}; validations answered 200: ${large.ok}, other answers: ${JSON.stringify(large.other)}; took ${large.seconds.toFixed(1)} s`);
+  for (const [name, l] of [
+    ["idle (the same process, just before)", large.idle],
+    ["during the four validations", large.during],
+  ] as const)
+    console.log(`| ${name} | ${l.n} | ${f(l.p50)} | ${f(l.p99)} | ${f(l.max)} |`);
+  console.log(
+    `p99 during / p99 idle: ${(large.during.p99 / large.idle.p99).toFixed(1)}; validations answered 200: ${large.ok}, other answers: ${JSON.stringify(large.other)}; took ${large.seconds.toFixed(1)} s`,
+  );
   console.log(`the same account's second validation while its first ran: ${JSON.stringify(large.sameAccount)}`);
   console.log(`API process peak RSS (VmHWM): ${large.rssBefore} MiB before the validations, ${large.rssAfter} MiB after`);
-  checks.push(["another account's p99 during four parallel 32 MB validations under 100 ms", large.during.p99 < 100, `${f(large.during.p99)} ms (idle ${f(large.idle.p99)} ms)`]);
+  checks.push([
+    "another account's p99 during four parallel 32 MB validations under 100 ms",
+    large.during.p99 < 100,
+    `${f(large.during.p99)} ms (idle ${f(large.idle.p99)} ms)`,
+  ]);
   checks.push(["every validation answered 200", large.ok === 4 * largeValidations, `${large.ok} of ${4 * largeValidations}`]);
 }
 console.log("\n| check | holds | figures |\n|---|---|---|");
@@ -277,7 +311,11 @@ function largePackage(): Buffer {
         date: `2026-0${1 + (i % 6)}-${String(1 + (i % 28)).padStart(2, "0")}`,
         description: `Operacija ${i} ${pad}`,
         reference: `DOK-${i}`,
-        entries: [{ accountCode: "2410", debit: cents(a) }, { accountCode: "5000", credit: cents(b) }, { accountCode: "2710", credit: cents(a - b) }],
+        entries: [
+          { accountCode: "2410", debit: cents(a) },
+          { accountCode: "5000", credit: cents(b) },
+          { accountCode: "2710", credit: cents(a - b) },
+        ],
       };
     }),
   });
@@ -290,12 +328,15 @@ function largePackage(): Buffer {
 function postRaw(agent: http.Agent, base: string, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, hostname, port, path, method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": body.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      { agent, hostname, port, path, method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": body.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -360,7 +401,13 @@ async function largeBodyPhase() {
   };
 
   // Warm the worker thread (its first start compiles the contract's validators), then measure the idle process.
-  const warm = await postRaw(agent, base, "/v1/migration/books/validate", tenantHeaders(uploaders[0]), Buffer.from(JSON.stringify({ cutoverDate: "2026-07-01" })));
+  const warm = await postRaw(
+    agent,
+    base,
+    "/v1/migration/books/validate",
+    tenantHeaders(uploaders[0]),
+    Buffer.from(JSON.stringify({ cutoverDate: "2026-07-01" })),
+  );
   if (warm.status !== 200) throw new Error(`warm-up validate: ${warm.status} ${warm.text}`);
   const idleUntil = performance.now() + 8000;
   const idle = await probe(() => performance.now() > idleUntil);
@@ -399,6 +446,8 @@ async function largeBodyPhase() {
   const seconds = (performance.now() - started) / 1000;
   const rssAfter = vmHwmMiB(api.child.pid!);
   agent.destroy();
-  const load = loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   return { probes, megabytes: body.length / 1024 / 1024, idle, during, ok, other: other4, sameAccount, seconds, rssBefore, rssAfter, load };
 }

@@ -37,15 +37,33 @@ const loop = (duration: number, step: () => Promise<void>) => closedLoop(connect
 if (parts.includes("issue")) {
   // ----- 1. issuing invoices that take stock across layers ---------------------------------------------------
   const PRODUCTS = 30;
-  for (let p = 0; p < PRODUCTS; p++) await call("/v1/catalog/items/create", { code: `P${p}`, name: `Prekė ${p}`, type: "product", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "25" });
-  for (let s = 0; s < 3; s++) await call("/v1/catalog/items/create", { code: `S${s}`, name: `Paslauga ${s}`, type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "25" });
+  for (let p = 0; p < PRODUCTS; p++)
+    await call("/v1/catalog/items/create", { code: `P${p}`, name: `Prekė ${p}`, type: "product", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "25" });
+  for (let s = 0; s < 3; s++)
+    await call("/v1/catalog/items/create", {
+      code: `S${s}`,
+      name: `Paslauga ${s}`,
+      type: "service",
+      unit: "val.",
+      vatRatePercent: "21",
+      salePriceExclVat: "25",
+    });
   // Enough one-unit layers for every line of the run (an invoice takes 6.5 units, so 7-9 layers; up to 400
   // invoices/s), at costs that differ layer by layer (FIFO matters), in receipts of 500 lines.
   const layersPerItem = Number(process.env.BENCH_LAYERS_PER_ITEM ?? Math.ceil(((seconds + 2) * 400 * 6.5) / PRODUCTS));
-  const allLines = Array.from({ length: layersPerItem * PRODUCTS }, (_, k) => ({ itemCode: `P${k % PRODUCTS}`, quantity: "1", unitCost: `${10 + (k % 13)}.333333` }));
+  const allLines = Array.from({ length: layersPerItem * PRODUCTS }, (_, k) => ({
+    itemCode: `P${k % PRODUCTS}`,
+    quantity: "1",
+    unitCost: `${10 + (k % 13)}.333333`,
+  }));
   for (let start = 0; start < allLines.length; start += 500) {
     process.stdout.write(`\rreceiving layers ${start}/${allLines.length}`);
-    await call("/v1/inventory/stock/receive", { warehouseCode: "W1", date: "2026-03-01", counterAccountCode: "4430", lines: allLines.slice(start, start + 500) });
+    await call("/v1/inventory/stock/receive", {
+      warehouseCode: "W1",
+      date: "2026-03-01",
+      counterAccountCode: "4430",
+      lines: allLines.slice(start, start + 500),
+    });
   }
   console.log(`\rreceived ${layersPerItem} one-unit layers of each of ${PRODUCTS} items`);
   let next = 0;
@@ -57,14 +75,21 @@ if (parts.includes("issue")) {
       lines: [0, 1, 2].map((k) => ({ itemCode: `P${(n * 3 + k) % PRODUCTS}`, quantity: k === 0 ? "2.5" : "2", warehouseCode: "W1" })),
     };
   };
-  const serviceInvoice = { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [0, 1, 2].map((k) => ({ itemCode: `S${k}`, quantity: k === 0 ? "2.5" : "2" })) };
+  const serviceInvoice = {
+    partnerCode: "PIRKEJAS",
+    issueDate: "2026-03-10",
+    lines: [0, 1, 2].map((k) => ({ itemCode: `S${k}`, quantity: k === 0 ? "2.5" : "2" })),
+  };
   const issue = (body: () => unknown) => async () => {
     const draft = await call("/v1/sales/invoices/create", body());
     await call("/v1/sales/invoices/issue", { id: draft.id });
   };
   await loop(2, issue(productInvoice)); // warm-up
   await db.raw("analyze"); // steady state: the statistics of a database in use (see bench/invoices.ts)
-  const baseline = await loop(seconds, issue(() => serviceInvoice));
+  const baseline = await loop(
+    seconds,
+    issue(() => serviceInvoice),
+  );
   const stocked = await loop(seconds, issue(productInvoice));
   const { rows: check } = await db.raw(
     `select (select count(*) from stock_layers where company_id = :c and (remaining_quantity < 0 or remaining_quantity > quantity))::int as bad_layers,
@@ -79,9 +104,15 @@ if (parts.includes("issue")) {
   const r = check[0];
   const consistent = r.bad_layers === 0 && Number(r.layers_value) === Number(r.stock_account) && r.d === r.cr;
   console.log(`\nsales/invoices create + issue, 3 product lines each taking FIFO from one-unit layers, ${connections} clients, ${seconds} s`);
-  console.log(`baseline: the same invoices with service lines (no stock): ${baseline.perSecond.toFixed(0)}/s   p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`);
-  console.log(`with stock: ${stocked.perSecond.toFixed(0)} invoices/s   create+issue p50 ${stocked.p50.toFixed(1)} ms   p99 ${stocked.p99.toFixed(1)} ms   ratio to baseline ${(stocked.perSecond / baseline.perSecond).toFixed(2)}`);
-  console.log(`${r.issues} outgoing movements took ${r.parts} layer parts (${(r.parts / Math.max(1, r.issues)).toFixed(2)} layers per line); layers within bounds: ${r.bad_layers === 0}; stock account ${r.stock_account} = layers ${r.layers_value}: ${Number(r.layers_value) === Number(r.stock_account)}; postings balance: ${r.d === r.cr}`);
+  console.log(
+    `baseline: the same invoices with service lines (no stock): ${baseline.perSecond.toFixed(0)}/s   p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `with stock: ${stocked.perSecond.toFixed(0)} invoices/s   create+issue p50 ${stocked.p50.toFixed(1)} ms   p99 ${stocked.p99.toFixed(1)} ms   ratio to baseline ${(stocked.perSecond / baseline.perSecond).toFixed(2)}`,
+  );
+  console.log(
+    `${r.issues} outgoing movements took ${r.parts} layer parts (${(r.parts / Math.max(1, r.issues)).toFixed(2)} layers per line); layers within bounds: ${r.bad_layers === 0}; stock account ${r.stock_account} = layers ${r.layers_value}: ${Number(r.layers_value) === Number(r.stock_account)}; postings balance: ${r.d === r.cr}`,
+  );
   console.log("target: >= 200 issued invoices/s");
   if (!consistent) process.exitCode = 1;
 }
@@ -128,12 +159,18 @@ if (parts.includes("levels")) {
   });
   await db.raw("vacuum analyze catalog_items, stock_movements, stock_layers, stock_balances, warehouses");
   const balances = Number((await db("stock_balances").where("company_id", account.companyId).count({ n: "*" }))[0].n);
-  console.log(`\nseeded ${itemCount} items x ${warehouses.length} warehouses = ${balances} balances with their movements and layers in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s, vacuum analyze`);
+  console.log(
+    `\nseeded ${itemCount} items x ${warehouses.length} warehouses = ${balances} balances with their movements and layers in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s, vacuum analyze`,
+  );
 
   const cases: { name: string; path: string; body: unknown }[] = [
     { name: "baseline catalog/items/list, totals", path: "/v1/catalog/items/list", body: { totals: ["purchasePriceExclVat"] } },
     { name: "levels today, first page, totals", path: "/v1/inventory/stock/levels", body: { totals: ["quantity", "value"] } },
-    { name: "levels today, one warehouse, totals", path: "/v1/inventory/stock/levels", body: { filter: [{ field: "warehouseCode", op: "eq", value: "W2" }], totals: ["quantity", "value"] } },
+    {
+      name: "levels today, one warehouse, totals",
+      path: "/v1/inventory/stock/levels",
+      body: { filter: [{ field: "warehouseCode", op: "eq", value: "W2" }], totals: ["quantity", "value"] },
+    },
     { name: "levels today, page 1000 of 100", path: "/v1/inventory/stock/levels", body: { page: 1000, pageSize: 100 } },
     { name: "levels today, one item", path: "/v1/inventory/stock/levels", body: { filter: [{ field: "itemCode", op: "eq", value: "I054321" }] } },
     { name: "levels 2026-02-01 (later moves), totals", path: "/v1/inventory/stock/levels", body: { asOf: "2026-02-01", totals: ["quantity", "value"] } },
@@ -154,7 +191,9 @@ if (parts.includes("levels")) {
       matched = r.total;
     }
     times.sort((a, b) => a - b);
-    console.log(`${c.name.padEnd(42)} rows ${String(matched).padStart(8)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms`);
+    console.log(
+      `${c.name.padEnd(42)} rows ${String(matched).padStart(8)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms`,
+    );
   }
   console.log("target: p50 < 200 ms");
 }

@@ -37,7 +37,15 @@ const invoiceBody = {
     { description: "Nuolaida taikoma", quantity: "1", unitPriceExclVat: "100", discountPercent: "12.5", vatRatePercent: "21" },
   ],
 };
-const journalBody = { date: "2026-03-02", description: "Pardavimas", entries: [{ accountCode: "2410", debit: "121.00" }, { accountCode: "5000", credit: "100.00" }, { accountCode: "4492", credit: "21.00" }] };
+const journalBody = {
+  date: "2026-03-02",
+  description: "Pardavimas",
+  entries: [
+    { accountCode: "2410", debit: "121.00" },
+    { accountCode: "5000", credit: "100.00" },
+    { accountCode: "4492", credit: "21.00" },
+  ],
+};
 
 const loop = (duration: number, step: () => Promise<void>) => closedLoop(connections, duration, step);
 
@@ -80,18 +88,36 @@ const { rows: balance } = await db.raw<{ rows: { d: string; c: string }[] }>(
 const n = numbering[0];
 const gapless = n.lo === "1" && n.hi === n.n && n.distinct_n === n.n;
 console.log(`\nsales/invoices create + issue (5 lines), ${connections} clients, ${seconds} s`);
-console.log(`baseline ledger/journal/transactions/create (3 lines): ${baseline.perSecond.toFixed(0)}/s   p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`);
-console.log(`issued invoices: ${issued.perSecond.toFixed(0)}/s   create+issue p50 ${issued.p50.toFixed(1)} ms   p99 ${issued.p99.toFixed(1)} ms   ratio to baseline ${(issued.perSecond / baseline.perSecond).toFixed(2)}`);
-console.log(`  of which: create alone ${created.perSecond.toFixed(0)}/s (p50 ${created.p50.toFixed(1)} ms), issue alone ${issuedAlone.perSecond.toFixed(0)}/s (p50 ${issuedAlone.p50.toFixed(1)} ms, p99 ${issuedAlone.p99.toFixed(1)} ms)`);
-console.log(`numbers SF-${n.lo}..SF-${n.hi} for ${n.n} issued invoices: gapless and unique: ${gapless}; all postings balance: ${balance[0].d === balance[0].c}`);
+console.log(
+  `baseline ledger/journal/transactions/create (3 lines): ${baseline.perSecond.toFixed(0)}/s   p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`,
+);
+console.log(
+  `issued invoices: ${issued.perSecond.toFixed(0)}/s   create+issue p50 ${issued.p50.toFixed(1)} ms   p99 ${issued.p99.toFixed(1)} ms   ratio to baseline ${(issued.perSecond / baseline.perSecond).toFixed(2)}`,
+);
+console.log(
+  `  of which: create alone ${created.perSecond.toFixed(0)}/s (p50 ${created.p50.toFixed(1)} ms), issue alone ${issuedAlone.perSecond.toFixed(0)}/s (p50 ${issuedAlone.p50.toFixed(1)} ms, p99 ${issuedAlone.p99.toFixed(1)} ms)`,
+);
+console.log(
+  `numbers SF-${n.lo}..SF-${n.hi} for ${n.n} issued invoices: gapless and unique: ${gapless}; all postings balance: ${balance[0].d === balance[0].c}`,
+);
 console.log("target: >= 250 issued invoices/s with gapless numbers");
 if (!gapless || balance[0].d !== balance[0].c) process.exitCode = 1;
 
 // ----- 2. list over a million invoices -------------------------------------------------------------------------
 const seedStarted = Date.now();
-const [series2025] = await db("number_series").insert({ company_id: account.companyId, document_type: "sale_invoice", prefix: "BN", year: 2025, next_number: invoices + 1 }).returning("id");
+const [series2025] = await db("number_series")
+  .insert({ company_id: account.companyId, document_type: "sale_invoice", prefix: "BN", year: 2025, next_number: invoices + 1 })
+  .returning("id");
 const anchor = await db("journal_transactions").where({ company_id: account.companyId, document_type: "sale_invoice" }).first("id");
-const snapshot = JSON.stringify({ code: "PIRKEJAS", name: "Pirkėjas UAB", vatCode: "LT119511515", registrationCode: "300000003", countryCode: "LT", address: null, isPrivatePerson: false });
+const snapshot = JSON.stringify({
+  code: "PIRKEJAS",
+  name: "Pirkėjas UAB",
+  vatCode: "LT119511515",
+  registrationCode: "300000003",
+  countryCode: "LT",
+  address: null,
+  isPrivatePerson: false,
+});
 for (let p = 0; p < 10; p++) await call("/v1/partners/create", { name: `Klientas ${p}`, code: `K${p}` });
 const BATCH = 100_000;
 for (let start = 1; start <= invoices; start += BATCH) {
@@ -132,7 +158,16 @@ console.log(`\nseeded ${invoices} invoices (${total} in the company) in ${((Date
 const cases = [
   { name: "first page, totals over all", body: { totals: ["grossTotal", "outstanding"] } },
   { name: "one partner, totals", body: { filter: [{ field: "partnerCode", op: "eq", value: "K3" }], totals: ["grossTotal", "outstanding"] } },
-  { name: "one month, totals", body: { filter: [{ field: "issueDate", op: "gte", value: "2025-06-01" }, { field: "issueDate", op: "lte", value: "2025-06-30" }], totals: ["grossTotal"] } },
+  {
+    name: "one month, totals",
+    body: {
+      filter: [
+        { field: "issueDate", op: "gte", value: "2025-06-01" },
+        { field: "issueDate", op: "lte", value: "2025-06-30" },
+      ],
+      totals: ["grossTotal"],
+    },
+  },
   { name: "unpaid (status issued), totals", body: { filter: [{ field: "status", op: "eq", value: "issued" }], totals: ["outstanding"] } },
   { name: "overdue, totals", body: { filter: [{ field: "overdue", op: "eq", value: true }], totals: ["outstanding"] } },
   { name: "by number", body: { filter: [{ field: "number", op: "eq", value: "BN-777777" }] } },
@@ -165,7 +200,9 @@ for (const c of cases) {
     matched = r.total;
   }
   times.sort((a, b) => a - b);
-  console.log(`${c.name.padEnd(34)} rows ${String(matched).padStart(8)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   p50 / baseline ${(percentile(times, 50) / rawP50).toFixed(2)}`);
+  console.log(
+    `${c.name.padEnd(34)} rows ${String(matched).padStart(8)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms   p50 / baseline ${(percentile(times, 50) / rawP50).toFixed(2)}`,
+  );
 }
 console.log("target: p50 < 150 ms");
 await stopChild(api);

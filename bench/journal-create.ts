@@ -27,10 +27,42 @@ if (withSeries) await call("/v1/reference/series/create", { documentType: "journ
 
 // A rotation of realistic bodies: 2, 3 and 4 lines over common accounts.
 const bodies = [
-  { date: "2026-03-02", description: "Pardavimas", entries: [{ accountCode: "2410", debit: "121.00" }, { accountCode: "5000", credit: "100.00" }, { accountCode: "4492", credit: "21.00" }] },
-  { date: "2026-03-03", description: "Apmokėjimas", entries: [{ accountCode: "2710", debit: "121.00" }, { accountCode: "2410", credit: "121.00" }] },
-  { date: "2026-03-04", description: "Pirkimas", entries: [{ accountCode: "2040", debit: "80.00" }, { accountCode: "2441", debit: "16.80" }, { accountCode: "4430", credit: "96.80" }] },
-  { date: "2026-03-05", description: "Sąnaudos", entries: [{ accountCode: "6300", debit: "500.00" }, { accountCode: "6320", debit: "75.25" }, { accountCode: "2441", debit: "120.80" }, { accountCode: "4430", credit: "696.05" }] },
+  {
+    date: "2026-03-02",
+    description: "Pardavimas",
+    entries: [
+      { accountCode: "2410", debit: "121.00" },
+      { accountCode: "5000", credit: "100.00" },
+      { accountCode: "4492", credit: "21.00" },
+    ],
+  },
+  {
+    date: "2026-03-03",
+    description: "Apmokėjimas",
+    entries: [
+      { accountCode: "2710", debit: "121.00" },
+      { accountCode: "2410", credit: "121.00" },
+    ],
+  },
+  {
+    date: "2026-03-04",
+    description: "Pirkimas",
+    entries: [
+      { accountCode: "2040", debit: "80.00" },
+      { accountCode: "2441", debit: "16.80" },
+      { accountCode: "4430", credit: "96.80" },
+    ],
+  },
+  {
+    date: "2026-03-05",
+    description: "Sąnaudos",
+    entries: [
+      { accountCode: "6300", debit: "500.00" },
+      { accountCode: "6320", debit: "75.25" },
+      { accountCode: "2441", debit: "120.80" },
+      { accountCode: "4430", credit: "696.05" },
+    ],
+  },
 ].map((b) => JSON.stringify(b));
 for (const body of bodies) {
   const res = await fetch(`${url}/v1/ledger/journal/transactions/create`, { method: "POST", headers, body });
@@ -56,8 +88,12 @@ await stopChild(api);
 await bouncer?.stop();
 await database.close();
 
-console.log(`\nledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`);
-console.log(`${result.requests.average.toFixed(0)} transactions/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`);
+console.log(
+  `\nledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`,
+);
+console.log(
+  `${result.requests.average.toFixed(0)} transactions/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`,
+);
 console.log(`posted in the measured run: ${after - before}; all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
 console.log("target: >= 800 transactions/s, p99 < 100 ms");
 if (result.non2xx || result.errors) process.exitCode = 1;

@@ -2,7 +2,20 @@
 // CPU 1 when taskset exists, so that the servers they start on CPU 0 do not compete with the load generator.
 import { spawnSync } from "node:child_process";
 
-const ALL = ["platform", "rates-list", "journal-create", "trial-balance", "webhooks", "invoices", "inventory", "depreciation", "bank", "migration", "faults", "scale-out"];
+const ALL = [
+  "platform",
+  "rates-list",
+  "journal-create",
+  "trial-balance",
+  "webhooks",
+  "invoices",
+  "inventory",
+  "depreciation",
+  "bank",
+  "migration",
+  "faults",
+  "scale-out",
+];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const hasTaskset = spawnSync("taskset", ["-c", "1", "true"]).status === 0;
 let failed = false;

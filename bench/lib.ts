@@ -48,7 +48,13 @@ export async function benchDatabase(options: { settings?: Record<string, string>
   if (!adminUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), "acct-bench-"));
     chmodSync(dataDir, 0o755);
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "postgres", ephemeral: true, settings: { max_connections: "200", ...options.settings } });
+    const embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: await freePort(),
+      database: "postgres",
+      ephemeral: true,
+      settings: { max_connections: "200", ...options.settings },
+    });
     adminUrl = embedded.adminConnectionString;
     stopEmbedded = () => embedded.stop();
     if (options.everyCpu) unpinServer(join(dataDir, "postgres"));
@@ -86,7 +92,10 @@ export async function benchDatabase(options: { settings?: Record<string, string>
 function unpinServer(databaseDir: string): void {
   if (!hasTaskset()) return;
   const postmaster = readFileSync(join(databaseDir, "postmaster.pid"), "utf8").split("\n")[0].trim();
-  const children = spawnSync("ps", ["-o", "pid=", "--ppid", postmaster], { encoding: "utf8" }).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
+  const children = spawnSync("ps", ["-o", "pid=", "--ppid", postmaster], { encoding: "utf8" })
+    .stdout.split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const all = `0-${cpus().length - 1}`; // not availableParallelism(): that counts the CPUs this (pinned) process may use
   for (const pid of [postmaster, ...children]) spawnSync("taskset", ["-a", "-p", "-c", all, pid], { stdio: "ignore" });
 }
@@ -200,27 +209,34 @@ export function jsonPoster(baseUrl: string, headers: Record<string, string>, soc
   return (path, body) =>
     new Promise((resolve, reject) => {
       const payload = Buffer.from(JSON.stringify(body));
-      const req = http.request({ agent, hostname, port, path, method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": payload.length } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          if (res.statusCode !== 200) return reject(new Error(`${path} -> ${res.statusCode} ${text}`));
-          try {
-            resolve(JSON.parse(text));
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on("error", reject);
-      });
+      const req = http.request(
+        { agent, hostname, port, path, method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": payload.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            if (res.statusCode !== 200) return reject(new Error(`${path} -> ${res.statusCode} ${text}`));
+            try {
+              resolve(JSON.parse(text));
+            } catch (error) {
+              reject(error);
+            }
+          });
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(payload);
     });
 }
 
 /** `connections` clients each looping `step` for `duration` seconds: completed steps per second, and p50/p99 of a step. */
-export async function closedLoop(connections: number, duration: number, step: () => Promise<void>): Promise<{ perSecond: number; done: number; p50: number; p99: number }> {
+export async function closedLoop(
+  connections: number,
+  duration: number,
+  step: () => Promise<void>,
+): Promise<{ perSecond: number; done: number; p50: number; p99: number }> {
   const end = performance.now() + duration * 1000;
   const times: number[] = [];
   await Promise.all(

@@ -33,10 +33,19 @@ function generate(pad: number) {
   const types = ["asset", "liability", "equity", "income", "expense"] as const;
   const accounts = [
     ...special.map(([code, type]) => ({ code, name: `Sąskaita ${code}`, type })),
-    ...Array.from({ length: N.accounts - special.length }, (_, i) => ({ code: `M${String(i).padStart(4, "0")}`, name: `Migruota sąskaita ${i}`, type: types[i % 5] })),
+    ...Array.from({ length: N.accounts - special.length }, (_, i) => ({
+      code: `M${String(i).padStart(4, "0")}`,
+      name: `Migruota sąskaita ${i}`,
+      type: types[i % 5],
+    })),
   ];
   const m = (i: number) => `M${String(i % (N.accounts - special.length)).padStart(4, "0")}`;
-  const partners = Array.from({ length: N.partners }, (_, i) => ({ code: `P${100000 + i}`, name: `UAB Partneris ${i}`, isCustomer: true, isSupplier: i % 4 === 0 }));
+  const partners = Array.from({ length: N.partners }, (_, i) => ({
+    code: `P${100000 + i}`,
+    name: `UAB Partneris ${i}`,
+    isCustomer: true,
+    isSupplier: i % 4 === 0,
+  }));
   const items = Array.from({ length: N.items }, (_, i) => ({
     code: `I${100000 + i}`,
     name: `Prekė ${i}`,
@@ -67,7 +76,14 @@ function generate(pad: number) {
     const gross = 12100 + (i % 9000) * 11;
     const outstanding = i % 3 === 0 ? gross : Math.floor(gross / 2);
     receivable += outstanding;
-    return { partnerCode: `P${100000 + (i % N.partners)}`, number: `SF-${i + 1}`, issueDate: day(i), grossTotal: cents(gross), vatTotal: cents(Math.round(gross * 21 / 121)), outstanding: cents(outstanding) };
+    return {
+      partnerCode: `P${100000 + (i % N.partners)}`,
+      number: `SF-${i + 1}`,
+      issueDate: day(i),
+      grossTotal: cents(gross),
+      vatTotal: cents(Math.round((gross * 21) / 121)),
+      outstanding: cents(outstanding),
+    };
   });
   let payable = 0;
   const openPayables = Array.from({ length: N.payables }, (_, i) => {
@@ -84,7 +100,16 @@ function generate(pad: number) {
     const acc = Math.floor((c * months) / 60);
     cost[group] += c;
     depreciation[group] += acc;
-    return { groupCode: group, code: `FA-${i}`, name: `Turtas ${i}`, acquisitionDate: "2024-01-15", acquisitionCost: cents(c), accumulatedDepreciation: cents(acc), depreciatedMonths: months, usefulLifeMonths: 60 };
+    return {
+      groupCode: group,
+      code: `FA-${i}`,
+      name: `Turtas ${i}`,
+      acquisitionDate: "2024-01-15",
+      acquisitionCost: cents(c),
+      accumulatedDepreciation: cents(acc),
+      depreciatedMonths: months,
+      usefulLifeMonths: 60,
+    };
   });
   let stockValue = 0;
   const stock = Array.from({ length: N.stock }, (_, i) => {
@@ -142,22 +167,97 @@ const { db } = database;
 /** The CSV files of the baseline, written once: what the import writes, row for row. */
 const csvDir = mkdtempSync(join(tmpdir(), "acct-bench-copy-"));
 chmodSync(csvDir, 0o755);
-const csv = (rows: (string | number | boolean | null)[][]) => rows.map((r) => r.map((v) => (v === null ? "" : `"${String(v).replace(/"/g, '""')}"`)).join(",")).join("\n") + "\n";
+const csv = (rows: (string | number | boolean | null)[][]) =>
+  rows.map((r) => r.map((v) => (v === null ? "" : `"${String(v).replace(/"/g, '""')}"`)).join(",")).join("\n") + "\n";
 function writeCsv(companyId: string) {
   const file = (name: string, rows: (string | number | boolean | null)[][]) => {
     writeFileSync(join(csvDir, `${name}.csv`), csv(rows));
     chmodSync(join(csvDir, `${name}.csv`), 0o644);
   };
-  file("ledger_accounts", pkg.accounts.map((a) => [companyId, a.code, a.name, a.type]));
-  file("partners", pkg.partners.map((p) => [companyId, p.code, p.name, p.isCustomer, p.isSupplier]));
-  file("catalog_items", pkg.items.map((i) => [companyId, i.code, i.name, i.type, i.unit, i.vatRatePercent, i.salePriceExclVat, i.purchasePriceExclVat]));
+  file(
+    "ledger_accounts",
+    pkg.accounts.map((a) => [companyId, a.code, a.name, a.type]),
+  );
+  file(
+    "partners",
+    pkg.partners.map((p) => [companyId, p.code, p.name, p.isCustomer, p.isSupplier]),
+  );
+  file(
+    "catalog_items",
+    pkg.items.map((i) => [companyId, i.code, i.name, i.type, i.unit, i.vatRatePercent, i.salePriceExclVat, i.purchasePriceExclVat]),
+  );
   const ids = pkg.journal.map((_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
-  file("journal_transactions", pkg.journal.map((t, i) => [companyId, ids[i], t.date, t.description, t.reference, "migration", t.entries[0].debit!, `{${t.entries.map((e) => e.accountCode).join(",")}}`]));
-  file("journal_entries", pkg.journal.flatMap((t, i) => t.entries.map((e, j) => [companyId, ids[i], j + 1, t.date, e.accountCode, e.debit ?? "0", e.credit ?? "0"])));
-  file("sale_invoices", pkg.openReceivables.map((r) => [companyId, "invoice", "issued", "SF", r.number, r.partnerCode, r.issueDate, r.issueDate, "EUR", r.grossTotal, r.vatTotal, r.grossTotal, r.outstanding]));
-  file("purchase_invoices", pkg.openPayables.map((r) => [companyId, "invoice", "registered", r.partnerCode, r.documentNumber, r.documentDate, r.documentDate, "EUR", "standard", r.grossTotal, r.grossTotal]));
-  file("fixed_assets", pkg.fixedAssets.map((a) => [companyId, a.code, a.name, a.groupCode, a.acquisitionDate, a.acquisitionDate, "2024-02-01", a.acquisitionCost, a.usefulLifeMonths!, a.accumulatedDepreciation!, a.depreciatedMonths!]));
-  file("stock_layers", pkg.stock.map((s) => [companyId, s.itemCode, "2026-07-01", s.quantity, s.quantity, s.unitCost]));
+  file(
+    "journal_transactions",
+    pkg.journal.map((t, i) => [
+      companyId,
+      ids[i],
+      t.date,
+      t.description,
+      t.reference,
+      "migration",
+      t.entries[0].debit!,
+      `{${t.entries.map((e) => e.accountCode).join(",")}}`,
+    ]),
+  );
+  file(
+    "journal_entries",
+    pkg.journal.flatMap((t, i) => t.entries.map((e, j) => [companyId, ids[i], j + 1, t.date, e.accountCode, e.debit ?? "0", e.credit ?? "0"])),
+  );
+  file(
+    "sale_invoices",
+    pkg.openReceivables.map((r) => [
+      companyId,
+      "invoice",
+      "issued",
+      "SF",
+      r.number,
+      r.partnerCode,
+      r.issueDate,
+      r.issueDate,
+      "EUR",
+      r.grossTotal,
+      r.vatTotal,
+      r.grossTotal,
+      r.outstanding,
+    ]),
+  );
+  file(
+    "purchase_invoices",
+    pkg.openPayables.map((r) => [
+      companyId,
+      "invoice",
+      "registered",
+      r.partnerCode,
+      r.documentNumber,
+      r.documentDate,
+      r.documentDate,
+      "EUR",
+      "standard",
+      r.grossTotal,
+      r.grossTotal,
+    ]),
+  );
+  file(
+    "fixed_assets",
+    pkg.fixedAssets.map((a) => [
+      companyId,
+      a.code,
+      a.name,
+      a.groupCode,
+      a.acquisitionDate,
+      a.acquisitionDate,
+      "2024-02-01",
+      a.acquisitionCost,
+      a.usefulLifeMonths!,
+      a.accumulatedDepreciation!,
+      a.depreciatedMonths!,
+    ]),
+  );
+  file(
+    "stock_layers",
+    pkg.stock.map((s) => [companyId, s.itemCode, "2026-07-01", s.quantity, s.quantity, s.unitCost]),
+  );
 }
 const COPY_COLUMNS: Record<string, string> = {
   ledger_accounts: "company_id, code, name, type",
@@ -165,9 +265,11 @@ const COPY_COLUMNS: Record<string, string> = {
   catalog_items: "company_id, code, name, type, unit, vat_rate_percent, sale_price_excl_vat, purchase_price_excl_vat",
   journal_transactions: "company_id, id, date, description, reference, document_type, total, account_codes",
   journal_entries: "company_id, transaction_id, line_no, date, account_code, debit, credit",
-  sale_invoices: "company_id, type, status, series_prefix, number, partner_code, issue_date, due_date, currency, gross_total, vat_total, gross_total_base, outstanding",
+  sale_invoices:
+    "company_id, type, status, series_prefix, number, partner_code, issue_date, due_date, currency, gross_total, vat_total, gross_total_base, outstanding",
   purchase_invoices: "company_id, type, status, partner_code, document_number, document_date, due_date, currency, vat_treatment, gross_total, gross_total_base",
-  fixed_assets: "company_id, code, name, group_code, acquisition_date, put_into_use_date, depreciation_start_date, acquisition_cost, useful_life_months, accumulated_depreciation, depreciated_months",
+  fixed_assets:
+    "company_id, code, name, group_code, acquisition_date, put_into_use_date, depreciation_start_date, acquisition_cost, useful_life_months, accumulated_depreciation, depreciated_months",
   stock_layers: "company_id, item_code, date, quantity, remaining_quantity, unit_cost",
 };
 for (const table of Object.keys(COPY_COLUMNS)) {
@@ -182,7 +284,8 @@ async function copyBaseline(companyId: string): Promise<number> {
   writeCsv(companyId);
   const started = performance.now();
   await db.transaction(async (trx) => {
-    for (const [table, columns] of Object.entries(COPY_COLUMNS)) await trx.raw(`copy bench_copy_${table} (${columns}) from '${join(csvDir, `${table}.csv`)}' (format csv)`);
+    for (const [table, columns] of Object.entries(COPY_COLUMNS))
+      await trx.raw(`copy bench_copy_${table} (${columns}) from '${join(csvDir, `${table}.csv`)}' (format csv)`);
   });
   return performance.now() - started;
 }
@@ -224,7 +327,8 @@ try {
     const imported = await call("import", tenant.companyId, tenant.apiKey);
     const { dryRun: _v, openingBalances: vo, numberSeries: vs, ...vrest } = validated.result;
     const { dryRun: _i, openingBalances: io, numberSeries: is, ...irest } = imported.result;
-    if (JSON.stringify(vrest) !== JSON.stringify(irest) || vo.debitTotal !== io.debitTotal || vs.length !== is.length) throw new Error("validate and import disagree");
+    if (JSON.stringify(vrest) !== JSON.stringify(irest) || vo.debitTotal !== io.debitTotal || vs.length !== is.length)
+      throw new Error("validate and import disagree");
     if (imported.result.warnings.length) throw new Error(`unexpected warnings ${JSON.stringify(imported.result.warnings)}`);
     const [counts] = (
       await db.raw(
@@ -233,7 +337,8 @@ try {
         { c: tenant.companyId },
       )
     ).rows;
-    if (counts.entries !== N.journal * 3 + 8 || counts.invoices !== N.receivables || counts.layers !== N.stock) throw new Error(`stored rows differ: ${JSON.stringify(counts)}`);
+    if (counts.entries !== N.journal * 3 + 8 || counts.invoices !== N.receivables || counts.layers !== N.stock)
+      throw new Error(`stored rows differ: ${JSON.stringify(counts)}`);
     const copy = await copyBaseline(tenant.companyId);
     figures.validate.push(validated.ms);
     figures.import.push(imported.ms);
@@ -246,7 +351,11 @@ try {
   console.log(
     `median of ${RUNS}: validate ${median(figures.validate).toFixed(0)} ms, import ${median(figures.import).toFixed(0)} ms, raw COPY ${median(figures.copy).toFixed(0)} ms, ratio import/COPY ${(median(figures.import) / median(figures.copy)).toFixed(1)}`,
   );
-  console.log(`peak server RSS ${rss.toFixed(0)} MiB; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `peak server RSS ${rss.toFixed(0)} MiB; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log("targets: import < 15000 ms, validate < 8000 ms, peak server RSS < 1024 MiB");
 } finally {
   await stopChild(api);

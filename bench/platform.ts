@@ -15,10 +15,7 @@ const database = await benchDatabase();
 const { db } = database;
 const account = await benchTenant(db);
 // Enough partners that the lookup is a real index probe, not a scan of a tiny table.
-await db.raw(
-  `insert into partners (company_id, code, name) select ?, 'P' || g, 'Partner ' || g from generate_series(1, 20000) g`,
-  [account.companyId],
-);
+await db.raw(`insert into partners (company_id, code, name) select ?, 'P' || g, 'Partner ' || g from generate_series(1, 20000) g`, [account.companyId]);
 const partner = await db("partners").where({ company_id: account.companyId, code: "P12345" }).first();
 const requestBody = JSON.stringify({ code: "P12345" });
 
@@ -45,7 +42,11 @@ await stopChild(api);
 let pooled: LoadResult | undefined;
 if (installed(PGBOUNCER)) {
   const bouncer = await startPgBouncer(database.connectionString);
-  const { child: viaBouncer, url } = await startBenchApi(bouncer.url, { DB_POOL_MAX: "10", DIRECT_DATABASE_URL: database.connectionString, DATABASE_POOLING: "transaction" });
+  const { child: viaBouncer, url } = await startBenchApi(bouncer.url, {
+    DB_POOL_MAX: "10",
+    DIRECT_DATABASE_URL: database.connectionString,
+    DATABASE_POOLING: "transaction",
+  });
   pooled = await run(`${url}/v1/partners/get`, headers);
   await stopChild(viaBouncer);
   await bouncer.stop();
@@ -60,9 +61,13 @@ console.log(row("partners/get (full stack)", full));
 console.log(row("bare Koa, same JSON", baseline));
 if (pooled) console.log(row("partners/get through PgBouncer", pooled));
 else console.log("partners/get through PgBouncer: skipped (pgbouncer is not installed: apt-get install pgbouncer)");
-console.log(`ratio full/bare: ${((100 * full.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}% (target >= 12%), p99 ${full.p99} ms (target < 50 ms)`);
+console.log(
+  `ratio full/bare: ${((100 * full.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}% (target >= 12%), p99 ${full.p99} ms (target < 50 ms)`,
+);
 if (pooled) {
-  console.log(`ratio through PgBouncer/direct: ${((100 * pooled.requestsPerSecond) / full.requestsPerSecond).toFixed(1)}%, through PgBouncer/bare: ${((100 * pooled.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}%`);
+  console.log(
+    `ratio through PgBouncer/direct: ${((100 * pooled.requestsPerSecond) / full.requestsPerSecond).toFixed(1)}%, through PgBouncer/bare: ${((100 * pooled.requestsPerSecond) / baseline.requestsPerSecond).toFixed(1)}%`,
+  );
 }
 if (full.non2xx || full.errors || pooled?.non2xx || pooled?.errors) {
   console.log("WARNING: the full-stack run had non-2xx responses or errors; its figures are not valid");

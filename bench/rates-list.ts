@@ -32,11 +32,52 @@ console.log(`seeded ${counted[0].n} ECB rate rows and 366 overrides in ${((Date.
 const { child: api, url } = await startBenchApi(database.connectionString, { LOG_LEVEL: "warn" });
 
 const cases: { name: string; body: Record<string, unknown> }[] = [
-  { name: "USD, 2020 on, totals, page 1", body: { filter: [{ field: "currencyCode", op: "eq", value: "USD" }, { field: "date", op: "gte", value: "2020-01-01" }], totals: ["rate"] } },
-  { name: "USD, 2020 on, totals, page 35", body: { page: 35, filter: [{ field: "currencyCode", op: "eq", value: "USD" }, { field: "date", op: "gte", value: "2020-01-01" }], totals: ["rate"] } },
-  { name: "all currencies in 2024, totals, page 1", body: { filter: [{ field: "date", op: "gte", value: "2024-01-01" }, { field: "date", op: "lte", value: "2024-12-31" }], totals: ["rate"] } },
-  { name: "all currencies in 2024, totals, page 700", body: { page: 700, filter: [{ field: "date", op: "gte", value: "2024-01-01" }, { field: "date", op: "lte", value: "2024-12-31" }], totals: ["rate"] } },
-  { name: "3 currencies (in), by rate desc, page 1", body: { filter: [{ field: "currencyCode", op: "in", value: ["AAX", "ABX", "ACX"] }], sort: [{ field: "rate", dir: "desc" }], totals: ["rate"] } },
+  {
+    name: "USD, 2020 on, totals, page 1",
+    body: {
+      filter: [
+        { field: "currencyCode", op: "eq", value: "USD" },
+        { field: "date", op: "gte", value: "2020-01-01" },
+      ],
+      totals: ["rate"],
+    },
+  },
+  {
+    name: "USD, 2020 on, totals, page 35",
+    body: {
+      page: 35,
+      filter: [
+        { field: "currencyCode", op: "eq", value: "USD" },
+        { field: "date", op: "gte", value: "2020-01-01" },
+      ],
+      totals: ["rate"],
+    },
+  },
+  {
+    name: "all currencies in 2024, totals, page 1",
+    body: {
+      filter: [
+        { field: "date", op: "gte", value: "2024-01-01" },
+        { field: "date", op: "lte", value: "2024-12-31" },
+      ],
+      totals: ["rate"],
+    },
+  },
+  {
+    name: "all currencies in 2024, totals, page 700",
+    body: {
+      page: 700,
+      filter: [
+        { field: "date", op: "gte", value: "2024-01-01" },
+        { field: "date", op: "lte", value: "2024-12-31" },
+      ],
+      totals: ["rate"],
+    },
+  },
+  {
+    name: "3 currencies (in), by rate desc, page 1",
+    body: { filter: [{ field: "currencyCode", op: "in", value: ["AAX", "ABX", "ACX"] }], sort: [{ field: "rate", dir: "desc" }], totals: ["rate"] },
+  },
 ];
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -64,7 +105,7 @@ for (const c of cases) {
   times.sort((a, b) => a - b);
   console.log(
     `${c.name.padEnd(42)} matching ${String(shape.total).padStart(7)}  rows ${String(shape.rows).padStart(3)}   p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(6)} ms`,
-);
+  );
 }
 console.log("target: p50 < 100 ms");
 await stopChild(api);

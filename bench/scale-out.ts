@@ -34,7 +34,14 @@ const { db } = database;
 const bouncer = await startPgBouncer(database.connectionString, { poolSize: 20 });
 const tenant = await benchTenant(db);
 // TRUST_PROXY=true: behind nginx, the client address is the one nginx appended to X-Forwarded-For.
-const env = { DIRECT_DATABASE_URL: database.connectionString, TRUST_PROXY: "true", DB_POOL_MAX: "10", RATE_LIMIT_PER_MINUTE: "100000000", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_URLS: "true" };
+const env = {
+  DIRECT_DATABASE_URL: database.connectionString,
+  TRUST_PROXY: "true",
+  DB_POOL_MAX: "10",
+  RATE_LIMIT_PER_MINUTE: "100000000",
+  LOG_LEVEL: "warn",
+  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+};
 
 // ---- the webhook receiver: verifies x-service-signature-v2 (t=<unix>,v1=<hex HMAC-SHA256 of "t.body">) --------
 let webhookSecret = "";
@@ -66,7 +73,12 @@ await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 const apiA = await startBenchApi(bouncer.url, env);
 const apiB = await startBenchApi(bouncer.url, env);
-const worker: ChildProcess = await startChild(["src/main.ts", "--worker-only"], { ...env, DATABASE_URL: bouncer.url }, "0", async () => (await db("worker_registry").count({ n: "*" }))[0].n !== "0");
+const worker: ChildProcess = await startChild(
+  ["src/main.ts", "--worker-only"],
+  { ...env, DATABASE_URL: bouncer.url },
+  "0",
+  async () => (await db("worker_registry").count({ n: "*" }))[0].n !== "0",
+);
 const nginx = await startNginx([apiA.url, apiB.url]);
 
 const headers = { authorization: `Bearer ${tenant.apiKey}`, "x-company-id": tenant.companyId, "content-type": "application/json" };
@@ -77,7 +89,12 @@ interface Answer {
 }
 async function call(path: string, body: unknown, extra: Record<string, string> = {}): Promise<Answer> {
   const started = performance.now();
-  const res = await fetch(nginx.url + path, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(nginx.url + path, {
+    method: "POST",
+    headers: { ...headers, ...extra },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
   const text = await res.text();
   let parsed: Record<string, any> = {};
   try {
@@ -139,7 +156,14 @@ async function client(n: number): Promise<void> {
       if (kind <= 1) {
         const key = randomUUID();
         const amount = `${(i % 90) + 10}.${String(n % 100).padStart(2, "0")}`;
-        const body = { date: "2026-05-04", description: `so ${key}`, entries: [{ accountCode: "2410", debit: amount }, { accountCode: "4430", credit: amount }] };
+        const body = {
+          date: "2026-05-04",
+          description: `so ${key}`,
+          entries: [
+            { accountCode: "2410", debit: amount },
+            { accountCode: "4430", credit: amount },
+          ],
+        };
         // Every other posting is sent twice at once, as an impatient client would.
         await (kind === 0 ? Promise.all([post(key, body), post(key, body)]) : post(key, body));
       } else if (kind === 2) {
@@ -162,9 +186,11 @@ const secondsLeft = async () => Number((await db.raw("select 60 - extract(second
 if ((await secondsLeft()) < 15) await sleep((await secondsLeft()) * 1000 + 500);
 const limitAnswers = await Promise.all(
   Array.from({ length: 100 }, () =>
-    fetch(`${nginx.url}/v1/account/companies/list`, { method: "POST", headers: { authorization: `Bearer ${limited.apiKey}`, "content-type": "application/json" }, body: "{}" }).then(
-      (r) => r.status,
-    ),
+    fetch(`${nginx.url}/v1/account/companies/list`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${limited.apiKey}`, "content-type": "application/json" },
+      body: "{}",
+    }).then((r) => r.status),
   ),
 );
 const rateLimit = { ok: limitAnswers.filter((s) => s === 200).length, refused: limitAnswers.filter((s) => s === 429).length };
@@ -197,7 +223,10 @@ const { rows: numbers } = await db.raw<{ rows: { n: string; max: number; distinc
   "select count(*)::text as n, max(split_part(number, '-', 2)::int) as max, count(distinct number)::text as distinct_numbers from journal_transactions where company_id = ?",
   [tenant.companyId],
 );
-const { rows: twice } = await db.raw<{ rows: unknown[] }>("select description from journal_transactions where company_id = ? group by description having count(*) > 1", [tenant.companyId]);
+const { rows: twice } = await db.raw<{ rows: unknown[] }>(
+  "select description from journal_transactions where company_id = ? group by description having count(*) > 1",
+  [tenant.companyId],
+);
 const postings = Number(numbers[0].n);
 
 // Every event of the load delivered (at least once) with a valid signature: the worker gets up to 60 s to drain.
@@ -218,15 +247,29 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(0) : "-";
 };
-const statuses = (t: Tally) => [...t.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ");
+const statuses = (t: Tally) =>
+  [...t.byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ");
 const fivexx = (t: Tally) => [...t.byStatus].filter(([s]) => s >= 500).reduce((sum, [, n]) => sum + n, 0);
 
-console.log(`\nscale-out: nginx -> 2 API processes -> PgBouncer 1.18 (transaction pooling) -> PostgreSQL; 1 worker on the direct connection; ${clients} clients`);
-console.log(`load, ${loadElapsed.toFixed(0)} s: ${loadPhase.requests} requests (${(loadPhase.requests / loadElapsed).toFixed(0)}/s), p50 ${percentile(loadPhase.latencies, 50)} ms, p99 ${percentile(loadPhase.latencies, 99)} ms; statuses ${statuses(loadPhase)}; connection errors ${loadPhase.networkErrors}`);
-console.log(`after killing one API process (SIGKILL), ${killSeconds} s: ${killPhase.requests} requests; statuses ${statuses(killPhase)}; connection errors ${killPhase.networkErrors}; postings acknowledged ${acked.size - ackedBeforeKill}`);
+console.log(
+  `\nscale-out: nginx -> 2 API processes -> PgBouncer 1.18 (transaction pooling) -> PostgreSQL; 1 worker on the direct connection; ${clients} clients`,
+);
+console.log(
+  `load, ${loadElapsed.toFixed(0)} s: ${loadPhase.requests} requests (${(loadPhase.requests / loadElapsed).toFixed(0)}/s), p50 ${percentile(loadPhase.latencies, 50)} ms, p99 ${percentile(loadPhase.latencies, 99)} ms; statuses ${statuses(loadPhase)}; connection errors ${loadPhase.networkErrors}`,
+);
+console.log(
+  `after killing one API process (SIGKILL), ${killSeconds} s: ${killPhase.requests} requests; statuses ${statuses(killPhase)}; connection errors ${killPhase.networkErrors}; postings acknowledged ${acked.size - ackedBeforeKill}`,
+);
 const checks: [string, boolean, string][] = [
   ["no 5xx under load", fivexx(loadPhase) === 0 && loadPhase.networkErrors === 0, `${fivexx(loadPhase)} 5xx, ${loadPhase.networkErrors} connection errors`],
-  ["rate limit exact across both processes", rateLimit.ok === 60 && rateLimit.refused === 40, `${rateLimit.ok} answered, ${rateLimit.refused} refused (limit 60 of 100)`],
+  [
+    "rate limit exact across both processes",
+    rateLimit.ok === 60 && rateLimit.refused === 40,
+    `${rateLimit.ok} answered, ${rateLimit.refused} refused (limit 60 of 100)`,
+  ],
   ["every acknowledged posting present", present === ids.length, `${present} of ${ids.length}`],
   ["every posting balanced, with its lines", unbalanced.length === 0, `${unbalanced.length} not`],
   ["numbering gapless", numbers[0].max === postings && Number(numbers[0].distinct_numbers) === postings, `${postings} postings, SO-1 .. SO-${numbers[0].max}`],
@@ -236,7 +279,11 @@ const checks: [string, boolean, string][] = [
     eventIds.length > 0 && undelivered === 0 && badSignatures === 0,
     `${eventIds.length} events, ${undelivered} undelivered after ${((Date.now() - drainStarted) / 1000).toFixed(1)} s of drain, ${badSignatures} bad signatures, ${deliveredTwice} delivered twice (at least once)`,
   ],
-  ["nginx kept serving after the kill", (killPhase.byStatus.get(200) ?? 0) > 0 && acked.size > ackedBeforeKill, `${killPhase.byStatus.get(200) ?? 0} answers of 200 in the ${killSeconds} s after the kill (${(Date.now() - killedAt) / 1000} s)`],
+  [
+    "nginx kept serving after the kill",
+    (killPhase.byStatus.get(200) ?? 0) > 0 && acked.size > ackedBeforeKill,
+    `${killPhase.byStatus.get(200) ?? 0} answers of 200 in the ${killSeconds} s after the kill (${(Date.now() - killedAt) / 1000} s)`,
+  ],
 ];
 console.log("\n| check | holds | figures |\n|---|---|---|");
 for (const [name, holds, figures] of checks) console.log(`| ${name} | ${holds ? "yes" : "NO"} | ${figures} |`);

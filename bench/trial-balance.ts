@@ -14,9 +14,19 @@ const { db } = database;
 
 const account = await benchTenant(db);
 await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({ company_id: account.companyId, code: a.code, name: a.name, name_en: a.nameEn, type: a.type, parent_code: a.parentCode, is_postable: a.isPostable })),
+  LT_STANDARD.map((a) => ({
+    company_id: account.companyId,
+    code: a.code,
+    name: a.name,
+    name_en: a.nameEn,
+    type: a.type,
+    parent_code: a.parentCode,
+    is_postable: a.isPostable,
+  })),
 );
-const accounts = LT_STANDARD.filter((a) => a.isPostable).slice(0, 60).map((a) => a.code);
+const accounts = LT_STANDARD.filter((a) => a.isPostable)
+  .slice(0, 60)
+  .map((a) => a.code);
 // Codes of the template (letters and digits only), inlined as an array literal.
 const accountArray = `array[${accounts.map((c) => `'${c}'`).join(",")}]`;
 
@@ -54,7 +64,9 @@ const { rows: counted } = await db.raw<{ rows: { n: string; d: string; c: string
   "select count(*) as n, sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?",
   [account.companyId],
 );
-console.log(`seeded ${counted[0].n} journal entries (debits ${counted[0].d} = credits ${counted[0].c}) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s${process.env.BENCH_VACUUM ? ", vacuum analyze" : ", analyze"}`);
+console.log(
+  `seeded ${counted[0].n} journal entries (debits ${counted[0].d} = credits ${counted[0].c}) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s${process.env.BENCH_VACUUM ? ", vacuum analyze" : ", analyze"}`,
+);
 
 const { child: api, url } = await startBenchApi(database.connectionString, { LOG_LEVEL: "warn" });
 
@@ -87,7 +99,9 @@ for (const c of cases) {
     rows = r.rows;
   }
   times.sort((a, b) => a - b);
-  console.log(`${c.name.padEnd(32)} accounts ${String(rows).padStart(3)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms`);
+  console.log(
+    `${c.name.padEnd(32)} accounts ${String(rows).padStart(3)}   p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms`,
+  );
 }
 console.log("target: p50 < 500 ms");
 await stopChild(api);

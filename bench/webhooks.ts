@@ -64,10 +64,14 @@ async function baseline(): Promise<number> {
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const t = Math.floor(Date.now() / 1000);
-      const req = request(`${receiverUrl}/baseline`, { method: "POST", agent, headers: { "content-type": "application/json", ...signatureHeaders(["whsec_baseline"], t, body) } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve());
-      });
+      const req = request(
+        `${receiverUrl}/baseline`,
+        { method: "POST", agent, headers: { "content-type": "application/json", ...signatureHeaders(["whsec_baseline"], t, body) } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve());
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -104,7 +108,11 @@ async function runOnce(n: number): Promise<RunResult> {
   for (let s = 0; s < subscriptions; s++) {
     const path = `/run${n}/sub${s}`;
     paths.push(path);
-    const res = await fetch(`${url}/v1/webhooks/subscriptions/create`, { method: "POST", headers, body: JSON.stringify({ url: receiverUrl + path, eventTypes: ["partner.created"] }) });
+    const res = await fetch(`${url}/v1/webhooks/subscriptions/create`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: receiverUrl + path, eventTypes: ["partner.created"] }),
+    });
     if (res.status !== 200) throw new Error(`subscription create: ${res.status} ${await res.text()}`);
   }
   let i = 0;
@@ -128,12 +136,21 @@ async function runOnce(n: number): Promise<RunResult> {
   const got = mine().map(([, v]) => v);
   const last = Math.max(...got.map((g) => g.at));
   const committed = new Map<string, number>();
-  const { rows } = await db.raw("select id, pg_xact_commit_timestamp(xmin) as at from webhook_events where company_id = ?", [tenant.companyId]).catch(() => ({ rows: [] }));
+  const { rows } = await db
+    .raw("select id, pg_xact_commit_timestamp(xmin) as at from webhook_events where company_id = ?", [tenant.companyId])
+    .catch(() => ({ rows: [] }));
   for (const row of rows as { id: string; at: Date | null }[]) if (row.at) committed.set(row.id, new Date(row.at).getTime());
   commitClock = committed.size > 0 ? "commit" : "createdAt";
   const latencies = got.map((g) => g.at - (committed.get(g.id) ?? g.createdAt)).sort((a, b) => a - b);
   console.log(`  partners/create latency p50 ${load.latency.p50} ms p99 ${load.latency.p99} ms`);
-  return { events: events.length, deliveries: got.length, perSecond: got.length / ((last - started) / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), emitted: load.requests.average };
+  return {
+    events: events.length,
+    deliveries: got.length,
+    perSecond: got.length / ((last - started) / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    emitted: load.requests.average,
+  };
 }
 
 async function benchTenantNumbered(n: number) {
@@ -164,9 +181,15 @@ try {
 }
 
 const perSecond = median(results.map((r) => r.perSecond));
-console.log(`\nwebhooks: partners/create at ${rate} events/s for ${seconds} s, each event to ${subscriptions} subscriptions (one worker process, WEBHOOK_CONCURRENCY ${process.env.WEBHOOK_CONCURRENCY ?? 16}); median of ${runs} runs`);
-console.log(`${perSecond.toFixed(0)} deliveries/s   ${commitClock === "commit" ? "commit" : "transaction start"}-to-receipt p50 ${median(results.map((r) => r.p50))} ms   p99 ${median(results.map((r) => r.p99))} ms`);
-console.log(`baseline (same run): bare signed POSTs to the receiver ${baselinePerSecond.toFixed(0)}/s; deliveries/s = ${(perSecond / baselinePerSecond).toFixed(3)} x baseline`);
+console.log(
+  `\nwebhooks: partners/create at ${rate} events/s for ${seconds} s, each event to ${subscriptions} subscriptions (one worker process, WEBHOOK_CONCURRENCY ${process.env.WEBHOOK_CONCURRENCY ?? 16}); median of ${runs} runs`,
+);
+console.log(
+  `${perSecond.toFixed(0)} deliveries/s   ${commitClock === "commit" ? "commit" : "transaction start"}-to-receipt p50 ${median(results.map((r) => r.p50))} ms   p99 ${median(results.map((r) => r.p99))} ms`,
+);
+console.log(
+  `baseline (same run): bare signed POSTs to the receiver ${baselinePerSecond.toFixed(0)}/s; deliveries/s = ${(perSecond / baselinePerSecond).toFixed(3)} x baseline`,
+);
 console.log("target: >= 300 deliveries/s, p50 < 200 ms");
 const lost = results.some((r) => r.deliveries < r.events * subscriptions);
 if (lost) {

@@ -99,7 +99,10 @@ export async function use(): Promise<string[]> {
   );
   writeFileSync(
     join(app, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { target: "ES2022", module: "nodenext", moduleResolution: "nodenext", lib: ["ES2022", "DOM"], types: [], strict: true, noEmit: true }, files: ["consumer.ts"] }),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "nodenext", moduleResolution: "nodenext", lib: ["ES2022", "DOM"], types: [], strict: true, noEmit: true },
+      files: ["consumer.ts"],
+    }),
   );
   run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", app], app);
   console.log(`${tarball}: installs, imports and type-checks in a fresh project`);

@@ -30,10 +30,14 @@ const tspOut = join(root, ".tsp-output");
 const out = join(root, "generated");
 
 rmSync(tspOut, { recursive: true, force: true });
-execFileSync(join(root, "node_modules/.bin/tsp"), ["compile", "spec/main.tsp", "--output-dir", tspOut, "--option", `@typespec/openapi3.emitter-output-dir=${tspOut}`], {
-  cwd: root,
-  stdio: ["ignore", "ignore", "inherit"],
-});
+execFileSync(
+  join(root, "node_modules/.bin/tsp"),
+  ["compile", "spec/main.tsp", "--output-dir", tspOut, "--option", `@typespec/openapi3.emitter-output-dir=${tspOut}`],
+  {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);
 
 function rewrite(node, options) {
   if (Array.isArray(node)) return node.map((n) => rewrite(n, options));
@@ -123,9 +127,21 @@ function addWebhooks(doc) {
         summary: eventType,
         description: schema.description,
         parameters: [
-          header("x-service-signature-v2", "`t=<unix seconds>,v1=<hex>`: hex HMAC-SHA256 over `<t>.<body>` keyed with the signing secret; during a rotation two `v1=` values (new secret first).", "t=1795000000,v1=5f2b…"),
-          header("x-service-signature", "`sha256=<hex>`: hex HMAC-SHA256 over the body keyed with the signing secret (the original header; during a rotation comma-separated, new secret first).", "sha256=9a0c…"),
-          header("webhook-signature", "Standard Webhooks: `v1,<base64>`, base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes the base64 after `whsec_` encodes (what Standard Webhooks libraries verify); during a rotation two values, space-separated, new secret first.", "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="),
+          header(
+            "x-service-signature-v2",
+            "`t=<unix seconds>,v1=<hex>`: hex HMAC-SHA256 over `<t>.<body>` keyed with the signing secret; during a rotation two `v1=` values (new secret first).",
+            "t=1795000000,v1=5f2b…",
+          ),
+          header(
+            "x-service-signature",
+            "`sha256=<hex>`: hex HMAC-SHA256 over the body keyed with the signing secret (the original header; during a rotation comma-separated, new secret first).",
+            "sha256=9a0c…",
+          ),
+          header(
+            "webhook-signature",
+            "Standard Webhooks: `v1,<base64>`, base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>` keyed with the bytes the base64 after `whsec_` encodes (what Standard Webhooks libraries verify); during a rotation two values, space-separated, new secret first.",
+            "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+          ),
           header("webhook-id", "The event's id (the envelope's `id`): the same in every attempt; de-duplicate on it.", "3f1c…"),
           header("webhook-attempt", "Which attempt this is for this event and subscription, from 1.", "1"),
           header("webhook-timestamp", "`t` of the v2 signature (unix seconds).", "1795000000"),
@@ -133,7 +149,7 @@ function addWebhooks(doc) {
         requestBody: { required: true, content: { "application/json": { schema: { $ref: SCHEMA_REF + name } } } },
         responses: {
           "2XX": { description: "Received. Any 2xx within 10 seconds counts as delivered." },
-          "410": { description: "Gone: no more attempts are made for this event." },
+          410: { description: "Gone: no more attempts are made for this event." },
           default: { description: "Anything else (or no answer within 10 seconds) is retried on the schedule, for about 24 hours." },
         },
       },
@@ -153,20 +169,52 @@ function traitKeys(path, op) {
     add("404", "company.not_found", "Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it.");
   }
   if (write) {
-    add("409", "idempotency.in_progress", "Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes.");
+    add(
+      "409",
+      "idempotency.in_progress",
+      "Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes.",
+    );
     if (op["x-sensitive-response"] === true) {
-      add("409", "idempotency.replay_sealed", "Also `idempotency.replay_sealed`: the stored response to this `Idempotency-Key` holds a secret that only the API key that sent the request can replay.");
+      add(
+        "409",
+        "idempotency.replay_sealed",
+        "Also `idempotency.replay_sealed`: the stored response to this `Idempotency-Key` holds a secret that only the API key that sent the request can replay.",
+      );
     }
-    add("422", "idempotency.key_reuse", "Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request.");
+    add(
+      "422",
+      "idempotency.key_reuse",
+      "Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request.",
+    );
   }
   if (jurisdiction) add("422", "jurisdiction.mismatch", `Also \`jurisdiction.mismatch\`: the company is not registered in ${jurisdiction.toUpperCase()}.`);
   return traits;
 }
 
-const SHARED_HEADERS = ["X-Request-Id", "X-Api-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "x-idempotent-replay"];
-const SHARED_RESPONSE_NAMES = { 400: "BadRequest", 401: "Unauthorized", 402: "PaymentRequired", 403: "Forbidden", 413: "PayloadTooLarge", 429: "TooManyRequests", 500: "InternalError" };
+const SHARED_HEADERS = [
+  "X-Request-Id",
+  "X-Api-Version",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "Retry-After",
+  "x-idempotent-replay",
+];
+const SHARED_RESPONSE_NAMES = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  402: "PaymentRequired",
+  403: "Forbidden",
+  413: "PayloadTooLarge",
+  429: "TooManyRequests",
+  500: "InternalError",
+};
 const TRAIT_RESPONSE_NAMES = { 404: "CompanyNotFound", 409: "IdempotencyConflict", 422: "IdempotencyKeyReuse" };
-const pascal = (key) => key.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+const pascal = (key) =>
+  key
+    .split(/[._]/)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
 
 /**
  * Gives every error response its `x-error-keys` (refusing an operation-specific response that declares none, and
@@ -183,13 +231,18 @@ function shareComponents(doc) {
       const own = op["x-error-keys"] ?? {};
       delete op["x-error-keys"];
       const traits = traitKeys(path, op);
-      for (const status of Object.keys(own)) if (!op.responses[status]) problems.push(`${op.operationId}: x-error-keys names ${status}, which it does not answer with`);
-      for (const status of Object.keys(traits)) if (!op.responses[status]) problems.push(`${op.operationId}: answers ${status} (${traits[status].map((t) => t.key).join(", ")}) but declares no ${status} response`);
+      for (const status of Object.keys(own))
+        if (!op.responses[status]) problems.push(`${op.operationId}: x-error-keys names ${status}, which it does not answer with`);
+      for (const status of Object.keys(traits))
+        if (!op.responses[status])
+          problems.push(`${op.operationId}: answers ${status} (${traits[status].map((t) => t.key).join(", ")}) but declares no ${status} response`);
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith("2")) continue;
         const keys = [...new Set([...(common[status] ?? []), ...(traits[status] ?? []).map((t) => t.key), ...(own[status] ?? [])])];
         if (!keys.length) {
-          problems.push(`${op.operationId}: its ${status} response declares no error keys: give the operation's own keys with @extension("x-error-keys", #{ \`${status}\`: #[…] }), or drop the response (README, "Working on it")`);
+          problems.push(
+            `${op.operationId}: its ${status} response declares no error keys: give the operation's own keys with @extension("x-error-keys", #{ \`${status}\`: #[…] }), or drop the response (README, "Working on it")`,
+          );
           continue;
         }
         const sentences = (traits[status] ?? []).filter((t) => !response.description.includes(`\`${t.key}\``)).map((t) => t.sentence);
@@ -197,7 +250,14 @@ function shareComponents(doc) {
         response["x-error-keys"] = keys;
         const ownKeys = keys.filter((k) => !(common[status] ?? []).includes(k) && !(traits[status] ?? []).some((t) => t.key === k));
         const traitOnly = keys.length > (common[status] ?? []).length && ownKeys.length === 0;
-        const name = ownKeys.length === 0 ? (traitOnly ? TRAIT_RESPONSE_NAMES[status] : SHARED_RESPONSE_NAMES[status]) : ownKeys.length === 1 ? pascal(ownKeys[0]) : undefined;
+        const name =
+          ownKeys.length === 0
+            ? traitOnly
+              ? TRAIT_RESPONSE_NAMES[status]
+              : SHARED_RESPONSE_NAMES[status]
+            : ownKeys.length === 1
+              ? pascal(ownKeys[0])
+              : undefined;
         errorResponses.push({ responses: op.responses, status, name });
       }
     }
@@ -247,8 +307,15 @@ function shareComponents(doc) {
 function addExamples(doc) {
   const dir = join(root, "spec/examples");
   const examples = {};
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()) Object.assign(examples, YAML.parse(readFileSync(join(dir, file), "utf8")));
-  const byId = new Map(Object.values(doc.paths).flatMap((item) => Object.values(item)).map((op) => [op.operationId, op]));
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort())
+    Object.assign(examples, YAML.parse(readFileSync(join(dir, file), "utf8")));
+  const byId = new Map(
+    Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .map((op) => [op.operationId, op]),
+  );
   for (const [operationId, example] of Object.entries(examples)) {
     const op = byId.get(operationId);
     if (!op) throw new Error(`spec/examples: no operation ${operationId}`);
@@ -270,7 +337,8 @@ function checkPatterns(doc) {
     if (!node || typeof node !== "object") return;
     if (typeof node.pattern === "string") {
       const scalar = /^#\/components\/schemas\/[^/]+$/.test(path);
-      if (!(scalar ? node.description : node["x-scalar-description"])) problems.push(`${path}: a pattern ${scalar ? "on a scalar without a description" : "outside a named scalar"}`);
+      if (!(scalar ? node.description : node["x-scalar-description"]))
+        problems.push(`${path}: a pattern ${scalar ? "on a scalar without a description" : "outside a named scalar"}`);
     }
     for (const [k, v] of Object.entries(node)) walk(v, `${path}/${k}`);
   };

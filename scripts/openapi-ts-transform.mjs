@@ -29,12 +29,17 @@ function exclusiveOneOf(branches, resolve) {
     const own = new Set(Object.keys(resolved[i].properties));
     const absent = [...all].filter((p) => !own.has(p));
     const reference = ts.factory.createIndexedAccessTypeNode(
-      ts.factory.createIndexedAccessTypeNode(ts.factory.createTypeReferenceNode("components"), ts.factory.createLiteralTypeNode(ts.factory.createStringLiteral("schemas"))),
+      ts.factory.createIndexedAccessTypeNode(
+        ts.factory.createTypeReferenceNode("components"),
+        ts.factory.createLiteralTypeNode(ts.factory.createStringLiteral("schemas")),
+      ),
       ts.factory.createLiteralTypeNode(ts.factory.createStringLiteral(ref.slice(SCHEMA_REF.length))),
     );
     if (!absent.length) return reference;
     const never = ts.factory.createTypeLiteralNode(
-      absent.map((p) => ts.factory.createPropertySignature(undefined, ts.factory.createStringLiteral(p), ts.factory.createToken(ts.SyntaxKind.QuestionToken), NEVER())),
+      absent.map((p) =>
+        ts.factory.createPropertySignature(undefined, ts.factory.createStringLiteral(p), ts.factory.createToken(ts.SyntaxKind.QuestionToken), NEVER()),
+      ),
     );
     return ts.factory.createIntersectionTypeNode([reference, never]);
   });

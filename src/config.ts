@@ -75,7 +75,8 @@ function base64Key(name: string): Buffer | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return undefined;
   const key = Buffer.from(raw, "base64");
-  if (key.length !== 32 || !/^[A-Za-z0-9+/=_-]+$/.test(raw.trim())) throw new Error(`${name} must be 32 bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
+  if (key.length !== 32 || !/^[A-Za-z0-9+/=_-]+$/.test(raw.trim()))
+    throw new Error(`${name} must be 32 bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
   return key;
 }
 

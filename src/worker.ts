@@ -30,14 +30,33 @@ export async function startWorker(connectionString: string, concurrency: number,
   const logger = graphileLogger(log);
   const onPoolError = (error: Error) => log.warn({ err: error }, "worker database connection lost");
   const pool = createJobPool({ connectionString, max: Math.max(concurrency, 2) + 1, applicationName: "accounting-worker", onError: onPoolError });
-  const runner = await run({ pgPool: pool, concurrency, noHandleSignals: true, pollInterval: 2000, taskList: createTaskList(withLog), crontab, events, logger });
+  const runner = await run({
+    pgPool: pool,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    taskList: createTaskList(withLog),
+    crontab,
+    events,
+    logger,
+  });
   // Deliveries commit four times each (graphile-worker's fetch and completion, the claim, the outcome), one
   // subscription's one after another: waiting for each WAL flush would cap a subscription at a few dozen a second.
   // Their commits are asynchronous instead — a database crash may lose the last moments of bookkeeping, which only
   // means an event sent again (at least once); the events themselves are written durably by the API.
   const webhookConnection = withAsynchronousCommit(connectionString);
-  const webhookDb = createDb({ connectionString: webhookConnection, poolMax: Math.min(deps.config.webhookConcurrency, 10) + 2, applicationName: "accounting-webhooks", log });
-  const webhookPool = createJobPool({ connectionString: webhookConnection, max: deps.config.webhookConcurrency, applicationName: "accounting-webhook-jobs", onError: onPoolError });
+  const webhookDb = createDb({
+    connectionString: webhookConnection,
+    poolMax: Math.min(deps.config.webhookConcurrency, 10) + 2,
+    applicationName: "accounting-webhooks",
+    log,
+  });
+  const webhookPool = createJobPool({
+    connectionString: webhookConnection,
+    max: deps.config.webhookConcurrency,
+    applicationName: "accounting-webhook-jobs",
+    onError: onPoolError,
+  });
   const webhooks = await run({
     pgPool: webhookPool,
     concurrency: deps.config.webhookConcurrency,

@@ -6,7 +6,9 @@ import { insertApiKey } from "./api-keys.js";
 
 export async function bootstrapAccount(db: Db, name: string, ownerEmail?: string): Promise<{ accountId: string; apiKey: string; keyId: string }> {
   return withTransaction(db, async (trx) => {
-    const [account] = await trx("accounts").insert({ name, owner_email: ownerEmail ?? null }).returning("id");
+    const [account] = await trx("accounts")
+      .insert({ name, owner_email: ownerEmail ?? null })
+      .returning("id");
     const key = await insertApiKey(trx, account.id, "bootstrap", ["*"], null);
     return { accountId: account.id as string, apiKey: key.key, keyId: key.id };
   });

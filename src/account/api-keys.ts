@@ -28,13 +28,13 @@ export async function insertApiKey(trx: Db, accountId: string, name: string, sco
   const generated = generateKey();
   const record = await ApiKeyRecord.query(trx)
     .insert({
-    id: generated.id,
-    accountId,
-    name,
-    prefix: generated.prefix,
-    secretHash: generated.secretHash,
-    scopes,
-    companyIds,
+      id: generated.id,
+      accountId,
+      name,
+      prefix: generated.prefix,
+      secretHash: generated.secretHash,
+      scopes,
+      companyIds,
     })
     .returning("*");
   return { ...apiKeyToApi(record), key: generated.key };
@@ -92,8 +92,13 @@ export const apiKeyListSpec: ListSpec = {
 
 export async function listApiKeys(db: Db, principal: Principal, request: ListRequest) {
   const result = await runList<Record<string, unknown>>(db, () => visibleKeys(db, principal), apiKeyListSpec, request, [
-    "id", "name", "scopes", "company_ids", "prefix", "created_at", "revoked_at",
+    "id",
+    "name",
+    "scopes",
+    "company_ids",
+    "prefix",
+    "created_at",
+    "revoked_at",
   ]);
   return { ...result, rows: result.rows.map((row) => apiKeyToApi(ApiKeyRecord.fromDatabaseJson(row))) };
 }
-

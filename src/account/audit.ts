@@ -39,10 +39,30 @@ export interface AuditContext {
   operationPath: string;
 }
 
-const SUMMARY_FIELDS = ["code", "number", "name", "date", "documentType", "currencyCode", "rate", "month", "template", "imported", "created", "existing", "rule", "accountCode", "prefix", "year"];
+const SUMMARY_FIELDS = [
+  "code",
+  "number",
+  "name",
+  "date",
+  "documentType",
+  "currencyCode",
+  "rate",
+  "month",
+  "template",
+  "imported",
+  "created",
+  "existing",
+  "rule",
+  "accountCode",
+  "prefix",
+  "year",
+];
 
 export function defaultOperation(operationPath: string): string {
-  return operationPath.replace(/^\/v1\//, "").split("/").join(".");
+  return operationPath
+    .replace(/^\/v1\//, "")
+    .split("/")
+    .join(".");
 }
 
 export function auditRow(context: AuditContext, note: AuditNote, result: unknown): AuditRow {
@@ -67,5 +87,13 @@ const AUDIT_INSERT_SQL = `
 
 export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
   const row = auditRow(context, note, result);
-  await preparedQuery(trx, "audit_insert", AUDIT_INSERT_SQL, [row.account_id, row.company_id, row.key_id, row.operation, row.target_ids, JSON.stringify(row.summary), row.request_id]);
+  await preparedQuery(trx, "audit_insert", AUDIT_INSERT_SQL, [
+    row.account_id,
+    row.company_id,
+    row.key_id,
+    row.operation,
+    row.target_ids,
+    JSON.stringify(row.summary),
+    row.request_id,
+  ]);
 }

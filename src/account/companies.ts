@@ -46,7 +46,10 @@ async function mapCodeConflict<T>(code: string | undefined, work: () => PromiseL
  * company's code is its legal entity code (9 digits, mod-11 check digit), `vatCode` and `iban` are checked as
  * partners' are, and the address country must be an assigned ISO code.
  */
-function checkRules(countryCode: string, input: { code?: string; vatCode?: string | null; iban?: string | null; address?: { countryCode?: string } | null }): void {
+function checkRules(
+  countryCode: string,
+  input: { code?: string; vatCode?: string | null; iban?: string | null; address?: { countryCode?: string } | null },
+): void {
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};
   const check = (field: string, key: string, problem: string | undefined) => {
@@ -68,19 +71,19 @@ export async function createCompany(trx: Db, principal: Principal, input: Create
   const record = await mapCodeConflict(input.code, () =>
     CompanyRecord.query(trx)
       .insert({
-      accountId: principal.accountId,
-      name: input.name,
-      code: input.code,
-      vatCode: input.vatCode ?? null,
-      countryCode: input.countryCode,
-      baseCurrency,
-      invoiceCurrency: input.invoiceCurrency ?? baseCurrency,
-      address: input.address ?? null,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      iban: input.iban ?? null,
-      fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1,
-    })
+        accountId: principal.accountId,
+        name: input.name,
+        code: input.code,
+        vatCode: input.vatCode ?? null,
+        countryCode: input.countryCode,
+        baseCurrency,
+        invoiceCurrency: input.invoiceCurrency ?? baseCurrency,
+        address: input.address ?? null,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        iban: input.iban ?? null,
+        fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1,
+      })
       .returning("*"),
   );
   return companyToApi(record!);

@@ -109,26 +109,40 @@ async function checkFigures(db: Db, companyId: string, f: Figures) {
   if (cost.isZero()) throw validationError({ acquisitionCost: ["must be above 0"] });
   const salvage = new Decimal(f.salvageValue);
   if (salvage.greaterThan(cost)) {
-    throw unprocessableFields(`The salvage value ${money(salvage)} is above the cost ${money(cost)}.`, "fixed_asset.salvage_above_cost", { salvageValue: [`must be at most the acquisition cost ${money(cost)}`] });
+    throw unprocessableFields(`The salvage value ${money(salvage)} is above the cost ${money(cost)}.`, "fixed_asset.salvage_above_cost", {
+      salvageValue: [`must be at most the acquisition cost ${money(cost)}`],
+    });
   }
   if (f.putIntoUseDate < f.acquisitionDate) {
-    throw unprocessableFields(`The asset cannot be put into use (${f.putIntoUseDate}) before it was acquired (${f.acquisitionDate}).`, "fixed_asset.put_into_use_before_acquisition", {
-      putIntoUseDate: [`must be on or after the acquisition date ${f.acquisitionDate}`],
-    });
+    throw unprocessableFields(
+      `The asset cannot be put into use (${f.putIntoUseDate}) before it was acquired (${f.acquisitionDate}).`,
+      "fixed_asset.put_into_use_before_acquisition",
+      {
+        putIntoUseDate: [`must be on or after the acquisition date ${f.acquisitionDate}`],
+      },
+    );
   }
   // Dates run to 2199-12-31 (spec/common.tsp, Date): an asset put into use in December 2199 would start in 2200.
   if (f.putIntoUseDate >= "2199-12-01") throw validationError({ putIntoUseDate: ["must be before December 2199 (depreciation starts the month after)"] });
   const depreciable = cost.minus(salvage);
   const accumulated = new Decimal(f.accumulatedDepreciation);
   if (accumulated.greaterThan(depreciable)) {
-    throw unprocessableFields(`The accumulated depreciation ${money(accumulated)} is above the depreciable value ${money(depreciable)} (cost − salvage).`, "fixed_asset.accumulated_above_depreciable", {
-      accumulatedDepreciation: [`must be at most the depreciable value ${money(depreciable)}`],
-    });
+    throw unprocessableFields(
+      `The accumulated depreciation ${money(accumulated)} is above the depreciable value ${money(depreciable)} (cost − salvage).`,
+      "fixed_asset.accumulated_above_depreciable",
+      {
+        accumulatedDepreciation: [`must be at most the depreciable value ${money(depreciable)}`],
+      },
+    );
   }
   if (f.depreciatedMonths > f.usefulLifeMonths) {
-    throw unprocessableFields(`${f.depreciatedMonths} months depreciated is more than the useful life of ${f.usefulLifeMonths} months.`, "fixed_asset.months_above_life", {
-      depreciatedMonths: [`must be at most the useful life, ${f.usefulLifeMonths} months`],
-    });
+    throw unprocessableFields(
+      `${f.depreciatedMonths} months depreciated is more than the useful life of ${f.usefulLifeMonths} months.`,
+      "fixed_asset.months_above_life",
+      {
+        depreciatedMonths: [`must be at most the useful life, ${f.usefulLifeMonths} months`],
+      },
+    );
   }
   if (f.depreciatedMonths === f.usefulLifeMonths && !accumulated.equals(depreciable)) {
     throw unprocessableFields(
@@ -150,11 +164,16 @@ async function checkFigures(db: Db, companyId: string, f: Figures) {
     );
   }
   const group = await db("asset_groups").where({ company_id: companyId, code: f.groupCode }).forShare().first("code");
-  if (!group) throw unprocessableFields(`There is no asset group ${f.groupCode}.`, "fixed_asset.group_unknown", { groupCode: [`asset group ${f.groupCode} does not exist`] });
+  if (!group)
+    throw unprocessableFields(`There is no asset group ${f.groupCode}.`, "fixed_asset.group_unknown", {
+      groupCode: [`asset group ${f.groupCode} does not exist`],
+    });
   if (f.sourceTransactionId) {
     const tx = await db("journal_transactions").where({ company_id: companyId, id: f.sourceTransactionId }).first("id");
     if (!tx) {
-      throw unprocessableFields(`There is no journal transaction ${f.sourceTransactionId}.`, "fixed_asset.source_transaction_unknown", { sourceTransactionId: ["names no journal transaction of the company"] });
+      throw unprocessableFields(`There is no journal transaction ${f.sourceTransactionId}.`, "fixed_asset.source_transaction_unknown", {
+        sourceTransactionId: ["names no journal transaction of the company"],
+      });
     }
   }
   return {
@@ -188,7 +207,8 @@ async function mapCodeTaken<T>(code: string, work: () => Promise<T>): Promise<T>
   try {
     return await work();
   } catch (error) {
-    if (uniqueViolation(error) === "fixed_assets_code_key") throw conflict(`A fixed asset with code ${code} exists already.`, "fixed_asset.code_taken", { code });
+    if (uniqueViolation(error) === "fixed_assets_code_key")
+      throw conflict(`A fixed asset with code ${code} exists already.`, "fixed_asset.code_taken", { code });
     throw error;
   }
 }
@@ -196,7 +216,10 @@ async function mapCodeTaken<T>(code: string, work: () => Promise<T>): Promise<T>
 export async function createAsset(trx: Db, companyId: string, input: CreateInput): Promise<FixedAsset> {
   openingPair(input);
   const group = await trx("asset_groups").where({ company_id: companyId, code: input.groupCode }).first("default_useful_life_months");
-  if (!group) throw unprocessableFields(`There is no asset group ${input.groupCode}.`, "fixed_asset.group_unknown", { groupCode: [`asset group ${input.groupCode} does not exist`] });
+  if (!group)
+    throw unprocessableFields(`There is no asset group ${input.groupCode}.`, "fixed_asset.group_unknown", {
+      groupCode: [`asset group ${input.groupCode} does not exist`],
+    });
   const columns = await checkFigures(trx, companyId, {
     groupCode: input.groupCode,
     acquisitionDate: input.acquisitionDate,
@@ -220,7 +243,17 @@ export async function getAsset(db: Db, companyId: string, id: string): Promise<F
   return assetToApi(await findAsset(db, companyId, id));
 }
 
-const FIGURE_FIELDS = ["groupCode", "acquisitionDate", "putIntoUseDate", "acquisitionCost", "salvageValue", "usefulLifeMonths", "sourceTransactionId", "accumulatedDepreciation", "depreciatedMonths"] as const;
+const FIGURE_FIELDS = [
+  "groupCode",
+  "acquisitionDate",
+  "putIntoUseDate",
+  "acquisitionCost",
+  "salvageValue",
+  "usefulLifeMonths",
+  "sourceTransactionId",
+  "accumulatedDepreciation",
+  "depreciatedMonths",
+] as const;
 
 export async function updateAsset(trx: Db, companyId: string, input: UpdateInput): Promise<FixedAsset> {
   const changing = FIGURE_FIELDS.filter((f) => input[f] !== undefined);
@@ -231,14 +264,21 @@ export async function updateAsset(trx: Db, companyId: string, input: UpdateInput
   let figures = {};
   if (changing.length) {
     if (current.status === "disposed") {
-      throw conflict(`The asset ${current.code} is disposed; only its name and description may change.`, "fixed_asset.disposed", { id: current.id, fields: changing });
-    }
-    if (current.last_depreciated_month) {
-      throw conflict(`Depreciation of ${current.code} has been posted (up to ${yearMonth(current.last_depreciated_month)}); only its name and description may change.`, "fixed_asset.depreciation_posted", {
+      throw conflict(`The asset ${current.code} is disposed; only its name and description may change.`, "fixed_asset.disposed", {
         id: current.id,
-        lastDepreciatedMonth: yearMonth(current.last_depreciated_month),
         fields: changing,
       });
+    }
+    if (current.last_depreciated_month) {
+      throw conflict(
+        `Depreciation of ${current.code} has been posted (up to ${yearMonth(current.last_depreciated_month)}); only its name and description may change.`,
+        "fixed_asset.depreciation_posted",
+        {
+          id: current.id,
+          lastDepreciatedMonth: yearMonth(current.last_depreciated_month),
+          fields: changing,
+        },
+      );
     }
     const opening = {
       accumulatedDepreciation: input.accumulatedDepreciation ?? current.opening_accumulated_depreciation,

@@ -40,12 +40,24 @@ interface Pair {
 function pairsOf(groups: GroupAmount[]): Pair[] {
   const nonZero = groups.filter((g) => !new Decimal(g.amount).isZero());
   if (nonZero.length * 2 <= MAX_LINES) {
-    return nonZero.map((g) => ({ label: `group ${g.group_code}`, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(g.amount), groups: [g.group_code] }));
+    return nonZero.map((g) => ({
+      label: `group ${g.group_code}`,
+      expense: g.expense_account_code,
+      depreciation: g.depreciation_account_code,
+      amount: new Decimal(g.amount),
+      groups: [g.group_code],
+    }));
   }
   const byAccounts = new Map<string, Pair>();
   for (const g of nonZero) {
     const label = `accounts ${g.expense_account_code}/${g.depreciation_account_code}`;
-    const pair = byAccounts.get(label) ?? { label, expense: g.expense_account_code, depreciation: g.depreciation_account_code, amount: new Decimal(0), groups: [] };
+    const pair = byAccounts.get(label) ?? {
+      label,
+      expense: g.expense_account_code,
+      depreciation: g.depreciation_account_code,
+      amount: new Decimal(0),
+      groups: [],
+    };
     pair.amount = pair.amount.plus(g.amount);
     pair.groups.push(g.group_code);
     byAccounts.set(label, pair);
@@ -69,7 +81,10 @@ export function planPostings(month: string, groups: GroupAmount[]): PlannedPosti
       }
       const take = Decimal.min(left, max.minus(total));
       const description = `Depreciation ${month}, ${pair.label}`;
-      current.entries.push({ accountCode: pair.expense, debit: money(take), description }, { accountCode: pair.depreciation, credit: money(take), description });
+      current.entries.push(
+        { accountCode: pair.expense, debit: money(take), description },
+        { accountCode: pair.depreciation, credit: money(take), description },
+      );
       current.groupsOf.push(pair.groups, pair.groups);
       total = total.plus(take);
       left = left.minus(take);
@@ -98,7 +113,9 @@ export function namingGroups(error: unknown, month: string, planned: PlannedPost
   // A refusal of the whole transaction (its total, its balance) concerns every group it carries.
   if (!codes.size) planned.groupsOf.flat().forEach((g) => codes.add(g));
   const groupCodes = [...codes].sort();
-  const detail = named.size ? [...named].map(([label, messages]) => `${label}: ${[...new Set(messages)].join("; ")}`).join(". ") : `asset groups ${groupCodes.join(", ")}`;
+  const detail = named.size
+    ? [...named].map(([label, messages]) => `${label}: ${[...new Set(messages)].join("; ")}`).join(". ")
+    : `asset groups ${groupCodes.join(", ")}`;
   return new ApiError(error.code, `The depreciation of ${month} cannot be posted: ${detail}. ${error.message}`, {
     key: error.key,
     params: { ...error.params, month, groupCodes },

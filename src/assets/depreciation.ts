@@ -55,13 +55,18 @@ export interface RunRow {
 
 /** The month's live run (posted, not reversed), or undefined. */
 export async function liveRun(db: Db, companyId: string, month: string, forUpdate = false): Promise<RunRow | undefined> {
-  const query = db("asset_depreciation_runs").where({ company_id: companyId, month: firstDay(month) }).whereNull("reversed_at").first();
+  const query = db("asset_depreciation_runs")
+    .where({ company_id: companyId, month: firstDay(month) })
+    .whereNull("reversed_at")
+    .first();
   return forUpdate ? query.forUpdate() : query;
 }
 
 /** The journal transactions of a run, in order. */
 export async function runTransactions(db: Db, companyId: string, month: string, runNo: number): Promise<Record<string, any>[]> {
-  return db("asset_depreciation_run_transactions").where({ company_id: companyId, month: firstDay(month), run_no: runNo }).orderBy("part");
+  return db("asset_depreciation_run_transactions")
+    .where({ company_id: companyId, month: firstDay(month), run_no: runNo })
+    .orderBy("part");
 }
 
 /** The current month in Vilnius (`YYYY-MM`), by the database's clock. */
@@ -176,7 +181,12 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
       .orderBy("a.code")
       .select("l.asset_id", "a.code", "l.group_code", "l.amount", "l.accumulated_after", "l.depreciated_months_after", "a.acquisition_cost", "a.salvage_value");
     return {
-      ...runToApi(month, groups, run, transactions.map((t) => t.journal_transaction_id)),
+      ...runToApi(
+        month,
+        groups,
+        run,
+        transactions.map((t) => t.journal_transaction_id),
+      ),
       assets: assets.map((a) => ({
         assetId: a.asset_id,
         code: a.code,
@@ -192,7 +202,13 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
   const groups = new Map<string, GroupRow>();
   for (const r of rows) {
     const key = [r.group_code, r.expense_account_code, r.depreciation_account_code].join("\u0000");
-    const g = groups.get(key) ?? { group_code: r.group_code, expense_account_code: r.expense_account_code, depreciation_account_code: r.depreciation_account_code, asset_count: 0, amount: "0" };
+    const g = groups.get(key) ?? {
+      group_code: r.group_code,
+      expense_account_code: r.expense_account_code,
+      depreciation_account_code: r.depreciation_account_code,
+      asset_count: 0,
+      amount: "0",
+    };
     g.asset_count += 1;
     g.amount = new Decimal(g.amount).plus(r.amount).toFixed(2);
     groups.set(key, g);
@@ -296,7 +312,11 @@ export async function postMonth(trx: Db, companyId: string, keyId: string, month
 }
 
 const alreadyPosted = (month: string, journalTransactionId: string | null) =>
-  conflict(`Depreciation of ${month} is posted already; a posted month never changes (reverse it, while it is the last posted month, to post it again).`, "depreciation.already_posted", {
-    month,
-    journalTransactionId,
-  });
+  conflict(
+    `Depreciation of ${month} is posted already; a posted month never changes (reverse it, while it is the last posted month, to post it again).`,
+    "depreciation.already_posted",
+    {
+      month,
+      journalTransactionId,
+    },
+  );

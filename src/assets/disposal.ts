@@ -24,7 +24,10 @@ const unprocessableField = (message: string, key: string, fieldErrors: FieldErro
  */
 function assetIdOf(input: DisposeInput): string {
   if (input.id !== undefined && input.assetId !== undefined) {
-    throw validationError({ assetId: ["must not be sent together with id (assetId is the deprecated name of id)"] }, "Send the asset as id or as assetId, not both.");
+    throw validationError(
+      { assetId: ["must not be sent together with id (assetId is the deprecated name of id)"] },
+      "Send the asset as id or as assetId, not both.",
+    );
   }
   const id = input.id ?? input.assetId;
   if (id === undefined) throw validationError({ id: ["is required"] });
@@ -36,16 +39,25 @@ export async function disposeAsset(trx: Db, companyId: string, keyId: string, in
   await lockCompanyAssets(trx, companyId);
   const asset = await findAsset(trx, companyId, assetId, true);
   if (asset.status === "disposed") {
-    throw conflict(`The asset ${asset.code} was disposed of on ${asset.disposal_date}.`, "fixed_asset.disposed", { id: asset.id, disposalDate: asset.disposal_date });
+    throw conflict(`The asset ${asset.code} was disposed of on ${asset.disposal_date}.`, "fixed_asset.disposed", {
+      id: asset.id,
+      disposalDate: asset.disposal_date,
+    });
   }
   if (input.date < asset.acquisition_date) {
-    throw unprocessableField(`The asset ${asset.code} was acquired on ${asset.acquisition_date}; it cannot be disposed of before.`, "fixed_asset.disposal_before_acquisition", {
-      date: [`must be on or after the acquisition date ${asset.acquisition_date}`],
-    });
+    throw unprocessableField(
+      `The asset ${asset.code} was acquired on ${asset.acquisition_date}; it cannot be disposed of before.`,
+      "fixed_asset.disposal_before_acquisition",
+      {
+        date: [`must be on or after the acquisition date ${asset.acquisition_date}`],
+      },
+    );
   }
   const proceeds = new Decimal(input.proceeds ?? "0");
   if (!proceeds.isZero() && input.accountCode === undefined) {
-    throw unprocessableField("Proceeds need the account they are debited to.", "fixed_asset.proceeds_account_required", { accountCode: ["is required when proceeds are above 0"] });
+    throw unprocessableField("Proceeds need the account they are debited to.", "fixed_asset.proceeds_account_required", {
+      accountCode: ["is required when proceeds are above 0"],
+    });
   }
   const proceedsAccount = proceeds.isZero() ? null : input.accountCode!;
   if (proceedsAccount) {
@@ -60,19 +72,27 @@ export async function disposeAsset(trx: Db, companyId: string, keyId: string, in
   const month = yearMonth(input.date);
   const lastOfAsset = asset.last_depreciated_month ? yearMonth(asset.last_depreciated_month) : null;
   if (lastOfAsset && lastOfAsset > month) {
-    throw conflict(`Depreciation of ${asset.code} is posted up to ${lastOfAsset}, after the disposal month ${month}; a posted month never changes.`, "fixed_asset.depreciated_after_disposal", {
-      id: asset.id,
-      lastDepreciatedMonth: lastOfAsset,
-    });
+    throw conflict(
+      `Depreciation of ${asset.code} is posted up to ${lastOfAsset}, after the disposal month ${month}; a posted month never changes.`,
+      "fixed_asset.depreciated_after_disposal",
+      {
+        id: asset.id,
+        lastDepreciatedMonth: lastOfAsset,
+      },
+    );
   }
   // Depreciation to date (an imported asset) that counts a month after the disposal month: that month too would be
   // depreciated after the disposal.
   const importedThrough = openingDepreciatedThrough(asset);
   if (importedThrough && importedThrough > month) {
-    throw conflict(`The depreciation to date of ${asset.code} counts the months up to ${importedThrough}, after the disposal month ${month}.`, "fixed_asset.depreciated_after_disposal", {
-      id: asset.id,
-      lastDepreciatedMonth: importedThrough,
-    });
+    throw conflict(
+      `The depreciation to date of ${asset.code} counts the months up to ${importedThrough}, after the disposal month ${month}.`,
+      "fixed_asset.depreciated_after_disposal",
+      {
+        id: asset.id,
+        lastDepreciatedMonth: importedThrough,
+      },
+    );
   }
   // An active asset that the run depreciates in the month before the disposal (from its start, or from the month
   // after its depreciation to date) needs that month (and every one before) posted.
@@ -82,12 +102,16 @@ export async function disposeAsset(trx: Db, companyId: string, keyId: string, in
     const last = await lastPostedMonth(trx, companyId);
     if (last === null || last < before) {
       const first = last === null ? firstRunMonth : nextMonth(last);
-      throw conflict(`Depreciation must be posted up to ${before} before ${asset.code} is disposed of in ${month}; post ${first} first.`, "fixed_asset.depreciation_behind", {
-        id: asset.id,
-        month: first,
-        requiredThrough: before,
-        lastPostedMonth: last,
-      });
+      throw conflict(
+        `Depreciation must be posted up to ${before} before ${asset.code} is disposed of in ${month}; post ${first} first.`,
+        "fixed_asset.depreciation_behind",
+        {
+          id: asset.id,
+          month: first,
+          requiredThrough: before,
+          lastPostedMonth: last,
+        },
+      );
     }
   }
 

@@ -29,7 +29,10 @@ export function groupToApi(row: Record<string, any>): AssetGroup {
   };
 }
 
-const groupQuery = (db: Db, companyId: string) => db("asset_groups").where("company_id", companyId).select("*", db.raw(`${ASSET_COUNT} as asset_count`));
+const groupQuery = (db: Db, companyId: string) =>
+  db("asset_groups")
+    .where("company_id", companyId)
+    .select("*", db.raw(`${ASSET_COUNT} as asset_count`));
 
 export async function findGroup(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
   const query = db("asset_groups").where({ company_id: companyId, id }).first();
@@ -58,7 +61,13 @@ async function checkAccounts(db: Db, companyId: string, accounts: Partial<Record
     if (code === undefined) continue;
     const account = byCode.get(code);
     const { type, what } = ACCOUNT_FIELDS[field];
-    const problem = !account ? "does not exist" : !account.is_postable ? "is not postable" : account.type !== type ? `is of type ${account.type}; ${what} must be of type ${type}` : undefined;
+    const problem = !account
+      ? "does not exist"
+      : !account.is_postable
+        ? "is not postable"
+        : account.type !== type
+          ? `is of type ${account.type}; ${what} must be of type ${type}`
+          : undefined;
     if (problem) errors[field] = [`account ${code} ${problem}`];
   }
   if (accounts.assetAccountCode !== undefined && accounts.assetAccountCode === accounts.depreciationAccountCode) {
@@ -73,7 +82,8 @@ async function mapCodeTaken<T>(code: string, work: () => Promise<T>): Promise<T>
   try {
     return await work();
   } catch (error) {
-    if (uniqueViolation(error) === "asset_groups_code_key") throw conflict(`An asset group with code ${code} exists already.`, "asset_group.code_taken", { code });
+    if (uniqueViolation(error) === "asset_groups_code_key")
+      throw conflict(`An asset group with code ${code} exists already.`, "asset_group.code_taken", { code });
     throw error;
   }
 }
@@ -111,10 +121,14 @@ export async function updateGroup(trx: Db, companyId: string, input: UpdateInput
   if (movesAccounts) {
     const used = await trx("fixed_assets").where({ company_id: companyId, group_code: current.code }).first("id");
     if (used) {
-      throw conflict(`The group ${current.code} has assets; its cost and accumulated-depreciation accounts hold what was posted for them and cannot change.`, "asset_group.in_use", {
-        id: current.id,
-        code: current.code,
-      });
+      throw conflict(
+        `The group ${current.code} has assets; its cost and accumulated-depreciation accounts hold what was posted for them and cannot change.`,
+        "asset_group.in_use",
+        {
+          id: current.id,
+          code: current.code,
+        },
+      );
     }
   }
   const next = {

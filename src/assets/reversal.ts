@@ -51,10 +51,14 @@ export async function reverseDepreciation(trx: Db, companyId: string, keyId: str
     throw conflict(`Depreciation of ${month} is not posted; there is nothing to reverse.`, "depreciation.not_posted", { month, lastPostedMonth: last });
   }
   if (last !== month) {
-    throw conflict(`Depreciation is posted up to ${last}; only the last posted month can be reversed, so ${last} must be reversed before ${month}.`, "depreciation.later_month_posted", {
-      month,
-      lastPostedMonth: last,
-    });
+    throw conflict(
+      `Depreciation is posted up to ${last}; only the last posted month can be reversed, so ${last} must be reversed before ${month}.`,
+      "depreciation.later_month_posted",
+      {
+        month,
+        lastPostedMonth: last,
+      },
+    );
   }
   if (await monthLocked(trx, companyId, month)) throw periodLocked(month);
   const disposed: { id: string; code: string; disposal_date: string }[] = await trx("asset_depreciation_lines as l")
@@ -63,7 +67,10 @@ export async function reverseDepreciation(trx: Db, companyId: string, keyId: str
     .orderBy("a.code")
     .select("a.id", "a.code", "a.disposal_date");
   if (disposed.length) {
-    const named = disposed.slice(0, 10).map((a) => `${a.code} (${a.disposal_date})`).join(", ");
+    const named = disposed
+      .slice(0, 10)
+      .map((a) => `${a.code} (${a.disposal_date})`)
+      .join(", ");
     throw conflict(
       `${disposed.length} asset(s) depreciated in ${month} were disposed of since: ${named}${disposed.length > 10 ? ", …" : ""}. A disposal took the month's depreciation out of the ledger with the asset, so the month cannot be reversed.`,
       "depreciation.asset_disposed",
@@ -74,8 +81,13 @@ export async function reverseDepreciation(trx: Db, companyId: string, keyId: str
   const transactions = await runTransactions(trx, companyId, month, run.run_no);
   const reversalIds: string[] = [];
   for (const t of transactions) {
-    const reversal = await postReversal(trx, companyId, keyId, { id: t.journal_transaction_id, description: `Reversal of the depreciation of fixed assets, ${month}` });
-    await trx("asset_depreciation_run_transactions").where({ company_id: companyId, month: firstDay(month), run_no: run.run_no, part: t.part }).update({ reversal_transaction_id: reversal.id });
+    const reversal = await postReversal(trx, companyId, keyId, {
+      id: t.journal_transaction_id,
+      description: `Reversal of the depreciation of fixed assets, ${month}`,
+    });
+    await trx("asset_depreciation_run_transactions")
+      .where({ company_id: companyId, month: firstDay(month), run_no: run.run_no, part: t.part })
+      .update({ reversal_transaction_id: reversal.id });
     reversalIds.push(reversal.id);
   }
   const restored = await preparedQuery(trx, "assets_depreciation_restore", RESTORE_SQL, [companyId, firstDay(month), run.run_no]);
@@ -91,7 +103,12 @@ export async function reverseDepreciation(trx: Db, companyId: string, keyId: str
   const groups = await postedGroups(trx, companyId, month, run.run_no);
   const result: DepreciationReversal = {
     month,
-    run: runToApi(month, groups, run, transactions.map((t) => t.journal_transaction_id)),
+    run: runToApi(
+      month,
+      groups,
+      run,
+      transactions.map((t) => t.journal_transaction_id),
+    ),
     reversalTransactionIds: reversalIds,
     reversedAt: new Date(reversed.reversed_at).toISOString(),
     lastPostedMonth: await lastPostedMonth(trx, companyId),

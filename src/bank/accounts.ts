@@ -62,13 +62,25 @@ export async function createBankAccount(trx: Db, companyId: string, input: Creat
   checkIban(input.iban);
   const currency = input.currency ?? "EUR";
   if (!isKnownCurrency(currency)) {
-    throw new ApiError("unprocessable", `${currency} is not an ISO 4217 currency code.`, { key: "currency.unknown", params: { currency }, fieldErrors: { currency: ["is not an ISO 4217 currency code"] } });
+    throw new ApiError("unprocessable", `${currency} is not an ISO 4217 currency code.`, {
+      key: "currency.unknown",
+      params: { currency },
+      fieldErrors: { currency: ["is not an ISO 4217 currency code"] },
+    });
   }
   const ledgerAccountCode = input.ledgerAccountCode ?? (await accountForRule(trx, companyId, "bank.account"));
   await checkLedgerAccount(trx, companyId, ledgerAccountCode);
   const [row] = await mapIbanTaken(input.iban, currency, () =>
     trx("bank_accounts")
-      .insert({ company_id: companyId, name: input.name, iban: input.iban, bic: input.bic ?? null, currency, ledger_account_code: ledgerAccountCode, active: input.active ?? true })
+      .insert({
+        company_id: companyId,
+        name: input.name,
+        iban: input.iban,
+        bic: input.bic ?? null,
+        currency,
+        ledger_account_code: ledgerAccountCode,
+        active: input.active ?? true,
+      })
       .returning("*"),
   );
   return bankAccountToApi(row);
@@ -98,7 +110,10 @@ export async function updateBankAccount(trx: Db, companyId: string, input: Updat
     ...(input.active !== undefined ? { active: input.active } : {}),
   };
   const [row] = await mapIbanTaken(input.iban ?? current.iban, current.currency, () =>
-    trx("bank_accounts").where({ company_id: companyId, id: current.id }).update({ ...changes, updated_at: trx.fn.now() }).returning("*"),
+    trx("bank_accounts")
+      .where({ company_id: companyId, id: current.id })
+      .update({ ...changes, updated_at: trx.fn.now() })
+      .returning("*"),
   );
   return bankAccountToApi(row);
 }

@@ -43,7 +43,10 @@ const ARRAYS = new Set(["Stmt", "Bal", "Ntry", "NtryDtls", "TxDtls", "Ustrd", "S
 const MAX_DEPTH = 64;
 
 const invalid = (path: string, problem: string) =>
-  new ApiError("unprocessable", `The statement file is not a valid camt.053: ${path} ${problem}.`, { key: "bank.statement_invalid", params: { path, problem } });
+  new ApiError("unprocessable", `The statement file is not a valid camt.053: ${path} ${problem}.`, {
+    key: "bank.statement_invalid",
+    params: { path, problem },
+  });
 
 type Node = Record<string, any>;
 /** `line L, column C` of an offset into the file. */
@@ -115,7 +118,8 @@ const noteCurrency = (context: StatementContext, currency: string | undefined, p
 function amountText(node: unknown, path: string, pattern: RegExp): { value: string; currency: string | undefined } {
   const value = text(node);
   if (value === undefined) throw invalid(path, "is missing");
-  if (!pattern.test(value)) throw invalid(path, `is not an amount of at most ${pattern === AMOUNT ? "15 digits and 2" : "14 digits and 4"} decimals (${value.slice(0, 40)})`);
+  if (!pattern.test(value))
+    throw invalid(path, `is not an amount of at most ${pattern === AMOUNT ? "15 digits and 2" : "14 digits and 4"} decimals (${value.slice(0, 40)})`);
   const stated = typeof node === "object" ? text((node as Node)["@_Ccy"]) : undefined;
   return { value, currency: stated === undefined ? undefined : currencyOf(stated, `${path}/@Ccy`) };
 }
@@ -144,8 +148,7 @@ function dateOf(node: Node | undefined, path: string, required: boolean): string
   }
   const match = DATE.exec(value);
   // A calendar date that exists (2023-02-31 does not; PostgreSQL would refuse it).
-  const exists =
-    match !== null && Number(match[3]) <= (match[2] === "02" && isLeapYear(Number(match[1])) ? 29 : DAYS_IN_MONTH[Number(match[2]) - 1]);
+  const exists = match !== null && Number(match[3]) <= (match[2] === "02" && isLeapYear(Number(match[1])) ? 29 : DAYS_IN_MONTH[Number(match[2]) - 1]);
   if (!exists) throw invalid(path, `is not a date from 2000 to 2100 (${value.slice(0, 40)})`);
   return match[0];
 }
@@ -221,7 +224,12 @@ function readDetail(d: Node | undefined, incoming: boolean, at: string) {
  * in EUR), signed as the booked amount; kept as information only. An instructed amount in the booked currency
  * itself says nothing new and is not kept.
  */
-function originalOf(amountDetails: Node | undefined, path: string, bookedCurrency: string, negative: boolean): { originalAmount: string | null; originalCurrency: string | null } {
+function originalOf(
+  amountDetails: Node | undefined,
+  path: string,
+  bookedCurrency: string,
+  negative: boolean,
+): { originalAmount: string | null; originalCurrency: string | null } {
   const node = amountDetails?.InstdAmt?.Amt;
   if (node === undefined) return { originalAmount: null, originalCurrency: null };
   const { value, currency } = amountText(node, `${path}/InstdAmt/Amt`, FOREIGN_AMOUNT);
@@ -261,12 +269,18 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
   const entryRef = bounded(text(entry.AcctSvcrRef), 35, `${path}/AcctSvcrRef`);
   const entryRefPath = `${path}/AcctSvcrRef`;
   const entryDetails = entry.NtryDtls as Node[] | undefined;
-  const details: Node[] = entryDetails === undefined ? [] : entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
+  const details: Node[] =
+    entryDetails === undefined ? [] : entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
   const row = (cents: bigint, r: RowText, original: { originalAmount: string | null; originalCurrency: string | null }): TransactionRow => {
     // Each text is bounded by its type; what several of them make together is kept whole up to MAX_REMITTANCE.
     const remittance = r.remittance || null;
     if (remittance !== null && remittance.length > MAX_REMITTANCE && codePoints(remittance) > MAX_REMITTANCE) {
-      throw tooLong(r.remittancePath, codePoints(remittance), MAX_REMITTANCE, `its texts together make the transaction's remittance information, which holds at most ${MAX_REMITTANCE}`);
+      throw tooLong(
+        r.remittancePath,
+        codePoints(remittance),
+        MAX_REMITTANCE,
+        `its texts together make the transaction's remittance information, which holds at most ${MAX_REMITTANCE}`,
+      );
     }
     return {
       bookingDate,

@@ -92,11 +92,15 @@ export function decodeStatementBytes(bytes: Uint8Array): string {
   try {
     decoder = new TextDecoder(bom ?? declared ?? "utf-8", { fatal: true });
   } catch {
-    throw new ApiError("unprocessable", `The statement file declares the encoding ${declared}, which is not known (UTF-8, the default, UTF-16, windows-1257 and ISO-8859-13 are, among others).`, {
-      key: "bank.statement_unsupported",
-      params: { encoding: declared },
-      fieldErrors: { contentBase64: [`declares the encoding ${declared}, which is not known`] },
-    });
+    throw new ApiError(
+      "unprocessable",
+      `The statement file declares the encoding ${declared}, which is not known (UTF-8, the default, UTF-16, windows-1257 and ISO-8859-13 are, among others).`,
+      {
+        key: "bank.statement_unsupported",
+        params: { encoding: declared },
+        fieldErrors: { contentBase64: [`declares the encoding ${declared}, which is not known`] },
+      },
+    );
   }
   const encoding = decoder.encoding;
   if (bom === undefined && encoding.startsWith("utf-16")) {

@@ -80,7 +80,10 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
     if (!key) [key, params] = [problemKey, p];
   };
   for (const side of ["sale", "purchase"] as const) {
-    const ids = allocations.filter((a) => a.side === side).map((a) => a.documentId!).sort();
+    const ids = allocations
+      .filter((a) => a.side === side)
+      .map((a) => a.documentId!)
+      .sort();
     if (!ids.length) continue;
     const rows: Record<string, any>[] = await trx(TABLE[side]).where("company_id", companyId).whereIn("id", ids).orderBy("id").forUpdate();
     const byId = new Map(rows.map((r) => [r.id as string, r]));
@@ -94,28 +97,45 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
       a.flow = a.amount.times(flowSign(side, doc.type));
       const label = `${doc.type === "invoice" ? "invoice" : "credit note"} ${documentNumber(side, doc)}`;
       if (doc.status === "draft") problem(a, "bank_match.document_invalid", `${label} is a draft`);
-      else if (doc.currency !== tx.currency) problem(a, "bank_match.currency_mismatch", `${label} is in ${doc.currency}, the transaction in ${tx.currency}`, { documentCurrency: doc.currency, transactionCurrency: tx.currency });
-      else if (a.amount.greaterThan(doc.outstanding)) {
-        problem(a, new Decimal(doc.outstanding).isZero() ? "bank_match.document_invalid" : "bank_match.exceeds_outstanding", `${money(a.amount)} exceeds the ${money(new Decimal(doc.outstanding))} outstanding on ${label}`, {
-          id: doc.id,
-          outstanding: money(new Decimal(doc.outstanding)),
-          amount: money(a.amount),
+      else if (doc.currency !== tx.currency)
+        problem(a, "bank_match.currency_mismatch", `${label} is in ${doc.currency}, the transaction in ${tx.currency}`, {
+          documentCurrency: doc.currency,
+          transactionCurrency: tx.currency,
         });
+      else if (a.amount.greaterThan(doc.outstanding)) {
+        problem(
+          a,
+          new Decimal(doc.outstanding).isZero() ? "bank_match.document_invalid" : "bank_match.exceeds_outstanding",
+          `${money(a.amount)} exceeds the ${money(new Decimal(doc.outstanding))} outstanding on ${label}`,
+          {
+            id: doc.id,
+            outstanding: money(new Decimal(doc.outstanding)),
+            amount: money(a.amount),
+          },
+        );
       }
     }
   }
   const accountCodes = [...new Set(allocations.flatMap((a) => (a.accountCode ? [a.accountCode] : [])))];
   if (accountCodes.length) {
-    const accounts: Record<string, any>[] = await trx("ledger_accounts").where("company_id", companyId).whereIn("code", accountCodes).select("code", "is_postable");
+    const accounts: Record<string, any>[] = await trx("ledger_accounts")
+      .where("company_id", companyId)
+      .whereIn("code", accountCodes)
+      .select("code", "is_postable");
     const postable = new Map(accounts.map((r) => [r.code as string, r.is_postable as boolean]));
     for (const a of allocations.filter((x) => x.accountCode)) {
       if (!postable.has(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} does not exist`);
       else if (!postable.get(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} takes no postings`);
       else if (a.accountCode === bankLedgerCode) {
-        problem(a, "bank_match.account_invalid", `account ${a.accountCode} is the bank account's own ledger account; a payment is allocated to what the money settles`, {
-          accountCode: a.accountCode,
-          bankAccountId: tx.bank_account_id,
-        });
+        problem(
+          a,
+          "bank_match.account_invalid",
+          `account ${a.accountCode} is the bank account's own ledger account; a payment is allocated to what the money settles`,
+          {
+            accountCode: a.accountCode,
+            bankAccountId: tx.bank_account_id,
+          },
+        );
       }
     }
   }
@@ -177,10 +197,18 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
   const eurAtPayment = (amount: Decimal) => amount.abs().dividedBy(paymentRate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   const currencyOf = (amount: Decimal, rate: string) => (foreign ? { currency: tx.currency, currencyAmount: money(amount.abs()), rate } : {});
   // A flow into the bank debits the bank and credits the other side; a flow out the reverse.
-  const side = (flow: Decimal, eur: Decimal, bankSide: boolean) => ((flow.isPositive() === bankSide ? { debit: money(eur) } : { credit: money(eur) }) as { debit?: string; credit?: string });
+  const side = (flow: Decimal, eur: Decimal, bankSide: boolean) =>
+    (flow.isPositive() === bankSide ? { debit: money(eur) } : { credit: money(eur) }) as { debit?: string; credit?: string };
 
   const amount = new Decimal(tx.amount);
-  const entries: PostingEntry[] = [{ accountCode: bank.ledger_account_code, ...side(amount, eurAtPayment(amount), true), ...currencyOf(amount, quote.rate), description: tx.counterparty_name ?? undefined }];
+  const entries: PostingEntry[] = [
+    {
+      accountCode: bank.ledger_account_code,
+      ...side(amount, eurAtPayment(amount), true),
+      ...currencyOf(amount, quote.rate),
+      description: tx.counterparty_name ?? undefined,
+    },
+  ];
   for (const a of allocations) {
     if (a.doc) {
       a.eur = await documentEur(trx, company.id, a);
@@ -214,7 +242,11 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     conversion: "within_a_cent",
   }).catch((error) => {
     if (error instanceof ApiError && error.status === 422 && error.key?.startsWith("journal.")) {
-      throw new ApiError("unprocessable", `The payment cannot be posted: ${error.message}`, { key: "bank_match.posting_rejected", params: { transactionId: tx.id }, fieldErrors: error.fieldErrors });
+      throw new ApiError("unprocessable", `The payment cannot be posted: ${error.message}`, {
+        key: "bank_match.posting_rejected",
+        params: { transactionId: tx.id },
+        fieldErrors: error.fieldErrors,
+      });
     }
     throw error;
   });
@@ -223,7 +255,8 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     .insert({ company_id: company.id, transaction_id: tx.id, journal_transaction_id: posted.id })
     .returning("id")
     .catch((error) => {
-      if (uniqueViolation(error) === "bank_matches_one_live") throw conflict("The transaction is matched already.", "bank_transaction.already_matched", { id: tx.id });
+      if (uniqueViolation(error) === "bank_matches_one_live")
+        throw conflict("The transaction is matched already.", "bank_transaction.already_matched", { id: tx.id });
       throw error;
     });
   await trx("bank_allocations").insert(
@@ -253,12 +286,23 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     const column = a.side === "sale" ? "sale_invoice_id" : "purchase_invoice_id";
     const announcedBefore =
       outstanding.isZero() && doc.type === "invoice"
-        ? (await trx("bank_allocations").where({ company_id: company.id, [column]: doc.id, announced_paid: true }).first("match_id")) !== undefined
+        ? (await trx("bank_allocations")
+            .where({ company_id: company.id, [column]: doc.id, announced_paid: true })
+            .first("match_id")) !== undefined
         : true;
     if (!announcedBefore) {
-      await trx("bank_allocations").where({ company_id: company.id, match_id: match.id, line_no: allocations.indexOf(a) + 1 }).update({ announced_paid: true });
+      await trx("bank_allocations")
+        .where({ company_id: company.id, match_id: match.id, line_no: allocations.indexOf(a) + 1 })
+        .update({ announced_paid: true });
       if (a.side === "sale") {
-        await emitEvent(trx, company.id, "sale_invoice.paid", { saleInvoiceId: doc.id, number: doc.number, currency: doc.currency, grossTotal: money(new Decimal(doc.gross_total)), paidAmount: money(paid), paidAt });
+        await emitEvent(trx, company.id, "sale_invoice.paid", {
+          saleInvoiceId: doc.id,
+          number: doc.number,
+          currency: doc.currency,
+          grossTotal: money(new Decimal(doc.gross_total)),
+          paidAmount: money(paid),
+          paidAt,
+        });
       } else {
         await emitEvent(trx, company.id, "purchase_invoice.paid", {
           purchaseInvoiceId: doc.id,

@@ -13,7 +13,14 @@ type ExportResult = components["schemas"]["Bank.PaymentExportResult"];
 
 /** XML text: the five special characters escaped, control characters (not allowed in XML 1.0) dropped, cut to `max`. */
 export function xmlText(value: string, max: number): string {
-  const clean = [...value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "").replace(/\s+/g, " ").trim()].slice(0, max).join("");
+  const clean = [
+    ...value
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/\s+/g, " ")
+      .trim(),
+  ]
+    .slice(0, max)
+    .join("");
   return clean.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
@@ -31,13 +38,27 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
   const ids = input.purchaseInvoiceIds.map((id) => id.toLowerCase());
   const repeated = ids.flatMap((id, i) => (ids.indexOf(id) !== i ? [i] : []));
   if (repeated.length) {
-    throw new ApiError("validation", "An invoice is named twice.", { key: "request.invalid", fieldErrors: Object.fromEntries(repeated.map((i) => [`purchaseInvoiceIds[${i}]`, ["names an invoice named before"]])) });
+    throw new ApiError("validation", "An invoice is named twice.", {
+      key: "request.invalid",
+      fieldErrors: Object.fromEntries(repeated.map((i) => [`purchaseInvoiceIds[${i}]`, ["names an invoice named before"]])),
+    });
   }
   const rows: Record<string, any>[] = await trx("purchase_invoices as d")
     .join("partners as p", (j) => j.on("p.company_id", "d.company_id").andOn("p.code", "d.partner_code"))
     .where("d.company_id", companyId)
     .whereIn("d.id", ids)
-    .select("d.id", "d.type", "d.status", "d.document_number", "d.partner_code", "d.currency", "d.outstanding", "d.due_date", "p.name as partner_name", "p.iban as partner_iban");
+    .select(
+      "d.id",
+      "d.type",
+      "d.status",
+      "d.document_number",
+      "d.partner_code",
+      "d.currency",
+      "d.outstanding",
+      "d.due_date",
+      "p.name as partner_name",
+      "p.iban as partner_iban",
+    );
   const byId = new Map(rows.map((r) => [r.id as string, r]));
 
   const invalid: FieldErrors = {};

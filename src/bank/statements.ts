@@ -31,7 +31,10 @@ function decode(contentBase64: string): Buffer {
   }
   // The decoded size follows from the text's length; refuse before decoding anything too large.
   if (Math.floor((compact.replace(/=+$/, "").length * 3) / 4) > MAX_STATEMENT_BYTES) {
-    throw new ApiError("payload_too_large", `The statement file exceeds ${MAX_STATEMENT_BYTES} bytes (10 MB).`, { key: "request.body_too_large", params: { maxBytes: MAX_STATEMENT_BYTES } });
+    throw new ApiError("payload_too_large", `The statement file exceeds ${MAX_STATEMENT_BYTES} bytes (10 MB).`, {
+      key: "request.body_too_large",
+      params: { maxBytes: MAX_STATEMENT_BYTES },
+    });
   }
   return Buffer.from(compact, "base64");
 }
@@ -57,10 +60,14 @@ function checkStatement(s: CamtStatement, i: number): void {
   // instructed in its own currency is kept as the transaction's original amount.
   const foreign = s.foreignCurrency;
   if (foreign) {
-    throw new ApiError("unprocessable", `${label(s, i)} is in ${s.currency} but states ${foreign.currency} at ${foreign.path}; its balances and booked amounts must be in ${s.currency}.`, {
-      key: "bank.statement_currency_mismatch",
-      params: { statement: i + 1, statementId: s.ref, path: foreign.path, currency: foreign.currency, accountCurrency: s.currency },
-    });
+    throw new ApiError(
+      "unprocessable",
+      `${label(s, i)} is in ${s.currency} but states ${foreign.currency} at ${foreign.path}; its balances and booked amounts must be in ${s.currency}.`,
+      {
+        key: "bank.statement_currency_mismatch",
+        params: { statement: i + 1, statementId: s.ref, path: foreign.path, currency: foreign.currency, accountCurrency: s.currency },
+      },
+    );
   }
   const expected = s.openingBalance.plus(s.entriesTotal);
   if (!expected.equals(s.closingBalance)) {
@@ -140,7 +147,12 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
   // Numbered over the whole file: identical entries in two of its statements stay two transactions.
   const keys = dedupeKeys(rows);
   const bankAccountIds = rowsOf.flatMap((r, i) => r.map(() => targets[i].id));
-  refuseRepeatedReferences(rows, keys, bankAccountIds, rowsOf.flatMap((r, i) => r.map(() => i)));
+  refuseRepeatedReferences(
+    rows,
+    keys,
+    bankAccountIds,
+    rowsOf.flatMap((r, i) => r.map(() => i)),
+  );
 
   const statementIds = statements.map(() => randomUUID());
   await trx("bank_statements").insert(

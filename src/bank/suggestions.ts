@@ -26,7 +26,10 @@ const normalise = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, "");
  */
 export function numberTokens(text: string | null): string[] {
   if (!text) return [];
-  const words = text.split(/[\s,;:()&+]+/).map(normalise).filter(Boolean);
+  const words = text
+    .split(/[\s,;:()&+]+/)
+    .map(normalise)
+    .filter(Boolean);
   const tokens = new Set<string>();
   words.forEach((w, i) => {
     if (/[0-9]/.test(w) && w.length <= 35) tokens.add(w);
@@ -84,8 +87,14 @@ interface Source {
 /** Money in settles sales invoices and purchase credit notes; money out purchase invoices and sales credit notes. */
 const sourcesFor = (incoming: boolean): Source[] =>
   incoming
-    ? [{ table: "sale_invoices", numberColumn: "number", type: "invoice", kind: "sale_invoice" }, { table: "purchase_invoices", numberColumn: "document_number", type: "credit_note", kind: "purchase_credit_note" }]
-    : [{ table: "purchase_invoices", numberColumn: "document_number", type: "invoice", kind: "purchase_invoice" }, { table: "sale_invoices", numberColumn: "number", type: "credit_note", kind: "sale_credit_note" }];
+    ? [
+        { table: "sale_invoices", numberColumn: "number", type: "invoice", kind: "sale_invoice" },
+        { table: "purchase_invoices", numberColumn: "document_number", type: "credit_note", kind: "purchase_credit_note" },
+      ]
+    : [
+        { table: "purchase_invoices", numberColumn: "document_number", type: "invoice", kind: "purchase_invoice" },
+        { table: "sale_invoices", numberColumn: "number", type: "credit_note", kind: "sale_credit_note" },
+      ];
 
 function candidatesSql(s: Source): string {
   const open = `d.company_id = $1 and d.outstanding > 0 and d.type = '${s.type}' and d.currency = $2`;

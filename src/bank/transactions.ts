@@ -55,7 +55,20 @@ export function dedupeKeys(rows: TransactionRow[]): string[] {
   return rows.map((r) => {
     if (r.bankReference) return `ref:${r.bankReference}`;
     const digest = createHash("sha256")
-      .update(JSON.stringify([r.bookingDate, r.valueDate, new Decimal(r.amount).toFixed(2), r.currency, r.counterpartyName, r.counterpartyIban, r.remittanceInformation, r.creditorReference, r.endToEndId, r.isReversal]))
+      .update(
+        JSON.stringify([
+          r.bookingDate,
+          r.valueDate,
+          new Decimal(r.amount).toFixed(2),
+          r.currency,
+          r.counterpartyName,
+          r.counterpartyIban,
+          r.remittanceInformation,
+          r.creditorReference,
+          r.endToEndId,
+          r.isReversal,
+        ]),
+      )
       .digest("hex")
       .slice(0, 40);
     const n = (seen.get(digest) ?? 0) + 1;
@@ -90,7 +103,9 @@ export function refuseRepeatedReferences(rows: TransactionRow[], keys: string[],
     }
     const earlier = rows[j];
     if (groups[i] !== groups[j] && new Decimal(earlier.amount).equals(row.amount) && earlier.bookingDate === row.bookingDate) return;
-    throw referenceConflict(row.referencePath ?? "bankReference", row, earlier.referencePath ?? "an earlier row", earlier.amount, earlier.bookingDate, { otherPath: earlier.referencePath ?? null });
+    throw referenceConflict(row.referencePath ?? "bankReference", row, earlier.referencePath ?? "an earlier row", earlier.amount, earlier.bookingDate, {
+      otherPath: earlier.referencePath ?? null,
+    });
   });
 }
 
@@ -142,7 +157,14 @@ export async function storeRows(trx: Db, companyId: string, { rows, keys, bankAc
   const imported = new Map<string, number>();
   if (!rows.length) return imported;
   const column = <K extends keyof TransactionRow>(name: K) => rows.map((r) => r[name]);
-  type Result = { statement_id: string | null; imported: number | null; row_no: number | null; stored_id: string | null; stored_amount: string | null; stored_date: string | null };
+  type Result = {
+    statement_id: string | null;
+    imported: number | null;
+    row_no: number | null;
+    stored_id: string | null;
+    stored_amount: string | null;
+    stored_date: string | null;
+  };
   const counts = await preparedQuery<Result>(trx, "bank_store_rows", STORE_SQL, [
     companyId,
     bankAccountIds,
@@ -166,17 +188,29 @@ export async function storeRows(trx: Db, companyId: string, { rows, keys, bankAc
   if (conflicts.length) {
     const c = conflicts[0];
     const row = rows[c.row_no! - 1];
-    throw referenceConflict(row.referencePath ?? "bankReference", row, `transaction ${c.stored_id}`, c.stored_amount!, c.stored_date!, { transactionId: c.stored_id });
+    throw referenceConflict(row.referencePath ?? "bankReference", row, `transaction ${c.stored_id}`, c.stored_amount!, c.stored_date!, {
+      transactionId: c.stored_id,
+    });
   }
   for (const c of counts) imported.set(c.statement_id ?? "", c.imported!);
   return imported;
 }
 
 /** Stores the rows of one bank account that are not stored yet (a JSON import); how many were new, how many duplicates. */
-export async function storeTransactions(trx: Db, companyId: string, bankAccountId: string, rows: TransactionRow[]): Promise<{ imported: number; duplicates: number }> {
+export async function storeTransactions(
+  trx: Db,
+  companyId: string,
+  bankAccountId: string,
+  rows: TransactionRow[],
+): Promise<{ imported: number; duplicates: number }> {
   const keys = dedupeKeys(rows);
   const bankAccountIds = rows.map(() => bankAccountId);
-  refuseRepeatedReferences(rows, keys, bankAccountIds, rows.map(() => 0));
+  refuseRepeatedReferences(
+    rows,
+    keys,
+    bankAccountIds,
+    rows.map(() => 0),
+  );
   const counts = await storeRows(trx, companyId, { rows, keys, bankAccountIds, statementIds: rows.map(() => null) });
   const imported = counts.get("") ?? 0;
   return { imported, duplicates: rows.length - imported };
@@ -187,12 +221,15 @@ export async function importTransactions(trx: Db, companyId: string, input: Impo
   const invalid: Record<string, string[]> = {};
   input.transactions.forEach((t, i) => {
     if (new Decimal(t.amount).isZero()) invalid[`transactions[${i}].amount`] = ["must not be 0"];
-    if ((t.originalAmount === undefined) !== (t.originalCurrency === undefined)) invalid[`transactions[${i}]`] = ["originalAmount and originalCurrency go together"];
+    if ((t.originalAmount === undefined) !== (t.originalCurrency === undefined))
+      invalid[`transactions[${i}]`] = ["originalAmount and originalCurrency go together"];
     else if (t.originalAmount !== undefined && new Decimal(t.originalAmount).isZero()) invalid[`transactions[${i}].originalAmount`] = ["must not be 0"];
   });
   if (Object.keys(invalid).length) throw new ApiError("validation", "The transactions are not valid.", { key: "request.invalid", fieldErrors: invalid });
   const unknown = input.transactions.flatMap((t, i) =>
-    [["currency", t.currency] as const, ["originalCurrency", t.originalCurrency] as const].flatMap(([field, code]) => (code !== undefined && !isKnownCurrency(code) ? [{ path: `transactions[${i}].${field}`, code }] : [])),
+    [["currency", t.currency] as const, ["originalCurrency", t.originalCurrency] as const].flatMap(([field, code]) =>
+      code !== undefined && !isKnownCurrency(code) ? [{ path: `transactions[${i}].${field}`, code }] : [],
+    ),
   );
   if (unknown.length) {
     throw new ApiError("unprocessable", `${unknown[0].code} is not an ISO 4217 currency code.`, {
@@ -205,11 +242,15 @@ export async function importTransactions(trx: Db, companyId: string, input: Impo
   const foreign = input.transactions.flatMap((t, i) => (t.currency !== undefined && t.currency !== account.currency ? [i] : []));
   if (foreign.length) {
     const currency = input.transactions[foreign[0]].currency;
-    throw new ApiError("unprocessable", `A transaction in ${currency} cannot be booked on the ${account.currency} bank account ${account.iban}; give the ${currency} amount as originalAmount.`, {
-      key: "bank.transaction_currency_mismatch",
-      params: { currency, accountCurrency: account.currency },
-      fieldErrors: Object.fromEntries(foreign.map((i) => [`transactions[${i}].currency`, [`must be the bank account's currency, ${account.currency}`]])),
-    });
+    throw new ApiError(
+      "unprocessable",
+      `A transaction in ${currency} cannot be booked on the ${account.currency} bank account ${account.iban}; give the ${currency} amount as originalAmount.`,
+      {
+        key: "bank.transaction_currency_mismatch",
+        params: { currency, accountCurrency: account.currency },
+        fieldErrors: Object.fromEntries(foreign.map((i) => [`transactions[${i}].currency`, [`must be the bank account's currency, ${account.currency}`]])),
+      },
+    );
   }
   const rows: TransactionRow[] = input.transactions.map((t, i) => ({
     bookingDate: t.bookingDate,
@@ -276,7 +317,10 @@ const WITH_MATCH = `(select t.*, m.id as match_id, m.journal_transaction_id
 async function allocationsOf(db: Db, companyId: string, matchIds: string[]): Promise<Map<string, Record<string, any>[]>> {
   const byMatch = new Map<string, Record<string, any>[]>();
   if (!matchIds.length) return byMatch;
-  const rows: Record<string, any>[] = await db("bank_allocations").where("company_id", companyId).whereIn("match_id", matchIds).orderBy(["match_id", "line_no"]);
+  const rows: Record<string, any>[] = await db("bank_allocations")
+    .where("company_id", companyId)
+    .whereIn("match_id", matchIds)
+    .orderBy(["match_id", "line_no"]);
   for (const r of rows) byMatch.set(r.match_id, [...(byMatch.get(r.match_id) ?? []), r]);
   return byMatch;
 }
@@ -298,7 +342,9 @@ export async function getTransaction(db: Db, companyId: string, id: string): Pro
 export async function ignoreTransaction(trx: Db, companyId: string, input: { id: string; reason?: string }): Promise<BankTransaction> {
   const row = await findTransaction(trx, companyId, input.id, true);
   if (row.status === "matched") throw conflict("The transaction is matched; unmatch it first.", "bank_transaction.already_matched", { id: row.id });
-  await trx("bank_transactions").where({ company_id: companyId, id: row.id }).update({ status: "ignored", ignored_reason: input.reason ?? null, updated_at: trx.fn.now() });
+  await trx("bank_transactions")
+    .where({ company_id: companyId, id: row.id })
+    .update({ status: "ignored", ignored_reason: input.reason ?? null, updated_at: trx.fn.now() });
   return getTransaction(trx, companyId, row.id);
 }
 
@@ -327,6 +373,10 @@ const listSpec: ListSpec = {
 
 export async function listTransactions(db: Db, companyId: string, request: ListRequest) {
   const result = await runList<Record<string, any>>(db, () => db.from(db.raw(WITH_MATCH)).where("t.company_id", companyId), listSpec, request, ["t.*"]);
-  const allocations = await allocationsOf(db, companyId, result.rows.flatMap((r) => (r.match_id ? [r.match_id] : [])));
+  const allocations = await allocationsOf(
+    db,
+    companyId,
+    result.rows.flatMap((r) => (r.match_id ? [r.match_id] : [])),
+  );
   return { ...result, rows: result.rows.map((r) => transactionToApi(r, allocations.get(r.match_id) ?? [])) };
 }

@@ -43,7 +43,12 @@ const ENTITIES = new Map([
 ]);
 /** XML 1.0 `Char`: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF. */
 const isXmlChar = (code: number) =>
-  code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
 export const codePointName = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 const REFERENCE = /&([^;&<>\s]{0,12});?/g;
 /** Names an element may not have: members of every object (`constructor`, `__proto__`, `toString`…). */

@@ -78,7 +78,8 @@ async function checkRules(
     if ("field" in result) (errors[result.field] = [result.message]), (keys[result.field] = result.key);
     else vat = { vatClassifier: result.classifier };
   }
-  for (const problem of await accountProblems(db, company.id, input)) (errors[problem.field] = [problem.message]), (keys[problem.field] = "catalog_item.account_invalid");
+  for (const problem of await accountProblems(db, company.id, input))
+    (errors[problem.field] = [problem.message]), (keys[problem.field] = "catalog_item.account_invalid");
   throwRuleFailures(errors, keys, "catalog_item.invalid_fields");
   return vat;
 }
@@ -95,7 +96,10 @@ async function accountProblems(db: Db, companyId: string, input: Partial<Record<
   if (sent.length === 0) return [];
   const rows: { code: string; type: string; is_postable: boolean }[] = await db("ledger_accounts")
     .where("company_id", companyId)
-    .whereIn("code", sent.map((f) => input[f.field] as string))
+    .whereIn(
+      "code",
+      sent.map((f) => input[f.field] as string),
+    )
     .select("code", "type", "is_postable");
   return sent.flatMap((f) => {
     const code = input[f.field] as string;
@@ -112,7 +116,11 @@ async function accountProblems(db: Db, companyId: string, input: Partial<Record<
 }
 
 const toColumns = (input: Partial<Record<Field, unknown>>) =>
-  Object.fromEntries(Object.entries(COLUMNS).filter(([field]) => input[field as Field] !== undefined).map(([field, column]) => [column, input[field as Field]]));
+  Object.fromEntries(
+    Object.entries(COLUMNS)
+      .filter(([field]) => input[field as Field] !== undefined)
+      .map(([field, column]) => [column, input[field as Field]]),
+  );
 
 const codeTaken = (code: string) => conflict(`A catalog item with code ${code} already exists.`, "catalog_item.code_taken", { code });
 const referenced = (row: Record<string, any>, action: string) =>
@@ -121,7 +129,9 @@ const referenced = (row: Record<string, any>, action: string) =>
 /** Constraint violations that the contract's patterns should have prevented; mapped so they are never a 500. */
 function mapWriteError(error: unknown, code: string | undefined, current?: Record<string, any>): never {
   if (uniqueViolation(error) === "catalog_items_company_code_key") throw codeTaken(code!);
-  const account = ACCOUNT_FIELDS.find((f) => foreignKeyViolation(error) === `catalog_items_${f.field === "revenueAccountCode" ? "revenue" : "expense"}_account_fkey`);
+  const account = ACCOUNT_FIELDS.find(
+    (f) => foreignKeyViolation(error) === `catalog_items_${f.field === "revenueAccountCode" ? "revenue" : "expense"}_account_fkey`,
+  );
   if (account) throw unprocessable(`The account of ${account.field} changed while the item was written; retry.`, "catalog_item.account_invalid", {});
   if (current && foreignKeyViolation(error) !== undefined) throw referenced(current, "given another code");
   throw error;
@@ -130,7 +140,9 @@ function mapWriteError(error: unknown, code: string | undefined, current?: Recor
 export async function createCatalogItem(trx: Db, company: CompanyContext, input: CreateInput): Promise<CatalogItem> {
   const vat = await checkRules(trx, company, input, input);
   try {
-    const [row] = await trx("catalog_items").insert({ company_id: company.id, ...toColumns({ ...input, ...vat }) }).returning("*");
+    const [row] = await trx("catalog_items")
+      .insert({ company_id: company.id, ...toColumns({ ...input, ...vat }) })
+      .returning("*");
     return catalogItemToApi(row);
   } catch (error) {
     mapWriteError(error, input.code);
@@ -165,7 +177,10 @@ export async function updateCatalogItem(trx: Db, company: CompanyContext, input:
   const columns = toColumns({ ...changes, ...vat });
   if (Object.keys(columns).length === 0) return catalogItemToApi(current);
   try {
-    const [row] = await trx("catalog_items").where({ company_id: company.id, id }).update({ ...columns, updated_at: trx.fn.now() }).returning("*");
+    const [row] = await trx("catalog_items")
+      .where({ company_id: company.id, id })
+      .update({ ...columns, updated_at: trx.fn.now() })
+      .returning("*");
     return catalogItemToApi(row);
   } catch (error) {
     mapWriteError(error, changes.code, current);

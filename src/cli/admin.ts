@@ -127,7 +127,12 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const target = await resolveDatabase(config);
-  const db = createDb({ connectionString: target.connectionString, poolMax: 2, applicationName: "accounting-admin", namedStatements: target.pooling === "session" });
+  const db = createDb({
+    connectionString: target.connectionString,
+    poolMax: 2,
+    applicationName: "accounting-admin",
+    namedStatements: target.pooling === "session",
+  });
   try {
     await migrate(target.directConnectionString);
     const { "dry-run": dryRun, ...values } = parsed.values;

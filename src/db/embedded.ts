@@ -36,9 +36,10 @@ async function ensureDatabase(adminConnectionString: string, database: string): 
   await client.connect();
   try {
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [database]);
-    if (!rowCount) await client.query(`create database "${database}"`).catch((e) => {
-      if ((e as { code?: string }).code !== "42P04") throw e; // created concurrently by another process
-    });
+    if (!rowCount)
+      await client.query(`create database "${database}"`).catch((e) => {
+        if ((e as { code?: string }).code !== "42P04") throw e; // created concurrently by another process
+      });
   } finally {
     await client.end();
   }

@@ -31,6 +31,10 @@ export async function migrate(directConnectionString: string): Promise<void> {
 /** Names of the migrations this build has that the database has not applied (empty when it is current). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const known = await migrationSource.getMigrations([]);
-  const applied = new Set<string>((await db("knex_migrations").pluck("name").catch(() => [])) as string[]);
+  const applied = new Set<string>(
+    (await db("knex_migrations")
+      .pluck("name")
+      .catch(() => [])) as string[],
+  );
   return known.filter((name) => !applied.has(name));
 }

@@ -18,7 +18,8 @@ const CONNECTION_LOST_SQLSTATES = new Set([
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
 ]);
-const CONNECTION_LOST_MESSAGE = /Connection terminated|not queryable|ECONNRESET|EPIPE|ECONNREFUSED|socket hang up|server conn crashed|server closed the connection/i;
+const CONNECTION_LOST_MESSAGE =
+  /Connection terminated|not queryable|ECONNRESET|EPIPE|ECONNREFUSED|socket hang up|server conn crashed|server closed the connection/i;
 
 const MAX_ATTEMPTS = 4;
 
@@ -30,7 +31,10 @@ const sqlstateOf = (error: unknown) => {
 /** True when the error says the database connection was lost (not that a statement failed). */
 export function isConnectionLost(error: unknown): boolean {
   const code = sqlstateOf(error);
-  return (code !== undefined && (CONNECTION_LOST_SQLSTATES.has(code) || code.startsWith("08"))) || CONNECTION_LOST_MESSAGE.test(String((error as Error)?.message ?? ""));
+  return (
+    (code !== undefined && (CONNECTION_LOST_SQLSTATES.has(code) || code.startsWith("08"))) ||
+    CONNECTION_LOST_MESSAGE.test(String((error as Error)?.message ?? ""))
+  );
 }
 
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 10));
@@ -126,7 +130,11 @@ export async function commitBehindLastStatement<T>(trx: Db, last: () => Promise<
       if (/^\s*commit\b/i.test(text!) && result.command !== "COMMIT") throw new Error("The transaction was rolled back: its last statement failed.");
       return result;
     });
-    if (reply) return void outcome.then((result) => reply(null, result), (error: Error) => reply(error));
+    if (reply)
+      return void outcome.then(
+        (result) => reply(null, result),
+        (error: Error) => reply(error),
+      );
     return outcome;
   };
   try {

@@ -95,6 +95,10 @@ const EMIT_TO_SUBSCRIBERS_SQL = `
  * company that has a subscription to this type, inside `trx`. Returns how many events were written.
  */
 export async function emitEventToSubscribedCompanies<T extends EventType>(trx: Db, eventType: T, data: EventData<T>): Promise<number> {
-  const [row] = await preparedQuery<{ events: number }>(trx, "emit_event_to_subscribers", EMIT_TO_SUBSCRIBERS_SQL, [eventType, EVENT_VERSION, JSON.stringify(data)]);
+  const [row] = await preparedQuery<{ events: number }>(trx, "emit_event_to_subscribers", EMIT_TO_SUBSCRIBERS_SQL, [
+    eventType,
+    EVENT_VERSION,
+    JSON.stringify(data),
+  ]);
   return row.events;
 }

@@ -18,5 +18,12 @@ export interface EventRow {
 }
 
 export function eventEnvelope(row: EventRow): Event {
-  return { id: row.id, version: row.version, companyId: row.company_id, eventType: row.event_type, createdAt: new Date(row.created_at).toISOString(), data: row.data } as Event;
+  return {
+    id: row.id,
+    version: row.version,
+    companyId: row.company_id,
+    eventType: row.event_type,
+    createdAt: new Date(row.created_at).toISOString(),
+    data: row.data,
+  } as Event;
 }

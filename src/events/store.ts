@@ -26,7 +26,9 @@ export async function listEvents(db: Db, companyId: string, request: ListRequest
 }
 
 export async function getEvent(db: Db, companyId: string, id: string) {
-  const row = await db("webhook_events").where({ company_id: companyId, id }).first<EventRow | undefined>(...ENVELOPE_COLUMNS);
+  const row = await db("webhook_events")
+    .where({ company_id: companyId, id })
+    .first<EventRow | undefined>(...ENVELOPE_COLUMNS);
   if (!row) throw notFound("The event", "event.not_found", { id });
   return eventEnvelope(row);
 }

@@ -4,7 +4,6 @@
 import { booksOffload } from "./migration/books/offload.js";
 import type { OffloadModule } from "./types.js";
 
-
 export const OFFLOADED: Record<string, OffloadModule> = {
   migration_books_validate: booksOffload,
   migration_books_import: booksOffload,

@@ -38,7 +38,8 @@ function reply(message: WorkerReply): void {
 }
 
 function failure(id: number, error: unknown): WorkerReply {
-  if (error instanceof ApiError) return { id, apiError: { code: error.code, message: error.message, key: error.key, params: error.params, fieldErrors: error.fieldErrors } };
+  if (error instanceof ApiError)
+    return { id, apiError: { code: error.code, message: error.message, key: error.key, params: error.params, fieldErrors: error.fieldErrors } };
   return { id, error: { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack } };
 }
 

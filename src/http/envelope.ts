@@ -22,7 +22,11 @@ const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_ME
 // Built with Object.fromEntries: a field may be named by a client's own property name, `__proto__` included, which
 // an assignment would take for the prototype (and lose).
 const boundFieldErrors = (fieldErrors: FieldErrors): FieldErrors =>
-  Object.fromEntries(Object.entries(fieldErrors).slice(0, MAX_FIELDS).map(([field, messages]) => [field, messages.slice(0, MAX_MESSAGES_PER_FIELD).map(clip)]));
+  Object.fromEntries(
+    Object.entries(fieldErrors)
+      .slice(0, MAX_FIELDS)
+      .map(([field, messages]) => [field, messages.slice(0, MAX_MESSAGES_PER_FIELD).map(clip)]),
+  );
 
 export function toEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
   const body: ErrorEnvelope["error"] = { code: error.code, message: clip(error.message), requestId };

@@ -41,13 +41,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // connection, also through a transaction-pooling PgBouncer.
 const GATE_SQL = "select * from api_gate($1::uuid, $2::uuid, $3::bytea, $4::text)";
 
-export async function gate(db: Db, request: { authorization?: string; companyHeader?: string; clientAddress: string }, defaultLimit: number): Promise<GateResult> {
+export async function gate(
+  db: Db,
+  request: { authorization?: string; companyHeader?: string; clientAddress: string },
+  defaultLimit: number,
+): Promise<GateResult> {
   const token = bearerToken(request.authorization);
   const parsed = token ? parseKey(token) : undefined;
   const companyId = request.companyHeader && UUID.test(request.companyHeader) ? request.companyHeader.toLowerCase() : null;
   // A malformed or missing key still runs the statement (with no id), so every request costs one round trip.
   const secretHash = hashSecret(parsed?.secret ?? "");
-  const [row] = await preparedQuery<GateRow & Record<string, unknown>>(db, "gate", GATE_SQL, [parsed?.id ?? null, companyId, secretHash, request.clientAddress]);
+  const [row] = await preparedQuery<GateRow & Record<string, unknown>>(db, "gate", GATE_SQL, [
+    parsed?.id ?? null,
+    companyId,
+    secretHash,
+    request.clientAddress,
+  ]);
   const limit = row.id ? (row.rate_limit_per_minute ?? defaultLimit) : defaultLimit;
   const rateLimit: RateLimitState = {
     limit,

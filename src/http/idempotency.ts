@@ -42,17 +42,14 @@ export interface IdempotencyScope {
 }
 
 function lockId(scope: IdempotencyScope): string {
-  const digest = createHash("sha256").update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.keyId}|${scope.key}`).digest();
+  const digest = createHash("sha256")
+    .update(`${scope.accountId}|${scope.companyId ?? NO_COMPANY}|${scope.keyId}|${scope.key}`)
+    .digest();
   return digest.readBigInt64BE(0).toString();
 }
 
 /** `hash`: requestHash of the operation and body (computed where the body is: a worker thread for a large one). */
-export async function runIdempotent(
-  db: Db,
-  scope: IdempotencyScope,
-  hash: string,
-  execute: (trx: Trx) => Promise<unknown>,
-): Promise<WriteOutcome> {
+export async function runIdempotent(db: Db, scope: IdempotencyScope, hash: string, execute: (trx: Trx) => Promise<unknown>): Promise<WriteOutcome> {
   const companyId = scope.companyId ?? NO_COMPANY;
   return withTransaction(db, async (trx) => {
     const { rows: lock } = await trx.raw<{ rows: { locked: boolean }[] }>("select pg_try_advisory_xact_lock(?::bigint) as locked", [lockId(scope)]);

@@ -35,7 +35,6 @@ export type WorkerReply =
   | { id: number; apiError: { code: ErrorCode; message: string; key?: string; params?: Record<string, unknown>; fieldErrors?: FieldErrors } }
   | { id: number; error: { message: string; stack?: string } };
 
-
 interface PoolWorker {
   worker: Worker;
   ready: Promise<void>;
@@ -85,10 +84,14 @@ export class LargeBodies {
       );
     if (this.admitted.has(accountId)) throw inProgress();
     if (this.inUse >= this.options.slots) {
-      throw new ApiError("rate_limited", `This server is taking ${this.options.slots} large uploads at once. Retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`, {
-        key: "upload.server_busy",
-        params: { retryAfterSeconds: UPLOAD_RETRY_AFTER_SECONDS },
-      });
+      throw new ApiError(
+        "rate_limited",
+        `This server is taking ${this.options.slots} large uploads at once. Retry after ${UPLOAD_RETRY_AFTER_SECONDS} seconds.`,
+        {
+          key: "upload.server_busy",
+          params: { retryAfterSeconds: UPLOAD_RETRY_AFTER_SECONDS },
+        },
+      );
     }
     this.inUse++;
     let client: pg.PoolClient | undefined;
@@ -97,7 +100,9 @@ export class LargeBodies {
       await client.query("begin");
       // A server's idle_in_transaction_session_timeout would end the lock while the body arrives.
       await client.query("set local idle_in_transaction_session_timeout = 0");
-      const { rows } = await client.query<{ admitted: boolean }>("select pg_try_advisory_xact_lock(hashtextextended('upload:' || $1::text, 0)) as admitted", [accountId]);
+      const { rows } = await client.query<{ admitted: boolean }>("select pg_try_advisory_xact_lock(hashtextextended('upload:' || $1::text, 0)) as admitted", [
+        accountId,
+      ]);
       if (!rows[0].admitted) throw inProgress();
     } catch (error) {
       await this.end(client);
@@ -140,7 +145,10 @@ export class LargeBodies {
   }
 
   /** Parses, validates and digests the body in a worker thread; 400 as the pipeline would answer it. */
-  async prepare(op: OperationInfo, request: { contentType: string | undefined; headers: Record<string, string>; raw: Buffer; withHash: boolean }): Promise<OffloadedBody & { requestHash?: string; release(): void }> {
+  async prepare(
+    op: OperationInfo,
+    request: { contentType: string | undefined; headers: Record<string, string>; raw: Buffer; withHash: boolean },
+  ): Promise<OffloadedBody & { requestHash?: string; release(): void }> {
     const w = await this.acquire();
     const id = this.nextId++;
     // Moved to the worker, not copied; a small body may sit in Node's shared buffer pool, which must not move.
@@ -165,7 +173,11 @@ export class LargeBodies {
     };
     try {
       await w.ready;
-      const { digest, requestHash } = (await this.send(w, { type: "prepare", id, operationId: op.operationId, contentType: request.contentType, headers: request.headers, raw, withHash: request.withHash }, [raw.buffer as ArrayBuffer])) as {
+      const { digest, requestHash } = (await this.send(
+        w,
+        { type: "prepare", id, operationId: op.operationId, contentType: request.contentType, headers: request.headers, raw, withHash: request.withHash },
+        [raw.buffer as ArrayBuffer],
+      )) as {
         digest: unknown;
         requestHash?: string;
       };
@@ -229,7 +241,10 @@ export class LargeBodies {
       w.pending.delete(m.id);
       if (w.pending.size === 0) worker.unref();
       if ("ok" in m) waiting.resolve(m.ok);
-      else if ("apiError" in m) waiting.reject(new ApiError(m.apiError.code, m.apiError.message, { key: m.apiError.key, params: m.apiError.params, fieldErrors: m.apiError.fieldErrors }));
+      else if ("apiError" in m)
+        waiting.reject(
+          new ApiError(m.apiError.code, m.apiError.message, { key: m.apiError.key, params: m.apiError.params, fieldErrors: m.apiError.fieldErrors }),
+        );
       else waiting.reject(Object.assign(new Error(`large-body worker: ${m.error.message}`), { stack: m.error.stack }));
     });
     const gone = (error: unknown) => {
@@ -246,7 +261,10 @@ export class LargeBodies {
     worker.on("exit", (code) => gone(new Error(`large-body worker thread exited (${code})`)));
     // After the listeners (adding one refs the thread again): an idle thread does not keep the process alive, one
     // with a request in hand does (send); while it starts, the request that started it is waiting on `ready`.
-    w.ready.then(() => w.pending.size === 0 && worker.unref(), () => undefined);
+    w.ready.then(
+      () => w.pending.size === 0 && worker.unref(),
+      () => undefined,
+    );
     this.workers.push(w);
     return w;
   }

@@ -41,11 +41,13 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
   return async (ctx) => {
     // The gate's one statement counts the request; on a lost connection it is sent again (a count that did commit
     // before the loss is then counted twice, which errs on the safe side).
-    const { principal, rateLimit } = await retryOnLostConnection(() => gate(
-      db,
-      { authorization: ctx.get("authorization") || undefined, companyHeader: ctx.get("x-company-id") || undefined, clientAddress: ctx.ip },
-      config.rateLimitPerMinute,
-    ));
+    const { principal, rateLimit } = await retryOnLostConnection(() =>
+      gate(
+        db,
+        { authorization: ctx.get("authorization") || undefined, companyHeader: ctx.get("x-company-id") || undefined, clientAddress: ctx.ip },
+        config.rateLimitPerMinute,
+      ),
+    );
     applyRateLimit(ctx, rateLimit);
 
     const op = ctx.method === "POST" ? byPath.get(ctx.path) : undefined;
@@ -76,7 +78,10 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
 
     if (!op.largeBody) {
       const body = parseJsonBody(ctx.get("content-type"), await readBody(ctx.req, op.bodyLimit));
-      const validation = contract.backend.validator.validateRequest({ method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body }, op.operation);
+      const validation = contract.backend.validator.validateRequest(
+        { method: "post", path: ctx.path, headers: ctx.headers as Record<string, string>, body },
+        op.operation,
+      );
       if (!validation.valid) throw validationError(toFieldErrors(validation.errors ?? [], op.headerNames));
       return execute(ctx, op, principal, body, undefined);
     }
@@ -89,7 +94,12 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
     try {
       const raw = await readBody(ctx.req, op.bodyLimit);
       const withHash = op.mutating && !!ctx.get("idempotency-key");
-      offloaded = await largeBodies.prepare(op, { contentType: ctx.get("content-type") || undefined, headers: ctx.headers as Record<string, string>, raw, withHash });
+      offloaded = await largeBodies.prepare(op, {
+        contentType: ctx.get("content-type") || undefined,
+        headers: ctx.headers as Record<string, string>,
+        raw,
+        withHash,
+      });
       await execute(ctx, op, principal, undefined, offloaded);
     } finally {
       offloaded?.release();
@@ -97,7 +107,13 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
     }
   };
 
-  async function execute(ctx: Koa.Context, op: OperationInfo, principal: Principal, body: unknown, offloaded: (OffloadedBody & { requestHash?: string }) | undefined): Promise<void> {
+  async function execute(
+    ctx: Koa.Context,
+    op: OperationInfo,
+    principal: Principal,
+    body: unknown,
+    offloaded: (OffloadedBody & { requestHash?: string }) | undefined,
+  ): Promise<void> {
     const company = op.companyScoped ? resolveCompany(principal, ctx.get("x-company-id") || undefined) : null;
     if (op.jurisdiction && company!.countryCode.toLowerCase() !== op.jurisdiction) {
       throw unprocessable(`This operation is for companies registered in ${op.jurisdiction.toUpperCase()}.`, "jurisdiction.mismatch", {
@@ -122,7 +138,9 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
       // A handler that numbers a document finishes with one statement that also writes the audit record. Either way
       // that statement is the transaction's last, with COMMIT right behind it (with an Idempotency-Key this is a
       // savepoint, and the idempotency record is the last statement: runIdempotent).
-      await commitBehindLastStatement(trx, () => (note.finish ? note.finish(trx, auditRow(auditContext, note, result)) : recordAudit(trx, auditContext, note, result)));
+      await commitBehindLastStatement(trx, () =>
+        note.finish ? note.finish(trx, auditRow(auditContext, note, result)) : recordAudit(trx, auditContext, note, result),
+      );
       return result;
     };
     const idempotencyKey = ctx.get("idempotency-key");
@@ -130,7 +148,10 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
       ctx.body = await withTransaction(db, run);
       return;
     }
-    const scope = { ...scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId), sealWith: op.sensitiveResponse ? bearerToken(ctx.get("authorization")) : undefined };
+    const scope = {
+      ...scopeOf(principal, company, idempotencyKey, op, ctx.state.requestId),
+      sealWith: op.sensitiveResponse ? bearerToken(ctx.get("authorization")) : undefined,
+    };
     const hash = offloaded ? offloaded.requestHash! : requestHash(op.operationId, body);
     const outcome = await runIdempotent(db, scope, hash, run);
     ctx.status = outcome.status;
@@ -174,4 +195,3 @@ function applyRateLimit(ctx: Koa.Context, state: RateLimitState): void {
     });
   }
 }
-

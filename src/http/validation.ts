@@ -41,7 +41,11 @@ export function expectedWords(schema: unknown): string | undefined {
   const s = schema as { "x-scalar-description"?: unknown; description?: unknown; pattern?: unknown } | undefined;
   const text = s?.["x-scalar-description"] ?? (typeof s?.pattern === "string" ? s.description : undefined);
   if (typeof text !== "string" || !text.trim()) return undefined;
-  const paragraph = text.trim().split(/\n\s*\n/)[0].replace(/\s+/g, " ").replace(/\.$/, "");
+  const paragraph = text
+    .trim()
+    .split(/\n\s*\n/)[0]
+    .replace(/\s+/g, " ")
+    .replace(/\.$/, "");
   // "A monetary amount …" -> "a monetary amount …", but "IBAN …" stays.
   return /^[A-Z][A-Z0-9]+\b/.test(paragraph) ? paragraph : paragraph[0].toLowerCase() + paragraph.slice(1);
 }
@@ -173,7 +177,10 @@ function resolveAll(errors: ErrorObject[]): Reported[] {
 export function toFieldErrors(errors: ErrorObject[], headerNames: Record<string, string>): FieldErrors {
   const byField = new Map<string, Set<string>>();
   for (const error of resolveAll(errors)) {
-    const segments = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments = error.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const params = error.params as Record<string, unknown>;
     if (error.keyword === "required") segments.push(String(params.missingProperty));
     if (error.keyword === "additionalProperties") segments.push(String(params.additionalProperty));

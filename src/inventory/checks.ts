@@ -6,7 +6,14 @@ import { throwRuleFailures } from "../shared/identifiers.js";
 import type { FieldErrors } from "../shared/errors.js";
 import { periodLocked } from "../ledger/index.js";
 
-export type StockItem = { code: string; name: string; type: string; tracking: "none" | "lot" | "serial"; purchase_price_excl_vat: string | null; active: boolean };
+export type StockItem = {
+  code: string;
+  name: string;
+  type: string;
+  tracking: "none" | "lot" | "serial";
+  purchase_price_excl_vat: string | null;
+  active: boolean;
+};
 
 /** Collects 422 field failures with a key each; `throwIfAny` raises them together. */
 export class Failures {
@@ -29,21 +36,33 @@ export class Failures {
 export async function stockItems(db: Db, companyId: string, codes: string[], failures: Failures): Promise<Map<string, StockItem>> {
   const unique = [...new Set(codes)];
   const rows: StockItem[] = unique.length
-    ? await db("catalog_items").where("company_id", companyId).whereIn("code", unique).orderBy("code").forKeyShare().select("code", "name", "type", "tracking", "purchase_price_excl_vat", "active")
+    ? await db("catalog_items")
+        .where("company_id", companyId)
+        .whereIn("code", unique)
+        .orderBy("code")
+        .forKeyShare()
+        .select("code", "name", "type", "tracking", "purchase_price_excl_vat", "active")
     : [];
   const byCode = new Map(rows.map((r) => [r.code, r]));
   codes.forEach((code, i) => {
     const item = byCode.get(code);
     if (!item) failures.add(`lines[${i}].itemCode`, "inventory.item_unknown", `item ${code} does not exist`);
-    else if (item.type !== "product") failures.add(`lines[${i}].itemCode`, "inventory.item_not_stocked", `item ${code} is a ${item.type}; only products are kept in stock`);
+    else if (item.type !== "product")
+      failures.add(`lines[${i}].itemCode`, "inventory.item_not_stocked", `item ${code} is a ${item.type}; only products are kept in stock`);
   });
   return byCode;
 }
 
 /** Lot and serial rules of a line that takes stock out. */
-export function checkIssueTracking(item: StockItem | undefined, line: { quantity: string; lotNumber?: string; serials?: string[] }, i: number, failures: Failures) {
+export function checkIssueTracking(
+  item: StockItem | undefined,
+  line: { quantity: string; lotNumber?: string; serials?: string[] },
+  i: number,
+  failures: Failures,
+) {
   if (!item) return;
-  if (line.lotNumber !== undefined && item.tracking !== "lot") failures.add(`lines[${i}].lotNumber`, "inventory.lot_not_tracked", `item ${item.code} is not tracked by lot`);
+  if (line.lotNumber !== undefined && item.tracking !== "lot")
+    failures.add(`lines[${i}].lotNumber`, "inventory.lot_not_tracked", `item ${item.code} is not tracked by lot`);
   if (line.serials !== undefined) {
     if (item.tracking !== "serial") failures.add(`lines[${i}].serials`, "inventory.serial_not_tracked", `item ${item.code} is not tracked by serial number`);
     else checkSerials(line.serials, line.quantity, i, failures);
@@ -69,7 +88,8 @@ export async function checkAccount(db: Db, companyId: string, code: string, fiel
   const account = await db("ledger_accounts").where({ company_id: companyId, code }).first("type", "is_postable");
   if (!account) failures.add(field, "inventory.account_invalid", `account ${code} does not exist`);
   else if (!account.is_postable) failures.add(field, "inventory.account_invalid", `account ${code} is a header account and takes no postings`);
-  else if (types && !types.includes(account.type)) failures.add(field, "inventory.account_invalid", `account ${code} is of type ${account.type}; this posting takes ${types.join(" or ")}`);
+  else if (types && !types.includes(account.type))
+    failures.add(field, "inventory.account_invalid", `account ${code} is of type ${account.type}; this posting takes ${types.join(" or ")}`);
 }
 
 /**

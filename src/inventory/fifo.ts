@@ -61,7 +61,19 @@ async function lockLayers(trx: Db, companyId: string, req: TakeRequest): Promise
   let covered = new Decimal(0);
   let after: [string, string] = ["1900-01-01", "0"];
   for (let batch = 8; ; batch = Math.min(batch * 4, 4096)) {
-    const { rows: more } = await trx.raw(OPEN_LAYERS, [companyId, req.itemCode, req.warehouseId, req.date, lot, lot, serials, serials, after[0], after[1], batch]);
+    const { rows: more } = await trx.raw(OPEN_LAYERS, [
+      companyId,
+      req.itemCode,
+      req.warehouseId,
+      req.date,
+      lot,
+      lot,
+      serials,
+      serials,
+      after[0],
+      after[1],
+      batch,
+    ]);
     for (const r of more) {
       rows.push(r);
       covered = covered.plus(r.remaining_quantity);
@@ -82,11 +94,15 @@ export async function takeFifo(trx: Db, companyId: string, req: TakeRequest): Pr
     const found = new Set(rows.map((r: Record<string, string>) => r.serial_number));
     const missing = serials.filter((s) => !found.has(s));
     if (missing.length) {
-      throw new ApiError("unprocessable", `Serial numbers of item ${req.itemCode} not in stock in warehouse ${req.warehouseCode} on ${req.date}: ${missing.join(", ")}.`, {
-        key: "inventory.serial_not_in_stock",
-        params: { itemCode: req.itemCode, warehouseCode: req.warehouseCode, serials: missing },
-        fieldErrors: { [req.field.replace(/quantity$/, "serials")]: [`not in stock: ${missing.join(", ")}`] },
-      });
+      throw new ApiError(
+        "unprocessable",
+        `Serial numbers of item ${req.itemCode} not in stock in warehouse ${req.warehouseCode} on ${req.date}: ${missing.join(", ")}.`,
+        {
+          key: "inventory.serial_not_in_stock",
+          params: { itemCode: req.itemCode, warehouseCode: req.warehouseCode, serials: missing },
+          fieldErrors: { [req.field.replace(/quantity$/, "serials")]: [`not in stock: ${missing.join(", ")}`] },
+        },
+      );
     }
   }
   if (available.lessThan(req.quantity)) throw insufficient(req, available);
@@ -98,7 +114,9 @@ export async function takeFifo(trx: Db, companyId: string, req: TakeRequest): Pr
     const remaining = new Decimal(layer.remaining_quantity);
     const remainingValue = new Decimal(layer.remaining_value);
     const quantity = Decimal.min(remaining, need);
-    const value = quantity.equals(remaining) ? remainingValue : Decimal.min(quantity.times(layer.unit_cost).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), remainingValue);
+    const value = quantity.equals(remaining)
+      ? remainingValue
+      : Decimal.min(quantity.times(layer.unit_cost).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), remainingValue);
     parts.push({
       layerId: layer.id,
       quantity,
@@ -110,18 +128,20 @@ export async function takeFifo(trx: Db, companyId: string, req: TakeRequest): Pr
     });
     need = need.minus(quantity);
   }
-  await trx.raw(
-    `update stock_layers l
+  await trx
+    .raw(
+      `update stock_layers l
         set remaining_quantity = l.remaining_quantity - p.quantity, remaining_value = l.remaining_value - p.value
        from unnest(?::uuid[], ?::numeric[], ?::numeric[]) as p (id, quantity, value)
       where l.company_id = ? and l.id = p.id`,
-    [parts.map((p) => p.layerId), parts.map((p) => p.quantity.toFixed()), parts.map((p) => p.value.toFixed(2)), companyId],
-  ).catch((error) => {
-    // Cannot happen while the layers stay locked from the read above; if it ever does, the answer still names the
-    // item, warehouse and what was available.
-    if (violatedConstraint(error)?.constraint === "stock_layers_remaining_quantity") throw insufficient(req, available);
-    throw error;
-  });
+      [parts.map((p) => p.layerId), parts.map((p) => p.quantity.toFixed()), parts.map((p) => p.value.toFixed(2)), companyId],
+    )
+    .catch((error) => {
+      // Cannot happen while the layers stay locked from the read above; if it ever does, the answer still names the
+      // item, warehouse and what was available.
+      if (violatedConstraint(error)?.constraint === "stock_layers_remaining_quantity") throw insufficient(req, available);
+      throw error;
+    });
   return parts;
 }
 

@@ -65,15 +65,23 @@ export async function takeSaleStock(
 ): Promise<DocumentStock | null> {
   const itemCodes = [...new Set(lines.flatMap((l) => (l.item_code ? [l.item_code] : [])))];
   if (!itemCodes.length) return null;
-  const [products, warehouses] = preloaded ? [preloaded.products, preloaded.warehouses] : await Promise.all([
-    trx("catalog_items").where({ company_id: companyId, type: "product" }).whereIn("code", itemCodes).pluck("code") as Promise<string[]>,
-    trx("warehouses").where("company_id", companyId).select("id", "code", "is_default") as Promise<Warehouse[]>,
-  ]);
+  const [products, warehouses] = preloaded
+    ? [preloaded.products, preloaded.warehouses]
+    : await Promise.all([
+        trx("catalog_items").where({ company_id: companyId, type: "product" }).whereIn("code", itemCodes).pluck("code") as Promise<string[]>,
+        trx("warehouses").where("company_id", companyId).select("id", "code", "is_default") as Promise<Warehouse[]>,
+      ]);
   const stocked = lines.filter((l) => l.item_code && products.includes(l.item_code));
   if (!stocked.length || !warehouses.length) return null;
   const warehouseOf = lineWarehouse(warehouses, "sale_invoice");
   const first = warehouseOf(stocked[0]);
-  const writer = new OperationWriter(trx, companyId, { kind: "sale_invoice", date: invoice.issue_date, warehouse: first, source: { type: "sale_invoice", id: invoice.id }, keyId });
+  const writer = new OperationWriter(trx, companyId, {
+    kind: "sale_invoice",
+    date: invoice.issue_date,
+    warehouse: first,
+    source: { type: "sale_invoice", id: invoice.id },
+    keyId,
+  });
   // In item order, so that invoices selling the same items lock their layers in the same order.
   const ordered = [...stocked].sort((a, b) => (a.item_code! < b.item_code! ? -1 : a.item_code! > b.item_code! ? 1 : a.line_no - b.line_no));
   let total = new Decimal(0);
@@ -83,7 +91,13 @@ export async function takeSaleStock(
     for (const l of ordered) {
       const taken = await writer.takeOut(
         l.line_no,
-        { itemCode: l.item_code!, quantity: new Decimal(l.quantity), lotNumber: l.lot_number ?? undefined, serials: l.serials ?? undefined, field: `lines[${l.line_no - 1}].quantity` },
+        {
+          itemCode: l.item_code!,
+          quantity: new Decimal(l.quantity),
+          lotNumber: l.lot_number ?? undefined,
+          serials: l.serials ?? undefined,
+          field: `lines[${l.line_no - 1}].quantity`,
+        },
         warehouseOf(l),
       );
       total = total.plus(taken.value);
@@ -92,7 +106,14 @@ export async function takeSaleStock(
   } else {
     // All lines in one statement (OperationWriter.takeOutAll), each within its lot when it names one.
     total = await writer.takeOutAll(
-      ordered.map((l) => ({ lineNo: l.line_no, itemCode: l.item_code!, quantity: new Decimal(l.quantity), lotNumber: l.lot_number ?? null, field: `lines[${l.line_no - 1}].quantity`, warehouse: warehouseOf(l) })),
+      ordered.map((l) => ({
+        lineNo: l.line_no,
+        itemCode: l.item_code!,
+        quantity: new Decimal(l.quantity),
+        lotNumber: l.lot_number ?? null,
+        field: `lines[${l.line_no - 1}].quantity`,
+        warehouse: warehouseOf(l),
+      })),
     );
   }
   const [costOfSales, stock] = preloaded?.accounts ?? (await accountsForRules(trx, companyId, ["inventory.costOfSales", "inventory.stock"]));
@@ -102,7 +123,11 @@ export async function takeSaleStock(
         { accountCode: stock, credit: total.toFixed(2), description: "Cost of sales" },
       ]
     : [];
-  return { entries, link: (journalTransactionId) => writer.linkPosting(journalTransactionId), plannedLink: (journalTransactionId) => writer.plannedLink(journalTransactionId) };
+  return {
+    entries,
+    link: (journalTransactionId) => writer.linkPosting(journalTransactionId),
+    plannedLink: (journalTransactionId) => writer.plannedLink(journalTransactionId),
+  };
 }
 
 /** The warehouse of a line: the one it names (checked when the draft was written; it may have been renamed since), else the default. */
@@ -195,7 +220,9 @@ function shareReturns(layers: ReturnableLayer[], lines: ReturnLine[]): Map<numbe
     const available = ofItem.reduce((s, l) => s.plus(l.quantityLeft), new Decimal(0));
     let need = new Decimal(line.quantity);
     if (need.greaterThan(available)) {
-      errors[path] = [`only ${quantityText(available)} of ${line.itemCode} can come back: what the credited invoice took out of stock, less what credit notes brought back`];
+      errors[path] = [
+        `only ${quantityText(available)} of ${line.itemCode} can come back: what the credited invoice took out of stock, less what credit notes brought back`,
+      ];
       keys[path] = "sale_invoice.return_exceeds_sold";
       continue;
     }
@@ -205,7 +232,9 @@ function shareReturns(layers: ReturnableLayer[], lines: ReturnLine[]): Map<numbe
       if (l.quantityLeft.isZero()) continue;
       const quantity = Decimal.min(l.quantityLeft, need);
       // As FIFO values a part: quantity × unit cost to the cent, never more than is left; the last part takes the rest.
-      const value = quantity.equals(l.quantityLeft) ? l.valueLeft : Decimal.min(quantity.times(l.unit_cost).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), l.valueLeft);
+      const value = quantity.equals(l.quantityLeft)
+        ? l.valueLeft
+        : Decimal.min(quantity.times(l.unit_cost).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), l.valueLeft);
       parts.push({
         quantity,
         unitCost: l.unit_cost,
@@ -275,7 +304,11 @@ export async function returnSaleStock(
         { accountCode: costOfSales, credit: total.toFixed(2), description: "Goods returned" },
       ]
     : [];
-  return { entries, link: (journalTransactionId) => writer.linkPosting(journalTransactionId), plannedLink: (journalTransactionId) => writer.plannedLink(journalTransactionId) };
+  return {
+    entries,
+    link: (journalTransactionId) => writer.linkPosting(journalTransactionId),
+    plannedLink: (journalTransactionId) => writer.plannedLink(journalTransactionId),
+  };
 }
 
 /**
@@ -295,7 +328,13 @@ export async function receivePurchaseStock(
   const codes = [...new Set(lines.map((l) => l.warehouse_code!))];
   const warehouses: { id: string; code: string }[] = await trx("warehouses").where("company_id", companyId).whereIn("code", codes).select("id", "code");
   const warehouseOf = lineWarehouse(warehouses, "purchase_invoice");
-  const writer = new OperationWriter(trx, companyId, { kind: "purchase_invoice", date: invoice.document_date, warehouse: warehouseOf(lines[0]), source: { type: "purchase_invoice", id: invoice.id }, keyId });
+  const writer = new OperationWriter(trx, companyId, {
+    kind: "purchase_invoice",
+    date: invoice.document_date,
+    warehouse: warehouseOf(lines[0]),
+    source: { type: "purchase_invoice", id: invoice.id },
+    keyId,
+  });
   lines.forEach((l, i) => {
     const quantity = new Decimal(l.quantity);
     const value = eurValues[i];

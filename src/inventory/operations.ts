@@ -79,8 +79,19 @@ export const stockTooLarge = (level?: { itemCode: string; warehouseCode: string;
         `The stock of item ${level.itemCode} in warehouse ${level.warehouseCode} would reach ${quantityText(level.quantity)} units worth ${formatDecimal(level.value, "money")} EUR on some date; it may hold at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR.`,
         {
           key: "inventory.value_too_large",
-          params: { itemCode: level.itemCode, warehouseCode: level.warehouseCode, quantity: quantityText(level.quantity), value: formatDecimal(level.value, "money"), maxQuantity: MAX_STOCK_QUANTITY, maxValue: MAX_STOCK_VALUE },
-          fieldErrors: { [level.field]: [`item ${level.itemCode} in warehouse ${level.warehouseCode} may hold at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR on any date`] },
+          params: {
+            itemCode: level.itemCode,
+            warehouseCode: level.warehouseCode,
+            quantity: quantityText(level.quantity),
+            value: formatDecimal(level.value, "money"),
+            maxQuantity: MAX_STOCK_QUANTITY,
+            maxValue: MAX_STOCK_VALUE,
+          },
+          fieldErrors: {
+            [level.field]: [
+              `item ${level.itemCode} in warehouse ${level.warehouseCode} may hold at most ${MAX_STOCK_QUANTITY} units and ${MAX_STOCK_VALUE} EUR on any date`,
+            ],
+          },
         },
       )
     : unprocessable(
@@ -100,10 +111,24 @@ export class OperationWriter {
   ) {}
 
   /** Takes stock out FIFO (422 when there is not enough) and returns the movement's value. */
-  async takeOut(lineNo: number, req: Omit<TakeRequest, "date" | "warehouseId" | "warehouseCode">, warehouse = this.header.warehouse): Promise<{ value: Decimal; parts: LayerPart[] }> {
+  async takeOut(
+    lineNo: number,
+    req: Omit<TakeRequest, "date" | "warehouseId" | "warehouseCode">,
+    warehouse = this.header.warehouse,
+  ): Promise<{ value: Decimal; parts: LayerPart[] }> {
     const parts = await takeFifo(this.trx, this.companyId, { ...req, date: this.header.date, warehouseId: warehouse.id, warehouseCode: warehouse.code });
     const value = parts.reduce((sum, p) => sum.plus(p.value), new Decimal(0));
-    this.movements.push({ id: randomUUID(), lineNo, direction: "out", warehouse, itemCode: req.itemCode, quantity: req.quantity, value, parts, request: { field: req.field, lotNumber: req.lotNumber } });
+    this.movements.push({
+      id: randomUUID(),
+      lineNo,
+      direction: "out",
+      warehouse,
+      itemCode: req.itemCode,
+      quantity: req.quantity,
+      value,
+      parts,
+      request: { field: req.field, lotNumber: req.lotNumber },
+    });
     return { value, parts };
   }
 
@@ -114,7 +139,9 @@ export class OperationWriter {
    * line short of stock (short of layers, or of its balance), with its item, warehouse and available quantity.
    * Returns the value taken.
    */
-  async takeOutAll(requests: { lineNo: number; itemCode: string; quantity: Decimal; lotNumber?: string | null; field: string; warehouse: { id: string; code: string } }[]): Promise<Decimal> {
+  async takeOutAll(
+    requests: { lineNo: number; itemCode: string; quantity: Decimal; lotNumber?: string | null; field: string; warehouse: { id: string; code: string } }[],
+  ): Promise<Decimal> {
     const { header } = this;
     const movementIds = requests.map(() => randomUUID());
     const rows = await preparedQuery<Record<string, any>>(
@@ -147,7 +174,17 @@ export class OperationWriter {
     const short = rows.find((r) => r.available !== null);
     if (short) {
       const req = requests.find((r) => r.lineNo === short.line_no)!;
-      throw insufficient({ itemCode: req.itemCode, warehouseCode: req.warehouse.code, date: header.date, quantity: req.quantity, lotNumber: req.lotNumber ?? undefined, field: req.field }, new Decimal(short.available));
+      throw insufficient(
+        {
+          itemCode: req.itemCode,
+          warehouseCode: req.warehouse.code,
+          date: header.date,
+          quantity: req.quantity,
+          lotNumber: req.lotNumber ?? undefined,
+          field: req.field,
+        },
+        new Decimal(short.available),
+      );
     }
     let total = new Decimal(0);
     requests.forEach((r, i) => {
@@ -164,7 +201,17 @@ export class OperationWriter {
         }));
       const value = parts.reduce((sum, p) => sum.plus(p.value), new Decimal(0));
       total = total.plus(value);
-      this.movements.push({ id: movementIds[i], lineNo: r.lineNo, direction: "out", warehouse: r.warehouse, itemCode: r.itemCode, quantity: r.quantity, value, parts, request: { field: r.field, lotNumber: r.lotNumber ?? undefined } });
+      this.movements.push({
+        id: movementIds[i],
+        lineNo: r.lineNo,
+        direction: "out",
+        warehouse: r.warehouse,
+        itemCode: r.itemCode,
+        quantity: r.quantity,
+        value,
+        parts,
+        request: { field: r.field, lotNumber: r.lotNumber ?? undefined },
+      });
     });
     this.movements.sort((a, b) => a.lineNo - b.lineNo);
     this.createdAt = new Date(rows.find((r) => r.created_at !== null)!.created_at).toISOString();
@@ -180,7 +227,15 @@ export class OperationWriter {
     const parts: LayerPart[] = layers.map((l) => {
       const id = randomUUID();
       this.newLayers.push({ ...l, id, movementId, warehouseId: warehouse.id, itemCode });
-      return { layerId: id, quantity: l.quantity, unitCost: l.unitCost, value: l.value, lotNumber: l.lotNumber ?? null, expiryDate: l.expiryDate ?? null, serialNumber: l.serialNumber ?? null };
+      return {
+        layerId: id,
+        quantity: l.quantity,
+        unitCost: l.unitCost,
+        value: l.value,
+        lotNumber: l.lotNumber ?? null,
+        expiryDate: l.expiryDate ?? null,
+        serialNumber: l.serialNumber ?? null,
+      };
     });
     const quantity = layers.reduce((sum, l) => sum.plus(l.quantity), new Decimal(0));
     const value = layers.reduce((sum, l) => sum.plus(l.value), new Decimal(0));
@@ -276,7 +331,8 @@ export class OperationWriter {
     try {
       await this.writeRows();
     } catch (error) {
-      if (violatedConstraint(error)?.constraint === "stock_layers_serial_in_stock") throw conflict("A serial number received is already in stock.", "inventory.serial_in_stock");
+      if (violatedConstraint(error)?.constraint === "stock_layers_serial_in_stock")
+        throw conflict("A serial number received is already in stock.", "inventory.serial_in_stock");
       if (violatedConstraint(error)?.constraint === "stock_level_within_bounds") throw this.levelTooHigh(error);
       if (numericOverflow(error)) throw stockTooLarge();
       throw error;
@@ -349,7 +405,13 @@ export class OperationWriter {
     }
     const rows = [...deltas.values()].sort((a, b) => (a.itemCode < b.itemCode ? -1 : a.itemCode > b.itemCode ? 1 : a.warehouseId < b.warehouseId ? -1 : 1));
     if (rows.length) {
-      const params = [companyId, rows.map((r) => r.itemCode), rows.map((r) => r.warehouseId), rows.map((r) => r.quantity.toFixed()), rows.map((r) => r.value.toFixed(2))];
+      const params = [
+        companyId,
+        rows.map((r) => r.itemCode),
+        rows.map((r) => r.warehouseId),
+        rows.map((r) => r.quantity.toFixed()),
+        rows.map((r) => r.value.toFixed(2)),
+      ];
       // A new pair starts at 0 first (a CHECK is evaluated on the row proposed for insertion before ON CONFLICT would
       // turn it into an update, so a negative delta cannot be upserted), then every pair moves by its delta.
       await trx.raw(
@@ -385,7 +447,13 @@ export class OperationWriter {
     const level = JSON.parse(e.nativeError?.detail ?? e.detail ?? "{}") as { itemCode: string; warehouseId: string; quantity: string; value: string };
     const movement = this.movements.filter((m) => m.direction === "in" && m.itemCode === level.itemCode && m.warehouse.id === level.warehouseId).pop();
     if (!movement) return stockTooLarge();
-    return stockTooLarge({ itemCode: level.itemCode, warehouseCode: movement.warehouse.code, quantity: level.quantity, value: level.value, field: movement.field ?? "lines" });
+    return stockTooLarge({
+      itemCode: level.itemCode,
+      warehouseCode: movement.warehouse.code,
+      quantity: level.quantity,
+      value: level.value,
+      field: movement.field ?? "lines",
+    });
   }
 
   /** 422 `inventory.insufficient_stock` for the first outgoing movement of a pair whose balance holds too little. */
@@ -393,7 +461,14 @@ export class OperationWriter {
     const balance = await this.trx("stock_balances").where({ company_id: this.companyId, item_code: itemCode, warehouse_id: warehouseId }).first("quantity");
     const movement = this.movements.find((m) => m.direction === "out" && m.itemCode === itemCode && m.warehouse.id === warehouseId)!;
     throw insufficient(
-      { itemCode, warehouseCode: movement.warehouse.code, date: this.header.date, quantity: movement.quantity, lotNumber: movement.request?.lotNumber, field: movement.request?.field ?? "lines" },
+      {
+        itemCode,
+        warehouseCode: movement.warehouse.code,
+        date: this.header.date,
+        quantity: movement.quantity,
+        lotNumber: movement.request?.lotNumber,
+        field: movement.request?.field ?? "lines",
+      },
       new Decimal(balance?.quantity ?? 0),
     );
   }

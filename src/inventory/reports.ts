@@ -74,7 +74,10 @@ export async function stockLevels(db: Db, companyId: string, input: LevelsInput)
       averageUnitCost: quantity.isZero() ? null : formatDecimal(new Decimal(r.value).dividedBy(quantity), "unitPrice"),
     };
   });
-  const totals = result.totals && { ...(result.totals.quantity !== undefined ? { quantity: quantityText(result.totals.quantity) } : {}), ...(result.totals.value !== undefined ? { value: formatDecimal(result.totals.value, "money") } : {}) };
+  const totals = result.totals && {
+    ...(result.totals.quantity !== undefined ? { quantity: quantityText(result.totals.quantity) } : {}),
+    ...(result.totals.value !== undefined ? { value: formatDecimal(result.totals.value, "money") } : {}),
+  };
   return { ...result, rows, ...(totals ? { totals } : {}) };
 }
 
@@ -137,7 +140,10 @@ export async function listMovements(db: Db, companyId: string, request: ListRequ
     value: formatDecimal(r.value, "money"),
     layers: parts.get(r.id) ?? [],
   }));
-  const totals = result.totals && { ...(result.totals.quantity !== undefined ? { quantity: quantityText(result.totals.quantity) } : {}), ...(result.totals.value !== undefined ? { value: formatDecimal(result.totals.value, "money") } : {}) };
+  const totals = result.totals && {
+    ...(result.totals.quantity !== undefined ? { quantity: quantityText(result.totals.quantity) } : {}),
+    ...(result.totals.value !== undefined ? { value: formatDecimal(result.totals.value, "money") } : {}),
+  };
   return { ...result, rows, ...(totals ? { totals } : {}) };
 }
 
@@ -159,7 +165,15 @@ async function movementParts(db: Db, companyId: string, movements: Record<string
   for (const r of rows) {
     const list = byMovement.get(r.movement_id) ?? [];
     list.push(
-      partToApi({ layerId: r.layer_id, quantity: new Decimal(r.quantity), unitCost: r.unit_cost, value: new Decimal(r.value), lotNumber: r.lot_number, expiryDate: r.expiry_date, serialNumber: r.serial_number }),
+      partToApi({
+        layerId: r.layer_id,
+        quantity: new Decimal(r.quantity),
+        unitCost: r.unit_cost,
+        value: new Decimal(r.value),
+        lotNumber: r.lot_number,
+        expiryDate: r.expiry_date,
+        serialNumber: r.serial_number,
+      }),
     );
     byMovement.set(r.movement_id, list);
   }

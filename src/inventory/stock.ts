@@ -19,7 +19,8 @@ type StockTake = components["schemas"]["Inventory.StockTake"];
 type IssueLine = components["schemas"]["Inventory.StockIssueLine"];
 
 const cents = (v: Decimal) => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-const byItem = <T extends { itemCode: string }>(lines: T[]) => lines.map((line, i) => ({ line, i })).sort((a, b) => (a.line.itemCode < b.line.itemCode ? -1 : a.line.itemCode > b.line.itemCode ? 1 : a.i - b.i));
+const byItem = <T extends { itemCode: string }>(lines: T[]) =>
+  lines.map((line, i) => ({ line, i })).sort((a, b) => (a.line.itemCode < b.line.itemCode ? -1 : a.line.itemCode > b.line.itemCode ? 1 : a.i - b.i));
 
 async function warehouse(db: Db, companyId: string, code: string, field: string) {
   const row = (await warehousesByCode(db, companyId, [{ code, field }])).get(code)!;
@@ -30,9 +31,11 @@ async function warehouse(db: Db, companyId: string, code: string, field: string)
 function checkReceiptTracking(item: StockItem | undefined, line: ReceiveInput["lines"][number], i: number, failures: Failures) {
   if (!item) return;
   const refuse = (field: string, key: string, why: string) => failures.add(`lines[${i}].${field}`, key, why);
-  if (item.tracking === "lot" && line.lotNumber === undefined) refuse("lotNumber", "inventory.lot_required", `item ${item.code} is tracked by lot: name the lot received`);
+  if (item.tracking === "lot" && line.lotNumber === undefined)
+    refuse("lotNumber", "inventory.lot_required", `item ${item.code} is tracked by lot: name the lot received`);
   if (item.tracking !== "lot" && line.lotNumber !== undefined) refuse("lotNumber", "inventory.lot_not_tracked", `item ${item.code} is not tracked by lot`);
-  if (item.tracking === "none" && line.expiryDate !== undefined) refuse("expiryDate", "inventory.expiry_not_tracked", `item ${item.code} is tracked by neither lot nor serial number`);
+  if (item.tracking === "none" && line.expiryDate !== undefined)
+    refuse("expiryDate", "inventory.expiry_not_tracked", `item ${item.code} is tracked by neither lot nor serial number`);
   if (item.tracking === "serial") {
     if (line.serials === undefined) refuse("serials", "inventory.serials_required", `item ${item.code} is tracked by serial number: one serial per unit`);
     else checkSerials(line.serials, line.quantity, i, failures);
@@ -42,7 +45,12 @@ function checkReceiptTracking(item: StockItem | undefined, line: ReceiveInput["l
 export async function receiveStock(trx: Db, companyId: string, keyId: string, input: ReceiveInput): Promise<StockOperation> {
   const wh = await warehouse(trx, companyId, input.warehouseCode, "warehouseCode");
   const failures = new Failures();
-  const items = await stockItems(trx, companyId, input.lines.map((l) => l.itemCode), failures);
+  const items = await stockItems(
+    trx,
+    companyId,
+    input.lines.map((l) => l.itemCode),
+    failures,
+  );
   input.lines.forEach((line, i) => {
     checkReceiptTracking(items.get(line.itemCode), line, i, failures);
     if (cents(new Decimal(line.quantity).times(line.unitCost)).greaterThan(MAX_MONEY)) {
@@ -59,8 +67,22 @@ export async function receiveStock(trx: Db, companyId: string, keyId: string, in
   input.lines.forEach((line, i) => {
     const unitCost = new Decimal(line.unitCost);
     const layers = line.serials
-      ? line.serials.map((serial) => ({ quantity: new Decimal(1), unitCost: line.unitCost, value: cents(unitCost), serialNumber: serial, expiryDate: line.expiryDate }))
-      : [{ quantity: new Decimal(line.quantity), unitCost: line.unitCost, value: cents(unitCost.times(line.quantity)), lotNumber: line.lotNumber, expiryDate: line.expiryDate }];
+      ? line.serials.map((serial) => ({
+          quantity: new Decimal(1),
+          unitCost: line.unitCost,
+          value: cents(unitCost),
+          serialNumber: serial,
+          expiryDate: line.expiryDate,
+        }))
+      : [
+          {
+            quantity: new Decimal(line.quantity),
+            unitCost: line.unitCost,
+            value: cents(unitCost.times(line.quantity)),
+            lotNumber: line.lotNumber,
+            expiryDate: line.expiryDate,
+          },
+        ];
     total = total.plus(writer.bringIn(i + 1, line.itemCode, layers, wh, `lines[${i}].quantity`));
   });
   if (total.greaterThan(MAX_MONEY)) failures.add("lines", "inventory.value_too_large", `the receipt's value ${total.toFixed(2)} exceeds ${MAX_MONEY}`);
@@ -89,13 +111,22 @@ export async function receiveStock(trx: Db, companyId: string, keyId: string, in
 async function checkCounterAccount(db: Db, companyId: string, code: string, stockAccount: string, failures: Failures) {
   await checkAccount(db, companyId, code, "counterAccountCode", null, failures);
   if (code === stockAccount) {
-    failures.add("counterAccountCode", "inventory.account_invalid", `account ${code} is the stock account (posting rule inventory.stock) the receipt debits: credit the account the goods are owed to or paid from`);
+    failures.add(
+      "counterAccountCode",
+      "inventory.account_invalid",
+      `account ${code} is the stock account (posting rule inventory.stock) the receipt debits: credit the account the goods are owed to or paid from`,
+    );
   }
 }
 
 /** The checks every line that takes stock out shares. */
 async function issueLines(trx: Db, companyId: string, lines: IssueLine[], failures: Failures) {
-  const items = await stockItems(trx, companyId, lines.map((l) => l.itemCode), failures);
+  const items = await stockItems(
+    trx,
+    companyId,
+    lines.map((l) => l.itemCode),
+    failures,
+  );
   lines.forEach((line, i) => checkIssueTracking(items.get(line.itemCode), line, i, failures));
   return items;
 }
@@ -112,11 +143,25 @@ export async function transferStock(trx: Db, companyId: string, keyId: string, i
   const writer = new OperationWriter(trx, companyId, { kind: "transfer", date: input.date, warehouse: from, toWarehouse: to, notes: input.notes, keyId });
   // Each line is two movements: out of the source (line 2n-1), into the destination (line 2n).
   for (const { line, i } of byItem(input.lines)) {
-    const { parts } = await writer.takeOut(2 * i + 1, { itemCode: line.itemCode, quantity: new Decimal(line.quantity), lotNumber: line.lotNumber, serials: line.serials, field: `lines[${i}].quantity` });
+    const { parts } = await writer.takeOut(2 * i + 1, {
+      itemCode: line.itemCode,
+      quantity: new Decimal(line.quantity),
+      lotNumber: line.lotNumber,
+      serials: line.serials,
+      field: `lines[${i}].quantity`,
+    });
     writer.bringIn(
       2 * i + 2,
       line.itemCode,
-      parts.map((p) => ({ quantity: p.quantity, unitCost: p.unitCost, value: p.value, lotNumber: p.lotNumber, expiryDate: p.expiryDate, serialNumber: p.serialNumber, originLayerId: p.layerId })),
+      parts.map((p) => ({
+        quantity: p.quantity,
+        unitCost: p.unitCost,
+        value: p.value,
+        lotNumber: p.lotNumber,
+        expiryDate: p.expiryDate,
+        serialNumber: p.serialNumber,
+        originLayerId: p.layerId,
+      })),
       to,
       `lines[${i}].quantity`,
     );
@@ -136,7 +181,13 @@ export async function writeOffStock(trx: Db, companyId: string, keyId: string, i
   const writer = new OperationWriter(trx, companyId, { kind: "write_off", date: input.date, warehouse: wh, notes: input.notes, keyId });
   let total = new Decimal(0);
   for (const { line, i } of byItem(input.lines)) {
-    const { value } = await writer.takeOut(i + 1, { itemCode: line.itemCode, quantity: new Decimal(line.quantity), lotNumber: line.lotNumber, serials: line.serials, field: `lines[${i}].quantity` });
+    const { value } = await writer.takeOut(i + 1, {
+      itemCode: line.itemCode,
+      quantity: new Decimal(line.quantity),
+      lotNumber: line.lotNumber,
+      serials: line.serials,
+      field: `lines[${i}].quantity`,
+    });
     total = total.plus(value);
   }
   const posting = total.greaterThan(0)
@@ -154,27 +205,54 @@ export async function writeOffStock(trx: Db, companyId: string, keyId: string, i
 export async function takeStock(trx: Db, companyId: string, keyId: string, input: TakeInput): Promise<StockTake> {
   const wh = await warehouse(trx, companyId, input.warehouseCode, "warehouseCode");
   const failures = new Failures();
-  const items = await stockItems(trx, companyId, input.lines.map((l) => l.itemCode), failures);
+  const items = await stockItems(
+    trx,
+    companyId,
+    input.lines.map((l) => l.itemCode),
+    failures,
+  );
   const seen = new Set<string>();
   input.lines.forEach((line, i) => {
     const item = items.get(line.itemCode);
     const key = `${line.itemCode}\u0000${line.lotNumber ?? ""}`;
-    if (seen.has(key)) failures.add(`lines[${i}].itemCode`, "inventory.count_repeated", `item ${line.itemCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""} is counted twice`);
+    if (seen.has(key))
+      failures.add(
+        `lines[${i}].itemCode`,
+        "inventory.count_repeated",
+        `item ${line.itemCode}${line.lotNumber ? ` lot ${line.lotNumber}` : ""} is counted twice`,
+      );
     seen.add(key);
     if (!item) return;
-    if (item.tracking === "serial") failures.add(`lines[${i}].itemCode`, "inventory.count_serial", `item ${item.code} is tracked by serial number: write off or receive the named units instead`);
-    if (item.tracking === "lot" && line.lotNumber === undefined) failures.add(`lines[${i}].lotNumber`, "inventory.lot_required", `item ${item.code} is counted per lot`);
-    if (item.tracking !== "lot" && line.lotNumber !== undefined) failures.add(`lines[${i}].lotNumber`, "inventory.lot_not_tracked", `item ${item.code} is not tracked by lot`);
+    if (item.tracking === "serial")
+      failures.add(
+        `lines[${i}].itemCode`,
+        "inventory.count_serial",
+        `item ${item.code} is tracked by serial number: write off or receive the named units instead`,
+      );
+    if (item.tracking === "lot" && line.lotNumber === undefined)
+      failures.add(`lines[${i}].lotNumber`, "inventory.lot_required", `item ${item.code} is counted per lot`);
+    if (item.tracking !== "lot" && line.lotNumber !== undefined)
+      failures.add(`lines[${i}].lotNumber`, "inventory.lot_not_tracked", `item ${item.code} is not tracked by lot`);
   });
-  const [stockAccount, writeOffAccount, surplusRuleAccount] = await accountsForRules(trx, companyId, ["inventory.stock", "inventory.writeOff", "inventory.countSurplus"]);
+  const [stockAccount, writeOffAccount, surplusRuleAccount] = await accountsForRules(trx, companyId, [
+    "inventory.stock",
+    "inventory.writeOff",
+    "inventory.countSurplus",
+  ]);
   if (input.expenseAccountCode !== undefined) await checkAccount(trx, companyId, input.expenseAccountCode, "expenseAccountCode", ["expense"], failures);
-  if (input.surplusAccountCode !== undefined) await checkAccount(trx, companyId, input.surplusAccountCode, "surplusAccountCode", ["income", "expense"], failures);
+  if (input.surplusAccountCode !== undefined)
+    await checkAccount(trx, companyId, input.surplusAccountCode, "surplusAccountCode", ["income", "expense"], failures);
   failures.throwIfAny();
   await refuseLockedMonth(trx, companyId, input.date);
 
   // Counts of the same item in the same warehouse run one after the other: an item with no layer to lock (never
   // received, sold out) would otherwise let two counts both find a surplus and both bring it in.
-  await lockCountedItems(trx, companyId, wh.id, input.lines.map((l) => l.itemCode));
+  await lockCountedItems(
+    trx,
+    companyId,
+    wh.id,
+    input.lines.map((l) => l.itemCode),
+  );
   const writer = new OperationWriter(trx, companyId, { kind: "take", date: input.date, warehouse: wh, notes: input.notes, keyId });
   let shortage = new Decimal(0);
   let surplus = new Decimal(0);
@@ -192,20 +270,44 @@ export async function takeStock(trx: Db, companyId: string, keyId: string, input
     const expected = await quantityOn(trx, companyId, line.itemCode, wh.id, input.date, lot);
     const counted = new Decimal(line.countedQuantity);
     const difference = counted.minus(expected);
-    counts[i] = { itemCode: line.itemCode, lotNumber: lot, expectedQuantity: quantityText(expected), countedQuantity: quantityText(counted), difference: quantityText(difference) };
+    counts[i] = {
+      itemCode: line.itemCode,
+      lotNumber: lot,
+      expectedQuantity: quantityText(expected),
+      countedQuantity: quantityText(counted),
+      difference: quantityText(difference),
+    };
     if (difference.lessThan(0)) {
       if (difference.negated().greaterThan(open)) throw shortageTakenLater(line.itemCode, lot, wh.code, input.date, expected, counted, open);
-      const { value } = await writer.takeOut(i + 1, { itemCode: line.itemCode, quantity: difference.negated(), lotNumber: line.lotNumber, field: `lines[${i}].countedQuantity` });
+      const { value } = await writer.takeOut(i + 1, {
+        itemCode: line.itemCode,
+        quantity: difference.negated(),
+        lotNumber: line.lotNumber,
+        field: `lines[${i}].countedQuantity`,
+      });
       shortage = shortage.plus(value);
     } else if (difference.greaterThan(0)) {
-      const unitCost = line.unitCost ?? (await surplusCost(trx, companyId, line.itemCode, wh.id, input.date)) ?? items.get(line.itemCode)!.purchase_price_excl_vat;
+      const unitCost =
+        line.unitCost ?? (await surplusCost(trx, companyId, line.itemCode, wh.id, input.date)) ?? items.get(line.itemCode)!.purchase_price_excl_vat;
       if (unitCost === null) {
-        failures.add(`lines[${i}].unitCost`, "inventory.surplus_cost_unknown", `item ${line.itemCode} has no layer and no purchase price to value the surplus: send unitCost`);
+        failures.add(
+          `lines[${i}].unitCost`,
+          "inventory.surplus_cost_unknown",
+          `item ${line.itemCode} has no layer and no purchase price to value the surplus: send unitCost`,
+        );
         continue;
       }
       const value = cents(difference.times(unitCost));
       if (value.greaterThan(MAX_MONEY)) failures.add(`lines[${i}].unitCost`, "inventory.value_too_large", `the surplus's value exceeds ${MAX_MONEY}`);
-      surplus = surplus.plus(writer.bringIn(i + 1, line.itemCode, [{ quantity: difference, unitCost: new Decimal(unitCost).toFixed(), value, lotNumber: lot }], wh, `lines[${i}].countedQuantity`));
+      surplus = surplus.plus(
+        writer.bringIn(
+          i + 1,
+          line.itemCode,
+          [{ quantity: difference, unitCost: new Decimal(unitCost).toFixed(), value, lotNumber: lot }],
+          wh,
+          `lines[${i}].countedQuantity`,
+        ),
+      );
     }
   }
   failures.throwIfAny();
@@ -235,7 +337,10 @@ export async function takeStock(trx: Db, companyId: string, keyId: string, input
 async function quantityOn(db: Db, companyId: string, itemCode: string, warehouseId: string, date: string, lot: string | null): Promise<Decimal> {
   const { rows } =
     lot === null
-      ? await db.raw(`select coalesce(sum(quantity), 0)::text as q from stock_movements where company_id = ? and item_code = ? and warehouse_id = ? and date <= ?`, [companyId, itemCode, warehouseId, date])
+      ? await db.raw(
+          `select coalesce(sum(quantity), 0)::text as q from stock_movements where company_id = ? and item_code = ? and warehouse_id = ? and date <= ?`,
+          [companyId, itemCode, warehouseId, date],
+        )
       : await db.raw(
           `select (coalesce(sum(l.quantity), 0) - coalesce(sum(t.taken), 0))::text as q
              from stock_layers l
@@ -255,7 +360,15 @@ async function quantityOn(db: Db, companyId: string, itemCode: string, warehouse
  * later movement without its stock. The count is right about its day; the later movements were recorded from stock
  * that was not there — correct those, or date the count after them.
  */
-function shortageTakenLater(itemCode: string, lot: string | null, warehouseCode: string, date: string, expected: Decimal, counted: Decimal, available: Decimal) {
+function shortageTakenLater(
+  itemCode: string,
+  lot: string | null,
+  warehouseCode: string,
+  date: string,
+  expected: Decimal,
+  counted: Decimal,
+  available: Decimal,
+) {
   const lotText = lot ? ` (lot ${lot})` : "";
   return conflict(
     `The count of item ${itemCode}${lotText} in warehouse ${warehouseCode} on ${date} finds ${quantityText(expected.minus(counted))} missing of the ${quantityText(expected)} in stock that day, but movements dated after it have taken all but ${quantityText(available)} of those units. Correct the later movements or date the count after them.`,
@@ -277,7 +390,10 @@ async function surplusCost(db: Db, companyId: string, itemCode: string, warehous
   const row = await db("stock_layers")
     .where({ company_id: companyId, item_code: itemCode, warehouse_id: warehouseId })
     .where("date", "<=", date)
-    .orderBy([{ column: "date", order: "desc" }, { column: "seq", order: "desc" }])
+    .orderBy([
+      { column: "date", order: "desc" },
+      { column: "seq", order: "desc" },
+    ])
     .first("unit_cost");
   return row ? new Decimal(row.unit_cost).toFixed() : null;
 }

@@ -37,7 +37,9 @@ export async function createWarehouse(trx: Db, companyId: string, input: CreateI
   const makeDefault = input.isDefault ?? !current;
   if (makeDefault && current) await trx("warehouses").where({ company_id: companyId, id: current.id }).update({ is_default: false, updated_at: trx.fn.now() });
   try {
-    const [row] = await trx("warehouses").insert({ company_id: companyId, code: input.code, name: input.name, is_default: makeDefault || !current }).returning("*");
+    const [row] = await trx("warehouses")
+      .insert({ company_id: companyId, code: input.code, name: input.name, is_default: makeDefault || !current })
+      .returning("*");
     return warehouseToApi(row);
   } catch (error) {
     if (uniqueViolation(error) === "warehouses_code_key") throw codeTaken(input.code);
@@ -47,9 +49,14 @@ export async function createWarehouse(trx: Db, companyId: string, input: CreateI
 
 async function findWarehouse(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<Record<string, any>> {
   if ((key.id === undefined) === (key.code === undefined)) {
-    throw new ApiError("validation", "Name the warehouse by id or by code (exactly one).", { key: "request.invalid", fieldErrors: { id: ["send exactly one of id and code"] } });
+    throw new ApiError("validation", "Name the warehouse by id or by code (exactly one).", {
+      key: "request.invalid",
+      fieldErrors: { id: ["send exactly one of id and code"] },
+    });
   }
-  const query = db("warehouses").where({ company_id: companyId, ...(key.id !== undefined ? { id: key.id } : { code: key.code }) }).first();
+  const query = db("warehouses")
+    .where({ company_id: companyId, ...(key.id !== undefined ? { id: key.id } : { code: key.code }) })
+    .first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The warehouse", "warehouse.not_found", { ...key });
   return row;
@@ -161,4 +168,3 @@ export async function warehousesByCode(
   if (withDefault && fallback) byCode.set("", fallback);
   return byCode;
 }
-

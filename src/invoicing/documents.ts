@@ -20,14 +20,18 @@ export type Side = "sales" | "purchases";
 
 const KEY_PREFIX = { sales: "sale_invoice", purchases: "purchase_invoice" } as const satisfies Record<Side, string>;
 
-
 /**
  * The partner of a document: it must exist (422, not 404: it is a field of the request) and have the role. Read
  * FOR KEY SHARE (what the document's foreign key takes anyway, only earlier): a partner deleted or renamed
  * concurrently is either seen gone here (422) or waits until the document commits (and is then in use, 409).
  */
 export async function loadPartner(db: Db, companyId: string, code: string, role: "customer" | "supplier"): Promise<PartnerRow> {
-  const [partner] = await preparedQuery<PartnerRow>(db, "document_partner", "select * from partners where company_id = $1::uuid and code = $2::text for key share", [companyId, code]);
+  const [partner] = await preparedQuery<PartnerRow>(
+    db,
+    "document_partner",
+    "select * from partners where company_id = $1::uuid and code = $2::text for key share",
+    [companyId, code],
+  );
   return checkPartner(partner, code, role);
 }
 
@@ -42,7 +46,9 @@ export function checkPartner(partner: PartnerRow | undefined | null, code: strin
     });
   }
   if (!(role === "customer" ? partner.is_customer : partner.is_supplier)) {
-    throw unprocessable(`The partner ${code} is not marked as a ${role} (isC${role.slice(1)}: false).`, `${KEY_PREFIX[side]}.partner_not_${role}`, { partnerCode: code });
+    throw unprocessable(`The partner ${code} is not marked as a ${role} (isC${role.slice(1)}: false).`, `${KEY_PREFIX[side]}.partner_not_${role}`, {
+      partnerCode: code,
+    });
   }
   return partner;
 }
@@ -151,7 +157,9 @@ export async function resolveLines(
   const warehouseCodes = [...new Set(inputs.flatMap((l) => (l.warehouseCode ? [l.warehouseCode] : [])))];
   const [items, warehouses] = await Promise.all([
     preloadedItems ?? (itemCodes.length ? preparedQuery<Record<string, any>>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : []),
-    warehouseCodes.length ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>) : ([] as string[]),
+    warehouseCodes.length
+      ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>)
+      : ([] as string[]),
   ]);
   const itemByCode = new Map<string, Record<string, any>>(items.map((i) => [i.code, i]));
   // A line's account: its own, else its item's (checked again here: the chart may have changed since), else none
@@ -160,7 +168,12 @@ export async function resolveLines(
     l[accountField] ?? (l.itemCode && !(side === "purchases" && l.warehouseCode) ? (itemByCode.get(l.itemCode)?.[itemAccountColumn] ?? undefined) : undefined);
   const accountCodes = [...new Set(inputs.flatMap((l) => accountOf(l) ?? []))];
   const accounts: Record<string, any>[] = accountCodes.length
-    ? await db("ledger_accounts").where("company_id", company.id).whereIn("code", accountCodes).orderBy("code").forKeyShare().select("code", "type", "is_postable")
+    ? await db("ledger_accounts")
+        .where("company_id", company.id)
+        .whereIn("code", accountCodes)
+        .orderBy("code")
+        .forKeyShare()
+        .select("code", "type", "is_postable")
     : [];
   const accountByCode = new Map<string, Record<string, any>>(accounts.map((a: Record<string, any>) => [a.code, a]));
 
@@ -178,7 +191,11 @@ export async function resolveLines(
     // Catalog prices are in the company's base currency; a document in another currency states its own prices.
     const itemPrice = item && currency === company.baseCurrency && item[priceColumn] !== null ? new Decimal(item[priceColumn]).toFixed() : undefined;
     if (input.unitPriceExclVat === undefined && itemPrice !== undefined && new Decimal(itemPrice).decimalPlaces() > 4) {
-      fail(`lines[${i}].unitPriceExclVat`, `${prefix}.price_scale`, `item ${item!.code}'s price ${itemPrice} has more than the 4 decimals a line carries: state the line's price`);
+      fail(
+        `lines[${i}].unitPriceExclVat`,
+        `${prefix}.price_scale`,
+        `item ${item!.code}'s price ${itemPrice} has more than the 4 decimals a line carries: state the line's price`,
+      );
     }
     const line = {
       itemCode: input.itemCode ?? null,
@@ -207,7 +224,11 @@ export async function resolveLines(
     if (!input.itemCode || item) {
       if (line.description === undefined) fail(`lines[${i}].description`, `${prefix}.line_incomplete`, "is required when the line names no item");
       if (line.unitPrice === undefined) {
-        fail(`lines[${i}].unitPriceExclVat`, `${prefix}.line_incomplete`, item ? `is required: item ${item.code} has no price in ${currency}` : "is required when the line names no item");
+        fail(
+          `lines[${i}].unitPriceExclVat`,
+          `${prefix}.line_incomplete`,
+          item ? `is required: item ${item.code} has no price in ${currency}` : "is required when the line names no item",
+        );
       }
       if (line.vatRatePercent === undefined) fail(`lines[${i}].vatRatePercent`, `${prefix}.line_incomplete`, "is required when the line names no item");
     }
@@ -217,7 +238,11 @@ export async function resolveLines(
       if (!account) fail(path, `${prefix}.account_invalid`, `account ${line.accountCode} does not exist`);
       else if (!account.is_postable) fail(path, `${prefix}.account_invalid`, `account ${line.accountCode} is a header account and takes no postings`);
       else if (!ACCOUNT_TYPES[side].includes(account.type)) {
-        fail(path, `${prefix}.account_invalid`, `account ${line.accountCode} is of type ${account.type}; a ${side === "sales" ? "revenue" : "cost"} line posts to ${ACCOUNT_TYPES[side].join(" or ")}`);
+        fail(
+          path,
+          `${prefix}.account_invalid`,
+          `account ${line.accountCode} is of type ${account.type}; a ${side === "sales" ? "revenue" : "cost"} line posts to ${ACCOUNT_TYPES[side].join(" or ")}`,
+        );
       }
     }
     return line;
@@ -227,11 +252,23 @@ export async function resolveLines(
     const item = inputs[i].itemCode ? itemByCode.get(inputs[i].itemCode!) : undefined;
     const itemRate = item ? new Decimal(item.vat_rate_percent) : undefined;
     const takesItemRate = itemRate !== undefined && d.vatRatePercent !== undefined && itemRate.equals(d.vatRatePercent);
-    return { vatRatePercent: d.vatRatePercent ?? "0", vatClassifier: d.vatClassifier, itemClassifier: takesItemRate ? item!.vat_classifier : null, itemType: item?.type ?? null };
+    return {
+      vatRatePercent: d.vatRatePercent ?? "0",
+      vatClassifier: d.vatClassifier,
+      itemClassifier: takesItemRate ? item!.vat_classifier : null,
+      itemType: item?.type ?? null,
+    };
   });
   const vat = await checkLinesVat(
     db,
-    { countryCode: company.countryCode, date: rules.taxPointDate, document: rules.document, prefix, supplierCountry: rules.supplierCountry, creditedPairs: rules.creditedPairs },
+    {
+      countryCode: company.countryCode,
+      date: rules.taxPointDate,
+      document: rules.document,
+      prefix,
+      supplierCountry: rules.supplierCountry,
+      creditedPairs: rules.creditedPairs,
+    },
     vatInputs,
   );
   for (const p of vat.problems) if (drafts[p.index].vatRatePercent !== undefined) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
@@ -244,9 +281,13 @@ export async function resolveLines(
   const totals = computeTotals(lines.map((l) => ({ ...l, vatClassifier: l.vatClassifier })));
   const tooLarge = [...lines.map((l) => l.netAmount), totals.grossTotal].find((v) => v.greaterThan(MAX_MONEY));
   if (tooLarge) {
-    throw unprocessable(`An amount of the document (${tooLarge.toFixed(2)}) exceeds ${MAX_MONEY}, the largest one document may carry.`, `${prefix}.total_too_large`, {
-      max: MAX_MONEY,
-    });
+    throw unprocessable(
+      `An amount of the document (${tooLarge.toFixed(2)}) exceeds ${MAX_MONEY}, the largest one document may carry.`,
+      `${prefix}.total_too_large`,
+      {
+        max: MAX_MONEY,
+      },
+    );
   }
   return { lines, totals };
 }
@@ -259,21 +300,34 @@ export async function resolveLines(
  * without goods, a purchase line not received into stock, a credit note's line (a return follows what the invoice
  * took).
  */
-function trackingProblems(side: Side, rules: LineRules, input: LineInput, item: Record<string, any> | undefined, i: number, fail: (path: string, message: string) => void) {
+function trackingProblems(
+  side: Side,
+  rules: LineRules,
+  input: LineInput,
+  item: Record<string, any> | undefined,
+  i: number,
+  fail: (path: string, message: string) => void,
+) {
   const tracking: string | undefined = item?.type === "product" ? item.tracking : undefined;
   const named = input.lotNumber !== undefined || input.serials !== undefined;
   const moves = tracking !== undefined && (side === "sales" ? !rules.creditNote : input.warehouseCode !== undefined);
   if (!moves) {
     if (named) {
-      const why = !tracking ? "only a line of a product item names a lot or serial numbers" : side === "sales" ? "a credit note's line names no lot or serial numbers (a return follows what the invoice took)" : "only a line received into stock (warehouseCode) names a lot or serial numbers";
+      const why = !tracking
+        ? "only a line of a product item names a lot or serial numbers"
+        : side === "sales"
+          ? "a credit note's line names no lot or serial numbers (a return follows what the invoice took)"
+          : "only a line received into stock (warehouseCode) names a lot or serial numbers";
       fail(`lines[${i}].${input.lotNumber !== undefined ? "lotNumber" : "serials"}`, why);
     }
     return;
   }
   if (input.lotNumber !== undefined && tracking !== "lot") fail(`lines[${i}].lotNumber`, `item ${item!.code} is not tracked by lot`);
   if (input.serials !== undefined && tracking !== "serial") fail(`lines[${i}].serials`, `item ${item!.code} is not tracked by serial number`);
-  if (side === "purchases" && tracking === "lot" && input.lotNumber === undefined) fail(`lines[${i}].lotNumber`, `item ${item!.code} is tracked by lot: name the lot received`);
-  if (side === "purchases" && tracking === "serial" && input.serials === undefined) fail(`lines[${i}].serials`, `item ${item!.code} is tracked by serial number: name one serial per unit received`);
+  if (side === "purchases" && tracking === "lot" && input.lotNumber === undefined)
+    fail(`lines[${i}].lotNumber`, `item ${item!.code} is tracked by lot: name the lot received`);
+  if (side === "purchases" && tracking === "serial" && input.serials === undefined)
+    fail(`lines[${i}].serials`, `item ${item!.code} is tracked by serial number: name one serial per unit received`);
   if (tracking === "serial") {
     if (input.serials !== undefined && !new Decimal(input.quantity).equals(input.serials.length)) {
       fail(`lines[${i}].serials`, `${input.serials.length} serial numbers for a quantity of ${input.quantity}: one per unit`);
@@ -295,23 +349,41 @@ export const taxPointOf = (row: Record<string, any>): string => row.supply_date 
  * invoice it credits (`creditedTaxPoint`): it corrects that supply, at that supply's rates. 422
  * `<doc>.supply_date_invalid` naming `supplyDate`.
  */
-export function resolveSupplyDate(side: Side, sent: string | null | undefined, kept: string | null, documentDate: string, creditedTaxPoint?: string): string | null {
+export function resolveSupplyDate(
+  side: Side,
+  sent: string | null | undefined,
+  kept: string | null,
+  documentDate: string,
+  creditedTaxPoint?: string,
+): string | null {
   const prefix = KEY_PREFIX[side];
   const dateName = side === "sales" ? "issue date" : "document date";
   const invalid = (why: string) =>
-    new ApiError("unprocessable", `supplyDate ${why}.`, { key: `${prefix}.supply_date_invalid`, params: { documentDate, supplyDate: sent ?? kept }, fieldErrors: { supplyDate: [why] } });
+    new ApiError("unprocessable", `supplyDate ${why}.`, {
+      key: `${prefix}.supply_date_invalid`,
+      params: { documentDate, supplyDate: sent ?? kept },
+      fieldErrors: { supplyDate: [why] },
+    });
   if (creditedTaxPoint !== undefined) {
-    if (sent != null && sent !== creditedTaxPoint) throw invalid(`must be ${creditedTaxPoint}, the tax point of the credited invoice: a credit note corrects that supply`);
-    if (creditedTaxPoint > documentDate) throw invalid(`${creditedTaxPoint} (the credited invoice's tax point) is after the credit note's ${dateName} ${documentDate}`);
+    if (sent != null && sent !== creditedTaxPoint)
+      throw invalid(`must be ${creditedTaxPoint}, the tax point of the credited invoice: a credit note corrects that supply`);
+    if (creditedTaxPoint > documentDate)
+      throw invalid(`${creditedTaxPoint} (the credited invoice's tax point) is after the credit note's ${dateName} ${documentDate}`);
     return creditedTaxPoint;
   }
   const supply = sent === undefined ? kept : sent;
-  if (supply !== null && supply > documentDate) throw invalid(`${supply} is after the ${dateName} ${documentDate}: a document issued before its supply has its own date as the tax point`);
+  if (supply !== null && supply > documentDate)
+    throw invalid(`${supply} is after the ${dateName} ${documentDate}: a document issued before its supply has its own date as the tax point`);
   return supply;
 }
 
 /** The `rate|classifier` pairs of a document's lines (src/invoicing/vat.ts); undefined when it has none (an imported invoice carries totals only). */
-export async function vatPairsOf(db: Db, table: "sale_invoice_lines" | "purchase_invoice_lines", companyId: string, invoiceId: string): Promise<Set<string> | undefined> {
+export async function vatPairsOf(
+  db: Db,
+  table: "sale_invoice_lines" | "purchase_invoice_lines",
+  companyId: string,
+  invoiceId: string,
+): Promise<Set<string> | undefined> {
   const rows: { rate: string; classifier: string }[] = await db(table)
     .where({ company_id: companyId, invoice_id: invoiceId })
     .distinct(db.raw("vat_rate_percent::text as rate"), "vat_classifier as classifier");
@@ -333,11 +405,15 @@ export async function allocateDocumentNumber(trx: Db, companyId: string, documen
   return created;
 }
 
-
 export const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The lines of the documents `ids`, by document, in position order. */
-export async function linesOf(db: Db, table: "sale_invoice_lines" | "purchase_invoice_lines", companyId: string, ids: string[]): Promise<Map<string, Record<string, any>[]>> {
+export async function linesOf(
+  db: Db,
+  table: "sale_invoice_lines" | "purchase_invoice_lines",
+  companyId: string,
+  ids: string[],
+): Promise<Map<string, Record<string, any>[]>> {
   const byDocument = new Map<string, Record<string, any>[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return byDocument;
   const rows = await db(table).where("company_id", companyId).whereIn("invoice_id", ids).orderBy(["invoice_id", "line_no"]);
@@ -465,7 +541,14 @@ export async function listDocuments<T>(
   request: ListRequest,
   toApi: (row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow) => T,
 ) {
-  const result = await runList<Record<string, any>>(db, () => db(tables.documents).where("company_id", companyId), spec, request, ["*"], rollupsOf(db, companyId, tables.documents));
+  const result = await runList<Record<string, any>>(
+    db,
+    () => db(tables.documents).where("company_id", companyId),
+    spec,
+    request,
+    ["*"],
+    rollupsOf(db, companyId, tables.documents),
+  );
   const ids = result.rows.map((r) => r.id as string);
   const [lines, partners] = await Promise.all([linesOf(db, tables.lines, companyId, ids), livePartners(db, companyId, result.rows)]);
   const rows = result.rows.map((r) => toApi(r, lines.get(r.id)!, partners.get(r.partner_code)));

@@ -1,6 +1,24 @@
 // The face of the invoicing module: what other modules may use of it (issue 23; STYLE 20). Anything not exported here is
 // the module's own business; dependency-cruiser (.dependency-cruiser.cjs) refuses an import past this file.
-export { addDays, breakdownToApi, checkPartner, linesOf, listDocuments, livePartners, loadPartner, partnerSnapshot, resolveLines, resolveSupplyDate, storedLineInput, taxPointOf, totalsColumns, vatPairsOf, type DocumentLine, type LineInput, type PartnerRow } from "./documents.js";
+export {
+  addDays,
+  breakdownToApi,
+  checkPartner,
+  linesOf,
+  listDocuments,
+  livePartners,
+  loadPartner,
+  partnerSnapshot,
+  resolveLines,
+  resolveSupplyDate,
+  storedLineInput,
+  taxPointOf,
+  totalsColumns,
+  vatPairsOf,
+  type DocumentLine,
+  type LineInput,
+  type PartnerRow,
+} from "./documents.js";
 export { addressLine, renderPdf } from "./pdf.js";
 export { computeTotals, convertParts, type Totals } from "./totals.js";
 export { checkLinesVat } from "./vat.js";

@@ -56,12 +56,18 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   pdf.font("regular").fontSize(11).text(`Serija ir Nr. / No.: ${doc.number}`, { width, align: "center" });
   if (doc.draft) pdf.font("bold").fontSize(11).fillColor("#b00000").text("JUODRAŠTIS / DRAFT", { width, align: "center" }).fillColor("black");
   pdf.moveDown(0.5);
-  pdf.font("regular").fontSize(9).text(`Išrašymo data / Issue date: ${doc.issueDate}    Tiekimo data / Supply date: ${doc.supplyDate}`, { width, align: "center" });
+  pdf
+    .font("regular")
+    .fontSize(9)
+    .text(`Išrašymo data / Issue date: ${doc.issueDate}    Tiekimo data / Supply date: ${doc.supplyDate}`, { width, align: "center" });
   pdf.font("regular").fontSize(9).text(`Apmokėti iki / Due date: ${doc.dueDate}    Valiuta / Currency: ${doc.currency}`, { width, align: "center" });
 
   const partyTop = pdf.y + 12;
   const party = (label: string, p: PdfParty, x: number) => {
-    pdf.font("bold").fontSize(10).text(label, x, partyTop, { width: width / 2 - 10 });
+    pdf
+      .font("bold")
+      .fontSize(10)
+      .text(label, x, partyTop, { width: width / 2 - 10 });
     pdf.font("regular").fontSize(9);
     pdf.text(p.name, { width: width / 2 - 10 });
     if (p.registrationCode) pdf.text(`Įmonės kodas / Company code: ${p.registrationCode}`, { width: width / 2 - 10 });
@@ -99,13 +105,19 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       x += columns[i].width;
     });
     y += height;
-    pdf.moveTo(left, y).lineTo(left + width, y).lineWidth(0.3).stroke();
+    pdf
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.3)
+      .stroke();
   };
   row(
     columns.map((c) => c.label),
     "bold",
   );
-  doc.lines.forEach((l, i) => row([String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, l.vatRatePercent, l.netAmount], "regular"));
+  doc.lines.forEach((l, i) =>
+    row([String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, l.vatRatePercent, l.netAmount], "regular"),
+  );
 
   // VAT breakdown and totals.
   y += 10;
@@ -127,9 +139,16 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   total("PVM / VAT", doc.vatTotal, "regular");
   total("Iš viso / Total", doc.grossTotal, "bold");
   if (doc.notes) {
-    pdf.font("regular").fontSize(9).text(`Pastabos / Notes: ${doc.notes}`, left, y + 10, { width });
+    pdf
+      .font("regular")
+      .fontSize(9)
+      .text(`Pastabos / Notes: ${doc.notes}`, left, y + 10, { width });
   }
-  if (doc.footer) pdf.font("regular").fontSize(7).text(doc.footer, left, pdf.page.height - 50, { width, align: "center" });
+  if (doc.footer)
+    pdf
+      .font("regular")
+      .fontSize(7)
+      .text(doc.footer, left, pdf.page.height - 50, { width, align: "center" });
   pdf.end();
   return done;
 }

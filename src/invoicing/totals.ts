@@ -64,7 +64,12 @@ export function computeTotals(lines: TotalsLine[]): Totals {
     vatByRate.set(rate, vat);
     const rows = [...classifiers.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([vatClassifier, amount]) => ({ vatRatePercent: new Decimal(rate), vatClassifier, taxableAmount: amount, vatAmount: cents(amount.times(rate).dividedBy(HUNDRED)) }));
+      .map(([vatClassifier, amount]) => ({
+        vatRatePercent: new Decimal(rate),
+        vatClassifier,
+        taxableAmount: amount,
+        vatAmount: cents(amount.times(rate).dividedBy(HUNDRED)),
+      }));
     const difference = vat.minus(rows.reduce((s, r) => s.plus(r.vatAmount), new Decimal(0)));
     if (!difference.isZero()) {
       const largest = rows.reduce((a, b) => (b.taxableAmount.abs().greaterThan(a.taxableAmount.abs()) ? b : a));
@@ -88,7 +93,10 @@ export function convertParts(parts: Decimal[], rate: Decimal): { parts: Decimal[
   const total = cents(parts.reduce((s, p) => s.plus(p), new Decimal(0)).dividedBy(rate));
   const exact = parts.map((p) => p.dividedBy(rate));
   const converted = exact.map((e) => e.toDecimalPlaces(2, Decimal.ROUND_FLOOR));
-  let left = total.minus(converted.reduce((s, c) => s.plus(c), new Decimal(0))).times(100).toNumber();
+  let left = total
+    .minus(converted.reduce((s, c) => s.plus(c), new Decimal(0)))
+    .times(100)
+    .toNumber();
   // `left` is a whole number of cents, at most the number of parts; give them to the largest remainders.
   const order = exact.map((e, i) => ({ i, remainder: e.minus(converted[i]) })).sort((a, b) => b.remainder.comparedTo(a.remainder) || a.i - b.i);
   for (const { i } of order) {

@@ -79,7 +79,12 @@ export async function checkLinesVat(db: Db, rules: VatRules, lines: VatLine[]): 
       problems.push(
         message
           ? { index, field: "vatClassifier", key: "vat_classifier.required", message }
-          : { index, field: "vatRatePercent", key: "vat_rate.not_valid_on_date", message: `${formatDecimal(rate, "percent")}% is not a VAT rate of ${countryCode} on ${date}` },
+          : {
+              index,
+              field: "vatRatePercent",
+              key: "vat_rate.not_valid_on_date",
+              message: `${formatDecimal(rate, "percent")}% is not a VAT rate of ${countryCode} on ${date}`,
+            },
       );
       continue;
     }

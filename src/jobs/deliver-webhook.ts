@@ -110,7 +110,9 @@ const CLAIM_MANUAL_SQL = `
 
 /** The envelope (src/events/envelope.ts). The same bytes are signed and sent. */
 export function envelopeBody(companyId: string, c: Pick<Claimed, "event_id" | "version" | "event_type" | "created_at" | "data">): string {
-  return JSON.stringify(eventEnvelope({ company_id: companyId, id: c.event_id, version: c.version, event_type: c.event_type, created_at: c.created_at, data: c.data }));
+  return JSON.stringify(
+    eventEnvelope({ company_id: companyId, id: c.event_id, version: c.version, event_type: c.event_type, created_at: c.created_at, data: c.data }),
+  );
 }
 
 export const deliverWebhookTask =
@@ -121,7 +123,12 @@ export const deliverWebhookTask =
     const jobId = String(helpers.job.id);
     const lease = config.webhookTimeoutMs / 1000 + 30;
     if (p.manual) {
-      const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_manual", CLAIM_MANUAL_SQL, [p.companyId, p.deliveryId, jobId, lease]);
+      const [claimed] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_manual", CLAIM_MANUAL_SQL, [
+        p.companyId,
+        p.deliveryId,
+        jobId,
+        lease,
+      ]);
       if (claimed) await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: true }, claimed, jobId, undefined);
       else await wakeWhenLeaseEnds(db, p, jobId);
     }
@@ -139,9 +146,18 @@ export const deliverWebhookTask =
         return;
       }
       // After a success the next delivery came with the success's own statement; otherwise it is claimed here.
-      const claimed = next ?? (await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]))[0];
+      const claimed =
+        next ??
+        (await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_claim_next", CLAIM_NEXT_SQL, [p.companyId, p.subscriptionId, jobId, lease]))[0];
       if (!claimed) break;
-      next = await attempt(db, config, { companyId: p.companyId, deliveryId: claimed.id, manual: false }, claimed, jobId, Date.now() < until ? { subscriptionId: p.subscriptionId, lease } : undefined);
+      next = await attempt(
+        db,
+        config,
+        { companyId: p.companyId, deliveryId: claimed.id, manual: false },
+        claimed,
+        jobId,
+        Date.now() < until ? { subscriptionId: p.subscriptionId, lease } : undefined,
+      );
     }
     await wakeWhenLeaseEnds(db, p, jobId);
   };
@@ -233,7 +249,12 @@ async function attempt(
       return undefined;
     }
     const [row] = await preparedQuery<Claimed & Record<string, unknown>>(db, "webhook_succeeded_next", SUCCEEDED_AND_NEXT_SQL, [
-      target.companyId, target.deliveryId, jobId, result.status, thenClaim.subscriptionId, thenClaim.lease,
+      target.companyId,
+      target.deliveryId,
+      jobId,
+      result.status,
+      thenClaim.subscriptionId,
+      thenClaim.lease,
     ]);
     return row?.id ? row : undefined;
   }
@@ -251,7 +272,15 @@ async function wakeWhenLeaseEnds(db: Db, p: DeliverPayload, jobId: string): Prom
        from (select min(lease_until) as until from webhook_deliveries
               where company_id = ? and subscription_id = ? and status = 'pending' and lease_until > now() and lease_job_id <> ?) l
       where l.until is not null`,
-    [DELIVER_TASK, JSON.stringify({ companyId: p.companyId, subscriptionId: p.subscriptionId }), queueOf(p.subscriptionId), `whl:${p.subscriptionId}`, p.companyId, p.subscriptionId, jobId],
+    [
+      DELIVER_TASK,
+      JSON.stringify({ companyId: p.companyId, subscriptionId: p.subscriptionId }),
+      queueOf(p.subscriptionId),
+      `whl:${p.subscriptionId}`,
+      p.companyId,
+      p.subscriptionId,
+      jobId,
+    ],
   );
 }
 
@@ -265,11 +294,16 @@ async function record(trx: Db, config: Config, p: Target, c: Claimed, result: At
     lease_until: null,
   };
   // Another job took over meanwhile (our lease had expired): its outcome counts, not ours.
-  const mine = trx("webhook_deliveries").where(where).andWhere((q) => q.where("lease_job_id", jobId).orWhereNull("lease_job_id"));
+  const mine = trx("webhook_deliveries")
+    .where(where)
+    .andWhere((q) => q.where("lease_job_id", jobId).orWhereNull("lease_job_id"));
   if (result.ok) {
     const updated = await mine.clone().update({ ...last, status: "succeeded", delivered_at: trx.fn.now(), next_attempt_at: null });
     if (updated) {
-      await trx("webhook_subscriptions").where({ company_id: p.companyId, id: c.subscription_id }).where("consecutive_failures", ">", 0).update({ consecutive_failures: 0 });
+      await trx("webhook_subscriptions")
+        .where({ company_id: p.companyId, id: c.subscription_id })
+        .where("consecutive_failures", ">", 0)
+        .update({ consecutive_failures: 0 });
     }
     return;
   }
@@ -298,7 +332,10 @@ async function record(trx: Db, config: Config, p: Target, c: Claimed, result: At
     return;
   }
   // The schedule ended (or 410 Gone): the event could not be delivered.
-  const failed = await mine.clone().where({ status: "pending" }).update({ ...last, status: "failed", next_attempt_at: null });
+  const failed = await mine
+    .clone()
+    .where({ status: "pending" })
+    .update({ ...last, status: "failed", next_attempt_at: null });
   if (!failed) return;
   const [sub] = await trx("webhook_subscriptions")
     .where({ company_id: p.companyId, id: c.subscription_id })

@@ -57,7 +57,11 @@ function mapAccountError(error: unknown, code: string): never {
     case "ledger_accounts_pkey":
       throw conflict(`An account with code ${code} already exists.`, "ledger_account.code_taken", { code });
     case "ledger_accounts_parent_not_postable":
-      throw conflict("A parent account cannot be postable: make the parent non-postable first, or the account has sub-accounts.", "ledger_account.parent_postable", { code });
+      throw conflict(
+        "A parent account cannot be postable: make the parent non-postable first, or the account has sub-accounts.",
+        "ledger_account.parent_postable",
+        { code },
+      );
     case "ledger_accounts_has_postings":
       throw conflict(`Account ${code} has postings: its type cannot change and it must stay postable.`, "ledger_account.has_postings", { code });
   }
@@ -67,14 +71,26 @@ function mapAccountError(error: unknown, code: string): never {
 export async function applyTemplate(trx: Db, companyId: string, template: keyof typeof TEMPLATES) {
   const accounts = TEMPLATES[template];
   const existing = new Map<string, { is_postable: boolean }>(
-    (await trx("ledger_accounts").where("company_id", companyId).whereIn("code", accounts.map((a) => a.code)).select("code", "is_postable")).map((r) => [r.code, r]),
+    (
+      await trx("ledger_accounts")
+        .where("company_id", companyId)
+        .whereIn(
+          "code",
+          accounts.map((a) => a.code),
+        )
+        .select("code", "is_postable")
+    ).map((r) => [r.code, r]),
   );
   const blocked = accounts.find((a) => a.parentCode && existing.get(a.parentCode)?.is_postable && !existing.has(a.code));
   if (blocked) {
-    throw conflict(`The template puts ${blocked.code} under ${blocked.parentCode}, which exists here as a postable account.`, "ledger_account.template_conflict", {
-      code: blocked.code,
-      parentCode: blocked.parentCode,
-    });
+    throw conflict(
+      `The template puts ${blocked.code} under ${blocked.parentCode}, which exists here as a postable account.`,
+      "ledger_account.template_conflict",
+      {
+        code: blocked.code,
+        parentCode: blocked.parentCode,
+      },
+    );
   }
   const missing = accounts.filter((a) => !existing.has(a.code));
   if (missing.length) {
@@ -99,11 +115,22 @@ export async function applyTemplate(trx: Db, companyId: string, template: keyof 
   return { template, created: missing.length, existing: accounts.length - missing.length };
 }
 
-async function checkParent(trx: Db, companyId: string, parentCode: string, type: string): Promise<{ statement_line: string | null; saft_account_table_id: string | null }> {
-  const parent = await trx("ledger_accounts").where({ company_id: companyId, code: parentCode }).forUpdate().first("type", "is_postable", "statement_line", "saft_account_table_id");
+async function checkParent(
+  trx: Db,
+  companyId: string,
+  parentCode: string,
+  type: string,
+): Promise<{ statement_line: string | null; saft_account_table_id: string | null }> {
+  const parent = await trx("ledger_accounts")
+    .where({ company_id: companyId, code: parentCode })
+    .forUpdate()
+    .first("type", "is_postable", "statement_line", "saft_account_table_id");
   if (!parent) throw unprocessable(`Parent account ${parentCode} does not exist.`, "ledger_account.parent_unknown", { parentCode });
   if (parent.type !== type) {
-    throw unprocessable(`An account has its parent's type (${parent.type}).`, "ledger_account.type_differs_from_parent", { parentCode, parentType: parent.type });
+    throw unprocessable(`An account has its parent's type (${parent.type}).`, "ledger_account.type_differs_from_parent", {
+      parentCode,
+      parentType: parent.type,
+    });
   }
   if (parent.is_postable) {
     throw conflict(`Parent account ${parentCode} is postable; make it non-postable first.`, "ledger_account.parent_postable", { parentCode });
@@ -169,11 +196,16 @@ export async function updateAccount(trx: Db, companyId: string, input: UpdateInp
   }
   if (input.type && input.type !== current.type) {
     const child = await trx("ledger_accounts").where({ company_id: companyId, parent_code: input.code }).whereNot("type", input.type).first("code");
-    if (child) throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", { code: child.code });
+    if (child)
+      throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", {
+        code: child.code,
+      });
   }
   // A posting rule that posts here must keep a postable account of a type it posts to.
   if ((input.type && input.type !== current.type) || (input.isPostable === false && current.is_postable)) {
-    const broken = (await rulesPostingTo(trx, companyId, input.code)).find((rule) => input.isPostable === false || !(POSTING_RULES[rule].types as readonly string[]).includes(type));
+    const broken = (await rulesPostingTo(trx, companyId, input.code)).find(
+      (rule) => input.isPostable === false || !(POSTING_RULES[rule].types as readonly string[]).includes(type),
+    );
     if (broken) {
       throw conflict(
         `Posting rule ${broken} posts to ${input.code}, which would then be ${input.isPostable === false ? "non-postable" : `of type ${type}`}; point the rule elsewhere first.`,

@@ -3,4 +3,16 @@
 export { postReversal } from "./journal.js";
 export { saftAccountTypeOf } from "./lt-standard.js";
 export { POSTING_RULES, accountForRule, accountsForRules, type PostingRuleName } from "./posting-rules.js";
-export { checkPosting, checkPostingBatch, periodLocked, plannedTransaction, post, postArgs, postBatch, postingFailure, type BatchPosting, type PostingEntry, type PostingRequest } from "./posting.js";
+export {
+  checkPosting,
+  checkPostingBatch,
+  periodLocked,
+  plannedTransaction,
+  post,
+  postArgs,
+  postBatch,
+  postingFailure,
+  type BatchPosting,
+  type PostingEntry,
+  type PostingRequest,
+} from "./posting.js";

@@ -47,10 +47,22 @@ export async function getTransaction(db: Db, companyId: string, id: string): Pro
  * undone by assets/depreciation/reverse while its period is open.
  */
 const UNDONE_THROUGH: Partial<Record<string, { operation: string | null; how: string }>> = {
-  payment: { operation: "bank/transactions/unmatch", how: "unmatch its bank transaction (bank/transactions/unmatch), which reverses it and reopens the invoices" },
-  sale_invoice: { operation: "sales/invoices/create", how: "issue a credit note for the invoice (sales/invoices/create with type credit_note), or an invoice for a credit note" },
-  purchase_invoice: { operation: "purchases/invoices/create", how: "register the supplier's credit note (purchases/invoices/create with type credit_note), or an invoice for a credit note" },
-  depreciation: { operation: "assets/depreciation/reverse", how: "reverse the company's last posted depreciation month while its period is open (assets/depreciation/reverse), which reverses its postings and restores its assets; an earlier month is corrected with a manual posting" },
+  payment: {
+    operation: "bank/transactions/unmatch",
+    how: "unmatch its bank transaction (bank/transactions/unmatch), which reverses it and reopens the invoices",
+  },
+  sale_invoice: {
+    operation: "sales/invoices/create",
+    how: "issue a credit note for the invoice (sales/invoices/create with type credit_note), or an invoice for a credit note",
+  },
+  purchase_invoice: {
+    operation: "purchases/invoices/create",
+    how: "register the supplier's credit note (purchases/invoices/create with type credit_note), or an invoice for a credit note",
+  },
+  depreciation: {
+    operation: "assets/depreciation/reverse",
+    how: "reverse the company's last posted depreciation month while its period is open (assets/depreciation/reverse), which reverses its postings and restores its assets; an earlier month is corrected with a manual posting",
+  },
   asset_disposal: { operation: null, how: "a disposal is final; post a manual correction" },
   inventory: { operation: "inventory/stock/receive", how: "post the opposite stock operation (inventory/stock/receive or inventory/stock/write-off)" },
 };
@@ -63,13 +75,17 @@ export async function reverseTransaction(trx: Db, companyId: string, keyId: stri
   const header = await trx("journal_transactions").where({ company_id: companyId, id: input.id }).first("document_type", "source_type", "source_id");
   const owner = header ? UNDONE_THROUGH[header.document_type] : undefined;
   if (owner) {
-    throw conflict(`The transaction is the posting of a ${header.document_type.replace(/_/g, " ")} and follows its document: ${owner.how}.`, "journal.reverse_through_document", {
-      id: input.id,
-      documentType: header.document_type,
-      sourceType: header.source_type,
-      sourceId: header.source_id,
-      operation: owner.operation,
-    });
+    throw conflict(
+      `The transaction is the posting of a ${header.document_type.replace(/_/g, " ")} and follows its document: ${owner.how}.`,
+      "journal.reverse_through_document",
+      {
+        id: input.id,
+        documentType: header.document_type,
+        sourceType: header.source_type,
+        sourceId: header.source_id,
+        operation: owner.operation,
+      },
+    );
   }
   return postReversal(trx, companyId, keyId, input);
 }
@@ -127,7 +143,17 @@ const listSpec: ListSpec = {
 
 export async function listTransactions(db: Db, companyId: string, request: ListRequest) {
   const result = await runList<Record<string, any>>(db, () => db("journal_transactions").where("company_id", companyId), listSpec, request, [
-    "id", "number", "date", "description", "reference", "document_type", "reverses_id", "total", "account_codes", "partner_codes", "created_at",
+    "id",
+    "number",
+    "date",
+    "description",
+    "reference",
+    "document_type",
+    "reverses_id",
+    "total",
+    "account_codes",
+    "partner_codes",
+    "created_at",
   ]);
   const rows: Row[] = result.rows.map((r) => ({
     id: r.id,

@@ -78,7 +78,12 @@ const ROWS: Row[] = [
   ["1130", "Programinės įrangos įsigijimo savikaina", "Software: cost"],
   ["1138", "Programinės įrangos vertės amortizacija (−)", "Software: accumulated amortisation (−)", C],
   ["1139", "Programinės įrangos vertės sumažėjimas (−)", "Software: impairment (−)", C],
-  ["114", "Koncesijos, patentai, licencijos, prekių ženklai ir panašios teisės", "Concessions, patents, licences, trade marks and similar rights", { line: "A.I.4" }],
+  [
+    "114",
+    "Koncesijos, patentai, licencijos, prekių ženklai ir panašios teisės",
+    "Concessions, patents, licences, trade marks and similar rights",
+    { line: "A.I.4" },
+  ],
   ["1140", "Koncesijų, patentų, licencijų ir panašių teisių įsigijimo savikaina", "Concessions, patents and licences: cost"],
   ["1148", "Koncesijų, patentų, licencijų ir panašių teisių vertės amortizacija (−)", "Concessions, patents and licences: accumulated amortisation (−)", C],
   ["1149", "Koncesijų, patentų, licencijų ir panašių teisių vertės sumažėjimas (−)", "Concessions, patents and licences: impairment (−)", C],
@@ -118,8 +123,18 @@ const ROWS: Row[] = [
   ["1240", "Kitų įrenginių, prietaisų ir įrankių įsigijimo savikaina", "Other equipment, fixtures and tools: cost"],
   ["1241", "Kitų įrenginių, prietaisų ir įrankių vertės pokytis dėl perkainojimo", "Other equipment, fixtures and tools: revaluation"],
   ["1242", "Ruošiami naudoti kiti įrenginiai, prietaisai ir įrankiai", "Other equipment, fixtures and tools being prepared for use"],
-  ["1247", "Kitų įrenginių, prietaisų ir įrankių įsigijimo savikainos nusidėvėjimas (−)", "Other equipment, fixtures and tools: accumulated depreciation (−)", C],
-  ["1248", "Kitų įrenginių, prietaisų ir įrankių perkainotos vertės nusidėvėjimas (−)", "Other equipment, fixtures and tools: depreciation of revaluation (−)", C],
+  [
+    "1247",
+    "Kitų įrenginių, prietaisų ir įrankių įsigijimo savikainos nusidėvėjimas (−)",
+    "Other equipment, fixtures and tools: accumulated depreciation (−)",
+    C,
+  ],
+  [
+    "1248",
+    "Kitų įrenginių, prietaisų ir įrankių perkainotos vertės nusidėvėjimas (−)",
+    "Other equipment, fixtures and tools: depreciation of revaluation (−)",
+    C,
+  ],
   ["1249", "Kitų įrenginių, prietaisų ir įrankių vertės sumažėjimas (−)", "Other equipment, fixtures and tools: impairment (−)", C],
   ["125", "Investicinis turtas", "Investment property", { line: "A.II.6" }],
   ["1250", "Žemė, kaip investicinis turtas", "Land held as investment property", { line: "A.II.6.1" }],
@@ -129,7 +144,12 @@ const ROWS: Row[] = [
   ["12510", "Investicinių pastatų įsigijimo savikaina", "Investment buildings: cost"],
   ["12517", "Investicinių pastatų įsigijimo savikainos nusidėvėjimas (−)", "Investment buildings: accumulated depreciation (−)", C],
   ["12519", "Investicinių pastatų vertės sumažėjimas (−)", "Investment buildings: impairment (−)", C],
-  ["126", "Sumokėti avansai ir vykdomi materialiojo turto statybos (gamybos) darbai", "Advance payments and tangible assets under construction", { line: "A.II.7" }],
+  [
+    "126",
+    "Sumokėti avansai ir vykdomi materialiojo turto statybos (gamybos) darbai",
+    "Advance payments and tangible assets under construction",
+    { line: "A.II.7" },
+  ],
   ["1260", "Sumokėti avansai už ilgalaikį materialųjį turtą", "Advance payments for property, plant and equipment"],
   ["1261", "Vykdomi materialiojo turto statybos (gamybos) darbai", "Tangible assets under construction"],
 
@@ -281,11 +301,27 @@ const ROWS: Row[] = [
   ["333", "Kiti rezervai", "Other reserves", { line: "D.IV.3" }],
   ["34", "Nepaskirstytasis pelnas (nuostoliai)", "Retained earnings (losses)", { line: "D.V" }],
   ["341", "Ataskaitinių metų pelnas (nuostoliai)", "Profit (loss) of the reporting year", { line: "D.V.1" }],
-  ["3411", "Pelno (nuostolių) ataskaitoje pripažintas ataskaitinių metų pelnas (nuostoliai)", "Profit (loss) of the reporting year recognised in the income statement"],
-  ["3412", "Pelno (nuostolių) ataskaitoje nepripažintas ataskaitinių metų pelnas (nuostoliai)", "Profit (loss) of the reporting year not recognised in the income statement"],
+  [
+    "3411",
+    "Pelno (nuostolių) ataskaitoje pripažintas ataskaitinių metų pelnas (nuostoliai)",
+    "Profit (loss) of the reporting year recognised in the income statement",
+  ],
+  [
+    "3412",
+    "Pelno (nuostolių) ataskaitoje nepripažintas ataskaitinių metų pelnas (nuostoliai)",
+    "Profit (loss) of the reporting year not recognised in the income statement",
+  ],
   ["342", "Ankstesnių metų pelnas (nuostoliai)", "Profit (loss) brought forward", { line: "D.V.2" }],
-  ["3421", "Pelno (nuostolių) ataskaitoje pripažintas ankstesnių metų pelnas (nuostoliai)", "Profit (loss) of previous years recognised in the income statement"],
-  ["3422", "Pelno (nuostolių) ataskaitoje nepripažintas ankstesnių metų pelnas (nuostoliai)", "Profit (loss) of previous years not recognised in the income statement"],
+  [
+    "3421",
+    "Pelno (nuostolių) ataskaitoje pripažintas ankstesnių metų pelnas (nuostoliai)",
+    "Profit (loss) of previous years recognised in the income statement",
+  ],
+  [
+    "3422",
+    "Pelno (nuostolių) ataskaitoje nepripažintas ankstesnių metų pelnas (nuostoliai)",
+    "Profit (loss) of previous years not recognised in the income statement",
+  ],
   ["3423", "Ankstesnių metų pelnas (nuostoliai) dėl apskaitos politikos keitimo", "Effect of changes in accounting policies"],
   ["3424", "Ankstesnių metų esminių klaidų taisymo pelnas (nuostoliai)", "Correction of material errors of previous years"],
   // Opening balances are posted against 999, which must reach zero once every balance is in (a balance left here
@@ -303,7 +339,12 @@ const ROWS: Row[] = [
   ["4120", "Atidėtojo pelno mokesčio įsipareigojimai", "Deferred tax liabilities", { saft: "412" }],
   ["4121", "Kiti mokesčių atidėjiniai", "Other tax provisions", { saft: "412" }],
   ["413", "Kiti atidėjiniai", "Other provisions", { line: "F.3" }],
-  ["42", "Po vienų metų mokėtinos sumos ir kiti ilgalaikiai įsipareigojimai", "Amounts payable after one year and other non-current liabilities", { line: "G.I" }],
+  [
+    "42",
+    "Po vienų metų mokėtinos sumos ir kiti ilgalaikiai įsipareigojimai",
+    "Amounts payable after one year and other non-current liabilities",
+    { line: "G.I" },
+  ],
   ["421", "Skoliniai įsipareigojimai", "Debt obligations", { line: "G.I.1" }],
   ["4211", "Lizingo (finansinės nuomos) ar panašūs įsipareigojimai", "Finance lease and similar obligations"],
   ["4214", "Kiti skoliniai įsipareigojimai", "Other debt obligations"],
@@ -316,7 +357,12 @@ const ROWS: Row[] = [
   ["426", "Įmonių grupės įmonėms mokėtinos sumos", "Amounts payable to group undertakings after one year", { line: "G.I.6" }],
   ["427", "Asocijuotosioms įmonėms mokėtinos sumos", "Amounts payable to associates after one year", { line: "G.I.7" }],
   ["428", "Kitos mokėtinos sumos ir ilgalaikiai įsipareigojimai", "Other amounts payable after one year", { line: "G.I.8" }],
-  ["44", "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai", "Amounts payable within one year and other current liabilities", { line: "G.II" }],
+  [
+    "44",
+    "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai",
+    "Amounts payable within one year and other current liabilities",
+    { line: "G.II" },
+  ],
   ["440", "Skoliniai įsipareigojimai", "Debt obligations", { line: "G.II.1" }],
   ["4401", "Lizingo (finansinės nuomos) įsipareigojimų einamųjų metų dalis", "Current portion of finance lease obligations"],
   ["4403", "Kitų ilgalaikių skolų einamųjų metų dalis", "Current portion of other long-term debts"],
@@ -476,7 +522,10 @@ export const STATEMENT_LINES: Record<string, { name: string; nameEn: string }> =
   "A.I.1": { name: "Plėtros darbai", nameEn: "Development costs" },
   "A.I.2": { name: "Prestižas", nameEn: "Goodwill" },
   "A.I.3": { name: "Programinė įranga", nameEn: "Software" },
-  "A.I.4": { name: "Koncesijos, patentai, licencijos, prekių ženklai ir panašios teisės", nameEn: "Concessions, patents, licences, trade marks and similar rights" },
+  "A.I.4": {
+    name: "Koncesijos, patentai, licencijos, prekių ženklai ir panašios teisės",
+    nameEn: "Concessions, patents, licences, trade marks and similar rights",
+  },
   "A.I.5": { name: "Kitas nematerialusis turtas", nameEn: "Other intangible assets" },
   "A.I.6": { name: "Sumokėti avansai", nameEn: "Advance payments" },
   "A.II": { name: "Materialusis turtas", nameEn: "Tangible assets" },
@@ -488,7 +537,10 @@ export const STATEMENT_LINES: Record<string, { name: string; nameEn: string }> =
   "A.II.6": { name: "Investicinis turtas", nameEn: "Investment property" },
   "A.II.6.1": { name: "Žemė", nameEn: "Land" },
   "A.II.6.2": { name: "Pastatai", nameEn: "Buildings" },
-  "A.II.7": { name: "Sumokėti avansai ir vykdomi materialiojo turto statybos (gamybos) darbai", nameEn: "Advance payments and tangible assets under construction" },
+  "A.II.7": {
+    name: "Sumokėti avansai ir vykdomi materialiojo turto statybos (gamybos) darbai",
+    nameEn: "Advance payments and tangible assets under construction",
+  },
   "A.III": { name: "Finansinis turtas", nameEn: "Financial assets" },
   "A.III.1": { name: "Įmonių grupės įmonių akcijos", nameEn: "Shares in group undertakings" },
   "A.III.2": { name: "Paskolos įmonių grupės įmonėms", nameEn: "Loans to group undertakings" },
@@ -542,7 +594,10 @@ export const STATEMENT_LINES: Record<string, { name: string; nameEn: string }> =
   "F.2": { name: "Mokesčių atidėjiniai", nameEn: "Provisions for taxation" },
   "F.3": { name: "Kiti atidėjiniai", nameEn: "Other provisions" },
   G: { name: "MOKĖTINOS SUMOS IR KITI ĮSIPAREIGOJIMAI", nameEn: "AMOUNTS PAYABLE AND OTHER LIABILITIES" },
-  "G.I": { name: "Po vienų metų mokėtinos sumos ir kiti ilgalaikiai įsipareigojimai", nameEn: "Amounts payable after one year and other non-current liabilities" },
+  "G.I": {
+    name: "Po vienų metų mokėtinos sumos ir kiti ilgalaikiai įsipareigojimai",
+    nameEn: "Amounts payable after one year and other non-current liabilities",
+  },
   "G.I.1": { name: "Skoliniai įsipareigojimai", nameEn: "Debt obligations" },
   "G.I.2": { name: "Skolos kredito įstaigoms", nameEn: "Amounts owed to credit institutions" },
   "G.I.3": { name: "Gauti avansai", nameEn: "Payments received on account" },
@@ -551,7 +606,10 @@ export const STATEMENT_LINES: Record<string, { name: string; nameEn: string }> =
   "G.I.6": { name: "Įmonių grupės įmonėms mokėtinos sumos", nameEn: "Amounts payable to group undertakings" },
   "G.I.7": { name: "Asocijuotosioms įmonėms mokėtinos sumos", nameEn: "Amounts payable to associates" },
   "G.I.8": { name: "Kitos mokėtinos sumos ir ilgalaikiai įsipareigojimai", nameEn: "Other amounts payable and non-current liabilities" },
-  "G.II": { name: "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai", nameEn: "Amounts payable within one year and other current liabilities" },
+  "G.II": {
+    name: "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai",
+    nameEn: "Amounts payable within one year and other current liabilities",
+  },
   "G.II.1": { name: "Skoliniai įsipareigojimai", nameEn: "Debt obligations" },
   "G.II.2": { name: "Skolos kredito įstaigoms", nameEn: "Amounts owed to credit institutions" },
   "G.II.3": { name: "Gauti avansai", nameEn: "Payments received on account" },
@@ -571,7 +629,10 @@ export const STATEMENT_LINES: Record<string, { name: string; nameEn: string }> =
   "PL.5": { name: "Pardavimo sąnaudos", nameEn: "Selling expenses" },
   "PL.6": { name: "Bendrosios ir administracinės sąnaudos", nameEn: "General and administrative expenses" },
   "PL.7": { name: "Kitos veiklos rezultatai", nameEn: "Result of other operating activities" },
-  "PL.8": { name: "Investicijų į patronuojančiosios, patronuojamųjų ir asocijuotųjų įmonių akcijas pajamos", nameEn: "Income from shares in the parent, subsidiaries and associates" },
+  "PL.8": {
+    name: "Investicijų į patronuojančiosios, patronuojamųjų ir asocijuotųjų įmonių akcijas pajamos",
+    nameEn: "Income from shares in the parent, subsidiaries and associates",
+  },
   "PL.9": { name: "Kitų ilgalaikių investicijų ir paskolų pajamos", nameEn: "Income from other long-term investments and loans" },
   "PL.10": { name: "Kitos palūkanų ir panašios pajamos", nameEn: "Other interest and similar income" },
   "PL.11": { name: "Finansinio turto ir trumpalaikių investicijų vertės sumažėjimas", nameEn: "Impairment of financial assets and short-term investments" },
@@ -599,8 +660,14 @@ export function saftGrouping(account: { parentCode: string | null; hasChildren: 
   groupingCode: string | null;
 } {
   const groupingCategory: SaftGroupingCategory = !account.hasChildren
-    ? account.parentCode ? "D" : "D1L"
-    : !account.parentCode ? "S1L" : account.hasGrandchildren ? "S2L" : "S";
+    ? account.parentCode
+      ? "D"
+      : "D1L"
+    : !account.parentCode
+      ? "S1L"
+      : account.hasGrandchildren
+        ? "S2L"
+        : "S";
   return { groupingCategory, groupingCode: account.parentCode };
 }
 

@@ -68,16 +68,23 @@ export async function listPeriods(db: Db, companyId: string, request: ListReques
  */
 export async function lockPeriods(trx: Db, companyId: string, keyId: string, input: { month?: string; through?: string }) {
   if ((input.month === undefined) === (input.through === undefined)) {
-    throw validationError({ month: ["send exactly one of month and through"], through: ["send exactly one of month and through"] }, "Name one month, or a date to lock through.");
+    throw validationError(
+      { month: ["send exactly one of month and through"], through: ["send exactly one of month and through"] },
+      "Name one month, or a date to lock through.",
+    );
   }
   await periodLock(trx, companyId);
   const last = input.month ? `${input.month}-01` : input.through!;
   const { rows } = await trx.raw<{ rows: Record<string, any>[] }>(
     `insert into ledger_period_locks (company_id, month, locked_by_key_id)
      select ?, m::date, ? from generate_series(
-       ${input.month ? "?::date" : `least(date_trunc('month', ?::date),
+       ${
+         input.month
+           ? "?::date"
+           : `least(date_trunc('month', ?::date),
               (select date_trunc('month', min(date)) from journal_transactions where company_id = ?),
-              (select min(month) from ledger_period_locks where company_id = ?))`},
+              (select min(month) from ledger_period_locks where company_id = ?))`
+       },
        date_trunc('month', ?::date), interval '1 month') m
      where not ledger_month_locked(?, m::date)
      on conflict do nothing
@@ -117,7 +124,9 @@ export async function unlockPeriod(trx: Db, companyId: string, input: { month: s
     throw conflict(`Only the latest locked period (${latest}) can be unlocked.`, "period.not_latest_locked", { month: input.month, latestLocked: latest });
   }
   await trx("ledger_period_locks").where({ company_id: companyId, month }).delete();
-  await trx("ledger_locked_through").where({ company_id: companyId, month }).update({ month: trx.raw("(?::date - interval '1 month')::date", [month]) });
+  await trx("ledger_locked_through")
+    .where({ company_id: companyId, month })
+    .update({ month: trx.raw("(?::date - interval '1 month')::date", [month]) });
   const period: Period = { month: input.month, state: "open", lockedAt: null, lockedByKeyId: null };
   await emitEvent(trx, companyId, "period.unlocked", period);
   return period;

@@ -33,15 +33,27 @@ export const POSTING_RULES = {
   "purchases.payables": rule("4430", "liability", "Payable of a purchase invoice (credit)"),
   "purchases.expense": rule("6312", "expense", "Default expense of a purchase invoice line: other general and administrative expenses (debit)"),
   "purchases.vatReceivable": rule("2441", "asset", "Deductible input VAT of a purchase invoice (debit)"),
-  "purchases.vatNonDeductible": rule("63081", ["expense", "asset"], "Input VAT that may not be deducted, as an expense (debit; or an asset account when it is capitalised)"),
+  "purchases.vatNonDeductible": rule(
+    "63081",
+    ["expense", "asset"],
+    "Input VAT that may not be deducted, as an expense (debit; or an asset account when it is capitalised)",
+  ),
   "purchases.advancesPaid": rule("2080", "asset", "Advances paid to suppliers (debit)"),
   "purchases.reverseChargeVatInput": rule("2441", "asset", "Input VAT the buyer calculates under the reverse charge (debit)"),
   "purchases.reverseChargeVatOutput": rule("4492", "liability", "Output VAT the buyer calculates under the reverse charge (credit)"),
   "inventory.stock": rule("2040", "asset", "Stock of goods (debit on receipt, credit on issue)"),
   "inventory.costOfSales": rule("6000", "expense", "Cost of goods sold (debit on issue)"),
   "inventory.writeOff": rule("63091", "expense", "Stock written off, and shortages found by a stock count (debit)"),
-  "inventory.countSurplus": rule("5401", ["income", "expense"], "Surpluses found by a stock count: other operating income (credit; or an expense account it reduces)"),
-  "inventory.goodsReceivedNotInvoiced": rule("4431", "liability", "Goods received without a supplier's invoice: the credit of a stock receipt that names no counter account, cleared by a journal transaction when the invoice comes (credit)"),
+  "inventory.countSurplus": rule(
+    "5401",
+    ["income", "expense"],
+    "Surpluses found by a stock count: other operating income (credit; or an expense account it reduces)",
+  ),
+  "inventory.goodsReceivedNotInvoiced": rule(
+    "4431",
+    "liability",
+    "Goods received without a supplier's invoice: the credit of a stock receipt that names no counter account, cleared by a journal transaction when the invoice comes (credit)",
+  ),
   "assets.depreciationExpense": rule("6206", "expense", "Depreciation expense of fixed assets (debit)"),
   "assets.accumulatedDepreciation": rule("1247", "asset", "Accumulated depreciation of fixed assets, a contra-asset account (credit)"),
   "assets.disposalGain": rule("5400", "income", "Gain on the disposal of a fixed asset (credit)"),
@@ -53,7 +65,11 @@ export const POSTING_RULES = {
   "fx.loss": rule("6803", "expense", "Foreign exchange losses (debit)"),
   "equity.retainedEarnings": rule("3421", "equity", "Profit (loss) of previous years"),
   "equity.currentYearResult": rule("3411", "equity", "Profit (loss) of the current year"),
-  "opening.balancing": rule("999", "equity", "Opening balances interim account: receives the difference of unbalanced opening balances (migration) and must reach zero"),
+  "opening.balancing": rule(
+    "999",
+    "equity",
+    "Opening balances interim account: receives the difference of unbalanced opening balances (migration) and must reach zero",
+  ),
 } as const satisfies Record<string, PostingRuleDefinition>;
 
 export type PostingRuleName = keyof typeof POSTING_RULES;
@@ -117,7 +133,10 @@ const STOCK_RULE_LOCK = 7304;
  */
 export async function accountsForRules(db: Db, companyId: string, names: PostingRuleName[]): Promise<string[]> {
   if (names.includes("inventory.stock")) await db.raw("select pg_advisory_xact_lock_shared(?, hashtext(?::text))", [STOCK_RULE_LOCK, companyId]);
-  const rows: { rule: string; account_code: string }[] = await db("posting_rules").where("company_id", companyId).whereIn("rule", names).select("rule", "account_code");
+  const rows: { rule: string; account_code: string }[] = await db("posting_rules")
+    .where("company_id", companyId)
+    .whereIn("rule", names)
+    .select("rule", "account_code");
   const set = new Map(rows.map((r) => [r.rule, r.account_code]));
   return names.map((name) => set.get(name) ?? POSTING_RULES[name].defaultAccountCode);
 }
@@ -159,15 +178,25 @@ export async function updatePostingRule(trx: Db, companyId: string, input: { rul
   }
   const types: readonly string[] = POSTING_RULES[input.rule].types;
   if (!types.includes(account.type)) {
-    throw unprocessable(`Rule ${input.rule} posts to an account of type ${types.join(" or ")}; ${input.accountCode} is ${account.type}.`, "posting_rule.account_type_invalid", {
-      rule: input.rule,
-      accountCode: input.accountCode,
-      accountType: account.type,
-      expectedTypes: [...types],
-    });
+    throw unprocessable(
+      `Rule ${input.rule} posts to an account of type ${types.join(" or ")}; ${input.accountCode} is ${account.type}.`,
+      "posting_rule.account_type_invalid",
+      {
+        rule: input.rule,
+        accountCode: input.accountCode,
+        accountType: account.type,
+        expectedTypes: [...types],
+      },
+    );
   }
   const defaultAccountCode = POSTING_RULES[input.rule].defaultAccountCode;
-  const result: PostingRule = { rule: input.rule, accountCode: input.accountCode, isDefault: input.accountCode === defaultAccountCode, defaultAccountCode, description: POSTING_RULES[input.rule].description };
+  const result: PostingRule = {
+    rule: input.rule,
+    accountCode: input.accountCode,
+    isDefault: input.accountCode === defaultAccountCode,
+    defaultAccountCode,
+    description: POSTING_RULES[input.rule].description,
+  };
   let current = "";
   if (input.rule === "inventory.stock") {
     let value: Decimal;

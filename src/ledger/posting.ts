@@ -86,7 +86,13 @@ async function loadContext(trx: Db, req: PostingRequest, accountCodes: string[],
 }
 
 /** Business rules against the company's data: 409 for a locked month, 422 naming the lines otherwise. */
-async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], partnerCodes: string[], preloaded?: PostingContext): Promise<{ total: Decimal }> {
+async function checkRules(
+  trx: Db,
+  req: PostingRequest,
+  accountCodes: string[],
+  partnerCodes: string[],
+  preloaded?: PostingContext,
+): Promise<{ total: Decimal }> {
   const errors: FieldErrors = {};
   const fail = (path: string, message: string) => (errors[path] ??= []).push(message);
   const context = preloaded ?? (await loadContext(trx, req, accountCodes, partnerCodes));
@@ -105,7 +111,8 @@ async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], 
     if (e.currencyAmount !== undefined && e.rate !== undefined) {
       const converted = new Decimal(e.currencyAmount).dividedBy(e.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
       const tolerance = req.conversion === "within_a_cent" ? "0.01" : "0";
-      if (converted.minus(amount).abs().greaterThan(tolerance)) fail(`entries[${i}]`, `${e.currencyAmount} ${e.currency} at ${e.rate} per EUR is ${converted.toFixed(2)} EUR, not ${amount.toFixed(2)}`);
+      if (converted.minus(amount).abs().greaterThan(tolerance))
+        fail(`entries[${i}]`, `${e.currencyAmount} ${e.currency} at ${e.rate} per EUR is ${converted.toFixed(2)} EUR, not ${amount.toFixed(2)}`);
     }
   });
   if (Object.keys(errors).length) {
@@ -126,8 +133,7 @@ async function checkRules(trx: Db, req: PostingRequest, accountCodes: string[], 
   return { total: debits };
 }
 
-export const periodLocked = (month: string) =>
-  conflict(`The period ${month} is locked; nothing can be posted into it.`, "period.locked", { month });
+export const periodLocked = (month: string) => conflict(`The period ${month} is locked; nothing can be posted into it.`, "period.locked", { month });
 
 export function entryToApi(row: Record<string, any>): JournalTransaction["entries"][number] {
   return {
@@ -225,7 +231,11 @@ export function postArgs(req: PostingRequest, total: Decimal): unknown[] {
  * before it exists: `pending` stands where its id, number and creation time go (src/sales/numbering.ts writes
  * a document's posting in the statement that numbers it, and fills these in there).
  */
-export function plannedTransaction(req: PostingRequest, checked: CheckedPosting, pending: { id: string; number: string; createdAt: string }): JournalTransaction {
+export function plannedTransaction(
+  req: PostingRequest,
+  checked: CheckedPosting,
+  pending: { id: string; number: string; createdAt: string },
+): JournalTransaction {
   if (checked.fingerprint !== fingerprintOf(req)) throw new Error("plannedTransaction: the request differs from the one checked");
   const money = (v: string | undefined) => (v === undefined || isZero(v) ? null : formatDecimal(v, "money"));
   return {
@@ -344,7 +354,8 @@ export function checkPostingBatch(
       else if (!postable) problem(`entries[${i}].accountCode`, `account ${e.accountCode} is not postable`);
     });
     if (ok && !debits.equals(credits)) problem("entries", `does not balance: debits ${debits.toFixed(2)}, credits ${credits.toFixed(2)}`);
-    if (ok && debits.greaterThan(MAX_MONEY)) problem("entries", `total ${debits.toFixed(2)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
+    if (ok && debits.greaterThan(MAX_MONEY))
+      problem("entries", `total ${debits.toFixed(2)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
     return ok ? debits : undefined;
   });
   return { lockedMonths: [...locked].sort(), totals };
@@ -426,7 +437,15 @@ export async function postBatch(
       `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit)
        select $1::uuid, l.id, l.line_no, l.date, l.account_code, l.debit, l.credit
          from unnest($2::uuid[], $3::int[], $4::date[], $5::text[], $6::numeric[], $7::numeric[]) as l(id, line_no, date, account_code, debit, credit)`,
-      [companyId, lines.map((l) => l.id), lines.map((l) => l.lineNo), lines.map((l) => l.date), lines.map((l) => l.accountCode), lines.map((l) => l.debit ?? "0"), lines.map((l) => l.credit ?? "0")],
+      [
+        companyId,
+        lines.map((l) => l.id),
+        lines.map((l) => l.lineNo),
+        lines.map((l) => l.date),
+        lines.map((l) => l.accountCode),
+        lines.map((l) => l.debit ?? "0"),
+        lines.map((l) => l.credit ?? "0"),
+      ],
     );
   } catch (error) {
     switch (violatedConstraint(error)?.constraint) {

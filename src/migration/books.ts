@@ -117,9 +117,13 @@ async function recordImport(trx: Db, companyId: string, who: Importer, digest: B
   } catch (error) {
     const violation = violatedConstraint(error);
     if (violation?.constraint.startsWith("migration_imports_")) {
-      throw conflict("This package was imported into the company meanwhile; nothing was imported again. Validate it again to see that import.", "migration.package_imported", {
-        constraint: violation.constraint,
-      });
+      throw conflict(
+        "This package was imported into the company meanwhile; nothing was imported again. Validate it again to see that import.",
+        "migration.package_imported",
+        {
+          constraint: violation.constraint,
+        },
+      );
     }
     throw error;
   }

@@ -11,7 +11,18 @@ import { depreciationStart } from "../assets/index.js";
 import { checkPostingBatch, type PostingEntry } from "../ledger/index.js";
 import { saftAccountTypeOf } from "../ledger/index.js";
 import type { BooksContext } from "./context.js";
-import type { BooksPackage, BooksResult, EarlierImport, InvoiceRow, MigratedNumberSeries, NewAccount, NewAsset, NewInvoice, NewStockRow, Writes } from "./types.js";
+import type {
+  BooksPackage,
+  BooksResult,
+  EarlierImport,
+  InvoiceRow,
+  MigratedNumberSeries,
+  NewAccount,
+  NewAsset,
+  NewInvoice,
+  NewStockRow,
+  Writes,
+} from "./types.js";
 import { compareSubLedgers } from "./warnings.js";
 
 /** At most this many paths go into `fieldErrors` (the envelope's bound); `params.problemCount` counts them all. */
@@ -62,7 +73,9 @@ function checkNotImported(pkg: BooksPackage, imports: EarlierImport[]): void {
     throw new ApiError("unprocessable", "`repeatOf` names no import of this package. Nothing was imported.", {
       key: "migration.rows_rejected",
       params: { problemCount: 1 },
-      fieldErrors: { repeatOf: [`names no import of this package into the company${latest ? ` (its latest import is ${latest.id})` : " (it was never imported)"}`] },
+      fieldErrors: {
+        repeatOf: [`names no import of this package into the company${latest ? ` (its latest import is ${latest.id})` : " (it was never imported)"}`],
+      },
     });
   }
   if (latest && pkg.repeatOf !== latest.id) {
@@ -118,10 +131,16 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
 
   // Prerequisites (spec: "Prerequisites of an import").
   if (ctx.accounts.size === 0 && !pkg.accounts?.length) {
-    throw unprocessable("The company has no chart of accounts: apply one (ledger/accounts/apply-template) or send the `accounts` section.", "migration.no_chart");
+    throw unprocessable(
+      "The company has no chart of accounts: apply one (ledger/accounts/apply-template) or send the `accounts` section.",
+      "migration.no_chart",
+    );
   }
   if (pkg.stock?.length && ctx.warehouses.size === 0) {
-    throw unprocessable("Stock is imported into a warehouse, and the company has none: create one first (inventory/warehouses/create).", "migration.no_warehouse");
+    throw unprocessable(
+      "Stock is imported into a warehouse, and the company has none: create one first (inventory/warehouses/create).",
+      "migration.no_warehouse",
+    );
   }
 
   // Rule 2, accounts: new ones are created parents first; existing codes are left as they are.
@@ -132,7 +151,10 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     // An existing account is left as it is (rule 2): a package that calls it another type would post its figures
     // to an account that means something else than the package says.
     if (existing && existing.type !== row.type) {
-      fail(`accounts[${index}].type`, `account ${row.code} exists with type ${existing.type}; an existing account is left as it is, so the package must give that type (or another code)`);
+      fail(
+        `accounts[${index}].type`,
+        `account ${row.code} exists with type ${existing.type}; an existing account is left as it is, so the package must give that type (or another code)`,
+      );
     }
     if (!existing && !packageAccounts.has(row.code)) packageAccounts.set(row.code, { index, row });
   });
@@ -247,7 +269,11 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     checkAccount(`assetGroups[${i}].depreciationAccountCode`, g.depreciationAccountCode, "asset");
     checkAccount(`assetGroups[${i}].expenseAccountCode`, expense, "expense");
     if (g.assetAccountCode === g.depreciationAccountCode) fail(`assetGroups[${i}].depreciationAccountCode`, "must differ from the cost account");
-    groups.set(g.code, { assetAccountCode: g.assetAccountCode, depreciationAccountCode: g.depreciationAccountCode, defaultUsefulLifeMonths: g.defaultUsefulLifeMonths });
+    groups.set(g.code, {
+      assetAccountCode: g.assetAccountCode,
+      depreciationAccountCode: g.depreciationAccountCode,
+      defaultUsefulLifeMonths: g.defaultUsefulLifeMonths,
+    });
     newGroups.push({ ...g, expenseAccountCode: expense });
   });
 
@@ -264,7 +290,8 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     let credits = new Decimal(0);
     ob.entries.forEach((e, i) => {
       if ((e.debit === undefined) === (e.credit === undefined)) fail(`openingBalances.entries[${i}]`, "needs exactly one of debit and credit");
-      else if (new Decimal(e.debit ?? e.credit!).isZero()) fail(`openingBalances.entries[${i}].${e.debit !== undefined ? "debit" : "credit"}`, "must be above 0");
+      else if (new Decimal(e.debit ?? e.credit!).isZero())
+        fail(`openingBalances.entries[${i}].${e.debit !== undefined ? "debit" : "credit"}`, "must be above 0");
       else if (e.debit !== undefined) debits = debits.plus(e.debit);
       else credits = credits.plus(e.credit!);
       checkAccount(`openingBalances.entries[${i}].accountCode`, e.accountCode);
@@ -273,17 +300,32 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     let balancing = new Decimal(0);
     if (!difference.isZero()) {
       if (!ob.balancingAccountCode) {
-        fail("openingBalances.entries", `do not balance: debits ${money(debits)}, credits ${money(credits)}, difference ${money(difference)}; send balancingAccountCode to post the difference there`);
+        fail(
+          "openingBalances.entries",
+          `do not balance: debits ${money(debits)}, credits ${money(credits)}, difference ${money(difference)}; send balancingAccountCode to post the difference there`,
+        );
       } else {
         checkAccount("openingBalances.balancingAccountCode", ob.balancingAccountCode);
         balancing = difference.negated();
-        entries.push(balancing.isPositive() ? { accountCode: ob.balancingAccountCode, debit: money(balancing) } : { accountCode: ob.balancingAccountCode, credit: money(balancing.abs()) });
+        entries.push(
+          balancing.isPositive()
+            ? { accountCode: ob.balancingAccountCode, debit: money(balancing) }
+            : { accountCode: ob.balancingAccountCode, credit: money(balancing.abs()) },
+        );
       }
     }
     const total = Decimal.max(debits, credits);
-    if (total.greaterThan(MAX_MONEY)) fail("openingBalances.entries", `total ${money(total)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
+    if (total.greaterThan(MAX_MONEY))
+      fail("openingBalances.entries", `total ${money(total)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
     opening = { date: openingDate, description: `Opening balances as of ${cutover}, migrated from ${pkg.source ?? "another system"}`, entries };
-    openingResult = { journalTransactionId: null, date: openingDate, entries: entries.length, debitTotal: money(total), creditTotal: money(total), balancingAmount: money(balancing) };
+    openingResult = {
+      journalTransactionId: null,
+      date: openingDate,
+      entries: entries.length,
+      debitTotal: money(total),
+      creditTotal: money(total),
+      balancingAmount: money(balancing),
+    };
   }
 
   // Rule 5: the historical journal, each transaction balanced on its own, within [openingBalances.date, cutover).
@@ -293,7 +335,13 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     else if (ob && t.date < openingDate) fail(`journal[${i}].date`, `must be on or after the opening balances' date ${openingDate}`);
   });
   const { totals } = checkPostingBatch(journal, { accounts: postable, lockedMonths: new Set() }, (i, path, message) => fail(`journal[${i}].${path}`, message));
-  const journalWrites: Writes["journal"] = journal.map((t, i) => ({ date: t.date, description: t.description ?? null, reference: t.reference ?? null, entries: t.entries, total: money(totals[i] ?? new Decimal(0)) }));
+  const journalWrites: Writes["journal"] = journal.map((t, i) => ({
+    date: t.date,
+    description: t.description ?? null,
+    reference: t.reference ?? null,
+    entries: t.entries,
+    total: money(totals[i] ?? new Decimal(0)),
+  }));
 
   // Rule 7: open receivables and payables.
   const base = company.baseCurrency;
@@ -326,7 +374,8 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       fail(`${path}.fxRate`, `must be 1 or left out: ${currency} is the base currency`);
     }
     // The EUR figure of a tiny rate could exceed what an amount may be.
-    if (toBase(gross, rate).greaterThan(MAX_MONEY)) fail(`${path}.fxRate`, `makes the gross total ${toBase(gross, rate).toFixed(2)} ${base}, above ${MAX_MONEY}`);
+    if (toBase(gross, rate).greaterThan(MAX_MONEY))
+      fail(`${path}.fxRate`, `makes the gross total ${toBase(gross, rate).toFixed(2)} ${base}, above ${MAX_MONEY}`);
     const out: NewInvoice = {
       partnerCode: row.partnerCode,
       number: "",
@@ -356,13 +405,22 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     // Rule 8: PREFIX-N issued in the cut-over year raises that series to N+1; other numbers touch no series.
     if (m && Number(r.issueDate.slice(0, 4)) === cutoverYear) {
       // The number after the highest imported one must still be one a series can show.
-      if (Number(m[2]) >= MAX_SERIES_NUMBER) fail(`openReceivables[${i}].number`, `leaves no next number in series ${m[1]} (numbers go up to ${MAX_SERIES_NUMBER})`);
+      if (Number(m[2]) >= MAX_SERIES_NUMBER)
+        fail(`openReceivables[${i}].number`, `leaves no next number in series ${m[1]} (numbers go up to ${MAX_SERIES_NUMBER})`);
       else seriesTop.set(m[1], Math.max(seriesTop.get(m[1]) ?? 0, Number(m[2])));
     }
     return inv;
   });
-  if (pkg.openPayables?.length && !ob) fail("openPayables", "requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)");
-  duplicates(pkg.openPayables, "openPayables", "documentNumber", (r) => `${r.partnerCode}\u0000${r.documentNumber}`, problems, "document number of this partner");
+  if (pkg.openPayables?.length && !ob)
+    fail("openPayables", "requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)");
+  duplicates(
+    pkg.openPayables,
+    "openPayables",
+    "documentNumber",
+    (r) => `${r.partnerCode}\u0000${r.documentNumber}`,
+    problems,
+    "document number of this partner",
+  );
   const payables = (pkg.openPayables ?? []).map((r, i) => {
     const inv = invoice("openPayables", i, r, r.documentDate, "documentDate");
     inv.number = r.documentNumber;
@@ -371,11 +429,21 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     }
     return inv;
   });
-  const numberSeries: MigratedNumberSeries[] = [...seriesTop].sort(([a], [b]) => (a < b ? -1 : 1)).map(([prefix, top]) => {
-    const existing = ctx.series.get(prefix);
-    const next = Math.max(existing?.nextNumber ?? 1, top + 1);
-    return { id: existing?.id ?? null, documentType: "sale_invoice", prefix, year: cutoverYear, nextNumber: next, nextFormatted: `${prefix}-${next}`, created: !existing };
-  });
+  const numberSeries: MigratedNumberSeries[] = [...seriesTop]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([prefix, top]) => {
+      const existing = ctx.series.get(prefix);
+      const next = Math.max(existing?.nextNumber ?? 1, top + 1);
+      return {
+        id: existing?.id ?? null,
+        documentType: "sale_invoice",
+        prefix,
+        year: cutoverYear,
+        nextNumber: next,
+        nextFormatted: `${prefix}-${next}`,
+        created: !existing,
+      };
+    });
 
   // Rule 9: fixed assets with their depreciation to date.
   duplicates(pkg.fixedAssets, "fixedAssets", "code", (a) => a.code, problems, "asset code");
@@ -393,9 +461,13 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     const depreciable = cost.minus(salvage);
     if (cost.isZero()) fail(`${path}.acquisitionCost`, "must be above 0");
     if (salvage.greaterThan(cost)) fail(`${path}.salvageValue`, `is above the acquisition cost ${money(cost)}`);
-    else if (accumulated.greaterThan(depreciable)) fail(`${path}.accumulatedDepreciation`, `is above the depreciable value ${money(depreciable)} (cost − salvage)`);
+    else if (accumulated.greaterThan(depreciable))
+      fail(`${path}.accumulatedDepreciation`, `is above the depreciable value ${money(depreciable)} (cost − salvage)`);
     else if (life !== undefined && months === life && !accumulated.equals(depreciable)) {
-      fail(`${path}.accumulatedDepreciation`, `must equal the depreciable value ${money(depreciable)} when every month of the useful life (${life}) is depreciated`);
+      fail(
+        `${path}.accumulatedDepreciation`,
+        `must equal the depreciable value ${money(depreciable)} when every month of the useful life (${life}) is depreciated`,
+      );
     }
     if (life !== undefined && months > life) fail(`${path}.depreciatedMonths`, `is above the useful life of ${life} months`);
     // As assets/assets/create refuses it (issue 22, defect 13): one month taking the whole remaining value must stay
@@ -431,9 +503,12 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     const tracking = item?.tracking ?? "none";
     if (tracking !== "none" && !s.lotNumber) fail(`${path}.lotNumber`, `is required: item ${s.itemCode} is ${tracking}-tracked`);
     // What inventory/stock/receive refuses for such an item (a lot or expiry nothing could ever name again).
-    if (item?.type === "product" && tracking === "none" && s.lotNumber !== undefined) fail(`${path}.lotNumber`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without a lot number`);
-    if (item?.type === "product" && tracking === "none" && s.expiryDate !== undefined) fail(`${path}.expiryDate`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without an expiry date`);
-    if (tracking === "serial" && !new Decimal(s.quantity).equals(1)) fail(`${path}.quantity`, `must be 1: item ${s.itemCode} is serial-tracked (one row per serial number)`);
+    if (item?.type === "product" && tracking === "none" && s.lotNumber !== undefined)
+      fail(`${path}.lotNumber`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without a lot number`);
+    if (item?.type === "product" && tracking === "none" && s.expiryDate !== undefined)
+      fail(`${path}.expiryDate`, `item ${s.itemCode} is tracked by neither lot nor serial number: send the row without an expiry date`);
+    if (tracking === "serial" && !new Decimal(s.quantity).equals(1))
+      fail(`${path}.quantity`, `must be 1: item ${s.itemCode} is serial-tracked (one row per serial number)`);
     if (tracking === "serial" && s.lotNumber) {
       const key = `${s.itemCode}\u0000${s.lotNumber}`;
       if (serials.has(key)) fail(`${path}.lotNumber`, `duplicate serial number: stock[${serials.get(key)}] has it too`);
@@ -463,32 +538,49 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
   });
   for (const [key, total] of perBalance) {
     if (total.quantity.greaterThan(MAX_STOCK_QUANTITY) || total.value.greaterThan(MAX_STOCK_VALUE)) {
-      fail(`stock[${total.last}]`, `the rows of item ${key.split("\u0000")[0]} in one warehouse add up to more than ${MAX_STOCK_QUANTITY} units or ${MAX_STOCK_VALUE} in value`);
+      fail(
+        `stock[${total.last}]`,
+        `the rows of item ${key.split("\u0000")[0]} in one warehouse add up to more than ${MAX_STOCK_QUANTITY} units or ${MAX_STOCK_VALUE} in value`,
+      );
     }
   }
 
   // 422 first (the package itself), then 409 (the service's state).
   if (problems.count) {
-    throw new ApiError("unprocessable", `The package has ${problems.count} problem(s)${problems.count > MAX_LISTED ? `; the first ${MAX_LISTED} paths are listed` : ""}. Nothing was imported.`, {
-      key: "migration.rows_rejected",
-      params: { problemCount: problems.count },
-      fieldErrors: problems.fields,
-    });
+    throw new ApiError(
+      "unprocessable",
+      `The package has ${problems.count} problem(s)${problems.count > MAX_LISTED ? `; the first ${MAX_LISTED} paths are listed` : ""}. Nothing was imported.`,
+      {
+        key: "migration.rows_rejected",
+        params: { problemCount: problems.count },
+        fieldErrors: problems.fields,
+      },
+    );
   }
   if (taken.count) {
-    throw new ApiError("conflict", `${taken.count} invoice number(s), document number(s), asset code(s) or serial number(s) of the package exist in the service already. Nothing was imported.`, {
-      key: "migration.codes_exist",
-      params: { problemCount: taken.count },
-      fieldErrors: taken.fields,
-    });
+    throw new ApiError(
+      "conflict",
+      `${taken.count} invoice number(s), document number(s), asset code(s) or serial number(s) of the package exist in the service already. Nothing was imported.`,
+      {
+        key: "migration.codes_exist",
+        params: { problemCount: taken.count },
+        fieldErrors: taken.fields,
+      },
+    );
   }
   if (ob && ctx.openingId) {
-    throw conflict("The company has an opening-balance transaction already; there is only one per company (rule 4).", "migration.opening_balances_exist", { journalTransactionId: ctx.openingId });
+    throw conflict("The company has an opening-balance transaction already; there is only one per company (rule 4).", "migration.opening_balances_exist", {
+      journalTransactionId: ctx.openingId,
+    });
   }
   const months = [...new Set([...(ob ? [openingDate] : []), ...journal.map((t) => t.date), ...(pkg.stock?.length ? [cutover] : [])].map((d) => d.slice(0, 7)))];
   const locked = months.filter((m) => ctx.lockedMonths.has(m)).sort();
   if (locked.length) {
-    throw conflict(`The period(s) ${locked.join(", ")} are locked; the opening balances, the history and the stock (dated the cut-over date) must go into open months (rule 6).`, "migration.period_locked", { months: locked });
+    throw conflict(
+      `The period(s) ${locked.join(", ")} are locked; the opening balances, the history and the stock (dated the cut-over date) must go into open months (rule 6).`,
+      "migration.period_locked",
+      { months: locked },
+    );
   }
 
   const sum = (values: Decimal[]) => values.reduce((a, b) => a.plus(b), new Decimal(0));
@@ -503,7 +595,11 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     journal: { transactions: journal.length, entries: journal.reduce((n, t) => n + t.entries.length, 0) },
     openReceivables: { created: receivables.length, outstandingTotal: money(sum(receivables.map((r) => toBase(r.outstanding, r.rate)))) },
     openPayables: { created: payables.length, outstandingTotal: money(sum(payables.map((r) => toBase(r.outstanding, r.rate)))) },
-    fixedAssets: { created: assets.length, costTotal: money(sum(assets.map((a) => a.cost))), accumulatedDepreciationTotal: money(sum(assets.map((a) => a.accumulated))) },
+    fixedAssets: {
+      created: assets.length,
+      costTotal: money(sum(assets.map((a) => a.cost))),
+      accumulatedDepreciationTotal: money(sum(assets.map((a) => a.accumulated))),
+    },
     stock: { movements: stock.length, costTotal: money(sum(stock.map((s) => s.value))) },
     numberSeries,
     warnings: compareSubLedgers(pkg, { opening: opening?.entries ?? [], journal, receivables, payables, assets, stock, groups, rules: ctx.rules }),

@@ -42,11 +42,16 @@ export async function migrateBooks(db: Db, companyId: string, file: string, dryR
   }
   const result = await withTransaction(db, async (trx) => {
     const imported = await importBooks(trx, company, { keyId: null, requestId: "cli" }, input, step);
-    await recordAudit(trx, { accountId: row.account_id, companyId, keyId: null, requestId: "cli", operationPath: "/v1/migration/books/import" }, {
-      operation: "migration.imported",
-      targetIds: imported.openingBalances?.journalTransactionId ? [imported.openingBalances.journalTransactionId] : [],
-      summary: imported,
-    }, imported);
+    await recordAudit(
+      trx,
+      { accountId: row.account_id, companyId, keyId: null, requestId: "cli", operationPath: "/v1/migration/books/import" },
+      {
+        operation: "migration.imported",
+        targetIds: imported.openingBalances?.journalTransactionId ? [imported.openingBalances.journalTransactionId] : [],
+        summary: imported,
+      },
+      imported,
+    );
     return imported;
   });
   step("commit");

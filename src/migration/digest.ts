@@ -72,7 +72,13 @@ export function packageFingerprint(pkg: BooksPackage): string {
   for (const section of Object.keys(content).sort()) {
     const value = (content as Record<string, unknown>)[section];
     digest.update(`${JSON.stringify(section)}:`);
-    if (Array.isArray(value)) digest.update(value.map((row) => hash("sha256", JSON.stringify(canonical(row)), "base64")).sort().join(","));
+    if (Array.isArray(value))
+      digest.update(
+        value
+          .map((row) => hash("sha256", JSON.stringify(canonical(row)), "base64"))
+          .sort()
+          .join(","),
+      );
     else digest.update(JSON.stringify(canonical(value)));
     digest.update("\n");
   }
@@ -88,12 +94,16 @@ export function booksDigest(pkg: BooksPackage): BooksDigest {
   // The months the package writes into: the opening balances', the history's, and the cut-over date's when stock
   // comes in (its movements are dated the cut-over date; the database refuses stock movements in a locked month).
   const months = uniq(
-    [pkg.openingBalances ? (pkg.openingBalances.date ?? pkg.cutoverDate) : undefined, ...(pkg.journal ?? []).map((t) => t.date), stock.length ? pkg.cutoverDate : undefined].map(
-      (d) => d && `${d.slice(0, 7)}-01`,
-    ),
+    [
+      pkg.openingBalances ? (pkg.openingBalances.date ?? pkg.cutoverDate) : undefined,
+      ...(pkg.journal ?? []).map((t) => t.date),
+      stock.length ? pkg.cutoverDate : undefined,
+    ].map((d) => d && `${d.slice(0, 7)}-01`),
   );
   const lookups: BooksLookups = {
-    partnerCodes: pgTextArray(uniq([...(pkg.partners ?? []).map((p) => p.code), ...(pkg.openReceivables ?? []).map((r) => r.partnerCode), ...payables.map((r) => r.partnerCode)])),
+    partnerCodes: pgTextArray(
+      uniq([...(pkg.partners ?? []).map((p) => p.code), ...(pkg.openReceivables ?? []).map((r) => r.partnerCode), ...payables.map((r) => r.partnerCode)]),
+    ),
     itemCodes: pgTextArray(uniq([...(pkg.items ?? []).map((i) => i.code), ...stock.map((s) => s.itemCode)])),
     months,
     payables: { partnerCodes: pgTextArray(payables.map((r) => r.partnerCode)), documentNumbers: pgTextArray(payables.map((r) => r.documentNumber)) },

@@ -10,7 +10,10 @@ import { validationError, type FieldErrors } from "../shared/errors.js";
 import { parseJsonInput } from "../shared/json-input.js";
 import type { BooksPackage } from "./types.js";
 
-type AjvLike = { addSchema(s: unknown, key: string): void; getSchema(ref: string): ((v: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } };
+type AjvLike = {
+  addSchema(s: unknown, key: string): void;
+  getSchema(ref: string): ((v: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
+};
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (o: object) => AjvLike;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: AjvLike, formats: string[]) => void;
 
@@ -26,7 +29,12 @@ export function readPackageFile(file: string): BooksPackage {
   if (!validate(value)) {
     const errors: FieldErrors = {};
     for (const e of (validate.errors ?? []).slice(0, MAX_LISTED)) {
-      (errors[e.instancePath.replace(/^\//, "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".") || "body"] ??= []).push(e.message ?? "is not valid");
+      (errors[
+        e.instancePath
+          .replace(/^\//, "")
+          .replace(/\/(\d+)/g, "[$1]")
+          .replace(/\//g, ".") || "body"
+      ] ??= []).push(e.message ?? "is not valid");
     }
     throw validationError(errors, "The package does not match the contract (Migration.BooksPackage).");
   }

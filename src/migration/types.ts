@@ -120,8 +120,24 @@ export interface EarlierImport {
 export interface Writes {
   accounts: NewAccount[];
   partners: { code: string; name: string; vatCode: string | null; isCustomer: boolean; isSupplier: boolean }[];
-  items: { code: string; name: string; type: string; unit: string; barcode: string | null; vatRatePercent: string; salePrice: string | null; purchasePrice: string | null }[];
-  assetGroups: { code: string; name: string; assetAccountCode: string; depreciationAccountCode: string; expenseAccountCode: string; defaultUsefulLifeMonths: number }[];
+  items: {
+    code: string;
+    name: string;
+    type: string;
+    unit: string;
+    barcode: string | null;
+    vatRatePercent: string;
+    salePrice: string | null;
+    purchasePrice: string | null;
+  }[];
+  assetGroups: {
+    code: string;
+    name: string;
+    assetAccountCode: string;
+    depreciationAccountCode: string;
+    expenseAccountCode: string;
+    defaultUsefulLifeMonths: number;
+  }[];
   opening: { date: string; description: string; entries: PostingEntry[] } | null;
   /** The company's opening-balance transaction from an earlier import, which migrated sale invoices link to. */
   existingOpeningId: string | null;

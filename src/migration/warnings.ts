@@ -32,7 +32,15 @@ export function compareSubLedgers(pkg: BooksPackage, s: SubLedgers): MigrationWa
   const debitBalance = (code: string) => balance.get(code) ?? new Decimal(0);
 
   const warnings: MigrationWarning[] = [];
-  const compare = (code: MigrationWarning["code"], section: string, accountCode: string, groupCode: string | null, expected: Decimal, actual: Decimal, what: string) => {
+  const compare = (
+    code: MigrationWarning["code"],
+    section: string,
+    accountCode: string,
+    groupCode: string | null,
+    expected: Decimal,
+    actual: Decimal,
+    what: string,
+  ) => {
     const difference = actual.minus(expected);
     if (difference.isZero()) return;
     warnings.push({
@@ -48,11 +56,27 @@ export function compareSubLedgers(pkg: BooksPackage, s: SubLedgers): MigrationWa
   };
   if (pkg.openReceivables?.length) {
     const expected = sum(s.receivables.map((r) => toBase(r.outstanding, r.rate)));
-    compare("receivables_differ", "openReceivables", s.rules.receivable, null, expected, debitBalance(s.rules.receivable), "The outstanding total of openReceivables");
+    compare(
+      "receivables_differ",
+      "openReceivables",
+      s.rules.receivable,
+      null,
+      expected,
+      debitBalance(s.rules.receivable),
+      "The outstanding total of openReceivables",
+    );
   }
   if (pkg.openPayables?.length) {
     const expected = sum(s.payables.map((r) => toBase(r.outstanding, r.rate)));
-    compare("payables_differ", "openPayables", s.rules.payables, null, expected, debitBalance(s.rules.payables).negated(), "The outstanding total of openPayables");
+    compare(
+      "payables_differ",
+      "openPayables",
+      s.rules.payables,
+      null,
+      expected,
+      debitBalance(s.rules.payables).negated(),
+      "The outstanding total of openPayables",
+    );
   }
   if (pkg.stock?.length) {
     compare("stock_differs", "stock", s.rules.stock, null, sum(s.stock.map((r) => r.value)), debitBalance(s.rules.stock), "The cost of stock");
@@ -65,7 +89,15 @@ export function compareSubLedgers(pkg: BooksPackage, s: SubLedgers): MigrationWa
   for (const [groupCode, assets] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const group = s.groups.get(groupCode);
     if (!group) continue;
-    compare("asset_cost_differs", "fixedAssets", group.assetAccountCode, groupCode, sum(assets.map((a) => a.cost)), debitBalance(group.assetAccountCode), `The cost of the fixed assets of group ${groupCode}`);
+    compare(
+      "asset_cost_differs",
+      "fixedAssets",
+      group.assetAccountCode,
+      groupCode,
+      sum(assets.map((a) => a.cost)),
+      debitBalance(group.assetAccountCode),
+      `The cost of the fixed assets of group ${groupCode}`,
+    );
     compare(
       "asset_depreciation_differs",
       "fixedAssets",

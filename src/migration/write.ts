@@ -37,7 +37,16 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
            from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[])
                 with ordinality as t(code, name, type, parent_code, is_postable, statement_line, saft_account_table_id, saft_account_type, n)
           order by n`,
-        [col(a, (r) => r.code), col(a, (r) => r.name), col(a, (r) => r.type), col(a, (r) => r.parentCode), col(a, (r) => r.isPostable), col(a, (r) => r.statementLine), col(a, (r) => r.saftAccountTableId), col(a, (r) => r.saftAccountType)],
+        [
+          col(a, (r) => r.code),
+          col(a, (r) => r.name),
+          col(a, (r) => r.type),
+          col(a, (r) => r.parentCode),
+          col(a, (r) => r.isPostable),
+          col(a, (r) => r.statementLine),
+          col(a, (r) => r.saftAccountTableId),
+          col(a, (r) => r.saftAccountType),
+        ],
       );
     }
     if (w.partners.length) {
@@ -60,7 +69,16 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
          select $1, t.code, t.name, t.type, t.unit, t.barcode, t.rate, t.sale, t.purchase, classifier.code
            from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[]) as t(code, name, type, unit, barcode, rate, sale, purchase)
            left join classifier on classifier.rate = t.rate`,
-        [col(it, (r) => r.code), col(it, (r) => r.name), col(it, (r) => r.type), col(it, (r) => r.unit), col(it, (r) => r.barcode), col(it, (r) => r.vatRatePercent), col(it, (r) => r.salePrice), col(it, (r) => r.purchasePrice)],
+        [
+          col(it, (r) => r.code),
+          col(it, (r) => r.name),
+          col(it, (r) => r.type),
+          col(it, (r) => r.unit),
+          col(it, (r) => r.barcode),
+          col(it, (r) => r.vatRatePercent),
+          col(it, (r) => r.salePrice),
+          col(it, (r) => r.purchasePrice),
+        ],
       );
     }
     if (w.assetGroups.length) {
@@ -68,7 +86,14 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
       await q(
         `insert into asset_groups (company_id, code, name, asset_account_code, depreciation_account_code, expense_account_code, default_useful_life_months)
          select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
-        [col(g, (r) => r.code), col(g, (r) => r.name), col(g, (r) => r.assetAccountCode), col(g, (r) => r.depreciationAccountCode), col(g, (r) => r.expenseAccountCode), col(g, (r) => r.defaultUsefulLifeMonths)],
+        [
+          col(g, (r) => r.code),
+          col(g, (r) => r.name),
+          col(g, (r) => r.assetAccountCode),
+          col(g, (r) => r.depreciationAccountCode),
+          col(g, (r) => r.expenseAccountCode),
+          col(g, (r) => r.defaultUsefulLifeMonths),
+        ],
       );
     }
   } catch (error) {
@@ -79,17 +104,31 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
   lap("master data");
   // Rule 3: one transaction through the one posting function (it checks the lines again and announces the posting).
   const openingId = w.opening
-    ? (await post(trx, { companyId, date: w.opening.date, description: w.opening.description, documentType: "migration_opening", entries: w.opening.entries, createdByKeyId: keyId }).catch(
-        (error) => {
-          if (violatedConstraint(error)?.constraint === "journal_transactions_one_opening") throw conflict("An opening-balance transaction was posted meanwhile.", "migration.opening_balances_exist");
+    ? (
+        await post(trx, {
+          companyId,
+          date: w.opening.date,
+          description: w.opening.description,
+          documentType: "migration_opening",
+          entries: w.opening.entries,
+          createdByKeyId: keyId,
+        }).catch((error) => {
+          if (violatedConstraint(error)?.constraint === "journal_transactions_one_opening")
+            throw conflict("An opening-balance transaction was posted meanwhile.", "migration.opening_balances_exist");
           throw error;
-        },
-      )).id
+        })
+      ).id
     : null;
 
   lap("opening");
   // Rule 5.
-  await postBatch(trx, companyId, "migration", w.journal.map((t) => ({ ...t, total: new Decimal(t.total) })), keyId);
+  await postBatch(
+    trx,
+    companyId,
+    "migration",
+    w.journal.map((t) => ({ ...t, total: new Decimal(t.total) })),
+    keyId,
+  );
   lap("journal");
 
   // Rule 8: raised, never lowered (also the trigger number_series_never_lowered).
@@ -229,7 +268,16 @@ async function writeStock(trx: Db, companyId: string, keyId: string | null, w: W
     `insert into stock_movements (company_id, id, operation_id, line_no, direction, date, warehouse_id, item_code, quantity, value)
      select $1, t.id, t.operation_id, t.line_no, 'in', $2, t.warehouse_id, t.item_code, t.quantity, t.value
        from unnest($3::uuid[], $4::uuid[], $5::int[], $6::uuid[], $7::text[], $8::numeric[], $9::numeric[]) as t(id, operation_id, line_no, warehouse_id, item_code, quantity, value)`,
-    [w.cutoverDate, m.map((x) => x.id), m.map((x) => x.operationId), m.map((x) => x.lineNo), m.map((x) => x.row.warehouseId), m.map((x) => x.row.itemCode), m.map((x) => x.row.quantity), m.map((x) => x.row.value)],
+    [
+      w.cutoverDate,
+      m.map((x) => x.id),
+      m.map((x) => x.operationId),
+      m.map((x) => x.lineNo),
+      m.map((x) => x.row.warehouseId),
+      m.map((x) => x.row.itemCode),
+      m.map((x) => x.row.quantity),
+      m.map((x) => x.row.value),
+    ],
   );
   // In the rows' order, so that the layers' FIFO sequence follows the package.
   await q(
@@ -265,9 +313,12 @@ async function writeStock(trx: Db, companyId: string, keyId: string | null, w: W
 }
 
 const changedMeanwhile = (constraint?: string) =>
-  conflict("A code, number or serial number of the package exists in the service (it was created while importing, or is a serial number in stock); validate again.", "migration.codes_exist", { constraint });
+  conflict(
+    "A code, number or serial number of the package exists in the service (it was created while importing, or is a serial number in stock); validate again.",
+    "migration.codes_exist",
+    { constraint },
+  );
 
 export function seriesResult(planned: MigratedNumberSeries[], written: Written["series"]): MigratedNumberSeries[] {
   return planned.map((s) => ({ ...s, id: written.get(s.prefix)?.id ?? s.id }));
 }
-

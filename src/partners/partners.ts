@@ -97,7 +97,9 @@ const referenced = (row: { id: string; code: string }, action: string) =>
 export async function createPartner(trx: Db, companyId: string, input: CreateInput): Promise<Partner> {
   checkRules(input);
   try {
-    const [row] = await trx("partners").insert({ company_id: companyId, ...toColumns(input) }).returning("*");
+    const [row] = await trx("partners")
+      .insert({ company_id: companyId, ...toColumns(input) })
+      .returning("*");
     const partner = partnerToApi(row);
     await emitEvent(trx, companyId, "partner.created", partner);
     return partner;

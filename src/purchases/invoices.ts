@@ -96,11 +96,15 @@ export function purchaseInvoiceToApi(row: Record<string, any>, lines: Record<str
 }
 
 const notDraft = (row: Record<string, any>) =>
-  conflict(`The purchase document ${row.document_number} is registered; a registered document never changes (a correction is a credit note).`, "purchase_invoice.not_draft", {
-    id: row.id,
-    documentNumber: row.document_number,
-    status: row.status,
-  });
+  conflict(
+    `The purchase document ${row.document_number} is registered; a registered document never changes (a correction is a credit note).`,
+    "purchase_invoice.not_draft",
+    {
+      id: row.id,
+      documentNumber: row.document_number,
+      status: row.status,
+    },
+  );
 
 const numberTaken = (partnerCode: string, documentNumber: string) =>
   conflict(`The document ${documentNumber} of ${partnerCode} is recorded already.`, "purchase_invoice.document_number_taken", { partnerCode, documentNumber });
@@ -118,7 +122,15 @@ async function toApi(db: Db, companyId: string, row: Record<string, any>): Promi
 }
 
 /** The credited invoice of a credit note: registered, an invoice, same partner, currency and VAT treatment. */
-async function creditTarget(db: Db, companyId: string, id: string, partnerCode: string, currency: string | undefined, treatment: VatTreatment | undefined, forUpdate = false) {
+async function creditTarget(
+  db: Db,
+  companyId: string,
+  id: string,
+  partnerCode: string,
+  currency: string | undefined,
+  treatment: VatTreatment | undefined,
+  forUpdate = false,
+) {
   const query = db("purchase_invoices").where({ company_id: companyId, id }).first();
   const target = await (forUpdate ? query.forUpdate() : query);
   if (!target) throw notFound("The credited invoice", "purchase_invoice.not_found", { id });
@@ -139,7 +151,8 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
 }
 
 /** The supplier's country: the partner's, else its VAT code's prefix (Greece's EL is GR). */
-const supplierCountry = (p: PartnerRow): string | null => p.country_code ?? (p.vat_code ? (p.vat_code.slice(0, 2) === "EL" ? "GR" : p.vat_code.slice(0, 2)) : null);
+const supplierCountry = (p: PartnerRow): string | null =>
+  p.country_code ?? (p.vat_code ? (p.vat_code.slice(0, 2) === "EL" ? "GR" : p.vat_code.slice(0, 2)) : null);
 
 /**
  * A purchase document's lines at its tax point. Import and exempt documents carry no VAT: their lines default to 0%
@@ -157,10 +170,16 @@ async function resolvePurchaseLines(
   // A line received into stock debits the stock account, so it names no expense account.
   const both = inputs.flatMap((l, i) => (l.warehouseCode !== undefined && l.expenseAccountCode !== undefined ? [i] : []));
   if (both.length) {
-    throw new ApiError("unprocessable", `Line ${both[0] + 1} is received into stock, which posts to the inventory.stock account: leave out expenseAccountCode.`, {
-      key: "purchase_invoice.warehouse_and_account",
-      fieldErrors: Object.fromEntries(both.map((i) => [`lines[${i}].warehouseCode`, ["a line received into stock posts to the inventory.stock account: leave out expenseAccountCode"]])),
-    });
+    throw new ApiError(
+      "unprocessable",
+      `Line ${both[0] + 1} is received into stock, which posts to the inventory.stock account: leave out expenseAccountCode.`,
+      {
+        key: "purchase_invoice.warehouse_and_account",
+        fieldErrors: Object.fromEntries(
+          both.map((i) => [`lines[${i}].warehouseCode`, ["a line received into stock posts to the inventory.stock account: leave out expenseAccountCode"]]),
+        ),
+      },
+    );
   }
   const noVat = treatment === "import" || treatment === "exempt";
   const bad = noVat ? inputs.findIndex((l) => l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).isZero()) : -1;
@@ -176,11 +195,15 @@ async function resolvePurchaseLines(
     const standard = await standardRate(db, taxPointDate, company.countryCode);
     const other = standard === undefined ? -1 : inputs.findIndex((l) => l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).equals(standard));
     if (other >= 0) {
-      throw new ApiError("unprocessable", `A reverse-charge purchase self-assesses VAT at the standard rate ${standard}% of ${taxPointDate}; line ${other + 1} has ${inputs[other].vatRatePercent}%.`, {
-        key: "purchase_invoice.reverse_charge_rate",
-        params: { standardRatePercent: standard, taxPointDate },
-        fieldErrors: { [`lines[${other}].vatRatePercent`]: [`must be ${standard}, the standard rate on ${taxPointDate}, or left out`] },
-      });
+      throw new ApiError(
+        "unprocessable",
+        `A reverse-charge purchase self-assesses VAT at the standard rate ${standard}% of ${taxPointDate}; line ${other + 1} has ${inputs[other].vatRatePercent}%.`,
+        {
+          key: "purchase_invoice.reverse_charge_rate",
+          params: { standardRatePercent: standard, taxPointDate },
+          fieldErrors: { [`lines[${other}].vatRatePercent`]: [`must be ${standard}, the standard rate on ${taxPointDate}, or left out`] },
+        },
+      );
     }
     if (standard !== undefined) lines = inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? standard }));
   }
@@ -223,7 +246,10 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
 
 function checkDates(documentDate: string, dueDate: string): void {
   if (dueDate < documentDate) {
-    throw unprocessable(`The due date ${dueDate} is before the document date ${documentDate}.`, "purchase_invoice.due_before_document", { documentDate, dueDate });
+    throw unprocessable(`The due date ${dueDate} is before the document date ${documentDate}.`, "purchase_invoice.due_before_document", {
+      documentDate,
+      dueDate,
+    });
   }
 }
 
@@ -247,13 +273,21 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
     );
   }
   const partner = await loadPartner(trx, company.id, input.partnerCode, "supplier");
-  const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency, input.vatTreatment) : undefined;
+  const target = input.creditedInvoiceId
+    ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency, input.vatTreatment)
+    : undefined;
   const dueDate = input.dueDate ?? addDays(input.documentDate, partner.payment_term_days);
   checkDates(input.documentDate, dueDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
   const treatment: VatTreatment = input.vatTreatment ?? target?.vat_treatment ?? "standard";
   const supplyDate = resolveSupplyDate("purchases", input.supplyDate, null, input.documentDate, target && taxPointOf(target));
-  const resolved = await resolvePurchaseLines(trx, company, input.lines, { taxPointDate: supplyDate ?? input.documentDate, currency, treatment, partner, target });
+  const resolved = await resolvePurchaseLines(trx, company, input.lines, {
+    taxPointDate: supplyDate ?? input.documentDate,
+    currency,
+    treatment,
+    partner,
+    target,
+  });
   const [row] = await mapNumberTaken(input.partnerCode, input.documentNumber, () =>
     trx("purchase_invoices")
       .insert({
@@ -336,7 +370,13 @@ interface Part {
  * account (with its share of non-deductible VAT), deductible input VAT, self-assessed output VAT (reverse charge),
  * and the payable.
  */
-function purchaseParts(lines: DocumentLine[], totals: Totals, treatment: VatTreatment, accounts: { expense: string; vatReceivable: string; vatNonDeductible: string; reverseInput: string; reverseOutput: string; payables: string }, partnerCode: string) {
+function purchaseParts(
+  lines: DocumentLine[],
+  totals: Totals,
+  treatment: VatTreatment,
+  accounts: { expense: string; vatReceivable: string; vatNonDeductible: string; reverseInput: string; reverseOutput: string; payables: string },
+  partnerCode: string,
+) {
   const cost = new Map<string, Decimal>();
   const add = (account: string, amount: Decimal) => cost.set(account, (cost.get(account) ?? new Decimal(0)).plus(amount));
   lines.forEach((l) => add(l.accountCode ?? accounts.expense, l.netAmount));
@@ -357,10 +397,16 @@ function purchaseParts(lines: DocumentLine[], totals: Totals, treatment: VatTrea
   }
   const debits: Part[] = [...cost.entries()].map(([accountCode, amount]) => ({ accountCode, amount, description: "Cost" }));
   const reverse = treatment === "reverse_charge";
-  if (!deductible.isZero()) debits.push({ accountCode: reverse ? accounts.reverseInput : accounts.vatReceivable, amount: deductible, description: reverse ? "Input VAT (reverse charge)" : "Input VAT" });
+  if (!deductible.isZero())
+    debits.push({
+      accountCode: reverse ? accounts.reverseInput : accounts.vatReceivable,
+      amount: deductible,
+      description: reverse ? "Input VAT (reverse charge)" : "Input VAT",
+    });
   if (!nonDeductible.isZero()) debits.push({ accountCode: accounts.vatNonDeductible, amount: nonDeductible, description: "Non-deductible VAT" });
   const credits: Part[] = [];
-  if (reverse && !totals.vatTotal.isZero()) credits.push({ accountCode: accounts.reverseOutput, amount: totals.vatTotal, description: "Output VAT (reverse charge)" });
+  if (reverse && !totals.vatTotal.isZero())
+    credits.push({ accountCode: accounts.reverseOutput, amount: totals.vatTotal, description: "Output VAT (reverse charge)" });
   const payable = totals.netTotal.plus(treatment === "standard" ? totals.vatTotal : 0);
   credits.unshift({ accountCode: accounts.payables, amount: payable, partnerCode, description: "Payable" });
   return { debits, credits, payable };
@@ -372,7 +418,9 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   if (draft.status !== "draft") throw notDraft(draft);
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
-  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, draft.vat_treatment, true) : undefined;
+  const target = isCredit
+    ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, draft.vat_treatment, true)
+    : undefined;
   if (target) {
     const credited = new Decimal(target.credited_amount).plus(gross);
     if (credited.greaterThan(target.gross_total)) {
@@ -414,7 +462,13 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   }
   const [stockAccount] = stockLines.length ? await accountsForRules(trx, company.id, ["inventory.stock"]) : [];
   const costLines = stockLines.length ? resolved.lines.map((l) => (l.warehouseCode !== null ? { ...l, accountCode: stockAccount } : l)) : resolved.lines;
-  const parts = purchaseParts(costLines, resolved.totals, draft.vat_treatment, { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables }, draft.partner_code);
+  const parts = purchaseParts(
+    costLines,
+    resolved.totals,
+    draft.vat_treatment,
+    { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables },
+    draft.partner_code,
+  );
   const rate = new Decimal(quote.rate);
   const debitsEur = convertParts(
     parts.debits.map((p) => p.amount),
@@ -442,7 +496,10 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
             description: p.description,
           },
         ];
-  const entries = [...parts.credits.flatMap((p, i) => entry(p, creditsEur.parts[i], creditSide)), ...parts.debits.flatMap((p, i) => entry(p, debitsEur.parts[i], debitSide))];
+  const entries = [
+    ...parts.credits.flatMap((p, i) => entry(p, creditsEur.parts[i], creditSide)),
+    ...parts.debits.flatMap((p, i) => entry(p, debitsEur.parts[i], debitSide)),
+  ];
   let transaction;
   try {
     transaction = await post(trx, {

@@ -54,7 +54,8 @@ export function parseEcbXml(xml: string): EcbDay[] {
     if (typeof date !== "string" || !isIsoDate(date)) throw malformed(`a Cube has time=${JSON.stringify(date)}`);
     const rates = (dayCube.Cube ?? []).map((c: { currency?: string; rate?: string }) => {
       if (typeof c.currency !== "string" || !/^[A-Z]{3}$/.test(c.currency)) throw malformed(`a rate on ${date} has currency=${JSON.stringify(c.currency)}`);
-      if (typeof c.rate !== "string" || !RATE.test(c.rate) || new Decimal(c.rate).isZero()) throw malformed(`${c.currency} on ${date} has rate=${JSON.stringify(c.rate)}`);
+      if (typeof c.rate !== "string" || !RATE.test(c.rate) || new Decimal(c.rate).isZero())
+        throw malformed(`${c.currency} on ${date} has rate=${JSON.stringify(c.rate)}`);
       return { currency: c.currency, rate: c.rate };
     });
     if (rates.length === 0) throw malformed(`no rates on ${date}`);

@@ -76,7 +76,12 @@ function checkCurrency(currency: string): void {
   if (!isKnownCurrency(currency)) throw unprocessable(`${currency} is not an ISO 4217 currency code.`, "currency.unknown", { currency });
 }
 
-export async function setOverride(trx: Db, companyId: string, keyId: string, input: { currency: string; date: string; rate: string }): Promise<ExchangeRateRow> {
+export async function setOverride(
+  trx: Db,
+  companyId: string,
+  keyId: string,
+  input: { currency: string; date: string; rate: string },
+): Promise<ExchangeRateRow> {
   checkCurrency(input.currency);
   if (/^[0.]+$/.test(input.rate)) throw unprocessable("A rate must be above 0.", "exchange_rate.not_positive", { rate: input.rate });
   const { rows } = await trx.raw<{ rows: { currency_code: string; rate_date: string; rate: string }[] }>(
@@ -162,11 +167,13 @@ function trimTotals(totals: Record<string, string> | undefined) {
 }
 
 export async function listEffectiveRates(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<{ currency_code: string; rate_date: string; rate: string }>(db, () => effectiveRates(db, companyId), effectiveListSpec, request, [
-    "currency_code",
-    "rate_date",
-    "rate",
-  ]);
+  const result = await runList<{ currency_code: string; rate_date: string; rate: string }>(
+    db,
+    () => effectiveRates(db, companyId),
+    effectiveListSpec,
+    request,
+    ["currency_code", "rate_date", "rate"],
+  );
   const rows: ExchangeRateRow[] = result.rows.map((r) => ({ currencyCode: r.currency_code, date: r.rate_date, rate: trimDecimal(r.rate) }));
   const response = { ...result, rows, totals: trimTotals(result.totals) };
   if (!response.totals) delete response.totals;

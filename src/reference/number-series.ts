@@ -42,11 +42,16 @@ export async function createSeries(trx: Db, companyId: string, input: CreateInpu
         { id: existing.id, nextNumber: Number(existing.next_number) },
       );
     }
-    const [raised] = await trx("number_series").where({ company_id: companyId, id: existing.id }).update({ next_number: startAt, updated_at: trx.fn.now() }).returning("*");
+    const [raised] = await trx("number_series")
+      .where({ company_id: companyId, id: existing.id })
+      .update({ next_number: startAt, updated_at: trx.fn.now() })
+      .returning("*");
     return seriesToApi(raised);
   }
   try {
-    const [created] = await trx("number_series").insert({ ...identity, next_number: startAt }).returning("*");
+    const [created] = await trx("number_series")
+      .insert({ ...identity, next_number: startAt })
+      .returning("*");
     return seriesToApi(created);
   } catch (error) {
     // Created by a concurrent request between the lookup and the insert.

@@ -111,9 +111,7 @@ export function kindProblem(classifier: string, kind: string, document: VatDocum
 }
 
 /** The EU member states by ISO 3166 code (Greece is GR here; its VAT prefix is EL). */
-export const EU_MEMBER_STATES: ReadonlySet<string> = new Set(
-  "AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK".split(" "),
-);
+export const EU_MEMBER_STATES: ReadonlySet<string> = new Set("AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK".split(" "));
 
 /**
  * The classifier a reverse-charge purchase line gets when it names none, from where the supplier is and what is
@@ -123,7 +121,11 @@ export const EU_MEMBER_STATES: ReadonlySet<string> = new Set(
  * when it cannot be told (no item, so goods or services is unknown; the supplier's country unknown): the line must
  * name its classifier.
  */
-export function reverseChargeClassifier(companyCountry: string, supplierCountry: string | null | undefined, itemType: string | null | undefined): string | undefined {
+export function reverseChargeClassifier(
+  companyCountry: string,
+  supplierCountry: string | null | undefined,
+  itemType: string | null | undefined,
+): string | undefined {
   if (!supplierCountry) return undefined;
   if (supplierCountry === companyCountry) return "PVM25";
   if (EU_MEMBER_STATES.has(supplierCountry)) return itemType === "product" ? "PVM16" : itemType === "service" ? "PVM21" : undefined;
@@ -160,13 +162,18 @@ export async function lineVatProblem(
   const rows = await classifierRows(db, line.countryCode ?? "LT");
   if (rows.length === 0) return undefined;
   const periods = rows.filter((r) => r.code === line.classifier);
-  if (periods.length === 0) return { field: "vatClassifier", key: "vat_classifier.unknown", message: `${line.classifier} is not a VAT classifier of ${line.countryCode ?? "LT"}` };
+  if (periods.length === 0)
+    return { field: "vatClassifier", key: "vat_classifier.unknown", message: `${line.classifier} is not a VAT classifier of ${line.countryCode ?? "LT"}` };
   const current = periods.find((r) => validOn(r, line.taxPointDate));
   if (!current) {
     const spans = periods.map((r) => `${r.valid_from}..${r.valid_to ?? ""}`).join(", ");
     const successors = [...new Set(periods.flatMap((r) => (r.valid_to !== null && r.valid_to < line.taxPointDate ? r.replaced_by : [])))];
     const hint = successors.length ? `; its supplies are now classified by what they are: ${successors.join(", ")}` : "";
-    return { field: "vatClassifier", key: "vat_classifier.not_valid_on_date", message: `${line.classifier} does not apply on ${line.taxPointDate} (it applies ${spans})${hint}` };
+    return {
+      field: "vatClassifier",
+      key: "vat_classifier.not_valid_on_date",
+      message: `${line.classifier} does not apply on ${line.taxPointDate} (it applies ${spans})${hint}`,
+    };
   }
   if (!samePercent(current.rate, line.ratePercent)) {
     return {
@@ -200,7 +207,11 @@ export async function itemClassifier(
   db: Db,
   countryCode: string,
   item: { classifier?: string | null; ratePercent: string },
-): Promise<{ classifier: string | null } | VatProblem | { field: "vatClassifier" | "vatRatePercent"; key: "vat_classifier.required" | "vat_rate.unknown"; message: string }> {
+): Promise<
+  | { classifier: string | null }
+  | VatProblem
+  | { field: "vatClassifier" | "vatRatePercent"; key: "vat_classifier.required" | "vat_rate.unknown"; message: string }
+> {
   const rows = await classifierRows(db, countryCode);
   if (rows.length === 0) return { classifier: item.classifier ?? null };
   const rates = [...new Set(rows.map((r) => formatDecimal(r.rate, "percent")))].sort((a, b) => new Decimal(a).comparedTo(b));
@@ -209,16 +220,20 @@ export async function itemClassifier(
   }
   if (item.classifier) {
     const periods = rows.filter((r) => r.code === item.classifier);
-    if (periods.length === 0) return { field: "vatClassifier", key: "vat_classifier.unknown", message: `${item.classifier} is not a VAT classifier of ${countryCode}` };
+    if (periods.length === 0)
+      return { field: "vatClassifier", key: "vat_classifier.unknown", message: `${item.classifier} is not a VAT classifier of ${countryCode}` };
     if (!periods.some((r) => samePercent(r.rate, item.ratePercent))) {
       const carried = [...new Set(periods.map((r) => formatDecimal(r.rate, "percent")))].join(", ");
       return { field: "vatRatePercent", key: "vat_classifier.rate_mismatch", message: `is not a rate of ${item.classifier} (${carried})` };
     }
     return { classifier: item.classifier };
   }
-  const named = rows
-    .filter((r) => r.default_for_rate && samePercent(r.rate, item.ratePercent))
-    .sort((a, b) => (a.valid_from < b.valid_from ? 1 : -1))[0];
-  if (!named) return { field: "vatClassifier", key: "vat_classifier.required", message: `is required with rate ${formatDecimal(item.ratePercent, "percent")}, which several classifiers share (e.g. PVM5 exempt, PVM12 export, PVM13 intra-Community supply)` };
+  const named = rows.filter((r) => r.default_for_rate && samePercent(r.rate, item.ratePercent)).sort((a, b) => (a.valid_from < b.valid_from ? 1 : -1))[0];
+  if (!named)
+    return {
+      field: "vatClassifier",
+      key: "vat_classifier.required",
+      message: `is required with rate ${formatDecimal(item.ratePercent, "percent")}, which several classifiers share (e.g. PVM5 exempt, PVM12 export, PVM13 intra-Community supply)`,
+    };
   return { classifier: named.code };
 }

@@ -100,11 +100,15 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
 }
 
 const notDraft = (row: Record<string, any>) =>
-  conflict(`The ${row.type === "credit_note" ? "credit note" : "invoice"} ${row.number} is issued; an issued document never changes (a correction is a credit note).`, "sale_invoice.not_draft", {
-    id: row.id,
-    number: row.number,
-    status: row.status,
-  });
+  conflict(
+    `The ${row.type === "credit_note" ? "credit note" : "invoice"} ${row.number} is issued; an issued document never changes (a correction is a credit note).`,
+    "sale_invoice.not_draft",
+    {
+      id: row.id,
+      number: row.number,
+      status: row.status,
+    },
+  );
 
 async function findInvoice(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
   const query = db("sale_invoices").where({ company_id: companyId, id }).first();
@@ -183,7 +187,11 @@ const LINE_AS_JSON = `json_build_object('line_no', l.line_no, 'item_code', l.ite
 /** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
 async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
   if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
-  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", insertLinesSql("$1::uuid", "$2::uuid", "", 3), [companyId, invoiceId, ...lineParams(lines)]);
+  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", insertLinesSql("$1::uuid", "$2::uuid", "", 3), [
+    companyId,
+    invoiceId,
+    ...lineParams(lines),
+  ]);
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
@@ -191,7 +199,15 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
  * A draft's lines as resolveLines checks them at the tax point; for a credit note, against the credited invoice's
  * rate and classifier pairs, and its returns against what that invoice took out of stock.
  */
-async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineInput[], taxPointDate: string, currency: string, target?: Record<string, any>, items?: Record<string, any>[]) {
+async function resolveSaleLines(
+  trx: Db,
+  company: CompanyContext,
+  inputs: LineInput[],
+  taxPointDate: string,
+  currency: string,
+  target?: Record<string, any>,
+  items?: Record<string, any>[],
+) {
   const creditedPairs = target ? await vatPairsOf(trx, LINES, company.id, target.id) : undefined;
   // Only a credit note's line brings goods back (which ones: refuseReturnsBeyondSold, against the invoice's stock).
   const notReturnable = target ? -1 : inputs.findIndex((l) => l.returnToStock);
@@ -201,9 +217,19 @@ async function resolveSaleLines(trx: Db, company: CompanyContext, inputs: LineIn
       fieldErrors: { [`lines[${notReturnable}].returnToStock`]: ["only on a credit note"] },
     });
   }
-  const resolved = await resolveLines(trx, company, "sales", inputs, { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs }, currency, items);
+  const resolved = await resolveLines(
+    trx,
+    company,
+    "sales",
+    inputs,
+    { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs },
+    currency,
+    items,
+  );
   if (target) {
-    const returns = resolved.lines.flatMap((l, index) => (l.returnToStock ? [{ index, itemCode: l.itemCode!, quantity: l.quantity, warehouseCode: l.warehouseCode }] : []));
+    const returns = resolved.lines.flatMap((l, index) =>
+      l.returnToStock ? [{ index, itemCode: l.itemCode!, quantity: l.quantity, warehouseCode: l.warehouseCode }] : [],
+    );
     await refuseReturnsBeyondSold(trx, company.id, target.id, returns);
   }
   return resolved;
@@ -262,13 +288,12 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   }
   const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
   const itemCodes = [...new Set(input.lines.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
-  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: Record<string, any>[] }>(trx, "sale_draft_read", DRAFT_READ_SQL, [
-    company.id,
-    input.partnerCode,
-    OTHER_SERIES[type],
-    seriesPrefix,
-    itemCodes,
-  ]);
+  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: Record<string, any>[] }>(
+    trx,
+    "sale_draft_read",
+    DRAFT_READ_SQL,
+    [company.id, input.partnerCode, OTHER_SERIES[type], seriesPrefix, itemCodes],
+  );
   const partner = checkPartner(read.partner, input.partnerCode, "customer");
   const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency) : undefined;
   const issueDate = input.issueDate ?? todayInVilnius();
@@ -321,7 +346,9 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
   if (current.status !== "draft") throw notDraft(current);
   const partnerCode = input.partnerCode ?? current.partner_code;
   const partner = await loadPartner(trx, company.id, partnerCode, "customer");
-  const target = current.credited_invoice_id ? await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, input.currency ?? current.currency) : undefined;
+  const target = current.credited_invoice_id
+    ? await creditTarget(trx, company.id, current.credited_invoice_id, partnerCode, input.currency ?? current.currency)
+    : undefined;
   const issueDate = input.issueDate ?? current.issue_date;
   const dueDate = input.dueDate ?? current.due_date;
   dueDateProblem(issueDate, dueDate);
@@ -405,9 +432,25 @@ const ISSUE_READ_SQL = `
      for update of i`;
 
 export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit?: AuditNote): Promise<SaleInvoice> {
-  const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [company.id, id, ISSUE_RULES, ISSUE_RULES.map((r) => POSTING_RULES[r].defaultAccountCode)]);
+  const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [
+    company.id,
+    id,
+    ISSUE_RULES,
+    ISSUE_RULES.map((r) => POSTING_RULES[r].defaultAccountCode),
+  ]);
   if (!read) throw notFound("The sales invoice", "sale_invoice.not_found", { id });
-  const { read_lines, read_partner: livePartner, read_rules: rules, read_items: items, read_warehouses: warehouses, read_prefix_in_use, read_accounts, read_locked, read_plan_mode: _, ...draft } = read;
+  const {
+    read_lines,
+    read_partner: livePartner,
+    read_rules: rules,
+    read_items: items,
+    read_warehouses: warehouses,
+    read_prefix_in_use,
+    read_accounts,
+    read_locked,
+    read_plan_mode: _,
+    ...draft
+  } = read;
   const lines: Record<string, any>[] = read_lines;
   if (draft.status !== "draft") throw notDraft(draft);
   if (read_prefix_in_use) throw prefixInUse(SERIES[draft.type as "invoice" | "credit_note"], draft.series_prefix);
@@ -427,7 +470,9 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   }
   // The partner is a customer still (the foreign key keeps it from disappearing under the draft).
   if (!livePartner.is_customer) {
-    throw unprocessable(`The partner ${draft.partner_code} is not marked as a customer (isCustomer: false).`, "sale_invoice.partner_not_customer", { partnerCode: draft.partner_code });
+    throw unprocessable(`The partner ${draft.partner_code} is not marked as a customer (isCustomer: false).`, "sale_invoice.partner_not_customer", {
+      partnerCode: draft.partner_code,
+    });
   }
   const partner = livePartner as PartnerRow;
   // The lines were resolved when the draft was written (create, update) against its tax point and currency, which
@@ -437,7 +482,13 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   // and taking or returning stock checks the goods.
   await checkLinesAtIssue(trx, company, draft, lines, items, target);
   const totals = computeTotals(
-    lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unit_price, discountPercent: l.discount_percent, vatRatePercent: l.vat_rate_percent, vatClassifier: l.vat_classifier })),
+    lines.map((l) => ({
+      quantity: l.quantity,
+      unitPrice: l.unit_price,
+      discountPercent: l.discount_percent,
+      vatRatePercent: l.vat_rate_percent,
+      vatClassifier: l.vat_classifier,
+    })),
   );
   const quote = await lookupRate(trx, company.id, draft.currency, draft.issue_date);
 
@@ -490,9 +541,17 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     documentType: "sale_invoice",
     source: { type: isCredit ? "sale_credit_note" : "sale_invoice", id },
     entries: [
-      { accountCode: receivable, [toSide]: converted.total.toFixed(2), partnerCode: draft.partner_code, ...currencyOf(new Decimal(draft.gross_total)), description: documentNumber },
+      {
+        accountCode: receivable,
+        [toSide]: converted.total.toFixed(2),
+        partnerCode: draft.partner_code,
+        ...currencyOf(new Decimal(draft.gross_total)),
+        description: documentNumber,
+      },
       ...parts.flatMap((p, i) =>
-        converted.parts[i].isZero() || p.amount.isZero() ? [] : [{ accountCode: p.accountCode, [fromSide]: converted.parts[i].toFixed(2), ...currencyOf(p.amount), description: p.description }],
+        converted.parts[i].isZero() || p.amount.isZero()
+          ? []
+          : [{ accountCode: p.accountCode, [fromSide]: converted.parts[i].toFixed(2), ...currencyOf(p.amount), description: p.description }],
       ),
       ...(stock?.entries ?? []),
     ],
@@ -545,7 +604,16 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     outstanding: outstanding.toFixed(2),
   };
   const issued = saleInvoiceToApi(
-    { ...draft, ...columns, partner_snapshot: snapshot, status: "issued", number: ph.number, journal_transaction_id: ph.journalId, issued_at: null, updated_at: draft.updated_at },
+    {
+      ...draft,
+      ...columns,
+      partner_snapshot: snapshot,
+      status: "issued",
+      number: ph.number,
+      journal_transaction_id: ph.journalId,
+      issued_at: null,
+      updated_at: draft.updated_at,
+    },
     lines,
   );
   issued.issuedAt = ph.now;
@@ -562,7 +630,10 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     columns,
     stockOperationIds: stockLink ? [stockLink.operationId] : [],
     events: [
-      { type: "journal_transaction.posted" as const, data: plannedTransaction(request, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.now }) },
+      {
+        type: "journal_transaction.posted" as const,
+        data: plannedTransaction(request, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.now }),
+      },
       ...(stockLink ? [{ type: "inventory.stock_moved" as const, data: stockLink.event }] : []),
       { type: isCredit ? ("sale_invoice.credited" as const) : ("sale_invoice.issued" as const), data: issued },
     ],
@@ -584,7 +655,14 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
  * still, each rate and classifier is valid at the tax point and fits a sale, and a credit note carries only its
  * invoice's pairs. 422 as at create, naming the line's field.
  */
-async function checkLinesAtIssue(db: Db, company: CompanyContext, draft: Record<string, any>, lines: Record<string, any>[], items: Record<string, { active: boolean }>, target?: Record<string, any>) {
+async function checkLinesAtIssue(
+  db: Db,
+  company: CompanyContext,
+  draft: Record<string, any>,
+  lines: Record<string, any>[],
+  items: Record<string, { active: boolean }>,
+  target?: Record<string, any>,
+) {
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};
   const fail = (path: string, key: string, message: string) => {

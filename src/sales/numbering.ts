@@ -130,21 +130,28 @@ export async function finishSaleIssue(trx: Db, f: SaleIssueFinish, audit: AuditR
     f.events.map((e) => JSON.stringify(e.data)),
     audit ? JSON.stringify(audit) : null,
   ];
-  const rows = await preparedQuery<{ number: string; journal_id: string; journal_number: string | null; now_iso: string; documents: number }>(trx, "sale_issue_finish", SALE_ISSUE_SQL, args).catch(
-      (error) => {
-        const constraint = violatedConstraint(error)?.constraint;
-        if (constraint === "sale_invoices_sequence_key") throw conflict("The number was taken concurrently; retry.", "sale_invoice.number_taken");
-        // Another sales document of the year shows this number already (a series of the other document type with
-        // the same prefix, created before the prefix rule or by the migration import): never two documents alike.
-        if (constraint === "sale_invoices_number_key") {
-          throw conflict(`Another sales document of ${f.year} already shows the number this one would take; give it another series prefix.`, "sale_invoice.number_taken", {
-            prefix: f.prefix,
-            year: f.year,
-          });
-        }
-        throw postingFailure(error, f.posting);
-      },
-    );
+  const rows = await preparedQuery<{ number: string; journal_id: string; journal_number: string | null; now_iso: string; documents: number }>(
+    trx,
+    "sale_issue_finish",
+    SALE_ISSUE_SQL,
+    args,
+  ).catch((error) => {
+    const constraint = violatedConstraint(error)?.constraint;
+    if (constraint === "sale_invoices_sequence_key") throw conflict("The number was taken concurrently; retry.", "sale_invoice.number_taken");
+    // Another sales document of the year shows this number already (a series of the other document type with
+    // the same prefix, created before the prefix rule or by the migration import): never two documents alike.
+    if (constraint === "sale_invoices_number_key") {
+      throw conflict(
+        `Another sales document of ${f.year} already shows the number this one would take; give it another series prefix.`,
+        "sale_invoice.number_taken",
+        {
+          prefix: f.prefix,
+          year: f.year,
+        },
+      );
+    }
+    throw postingFailure(error, f.posting);
+  });
   const [row] = rows;
   // The upsert always yields the series, and the draft was locked by this transaction (a draft still): cannot happen.
   if (rows.length !== 1 || row.documents !== 1) throw new Error(`sale invoice ${f.invoiceId} was not numbered as a draft of series ${f.prefix} ${f.year}`);
@@ -159,29 +166,42 @@ const TYPE_NAME = { sale_invoice: "invoices", sale_credit_note: "credit notes" }
  * `prefix` in any year: a credit note numbered `SF-1` beside invoice `SF-1` would be two documents showing one number.
  */
 export async function refusePrefixOfOtherType(db: Db, companyId: string, documentType: "sale_invoice" | "sale_credit_note", prefix: string): Promise<void> {
-  const used = await preparedQuery(db, "series_prefix_in_use", "select 1 from number_series where company_id = $1::uuid and document_type = $2::text and prefix = $3::text limit 1", [
-    companyId,
-    OTHER_TYPE[documentType],
-    prefix,
-  ]);
+  const used = await preparedQuery(
+    db,
+    "series_prefix_in_use",
+    "select 1 from number_series where company_id = $1::uuid and document_type = $2::text and prefix = $3::text limit 1",
+    [companyId, OTHER_TYPE[documentType], prefix],
+  );
   if (used.length) throw prefixInUse(documentType, prefix);
 }
 
 /** The 422 of refusePrefixOfOtherType, for a caller that found the other type's series itself. */
 export function prefixInUse(documentType: "sale_invoice" | "sale_credit_note", prefix: string): ApiError {
   const other = OTHER_TYPE[documentType];
-  return new ApiError("unprocessable", `The prefix ${prefix} numbers the company's ${TYPE_NAME[other]} already; ${TYPE_NAME[documentType]} need a prefix of their own.`, {
-    key: "sale_invoice.prefix_in_use",
-    params: { seriesPrefix: prefix },
-    fieldErrors: { seriesPrefix: [`numbers the company's ${TYPE_NAME[other]}; choose another prefix`] },
-  });
+  return new ApiError(
+    "unprocessable",
+    `The prefix ${prefix} numbers the company's ${TYPE_NAME[other]} already; ${TYPE_NAME[documentType]} need a prefix of their own.`,
+    {
+      key: "sale_invoice.prefix_in_use",
+      params: { seriesPrefix: prefix },
+      fieldErrors: { seriesPrefix: [`numbers the company's ${TYPE_NAME[other]}; choose another prefix`] },
+    },
+  );
 }
 
 /** Replaces the placeholders in every string of `value` (the response built before the number existed), in place. */
 export function fillIn<T>(value: T, ph: Placeholders, done: Finished): T {
   const fill = (s: string) =>
     s.includes("\u2063")
-      ? s.split(ph.number).join(done.number).split(ph.journalId).join(done.journalId).split(ph.now).join(done.nowIso).split(ph.journalNumber).join(done.journalNumber ?? "")
+      ? s
+          .split(ph.number)
+          .join(done.number)
+          .split(ph.journalId)
+          .join(done.journalId)
+          .split(ph.now)
+          .join(done.nowIso)
+          .split(ph.journalNumber)
+          .join(done.journalNumber ?? "")
       : s;
   const walk = (v: any): any => {
     if (typeof v === "string") return fill(v);

@@ -10,7 +10,9 @@ type SaleInvoicePdf = components["schemas"]["Sales.SaleInvoicePdf"];
 export async function saleInvoicePdf(db: Db, companyId: string, id: string): Promise<SaleInvoicePdf> {
   const [invoice, company] = await Promise.all([getSaleInvoice(db, companyId, id), db("companies").where({ id: companyId }).first()]);
   const isCredit = invoice.type === "credit_note";
-  const credited = invoice.creditedInvoiceId ? await db("sale_invoices").where({ company_id: companyId, id: invoice.creditedInvoiceId }).first("number") : undefined;
+  const credited = invoice.creditedInvoiceId
+    ? await db("sale_invoices").where({ company_id: companyId, id: invoice.creditedInvoiceId }).first("number")
+    : undefined;
   const number = invoice.number ?? "—";
   const pdf = await renderPdf({
     title: isCredit ? "KREDITINĖ PVM SĄSKAITA FAKTŪRA / CREDIT NOTE" : "PVM SĄSKAITA FAKTŪRA / VAT INVOICE",
@@ -43,5 +45,9 @@ export async function saleInvoicePdf(db: Db, companyId: string, id: string): Pro
     grossTotal: invoice.grossTotal,
     notes: invoice.notes,
   });
-  return { fileName: `${invoice.number ?? `draft-${invoice.id}`}.pdf`.replace(/[/\\]/g, "_"), contentType: "application/pdf", contentBase64: pdf.toString("base64") };
+  return {
+    fileName: `${invoice.number ?? `draft-${invoice.id}`}.pdf`.replace(/[/\\]/g, "_"),
+    contentType: "application/pdf",
+    contentBase64: pdf.toString("base64"),
+  };
 }

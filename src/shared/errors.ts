@@ -60,14 +60,10 @@ export class ApiError extends Error {
 export const validationError = (fieldErrors: FieldErrors, message = "The request is not valid.") =>
   new ApiError("validation", message, { key: "request.invalid", fieldErrors });
 
-export const notFound = (what: string, key: string, params?: Record<string, unknown>) =>
-  new ApiError("not_found", `${what} was not found.`, { key, params });
+export const notFound = (what: string, key: string, params?: Record<string, unknown>) => new ApiError("not_found", `${what} was not found.`, { key, params });
 
-export const conflict = (message: string, key: string, params?: Record<string, unknown>) =>
-  new ApiError("conflict", message, { key, params });
+export const conflict = (message: string, key: string, params?: Record<string, unknown>) => new ApiError("conflict", message, { key, params });
 
-export const unprocessable = (message: string, key: string, params?: Record<string, unknown>) =>
-  new ApiError("unprocessable", message, { key, params });
+export const unprocessable = (message: string, key: string, params?: Record<string, unknown>) => new ApiError("unprocessable", message, { key, params });
 
-export const forbidden = (message: string, key: string, params?: Record<string, unknown>) =>
-  new ApiError("forbidden", message, { key, params });
+export const forbidden = (message: string, key: string, params?: Record<string, unknown>) => new ApiError("forbidden", message, { key, params });

@@ -108,9 +108,40 @@ export function ltRegistrationCodeProblem(code: string, isPrivatePerson: boolean
 // IBAN lengths per country from the SWIFT IBAN registry (EU/EEA and neighbours); other countries are held to the
 // contract's 15-34 characters and the checksum only.
 const IBAN_LENGTHS: Record<string, number> = {
-  AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27,
-  HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18, NO: 15, PL: 28,
-  PT: 25, RO: 24, SE: 24, SI: 19, SK: 24, SM: 27,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
 };
 
 /** ISO 13616: the IBAN, rearranged and with letters as 10..35, is 1 modulo 97. */
@@ -147,10 +178,13 @@ export function upcEToUpcA(upcE: string): string | undefined {
   if (!/^[01][0-9]{7}$/.test(upcE)) return undefined;
   const [ns, d1, d2, d3, d4, d5, d6, check] = upcE;
   const body =
-    d6 <= "2" ? `${d1}${d2}${d6}0000${d3}${d4}${d5}`
-    : d6 === "3" ? `${d1}${d2}${d3}00000${d4}${d5}`
-    : d6 === "4" ? `${d1}${d2}${d3}${d4}00000${d5}`
-    : `${d1}${d2}${d3}${d4}${d5}0000${d6}`;
+    d6 <= "2"
+      ? `${d1}${d2}${d6}0000${d3}${d4}${d5}`
+      : d6 === "3"
+        ? `${d1}${d2}${d3}00000${d4}${d5}`
+        : d6 === "4"
+          ? `${d1}${d2}${d3}${d4}00000${d5}`
+          : `${d1}${d2}${d3}${d4}${d5}0000${d6}`;
   return `${ns}${body}${check}`;
 }
 

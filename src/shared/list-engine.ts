@@ -60,7 +60,6 @@ const isDateOrTimestamp = (value: string) => isIsoDate(value) || isTimestamp(val
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?[0-9]{1,20}(\.[0-9]{1,10})?$/;
 
-
 /** Converts one filter value to the bound parameter for the field's type, or returns an error message. */
 function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
   switch (type) {
@@ -69,7 +68,9 @@ function coerce(type: FieldType, value: unknown): { ok: true; value: unknown } |
     case "uuid":
       return typeof value === "string" && UUID.test(value) ? { ok: true, value } : { ok: false, message: "must be a UUID" };
     case "date":
-      return typeof value === "string" && isIsoDate(value) ? { ok: true, value } : { ok: false, message: "must be a date YYYY-MM-DD of a year from 1900 to 2199" };
+      return typeof value === "string" && isIsoDate(value)
+        ? { ok: true, value }
+        : { ok: false, message: "must be a date YYYY-MM-DD of a year from 1900 to 2199" };
     case "timestamp":
       return typeof value === "string" && isDateOrTimestamp(value)
         ? { ok: true, value }
@@ -106,7 +107,8 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   (request.filter ?? []).forEach((f, i) => {
     const field = fieldOf(spec, f.field);
     if (!field || field.filter === false) return fail(`filter[${i}].field`, `is not a filterable field; one of: ${filterable(spec).join(", ")}`);
-    if (!OPS_BY_TYPE[field.type].includes(f.op)) return fail(`filter[${i}].op`, `${f.op} does not apply to ${field.type} field ${f.field}; use one of: ${OPS_BY_TYPE[field.type].join(", ")}`);
+    if (!OPS_BY_TYPE[field.type].includes(f.op))
+      return fail(`filter[${i}].op`, `${f.op} does not apply to ${field.type} field ${f.field}; use one of: ${OPS_BY_TYPE[field.type].join(", ")}`);
     if (f.op === "in") {
       if (!Array.isArray(f.value)) return fail(`filter[${i}].value`, "must be an array for op in");
       const values: unknown[] = [];
@@ -115,7 +117,8 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
         if (c.ok) values.push(c.value);
         else fail(`filter[${i}].value[${j}]`, c.message);
       });
-      const list = { textArray: `${field.column} && ?::text[]`, integer: `${field.column} = any(?::numeric[])` }[field.type as string] ?? `${field.column} = any(?)`;
+      const list =
+        { textArray: `${field.column} && ?::text[]`, integer: `${field.column} = any(?::numeric[])` }[field.type as string] ?? `${field.column} = any(?)`;
       where.push({ sql: list, bindings: [values] });
       return;
     }
@@ -145,7 +148,15 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   const totals: Plan["totals"] = [];
   (request.totals ?? []).forEach((name, i) => {
     const field = fieldOf(spec, name);
-    if (!field || !field.total) return fail(`totals[${i}]`, `is not a totalable field; one of: ${Object.keys(spec.fields).filter((k) => spec.fields[k].total).join(", ") || "(none)"}`);
+    if (!field || !field.total)
+      return fail(
+        `totals[${i}]`,
+        `is not a totalable field; one of: ${
+          Object.keys(spec.fields)
+            .filter((k) => spec.fields[k].total)
+            .join(", ") || "(none)"
+        }`,
+      );
     if (!totals.some((t) => t.name === name)) totals.push({ name, column: field.column });
   });
 
@@ -230,7 +241,11 @@ export async function runList<Row>(
     ? [`coalesce(sum(${rollup!.count}), 0)::bigint as total`, ...summed.totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)]
     : ["count(*)::bigint as total", ...totals.map((t, i) => `coalesce(sum(${t.column}), 0)::text as total_${i}`)];
   const [rows, summary] = await Promise.all([
-    filtered().select(select).orderByRaw(order.join(", ")).limit(pageSize).offset((page - 1) * pageSize),
+    filtered()
+      .select(select)
+      .orderByRaw(order.join(", "))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     (summed ? filtered(rollup!.base, summed.where) : filtered()).first(db.raw(aggregates.join(", "))),
   ]);
   const result: ListResult<Row> = { rows: rows as Row[], page, pageSize, total: Number(summary.total) };

@@ -11,7 +11,11 @@ export function splitByWeights(total: Decimal, weights: Decimal[]): Decimal[] {
   if (sum.isZero()) return weights.map((_, i) => (i === 0 ? total : new Decimal(0)));
   const exact = weights.map((w) => total.times(w).dividedBy(sum));
   const shares = exact.map((e) => e.toDecimalPlaces(2, Decimal.ROUND_FLOOR));
-  let left = total.minus(shares.reduce((s, c) => s.plus(c), new Decimal(0))).times(100).round().toNumber();
+  let left = total
+    .minus(shares.reduce((s, c) => s.plus(c), new Decimal(0)))
+    .times(100)
+    .round()
+    .toNumber();
   const order = exact.map((e, i) => ({ i, remainder: e.minus(shares[i]) })).sort((a, b) => b.remainder.comparedTo(a.remainder) || a.i - b.i);
   for (const { i } of order) {
     if (left <= 0) break;

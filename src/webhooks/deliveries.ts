@@ -41,9 +41,7 @@ const listSpec: ListSpec = {
     nextAttemptAt: { column: "next_attempt_at", type: "timestamp" },
   },
   tieBreaker: "id",
-  defaultSort: [
-    { field: "createdAt", dir: "desc" },
-  ],
+  defaultSort: [{ field: "createdAt", dir: "desc" }],
 };
 
 export async function listDeliveries(db: Db, companyId: string, request: ListRequest) {

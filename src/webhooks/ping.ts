@@ -23,20 +23,38 @@ export async function pingSubscription(db: Db, config: Config, companyId: string
     .first("url", "secret_sealed", db.raw("case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed"));
   if (!sub) throw notFound("The webhook subscription", "webhook_subscription.not_found", { id });
   const sentAt = new Date();
-  const event: PingEvent = { id: randomUUID(), version: EVENT_VERSION, companyId, eventType: "ping", createdAt: sentAt.toISOString(), data: { subscriptionId: id, url: sub.url } };
+  const event: PingEvent = {
+    id: randomUUID(),
+    version: EVENT_VERSION,
+    companyId,
+    eventType: "ping",
+    createdAt: sentAt.toISOString(),
+    data: { subscriptionId: id, url: sub.url },
+  };
   const base = { subscriptionId: id, eventId: event.id, url: sub.url as string, sentAt: event.createdAt };
   let secrets: string[];
   try {
     secrets = liveSecrets(config, companyId, id, sub.secret_sealed, sub.previous_secret_sealed);
   } catch {
     // Deliveries cannot be signed either: the answer says what to do instead of failing the request.
-    return { ...base, ok: false, status: null, error: "the signing secret cannot be opened (SECRETS_KEY was replaced): rotate-secret gives a new one", durationMs: 0 };
+    return {
+      ...base,
+      ok: false,
+      status: null,
+      error: "the signing secret cannot be opened (SECRETS_KEY was replaced): rotate-secret gives a new one",
+      durationMs: 0,
+    };
   }
   const body = JSON.stringify(event);
   const started = performance.now();
-  const result = await sendAttempt(sub.url, body, deliveryHeaders({ eventId: event.id, eventType: "ping", attempt: 1, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets }), {
-    timeoutMs: config.webhookTimeoutMs,
-    network: webhookNetwork(config),
-  });
+  const result = await sendAttempt(
+    sub.url,
+    body,
+    deliveryHeaders({ eventId: event.id, eventType: "ping", attempt: 1, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets }),
+    {
+      timeoutMs: config.webhookTimeoutMs,
+      network: webhookNetwork(config),
+    },
+  );
   return { ...base, ok: result.ok, status: result.status, error: result.error, durationMs: Math.round(performance.now() - started) };
 }

@@ -30,7 +30,12 @@ function agentFor(protocol: string, network: WebhookNetwork): http.Agent {
 
 const RESPONSE_BODY_LIMIT = 64 * 1024;
 
-export function sendAttempt(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; network: WebhookNetwork }): Promise<AttemptResult> {
+export function sendAttempt(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; network: WebhookNetwork },
+): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let url: URL;
     // What the URL alone shows (scheme, credentials, port, local names, a literal address) is checked here; the
@@ -70,7 +75,12 @@ export function sendAttempt(rawUrl: string, body: string, headers: Record<string
       req.destroy();
     }, options.timeoutMs);
     req.on("error", (error: NodeJS.ErrnoException) => {
-      const reason = error.code === "EWEBHOOKPRIVATE" ? `URL refused: ${error.message}` : error.code === "ECONNREFUSED" ? "connection refused" : (error.code ?? error.message);
+      const reason =
+        error.code === "EWEBHOOKPRIVATE"
+          ? `URL refused: ${error.message}`
+          : error.code === "ECONNREFUSED"
+            ? "connection refused"
+            : (error.code ?? error.message);
       finish({ status: null, error: String(reason).slice(0, 500), ok: false });
     });
     req.end(body);

@@ -31,7 +31,9 @@ export function signatureHeaders(secrets: string[], timestamp: number, body: str
 
 /** The Standard Webhooks `webhook-signature` of a delivery: `v1,<base64>` per live secret, newest first, space-separated. */
 export function standardWebhooksSignature(secrets: string[], webhookId: string, timestamp: number, body: string): string {
-  return secrets.map((s) => `v1,${createHmac("sha256", standardWebhooksKey(s)).update(`${webhookId}.${timestamp}.${body}`, "utf8").digest("base64")}`).join(" ");
+  return secrets
+    .map((s) => `v1,${createHmac("sha256", standardWebhooksKey(s)).update(`${webhookId}.${timestamp}.${body}`, "utf8").digest("base64")}`)
+    .join(" ");
 }
 
 export const USER_AGENT = "AccountingAPI-Webhooks/0.3.6";
@@ -40,7 +42,14 @@ export const USER_AGENT = "AccountingAPI-Webhooks/0.3.6";
  * Every header of one delivery attempt (README: "Delivery"), for the worker's deliveries and for the ping of
  * `webhooks/subscriptions/test` alike: `body` is the envelope exactly as sent.
  */
-export function deliveryHeaders(d: { eventId: string; eventType: string; attempt: number; timestamp: number; body: string; secrets: string[] }): Record<string, string> {
+export function deliveryHeaders(d: {
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  timestamp: number;
+  body: string;
+  secrets: string[];
+}): Record<string, string> {
   return {
     "content-type": "application/json",
     "user-agent": USER_AGENT,

@@ -45,7 +45,8 @@ export function liveSecrets(config: Config, companyId: string, subscriptionId: s
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 export function subscriptionToApi(row: Record<string, any>): Subscription {
-  const overlap = row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? new Date(row.previous_secret_expires_at).toISOString() : null;
+  const overlap =
+    row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? new Date(row.previous_secret_expires_at).toISOString() : null;
   return {
     id: row.id,
     url: row.url,
@@ -66,13 +67,17 @@ async function checkUrl(url: string, config: Config): Promise<void> {
     await checkWebhookUrl(url, webhookNetwork(config));
   } catch (error) {
     if (!(error instanceof UrlRefused)) throw error;
-    throw new ApiError("unprocessable", `The URL ${error.message}.`, { key: "webhook.url_refused", params: { reason: error.message }, fieldErrors: { url: [error.message] } });
+    throw new ApiError("unprocessable", `The URL ${error.message}.`, {
+      key: "webhook.url_refused",
+      params: { reason: error.message },
+      fieldErrors: { url: [error.message] },
+    });
   }
 }
 
 function checkEventTypes(eventTypes: string[]): void {
   if (eventTypes.includes("*") && eventTypes.length > 1) {
-    throw validationError({ eventTypes: ['"*" stands for every event type: send it alone'] }, "Name event types, or send [\"*\"] alone.");
+    throw validationError({ eventTypes: ['"*" stands for every event type: send it alone'] }, 'Name event types, or send ["*"] alone.');
   }
 }
 
@@ -150,7 +155,10 @@ export async function updateSubscription(trx: Db, config: Config, companyId: str
   if (input.status === "active" && current.status === "paused") Object.assign(patch, { status: "active", paused_at: null, consecutive_failures: 0 });
   if (input.status === "paused" && current.status === "active") Object.assign(patch, { status: "paused", paused_at: trx.fn.now() });
   if (Object.keys(patch).length === 0) return subscriptionToApi(current);
-  const [row] = await trx("webhook_subscriptions").where({ company_id: companyId, id: input.id }).update({ ...patch, updated_at: trx.fn.now() }).returning("*");
+  const [row] = await trx("webhook_subscriptions")
+    .where({ company_id: companyId, id: input.id })
+    .update({ ...patch, updated_at: trx.fn.now() })
+    .returning("*");
   if (patch.status === "active") await releaseHeld(trx, companyId, input.id);
   if (patch.status === "paused") await holdPending(trx, companyId, input.id);
   return subscriptionToApi(row);
@@ -158,7 +166,9 @@ export async function updateSubscription(trx: Db, config: Config, companyId: str
 
 /** Pausing: nothing more is attempted; pending deliveries wait, held, for a resume. */
 export async function holdPending(trx: Db, companyId: string, subscriptionId: string): Promise<void> {
-  await trx("webhook_deliveries").where({ company_id: companyId, subscription_id: subscriptionId, status: "pending" }).update({ status: "held", next_attempt_at: null });
+  await trx("webhook_deliveries")
+    .where({ company_id: companyId, subscription_id: subscriptionId, status: "pending" })
+    .update({ status: "held", next_attempt_at: null });
 }
 
 export async function deleteSubscription(trx: Db, companyId: string, id: string): Promise<Subscription> {

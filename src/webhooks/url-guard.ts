@@ -36,15 +36,34 @@ const systemResolve = (hostname: string, options: object = {}): Promise<LookupAd
 // IANA's special-purpose registries (iana-ipv4-special-registry, iana-ipv6-special-registry) and the private ranges.
 const blocked4 = new BlockList();
 for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked4.addSubnet(net, bits, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked4.addSubnet(net, bits, "ipv4");
 // Inside the global unicast space 2000::/3: IETF protocol assignments (2001::/23, with Teredo 2001::/32, whose
 // client address is an obfuscated IPv4), documentation (2001:db8::/32, 3fff::/20) and 6to4 (2002::/16, an IPv4
 // address in bits 16-47, reached through whichever relay).
 const blocked6 = new BlockList();
-for (const [net, bits] of [["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["3fff::", 20]] as const) blocked6.addSubnet(net, bits, "ipv6");
+for (const [net, bits] of [
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["3fff::", 20],
+] as const)
+  blocked6.addSubnet(net, bits, "ipv6");
 
 /** The eight 16-bit groups of an IPv6 address (isIP(text) === 6), a zone (`%eth0`) ignored. */
 function ipv6Groups(text: string): number[] {
@@ -147,7 +166,9 @@ export function guardedLookup(network: WebhookNetwork): LookupFunction {
       (list) => {
         const allowed = network.allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
         if (allowed.length === 0) {
-          const refused = Object.assign(new Error(`${hostname} resolves to a private address (${list.map((a) => a.address).join(", ")})`), { code: "EWEBHOOKPRIVATE" });
+          const refused = Object.assign(new Error(`${hostname} resolves to a private address (${list.map((a) => a.address).join(", ")})`), {
+            code: "EWEBHOOKPRIVATE",
+          });
           return callback(refused, "", 0);
         }
         if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);

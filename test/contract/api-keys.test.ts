@@ -23,11 +23,19 @@ const LIST = "/v1/account/api-keys/list";
 const REVOKE = "/v1/account/api-keys/revoke";
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
-
 async function createKey(body: Record<string, unknown>, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey });
   if (res.status !== 200) throw new Error(`key create failed: ${JSON.stringify(res.body)}`);
-  return res.body as { id: string; name: string; scopes: string[]; key: string; companyIds: string[] | null; prefix: string; createdAt: string; revokedAt: null };
+  return res.body as {
+    id: string;
+    name: string;
+    scopes: string[];
+    key: string;
+    companyIds: string[] | null;
+    prefix: string;
+    createdAt: string;
+    revokedAt: null;
+  };
 }
 
 /** Every text form of every column of the key's row, to search for the secret. */

@@ -35,17 +35,36 @@ async function world(): Promise<World> {
   const t = await h.tenant();
   await t.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
   await t.api.assets.groups.create({ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 });
-  await t.api.assets.groups.create({ code: "PC", name: "Kompiuteriai", assetAccountCode: "1240", depreciationAccountCode: "1247", expenseAccountCode: "6306", defaultUsefulLifeMonths: 24 });
+  await t.api.assets.groups.create({
+    code: "PC",
+    name: "Kompiuteriai",
+    assetAccountCode: "1240",
+    depreciationAccountCode: "1247",
+    expenseAccountCode: "6306",
+    defaultUsefulLifeMonths: 24,
+  });
   return { companyId: t.companyId, keyId: t.keyId, apiKey: t.apiKey, api: t.api };
 }
 
 let seq = 0;
 type CreateBody = Parameters<AccountingApi["assets"]["assets"]["create"]>[0];
 const asset = (w: World, over: Partial<CreateBody> = {}) =>
-  w.api.assets.assets.create({ code: `A-${++seq}`, name: "Ford Transit", groupCode: "VANS", acquisitionDate: "2026-01-10", acquisitionCost: "1000.00", usefulLifeMonths: 3, ...over });
+  w.api.assets.assets.create({
+    code: `A-${++seq}`,
+    name: "Ford Transit",
+    groupCode: "VANS",
+    acquisitionDate: "2026-01-10",
+    acquisitionCost: "1000.00",
+    usefulLifeMonths: 3,
+    ...over,
+  });
 
 const entries = async (transactionId: string) =>
-  (await h.db("journal_entries").where({ transaction_id: transactionId }).orderBy("line_no")).map((e) => [e.account_code, new Decimal(e.debit).toFixed(2), new Decimal(e.credit).toFixed(2)]);
+  (await h.db("journal_entries").where({ transaction_id: transactionId }).orderBy("line_no")).map((e) => [
+    e.account_code,
+    new Decimal(e.debit).toFixed(2),
+    new Decimal(e.credit).toFixed(2),
+  ]);
 /** The cards as stored, without the time they last changed. */
 const cards = async (w: World) => (await h.db("fixed_assets").where({ company_id: w.companyId }).orderBy("code")).map(({ updated_at: _u, ...row }) => row);
 const runs = (w: World) => h.db("asset_depreciation_runs").where({ company_id: w.companyId }).orderBy(["month", "run_no"]);
@@ -62,7 +81,10 @@ const stored = async (w: World) => ({
 });
 /** The balance (debit − credit) of an account in the company's journal. */
 const balance = async (w: World, accountCode: string) =>
-  new Decimal((await h.db("journal_entries").where({ company_id: w.companyId, account_code: accountCode }).first(h.db.raw("coalesce(sum(debit - credit), 0)::text as b"))).b).toFixed(2);
+  new Decimal(
+    (await h.db("journal_entries").where({ company_id: w.companyId, account_code: accountCode }).first(h.db.raw("coalesce(sum(debit - credit), 0)::text as b")))
+      .b,
+  ).toFixed(2);
 const vilniusMonth = async () => (await h.db.raw("select to_char(now() at time zone 'Europe/Vilnius', 'YYYY-MM') as m")).rows[0].m as string;
 const monthAfter = (month: string) => {
   const [y, m] = month.split("-").map(Number);
@@ -92,7 +114,13 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
     // up to January 2026 (its first run is February); a computer in group PC.
     await asset(w);
     await asset(w, { acquisitionCost: "600.00", usefulLifeMonths: 2 });
-    await asset(w, { acquisitionDate: "2024-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 36, accumulatedDepreciation: "800.00", depreciatedMonths: 24 });
+    await asset(w, {
+      acquisitionDate: "2024-01-10",
+      acquisitionCost: "1200.00",
+      usefulLifeMonths: 36,
+      accumulatedDepreciation: "800.00",
+      depreciatedMonths: 24,
+    });
     await asset(w, { groupCode: "PC", acquisitionCost: "480.00", usefulLifeMonths: 24 });
     const created = await cards(w);
     const february = await w.api.assets.depreciation.post({ month: "2026-02" });
@@ -112,9 +140,7 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
     // The journal: the month's transaction stays, and its exact opposite is posted on the same date.
     const [reversal] = await h.db("journal_transactions").where({ id: reversed.reversalTransactionIds[0] });
     expect(reversal).toMatchObject({ company_id: w.companyId, document_type: "reversal", reverses_id: march.journalTransactionId, date: "2026-03-31" });
-    expect(await entries(reversal.id)).toEqual(
-      (await entries(march.journalTransactionId!)).map(([account, debit, credit]) => [account, credit, debit]),
-    );
+    expect(await entries(reversal.id)).toEqual((await entries(march.journalTransactionId!)).map(([account, debit, credit]) => [account, credit, debit]));
     expect(await balance(w, "1237")).toBe(new Decimal(february.groups.find((g) => g.groupCode === "VANS")!.amount).negated().toFixed(2));
     // The cards: exactly as February left them (the fully depreciated one active again).
     expect(await cards(w)).toEqual(afterFebruary);
@@ -131,7 +157,10 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
     const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "assets.depreciation_reversed" });
     expect(events.map((e) => e.data)).toEqual([reversed]);
     expect(await h.db("webhook_events").where({ company_id: w.companyId, event_type: "journal_transaction.reversed" })).toHaveLength(1);
-    const audit = await h.db("audit_log").where({ company_id: w.companyId, request_id: response.headers.get("x-request-id") }).first();
+    const audit = await h
+      .db("audit_log")
+      .where({ company_id: w.companyId, request_id: response.headers.get("x-request-id") })
+      .first();
     expect(audit).toMatchObject({ operation: "assets.depreciation.reverse", summary: { month: "2026-03" } });
     // The month's preview is what posting it now would do, and posting it again does that (run 2).
     const preview = await w.api.assets.depreciation.preview({ month: "2026-03" });
@@ -168,31 +197,65 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
     const reversed = await w.api.assets.depreciation.reverse({ month: "2099-12" });
     expect(reversed).toMatchObject({ month: "2099-12", lastPostedMonth: null, run: { journalTransactionIds: [legacy.journalTransactionId] } });
     expect(await cards(w)).toEqual(created);
-    expect(await h.db("journal_transactions").where({ id: reversed.reversalTransactionIds[0] }).first()).toMatchObject({ reverses_id: legacy.journalTransactionId, date: "2099-12-31" });
+    expect(await h.db("journal_transactions").where({ id: reversed.reversalTransactionIds[0] }).first()).toMatchObject({
+      reverses_id: legacy.journalTransactionId,
+      date: "2099-12-31",
+    });
     expect(await balance(w, "1237")).toBe("0.00");
     expect(await w.api.assets.depreciation.post({ month: "2026-02" })).toMatchObject({ month: "2026-02", assetCount: 1, total: "100.00" });
-    expect(await h.db("fixed_assets").where({ company_id: w.companyId }).first("last_depreciated_month", "depreciated_months")).toMatchObject({ depreciated_months: 1 });
+    expect(await h.db("fixed_assets").where({ company_id: w.companyId }).first("last_depreciated_month", "depreciated_months")).toMatchObject({
+      depreciated_months: 1,
+    });
   });
 
   // February and March posted (unless `posted` says otherwise) for a 1200.00 asset over 12 months (100.00 a month).
   test.each([
     { name: "a month never posted", month: "2026-04", key: "depreciation.not_posted", params: { month: "2026-04", lastPostedMonth: "2026-03" } },
-    { name: "a month before the last posted one", month: "2026-02", key: "depreciation.later_month_posted", params: { month: "2026-02", lastPostedMonth: "2026-03" } },
+    {
+      name: "a month before the last posted one",
+      month: "2026-02",
+      key: "depreciation.later_month_posted",
+      params: { month: "2026-02", lastPostedMonth: "2026-03" },
+    },
     { name: "a month in a locked period", month: "2026-03", lock: "2026-03", key: "period.locked", params: { month: "2026-03" } },
     // Nothing reached the journal (the asset starts in February), so no reversal posting would meet the lock.
-    { name: "a month that posted nothing, in a locked period", posted: ["2026-01"], month: "2026-01", lock: "2026-01", key: "period.locked", params: { month: "2026-01" } },
+    {
+      name: "a month that posted nothing, in a locked period",
+      posted: ["2026-01"],
+      month: "2026-01",
+      lock: "2026-01",
+      key: "period.locked",
+      params: { month: "2026-01" },
+    },
     { name: "a month whose asset was disposed of since", month: "2026-03", dispose: "2026-04-10", key: "depreciation.asset_disposed" },
-  ])("reverse $name -> 409 $key, nothing changes", async ({ posted, month, lock, dispose, key, params }: { posted?: string[]; month: string; lock?: string; dispose?: string; key: string; params?: Record<string, unknown> }) => {
-    const w = await world();
-    const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
-    for (const m of posted ?? ["2026-02", "2026-03"]) await w.api.assets.depreciation.post({ month: m });
-    if (lock) await w.api.ledger.periods.lock({ month: lock });
-    if (dispose) await w.api.assets.assets.dispose({ id: a.id, date: dispose, proceeds: "1000.00", accountCode: "2710" });
-    const before = await stored(w);
-    const error = await expectApiError(w.api.assets.depreciation.reverse({ month }), 409, "conflict", key);
-    expect(error.params).toEqual(params ?? { month, assetCount: 1, assets: [{ id: a.id, code: a.code, disposalDate: dispose }] });
-    expect(await stored(w)).toEqual(before);
-  });
+  ])(
+    "reverse $name -> 409 $key, nothing changes",
+    async ({
+      posted,
+      month,
+      lock,
+      dispose,
+      key,
+      params,
+    }: {
+      posted?: string[];
+      month: string;
+      lock?: string;
+      dispose?: string;
+      key: string;
+      params?: Record<string, unknown>;
+    }) => {
+      const w = await world();
+      const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
+      for (const m of posted ?? ["2026-02", "2026-03"]) await w.api.assets.depreciation.post({ month: m });
+      if (lock) await w.api.ledger.periods.lock({ month: lock });
+      if (dispose) await w.api.assets.assets.dispose({ id: a.id, date: dispose, proceeds: "1000.00", accountCode: "2710" });
+      const before = await stored(w);
+      const error = await expectApiError(w.api.assets.depreciation.reverse({ month }), 409, "conflict", key);
+      expect(error.params).toEqual(params ?? { month, assetCount: 1, assets: [{ id: a.id, code: a.code, disposalDate: dispose }] });
+      expect(await stored(w)).toEqual(before);
+    },
+  );
 
   test("reverse with nothing ever posted -> 409 depreciation.not_posted naming no last month", async () => {
     const w = await world();
@@ -221,11 +284,17 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
     await asset(w);
     const run = await w.api.assets.depreciation.post({ month: "2026-02" });
     const where = { company_id: w.companyId, month: "2026-02-01" };
-    await expect(h.db("asset_depreciation_runs").where(where).update({ reversed_at: h.db.fn.now() })).rejects.toThrow(/while a transaction of it is not reversed/);
-    await expect(h.db("asset_depreciation_run_transactions").where(where).update({ reversal_transaction_id: run.journalTransactionId })).rejects.toThrow(/does not reverse/);
+    await expect(h.db("asset_depreciation_runs").where(where).update({ reversed_at: h.db.fn.now() })).rejects.toThrow(
+      /while a transaction of it is not reversed/,
+    );
+    await expect(h.db("asset_depreciation_run_transactions").where(where).update({ reversal_transaction_id: run.journalTransactionId })).rejects.toThrow(
+      /does not reverse/,
+    );
     await expect(h.db("asset_depreciation_run_transactions").where(where).delete()).rejects.toThrow(/cannot be changed or deleted/);
     await expect(h.db("asset_depreciation_runs").where(where).update({ total: "1.00" })).rejects.toThrow(/cannot be changed or deleted/);
-    await expect(h.db("asset_depreciation_runs").insert({ company_id: w.companyId, month: "2026-02-01", run_no: 2, asset_count: 0, total: 0 })).rejects.toThrow(/asset_depreciation_runs_live_key/);
+    await expect(h.db("asset_depreciation_runs").insert({ company_id: w.companyId, month: "2026-02-01", run_no: 2, asset_count: 0, total: 0 })).rejects.toThrow(
+      /asset_depreciation_runs_live_key/,
+    );
     await w.api.assets.depreciation.reverse({ month: "2026-02" });
     await expect(h.db("asset_depreciation_runs").where(where).update({ reversed_at: null })).rejects.toThrow(/cannot be changed or deleted/);
   });
@@ -234,7 +303,11 @@ describe("issue 22, defect 3: no month after the current one; the last posted mo
 describe("issue 22, defect 13: no asset blocks a month", () => {
   test.each([
     { name: "the whole cost at the bound in one month", body: { acquisitionCost: MAX, usefulLifeMonths: 1 }, status: 422 },
-    { name: "imported with one month left and nothing depreciated", body: { acquisitionCost: MAX, usefulLifeMonths: 12, accumulatedDepreciation: "0", depreciatedMonths: 11 }, status: 422 },
+    {
+      name: "imported with one month left and nothing depreciated",
+      body: { acquisitionCost: MAX, usefulLifeMonths: 12, accumulatedDepreciation: "0", depreciatedMonths: 11 },
+      status: 422,
+    },
     { name: "a cent below the bound in one month", body: { acquisitionCost: "999999999999999.98", usefulLifeMonths: 1 }, status: 200 },
     { name: "the bound over two months", body: { acquisitionCost: MAX, usefulLifeMonths: 2 }, status: 200 },
   ])("create $name -> $status", async ({ body, status }) => {
@@ -301,7 +374,10 @@ describe("issue 22, defect 13: no asset blocks a month", () => {
 
     const reversed = await w.api.assets.depreciation.reverse({ month: "2026-02" });
     expect(reversed.reversalTransactionIds).toHaveLength(2);
-    expect(await h.db("journal_transactions").whereIn("id", reversed.reversalTransactionIds).orderBy("total").pluck("reverses_id")).toEqual([run.journalTransactionIds[1], run.journalTransactionIds[0]]);
+    expect(await h.db("journal_transactions").whereIn("id", reversed.reversalTransactionIds).orderBy("total").pluck("reverses_id")).toEqual([
+      run.journalTransactionIds[1],
+      run.journalTransactionIds[0],
+    ]);
     expect(await cards(w)).toEqual(created);
     for (const account of ["1237", "1247", "6206", "6306"]) expect(await balance(w, account)).toBe("0.00");
   });
@@ -319,7 +395,12 @@ describe("issue 22, defect 13: no asset blocks a month", () => {
     expect(run).toMatchObject({ assetCount: 1001, total: total.toFixed(2), groups: [{ groupCode: "VANS", amount: total.toFixed(2) }] });
     // 1,001 × (MAX − 0.01) = 1,001 × MAX − 10.01: a thousand transactions of MAX and one of MAX − 10.01.
     expect(run.journalTransactionIds).toHaveLength(1001);
-    const totals = await h.db("journal_transactions").whereIn("id", run.journalTransactionIds).select(h.db.raw("total::text as total, count(*)::int as n")).groupBy("total").orderBy("total");
+    const totals = await h
+      .db("journal_transactions")
+      .whereIn("id", run.journalTransactionIds)
+      .select(h.db.raw("total::text as total, count(*)::int as n"))
+      .groupBy("total")
+      .orderBy("total");
     expect(totals).toEqual([
       { total: "999999999999989.98", n: 1 },
       { total: MAX, n: 1000 },
@@ -331,9 +412,21 @@ describe("issue 22, defect 13: no asset blocks a month", () => {
 
   test("a books import refuses an asset of the bound in one month, as create does; one a cent below with another asset posts in two transactions", async () => {
     const w = await world();
-    const huge = (cost: string) => ({ groupCode: "VANS", code: "HUGE", name: "At the bound", acquisitionDate: "2026-01-10", acquisitionCost: cost, usefulLifeMonths: 1 });
+    const huge = (cost: string) => ({
+      groupCode: "VANS",
+      code: "HUGE",
+      name: "At the bound",
+      acquisitionDate: "2026-01-10",
+      acquisitionCost: cost,
+      usefulLifeMonths: 1,
+    });
     const van = { groupCode: "VANS", code: "VAN", name: "Ford Transit", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 };
-    const refused = await expectApiError(w.api.migration.books.import({ cutoverDate: "2026-02-01", fixedAssets: [huge(MAX), van] }), 422, "unprocessable", "migration.rows_rejected");
+    const refused = await expectApiError(
+      w.api.migration.books.import({ cutoverDate: "2026-02-01", fixedAssets: [huge(MAX), van] }),
+      422,
+      "unprocessable",
+      "migration.rows_rejected",
+    );
     expect(Object.keys(refused.fieldErrors ?? {})).toEqual(["fixedAssets[0].usefulLifeMonths"]);
     expect(await h.db("fixed_assets").where({ company_id: w.companyId }).pluck("code")).toEqual([]);
     const below = "999999999999999.98";
@@ -387,7 +480,10 @@ describe("issue 28: assets/assets/dispose takes id (assetId deprecated)", () => 
     if (status === 200) {
       const disposed = await w.api.assets.assets.dispose(request);
       expect(disposed).toMatchObject({ id: a.id, status: "disposed", disposal: { date: "2026-01-20" } });
-      expect(await h.db("fixed_assets").where({ id: a.id }).first("status", "disposal_transaction_id")).toEqual({ status: "disposed", disposal_transaction_id: disposed.disposal!.journalTransactionId });
+      expect(await h.db("fixed_assets").where({ id: a.id }).first("status", "disposal_transaction_id")).toEqual({
+        status: "disposed",
+        disposal_transaction_id: disposed.disposal!.journalTransactionId,
+      });
       return;
     }
     const before = await stored(w);

@@ -31,7 +31,9 @@ test("rolled back, books written, migrated forward: the books stay and the asset
   expect(await tableExists("fixed_assets")).toBe(false);
 
   const account = await bootstrapAccount(db, "before assets");
-  const [company] = await db("companies").insert({ account_id: account.accountId, name: "Senoji UAB", code: "OLD", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" }).returning("id");
+  const [company] = await db("companies")
+    .insert({ account_id: account.accountId, name: "Senoji UAB", code: "OLD", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
+    .returning("id");
   await db("ledger_accounts").insert(
     [
       ["1230", "asset"],
@@ -41,21 +43,64 @@ test("rolled back, books written, migrated forward: the books stay and the asset
     ].map(([code, type]) => ({ company_id: company.id, code, name: code, type })),
   );
   const bought = await withTransaction(db, (trx) =>
-    post(trx, { companyId: company.id, date: "2026-01-20", documentType: "manual", entries: [{ accountCode: "1230", debit: "3600.00" }, { accountCode: "4430", credit: "3600.00" }] }),
+    post(trx, {
+      companyId: company.id,
+      date: "2026-01-20",
+      documentType: "manual",
+      entries: [
+        { accountCode: "1230", debit: "3600.00" },
+        { accountCode: "4430", credit: "3600.00" },
+      ],
+    }),
   );
   await withTransaction(db, (trx) =>
-    post(trx, { companyId: company.id, date: "2026-01-31", documentType: "depreciation", entries: [{ accountCode: "6206", debit: "10.00" }, { accountCode: "1237", credit: "10.00" }] }),
+    post(trx, {
+      companyId: company.id,
+      date: "2026-01-31",
+      documentType: "depreciation",
+      entries: [
+        { accountCode: "6206", debit: "10.00" },
+        { accountCode: "1237", credit: "10.00" },
+      ],
+    }),
   );
 
   await db.migrate.latest({ migrationSource });
   expect(await db("journal_transactions").where({ company_id: company.id }).orderBy("date").pluck("document_type")).toEqual(["manual", "depreciation"]);
-  await db("asset_groups").insert({ company_id: company.id, code: "VANS", name: "Furgonai", asset_account_code: "1230", depreciation_account_code: "1237", expense_account_code: "6206", default_useful_life_months: 36 });
+  await db("asset_groups").insert({
+    company_id: company.id,
+    code: "VANS",
+    name: "Furgonai",
+    asset_account_code: "1230",
+    depreciation_account_code: "1237",
+    expense_account_code: "6206",
+    default_useful_life_months: 36,
+  });
   const [asset] = await db("fixed_assets")
-    .insert({ company_id: company.id, code: "V-1", name: "Van", group_code: "VANS", acquisition_date: "2026-01-20", put_into_use_date: "2026-01-20", depreciation_start_date: "2026-02-01", acquisition_cost: "3600.00", useful_life_months: 36, source_transaction_id: bought.id })
+    .insert({
+      company_id: company.id,
+      code: "V-1",
+      name: "Van",
+      group_code: "VANS",
+      acquisition_date: "2026-01-20",
+      put_into_use_date: "2026-01-20",
+      depreciation_start_date: "2026-02-01",
+      acquisition_cost: "3600.00",
+      useful_life_months: 36,
+      source_transaction_id: bought.id,
+    })
     .returning("*");
   expect(asset).toMatchObject({ status: "active", accumulated_depreciation: "0.00", source_transaction_id: bought.id });
   const disposal = await withTransaction(db, (trx) =>
-    post(trx, { companyId: company.id, date: "2026-02-10", documentType: "asset_disposal", entries: [{ accountCode: "6206", debit: "3600.00" }, { accountCode: "1230", credit: "3600.00" }] }),
+    post(trx, {
+      companyId: company.id,
+      date: "2026-02-10",
+      documentType: "asset_disposal",
+      entries: [
+        { accountCode: "6206", debit: "3600.00" },
+        { accountCode: "1230", credit: "3600.00" },
+      ],
+    }),
   );
   expect(disposal.documentType).toBe("asset_disposal");
   expect((await db.raw("select reloptions from pg_class where relname = 'fixed_assets'")).rows[0].reloptions).toEqual(["fillfactor=50"]);
@@ -76,26 +121,79 @@ test("20261127000300: months posted before it go on after it, and come back when
   expect(await tableExists("asset_depreciation_run_transactions")).toBe(false);
 
   const account = await bootstrapAccount(db, "before reversals");
-  const [company] = await db("companies").insert({ account_id: account.accountId, name: "Nusidėvėjimas UAB", code: "DEPR", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" }).returning("id");
-  await db("ledger_accounts").insert(["1230:asset", "1237:asset", "6206:expense"].map((a) => ({ company_id: company.id, code: a.split(":")[0], name: a, type: a.split(":")[1] })));
-  await db("asset_groups").insert({ company_id: company.id, code: "VANS", name: "Furgonai", asset_account_code: "1230", depreciation_account_code: "1237", expense_account_code: "6206", default_useful_life_months: 12 });
+  const [company] = await db("companies")
+    .insert({ account_id: account.accountId, name: "Nusidėvėjimas UAB", code: "DEPR", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
+    .returning("id");
+  await db("ledger_accounts").insert(
+    ["1230:asset", "1237:asset", "6206:expense"].map((a) => ({ company_id: company.id, code: a.split(":")[0], name: a, type: a.split(":")[1] })),
+  );
+  await db("asset_groups").insert({
+    company_id: company.id,
+    code: "VANS",
+    name: "Furgonai",
+    asset_account_code: "1230",
+    depreciation_account_code: "1237",
+    expense_account_code: "6206",
+    default_useful_life_months: 12,
+  });
   const [asset] = await db("fixed_assets")
-    .insert({ company_id: company.id, code: "V-1", name: "Van", group_code: "VANS", acquisition_date: "2026-01-20", put_into_use_date: "2026-01-20", depreciation_start_date: "2026-02-01", acquisition_cost: "1200.00", useful_life_months: 12 })
+    .insert({
+      company_id: company.id,
+      code: "V-1",
+      name: "Van",
+      group_code: "VANS",
+      acquisition_date: "2026-01-20",
+      put_into_use_date: "2026-01-20",
+      depreciation_start_date: "2026-02-01",
+      acquisition_cost: "1200.00",
+      useful_life_months: 12,
+    })
     .returning("id");
   // February as the run posted it before the migration: the run with its transaction, the line, the card moved.
   const february = await withTransaction(db, async (trx) => {
-    const tx = await post(trx, { companyId: company.id, date: "2026-02-28", documentType: "depreciation", source: { type: "asset_depreciation_run", id: "2026-02" }, entries: [{ accountCode: "6206", debit: "100.00" }, { accountCode: "1237", credit: "100.00" }] });
-    await trx("asset_depreciation_runs").insert({ company_id: company.id, month: "2026-02-01", journal_transaction_id: tx.id, asset_count: 1, total: "100.00" });
-    await trx("asset_depreciation_lines").insert({ company_id: company.id, asset_id: asset.id, month: "2026-02-01", group_code: "VANS", expense_account_code: "6206", depreciation_account_code: "1237", amount: "100.00", accumulated_after: "100.00", depreciated_months_after: 1 });
-    await trx("fixed_assets").where({ id: asset.id }).update({ accumulated_depreciation: "100.00", depreciated_months: 1, last_depreciated_month: "2026-02-01" });
+    const tx = await post(trx, {
+      companyId: company.id,
+      date: "2026-02-28",
+      documentType: "depreciation",
+      source: { type: "asset_depreciation_run", id: "2026-02" },
+      entries: [
+        { accountCode: "6206", debit: "100.00" },
+        { accountCode: "1237", credit: "100.00" },
+      ],
+    });
+    await trx("asset_depreciation_runs").insert({
+      company_id: company.id,
+      month: "2026-02-01",
+      journal_transaction_id: tx.id,
+      asset_count: 1,
+      total: "100.00",
+    });
+    await trx("asset_depreciation_lines").insert({
+      company_id: company.id,
+      asset_id: asset.id,
+      month: "2026-02-01",
+      group_code: "VANS",
+      expense_account_code: "6206",
+      depreciation_account_code: "1237",
+      amount: "100.00",
+      accumulated_after: "100.00",
+      depreciated_months_after: 1,
+    });
+    await trx("fixed_assets")
+      .where({ id: asset.id })
+      .update({ accumulated_depreciation: "100.00", depreciated_months: 1, last_depreciated_month: "2026-02-01" });
     return tx;
   });
 
   await db.migrate.latest({ migrationSource });
-  expect(await db("asset_depreciation_runs").where({ company_id: company.id }).select("month", "run_no", "reversed_at")).toEqual([{ month: "2026-02-01", run_no: 1, reversed_at: null }]);
-  expect(await db("asset_depreciation_run_transactions").where({ company_id: company.id }).select("month", "run_no", "part", "journal_transaction_id", "reversal_transaction_id")).toEqual([
-    { month: "2026-02-01", run_no: 1, part: 1, journal_transaction_id: february.id, reversal_transaction_id: null },
+  expect(await db("asset_depreciation_runs").where({ company_id: company.id }).select("month", "run_no", "reversed_at")).toEqual([
+    { month: "2026-02-01", run_no: 1, reversed_at: null },
   ]);
+  expect(
+    await db("asset_depreciation_run_transactions")
+      .where({ company_id: company.id })
+      .select("month", "run_no", "part", "journal_transaction_id", "reversal_transaction_id"),
+  ).toEqual([{ month: "2026-02-01", run_no: 1, part: 1, journal_transaction_id: february.id, reversal_transaction_id: null }]);
   expect(await db("asset_depreciation_lines").where({ company_id: company.id }).pluck("run_no")).toEqual([1]);
   const march = await withTransaction(db, (trx) => postMonth(trx, company.id, account.keyId, "2026-03"));
   expect(march).toMatchObject({ assetCount: 1, total: "100.00", journalTransactionIds: [expect.any(String)] });
@@ -112,6 +210,9 @@ test("20261127000300: months posted before it go on after it, and come back when
   await withTransaction(db, (trx) => reverseDepreciation(trx, company.id, account.keyId, "2026-03"));
   await expect(backTo300()).rejects.toThrow(/cannot be undone/);
   expect(await applied()).toBe(true);
-  expect(await db("fixed_assets").where({ id: asset.id }).first("accumulated_depreciation", "depreciated_months")).toEqual({ accumulated_depreciation: "100.00", depreciated_months: 1 });
+  expect(await db("fixed_assets").where({ id: asset.id }).first("accumulated_depreciation", "depreciated_months")).toEqual({
+    accumulated_depreciation: "100.00",
+    depreciated_months: 1,
+  });
   await db.migrate.latest({ migrationSource });
 });

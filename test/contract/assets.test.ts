@@ -60,7 +60,12 @@ async function racing(w: World, requests: (() => Promise<ApiResponse>)[]): Promi
     const inFlight: Promise<ApiResponse>[] = [];
     for (const request of requests) {
       inFlight.push(request());
-      await waitForLockWaiters(h.db, { count: inFlight.length, waitEvent: "advisory", excludePid: rows[0].pid, what: `request ${inFlight.length} waiting on the company's assets lock` });
+      await waitForLockWaiters(h.db, {
+        count: inFlight.length,
+        waitEvent: "advisory",
+        excludePid: rows[0].pid,
+        what: `request ${inFlight.length} waiting on the company's assets lock`,
+      });
     }
     return { inFlight };
   });
@@ -69,10 +74,22 @@ async function racing(w: World, requests: (() => Promise<ApiResponse>)[]): Promi
 
 let assetSeq = 0;
 const asset = (w: World, over: Record<string, unknown> = {}) =>
-  w.ok(`${ASSETS}/create`, { code: `A-${++assetSeq}`, name: "Ford Transit", groupCode: "VANS", acquisitionDate: "2026-01-10", acquisitionCost: "1000.00", usefulLifeMonths: 3, ...over });
+  w.ok(`${ASSETS}/create`, {
+    code: `A-${++assetSeq}`,
+    name: "Ford Transit",
+    groupCode: "VANS",
+    acquisitionDate: "2026-01-10",
+    acquisitionCost: "1000.00",
+    usefulLifeMonths: 3,
+    ...over,
+  });
 
 const journal = async (w: World, transactionId: string) =>
-  (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [e.account_code, new Decimal(e.debit).toFixed(2), new Decimal(e.credit).toFixed(2)]);
+  (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [
+    e.account_code,
+    new Decimal(e.debit).toFixed(2),
+    new Decimal(e.credit).toFixed(2),
+  ]);
 const storedAsset = (w: World, id: string) => h.db("fixed_assets").where({ company_id: w.companyId, id }).first();
 const runs = (w: World) => h.db("asset_depreciation_runs").where({ company_id: w.companyId }).orderBy("month");
 const lines = (w: World) => h.db("asset_depreciation_lines").where({ company_id: w.companyId }).orderBy(["month", "asset_id"]);
@@ -87,25 +104,69 @@ describe("asset groups", () => {
   test("create: the expense account defaults through the assets.depreciationExpense rule; get, list, update", async () => {
     const w = await world();
     const vans = (await w.ok(`${GROUPS}/list`, { filter: [{ field: "code", op: "eq", value: "VANS" }] })).rows[0];
-    expect(vans).toMatchObject({ code: "VANS", assetAccountCode: "1230", depreciationAccountCode: "1237", expenseAccountCode: "6206", defaultUsefulLifeMonths: 36, assetCount: 0 });
+    expect(vans).toMatchObject({
+      code: "VANS",
+      assetAccountCode: "1230",
+      depreciationAccountCode: "1237",
+      expenseAccountCode: "6206",
+      defaultUsefulLifeMonths: 36,
+      assetCount: 0,
+    });
     await w.ok("/v1/ledger/posting-rules/update", { rule: "assets.depreciationExpense", accountCode: "6306" });
-    const pcs = await w.ok(`${GROUPS}/create`, { code: "PC", name: "Kompiuteriai", assetAccountCode: "1240", depreciationAccountCode: "1247", defaultUsefulLifeMonths: 24 });
+    const pcs = await w.ok(`${GROUPS}/create`, {
+      code: "PC",
+      name: "Kompiuteriai",
+      assetAccountCode: "1240",
+      depreciationAccountCode: "1247",
+      defaultUsefulLifeMonths: 24,
+    });
     expect(pcs.expenseAccountCode).toBe("6306");
-    const explicit = await w.ok(`${GROUPS}/create`, { code: "BLD", name: "Pastatai", assetAccountCode: "1210", depreciationAccountCode: "1217", expenseAccountCode: "6206", defaultUsefulLifeMonths: 240 });
+    const explicit = await w.ok(`${GROUPS}/create`, {
+      code: "BLD",
+      name: "Pastatai",
+      assetAccountCode: "1210",
+      depreciationAccountCode: "1217",
+      expenseAccountCode: "6206",
+      defaultUsefulLifeMonths: 240,
+    });
     expect(await w.ok(`${GROUPS}/get`, { id: explicit.id })).toEqual(explicit);
     expect(await h.db("asset_groups").where({ company_id: w.companyId }).orderBy("code").pluck("expense_account_code")).toEqual(["6206", "6306", "6206"]);
 
     const list = await w.ok(`${GROUPS}/list`, { sort: [{ field: "defaultUsefulLifeMonths", dir: "desc" }] });
     expect(list.rows.map((g: any) => g.code)).toEqual(["BLD", "VANS", "PC"]);
     expect(list.total).toBe(3);
-    expect((await w.ok(`${GROUPS}/list`, { filter: [{ field: "defaultUsefulLifeMonths", op: "lte", value: 36 }] })).rows.map((g: any) => g.code)).toEqual(["PC", "VANS"]);
+    expect((await w.ok(`${GROUPS}/list`, { filter: [{ field: "defaultUsefulLifeMonths", op: "lte", value: 36 }] })).rows.map((g: any) => g.code)).toEqual([
+      "PC",
+      "VANS",
+    ]);
 
-    const renamed = await w.ok(`${GROUPS}/update`, { id: pcs.id, name: "IT įranga", defaultUsefulLifeMonths: 36, assetAccountCode: "1220", depreciationAccountCode: "1227" });
-    expect(renamed).toMatchObject({ name: "IT įranga", defaultUsefulLifeMonths: 36, assetAccountCode: "1220", depreciationAccountCode: "1227", expenseAccountCode: "6306" });
+    const renamed = await w.ok(`${GROUPS}/update`, {
+      id: pcs.id,
+      name: "IT įranga",
+      defaultUsefulLifeMonths: 36,
+      assetAccountCode: "1220",
+      depreciationAccountCode: "1227",
+    });
+    expect(renamed).toMatchObject({
+      name: "IT įranga",
+      defaultUsefulLifeMonths: 36,
+      assetAccountCode: "1220",
+      depreciationAccountCode: "1227",
+      expenseAccountCode: "6306",
+    });
     await asset(w, { groupCode: "PC" });
     expectError(await w.call(`${GROUPS}/update`, { id: pcs.id, assetAccountCode: "1240" }), 409, "conflict", "asset_group.in_use");
-    expect(await w.ok(`${GROUPS}/update`, { id: pcs.id, expenseAccountCode: "6206" })).toMatchObject({ assetAccountCode: "1220", expenseAccountCode: "6206", assetCount: 1 });
-    expectError(await w.call(`${GROUPS}/create`, { code: "VANS", name: "x", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 1 }), 409, "conflict", "asset_group.code_taken");
+    expect(await w.ok(`${GROUPS}/update`, { id: pcs.id, expenseAccountCode: "6206" })).toMatchObject({
+      assetAccountCode: "1220",
+      expenseAccountCode: "6206",
+      assetCount: 1,
+    });
+    expectError(
+      await w.call(`${GROUPS}/create`, { code: "VANS", name: "x", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 1 }),
+      409,
+      "conflict",
+      "asset_group.code_taken",
+    );
     expectError(await w.call(`${GROUPS}/get`, { id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found", "asset_group.not_found");
   });
 
@@ -118,7 +179,14 @@ describe("asset groups", () => {
     ["the same cost and accumulated-depreciation account", { depreciationAccountCode: "1230" }, "depreciationAccountCode"],
   ])("%s -> 422 naming the field, nothing stored", async (_name, over, field) => {
     const w = await world();
-    const res = await w.call(`${GROUPS}/create`, { code: "X", name: "X", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 12, ...over });
+    const res = await w.call(`${GROUPS}/create`, {
+      code: "X",
+      name: "X",
+      assetAccountCode: "1230",
+      depreciationAccountCode: "1237",
+      defaultUsefulLifeMonths: 12,
+      ...over,
+    });
     expectError(res, 422, "unprocessable", "asset_group.account_invalid");
     expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
     expect(await h.db("asset_groups").where({ company_id: w.companyId, code: "X" })).toHaveLength(0);
@@ -128,8 +196,23 @@ describe("asset groups", () => {
 describe("fixed assets", () => {
   test("create: useful life from the group, put into use on acquisition, depreciation from the next month; nothing posted", async () => {
     const w = await world();
-    const tx = await w.ok("/v1/ledger/journal/transactions/create", { date: "2026-01-31", entries: [{ accountCode: "1230", debit: "24000.00" }, { accountCode: "4430", credit: "24000.00" }] });
-    const van = await w.ok(`${ASSETS}/create`, { code: "V-1", name: "Ford Transit", description: "LT ABC123", groupCode: "VANS", acquisitionDate: "2026-01-31", acquisitionCost: "24000", salvageValue: "1200", sourceTransactionId: tx.id });
+    const tx = await w.ok("/v1/ledger/journal/transactions/create", {
+      date: "2026-01-31",
+      entries: [
+        { accountCode: "1230", debit: "24000.00" },
+        { accountCode: "4430", credit: "24000.00" },
+      ],
+    });
+    const van = await w.ok(`${ASSETS}/create`, {
+      code: "V-1",
+      name: "Ford Transit",
+      description: "LT ABC123",
+      groupCode: "VANS",
+      acquisitionDate: "2026-01-31",
+      acquisitionCost: "24000",
+      salvageValue: "1200",
+      sourceTransactionId: tx.id,
+    });
     expect(van).toMatchObject({
       code: "V-1",
       description: "LT ABC123",
@@ -153,7 +236,12 @@ describe("fixed assets", () => {
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
     const december = await asset(w, { acquisitionDate: "2025-11-20", putIntoUseDate: "2025-12-05" });
     expect(december.depreciationStartDate).toBe("2026-01-01");
-    expectError(await w.call(`${ASSETS}/create`, { code: "V-1", name: "x", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }), 409, "conflict", "fixed_asset.code_taken");
+    expectError(
+      await w.call(`${ASSETS}/create`, { code: "V-1", name: "x", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
+      409,
+      "conflict",
+      "fixed_asset.code_taken",
+    );
 
     const list = await w.ok(`${ASSETS}/list`, { totals: ["acquisitionCost", "netBookValue"], filter: [{ field: "status", op: "eq", value: "active" }] });
     expect(list).toMatchObject({ total: 2, totals: { acquisitionCost: "25000.00", netBookValue: "25000.00" } });
@@ -162,10 +250,32 @@ describe("fixed assets", () => {
 
   test("created with depreciation to date: fully depreciated when nothing is left, nothing posted", async () => {
     const w = await world();
-    const half = await asset(w, { acquisitionDate: "2024-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12, accumulatedDepreciation: "600.00", depreciatedMonths: 6 });
+    const half = await asset(w, {
+      acquisitionDate: "2024-01-10",
+      acquisitionCost: "1200.00",
+      usefulLifeMonths: 12,
+      accumulatedDepreciation: "600.00",
+      depreciatedMonths: 6,
+    });
     // Depreciation starts in February 2024; the 6 months counted are February to July 2024.
-    expect(half).toMatchObject({ status: "active", accumulatedDepreciation: "600.00", openingAccumulatedDepreciation: "600.00", depreciatedMonths: 6, openingDepreciatedMonths: 6, openingDepreciatedThrough: "2024-07", remainingMonths: 6, netBookValue: "600.00" });
-    const done = await asset(w, { acquisitionDate: "2015-03-01", acquisitionCost: "5000.00", salvageValue: "500.00", usefulLifeMonths: 60, accumulatedDepreciation: "4500.00", depreciatedMonths: 60 });
+    expect(half).toMatchObject({
+      status: "active",
+      accumulatedDepreciation: "600.00",
+      openingAccumulatedDepreciation: "600.00",
+      depreciatedMonths: 6,
+      openingDepreciatedMonths: 6,
+      openingDepreciatedThrough: "2024-07",
+      remainingMonths: 6,
+      netBookValue: "600.00",
+    });
+    const done = await asset(w, {
+      acquisitionDate: "2015-03-01",
+      acquisitionCost: "5000.00",
+      salvageValue: "500.00",
+      usefulLifeMonths: 60,
+      accumulatedDepreciation: "4500.00",
+      depreciatedMonths: 60,
+    });
     expect(done).toMatchObject({ status: "fully_depreciated", remainingMonths: 0, netBookValue: "500.00", openingDepreciatedThrough: "2020-03" });
     const early = await asset(w, { acquisitionCost: "100.00", usefulLifeMonths: 60, accumulatedDepreciation: "100.00", depreciatedMonths: 30 });
     expect(early.status).toBe("fully_depreciated");
@@ -186,38 +296,137 @@ describe("fixed assets", () => {
     { name: "put into use in December 2199 (would start in 2200)", over: { acquisitionDate: "2199-12-01" }, status: 400, field: "putIntoUseDate" },
     { name: "a lone surrogate in the name", over: { name: "\ud800" }, status: 400, field: "name" },
     { name: "salvage above cost", over: { salvageValue: "1000.01" }, status: 422, field: "salvageValue", key: "fixed_asset.salvage_above_cost" },
-    { name: "put into use before acquisition", over: { putIntoUseDate: "2026-01-09" }, status: 422, field: "putIntoUseDate", key: "fixed_asset.put_into_use_before_acquisition" },
-    { name: "depreciation to date above cost − salvage", over: { salvageValue: "100", accumulatedDepreciation: "900.01", depreciatedMonths: 2 }, status: 422, field: "accumulatedDepreciation", key: "fixed_asset.accumulated_above_depreciable" },
-    { name: "more months depreciated than the life", over: { usefulLifeMonths: 12, accumulatedDepreciation: "10", depreciatedMonths: 13 }, status: 422, field: "depreciatedMonths", key: "fixed_asset.months_above_life" },
-    { name: "the whole life but not the whole value", over: { usefulLifeMonths: 12, accumulatedDepreciation: "999.99", depreciatedMonths: 12 }, status: 422, field: "accumulatedDepreciation", key: "fixed_asset.depreciation_incomplete" },
-    { name: "depreciation to date without its months", over: { accumulatedDepreciation: "10" }, status: 422, field: "depreciatedMonths", key: "fixed_asset.opening_incomplete" },
+    {
+      name: "put into use before acquisition",
+      over: { putIntoUseDate: "2026-01-09" },
+      status: 422,
+      field: "putIntoUseDate",
+      key: "fixed_asset.put_into_use_before_acquisition",
+    },
+    {
+      name: "depreciation to date above cost − salvage",
+      over: { salvageValue: "100", accumulatedDepreciation: "900.01", depreciatedMonths: 2 },
+      status: 422,
+      field: "accumulatedDepreciation",
+      key: "fixed_asset.accumulated_above_depreciable",
+    },
+    {
+      name: "more months depreciated than the life",
+      over: { usefulLifeMonths: 12, accumulatedDepreciation: "10", depreciatedMonths: 13 },
+      status: 422,
+      field: "depreciatedMonths",
+      key: "fixed_asset.months_above_life",
+    },
+    {
+      name: "the whole life but not the whole value",
+      over: { usefulLifeMonths: 12, accumulatedDepreciation: "999.99", depreciatedMonths: 12 },
+      status: 422,
+      field: "accumulatedDepreciation",
+      key: "fixed_asset.depreciation_incomplete",
+    },
+    {
+      name: "depreciation to date without its months",
+      over: { accumulatedDepreciation: "10" },
+      status: 422,
+      field: "depreciatedMonths",
+      key: "fixed_asset.opening_incomplete",
+    },
     { name: "an unknown group", over: { groupCode: "NERA" }, status: 422, field: "groupCode", key: "fixed_asset.group_unknown" },
-    { name: "an unknown source transaction", over: { sourceTransactionId: "00000000-0000-4000-8000-000000000000" }, status: 422, field: "sourceTransactionId", key: "fixed_asset.source_transaction_unknown" },
-  ])("$name -> $status naming $field, nothing stored", async ({ over, status, field, key }: { over: Record<string, unknown>; status: number; field: string; key?: string }) => {
-    const w = await world();
-    const res = await w.call(`${ASSETS}/create`, { ...base, ...over });
-    expectError(res, status, status === 400 ? "validation" : "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors).some((f) => f.includes(field))).toBe(true);
-    expect(await h.db("fixed_assets").where({ company_id: w.companyId })).toHaveLength(0);
-  });
+    {
+      name: "an unknown source transaction",
+      over: { sourceTransactionId: "00000000-0000-4000-8000-000000000000" },
+      status: 422,
+      field: "sourceTransactionId",
+      key: "fixed_asset.source_transaction_unknown",
+    },
+  ])(
+    "$name -> $status naming $field, nothing stored",
+    async ({ over, status, field, key }: { over: Record<string, unknown>; status: number; field: string; key?: string }) => {
+      const w = await world();
+      const res = await w.call(`${ASSETS}/create`, { ...base, ...over });
+      expectError(res, status, status === 400 ? "validation" : "unprocessable", key);
+      expect(Object.keys(res.body.error.fieldErrors).some((f) => f.includes(field))).toBe(true);
+      expect(await h.db("fixed_assets").where({ company_id: w.companyId })).toHaveLength(0);
+    },
+  );
 });
 
 describe("depreciation: straight line exact to the cent", () => {
   // Each case: one asset, months posted one after another from `first`; `amounts` is what each month depreciates
   // (null: the asset takes no part in that month).
   const cases: { name: string; asset: Record<string, unknown>; first: string; amounts: (string | null)[]; status: string }[] = [
-    { name: "odd cents: 1000.00 over 3 months", asset: { acquisitionCost: "1000.00", usefulLifeMonths: 3 }, first: "2026-02", amounts: ["333.33", "333.33", "333.34", null], status: "fully_depreciated" },
-    { name: "100.00 over 7 months: the rounding down is caught up at the end", asset: { acquisitionCost: "100.00", usefulLifeMonths: 7 }, first: "2026-02", amounts: ["14.28", "14.28", "14.28", "14.29", "14.29", "14.29", "14.29"], status: "fully_depreciated" },
-    { name: "salvage value is never depreciated", asset: { acquisitionCost: "1000.00", salvageValue: "100.00", usefulLifeMonths: 3 }, first: "2026-02", amounts: ["300.00", "300.00", "300.00", null], status: "fully_depreciated" },
-    { name: "acquired mid-month: starts the month after", asset: { acquisitionDate: "2026-01-15", acquisitionCost: "600.00", usefulLifeMonths: 2 }, first: "2026-01", amounts: [null, "300.00", "300.00", null], status: "fully_depreciated" },
-    { name: "put into use later than acquired", asset: { acquisitionDate: "2025-12-20", putIntoUseDate: "2026-02-15", acquisitionCost: "90.00", usefulLifeMonths: 3 }, first: "2026-02", amounts: [null, "30.00", "30.00", "30.00"], status: "fully_depreciated" },
-    { name: "an imported half-depreciated asset continues over its remaining months", asset: { acquisitionDate: "2025-07-01", acquisitionCost: "1200.00", usefulLifeMonths: 12, accumulatedDepreciation: "600.00", depreciatedMonths: 6 }, first: "2026-02", amounts: ["100.00", "100.00", "100.00", "100.00", "100.00", "100.00", null], status: "fully_depreciated" },
+    {
+      name: "odd cents: 1000.00 over 3 months",
+      asset: { acquisitionCost: "1000.00", usefulLifeMonths: 3 },
+      first: "2026-02",
+      amounts: ["333.33", "333.33", "333.34", null],
+      status: "fully_depreciated",
+    },
+    {
+      name: "100.00 over 7 months: the rounding down is caught up at the end",
+      asset: { acquisitionCost: "100.00", usefulLifeMonths: 7 },
+      first: "2026-02",
+      amounts: ["14.28", "14.28", "14.28", "14.29", "14.29", "14.29", "14.29"],
+      status: "fully_depreciated",
+    },
+    {
+      name: "salvage value is never depreciated",
+      asset: { acquisitionCost: "1000.00", salvageValue: "100.00", usefulLifeMonths: 3 },
+      first: "2026-02",
+      amounts: ["300.00", "300.00", "300.00", null],
+      status: "fully_depreciated",
+    },
+    {
+      name: "acquired mid-month: starts the month after",
+      asset: { acquisitionDate: "2026-01-15", acquisitionCost: "600.00", usefulLifeMonths: 2 },
+      first: "2026-01",
+      amounts: [null, "300.00", "300.00", null],
+      status: "fully_depreciated",
+    },
+    {
+      name: "put into use later than acquired",
+      asset: { acquisitionDate: "2025-12-20", putIntoUseDate: "2026-02-15", acquisitionCost: "90.00", usefulLifeMonths: 3 },
+      first: "2026-02",
+      amounts: [null, "30.00", "30.00", "30.00"],
+      status: "fully_depreciated",
+    },
+    {
+      name: "an imported half-depreciated asset continues over its remaining months",
+      asset: { acquisitionDate: "2025-07-01", acquisitionCost: "1200.00", usefulLifeMonths: 12, accumulatedDepreciation: "600.00", depreciatedMonths: 6 },
+      first: "2026-02",
+      amounts: ["100.00", "100.00", "100.00", "100.00", "100.00", "100.00", null],
+      status: "fully_depreciated",
+    },
     // Figures to date counting February 2024 to January 2026 (24 months, 800.00): the company's first run, November
     // 2025, and the two after it leave the asset out; February 2026 goes on over the 12 months left.
-    { name: "an imported asset is never depreciated again for the months its figures count, whichever month the company posts first", asset: { acquisitionDate: "2024-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 36, accumulatedDepreciation: "800.00", depreciatedMonths: 24 }, first: "2025-11", amounts: [null, null, null, "33.33", "33.33"], status: "active" },
-    { name: "an imported asset with an uneven remainder", asset: { acquisitionDate: "2025-01-01", acquisitionCost: "1000.00", usefulLifeMonths: 10, accumulatedDepreciation: "333.33", depreciatedMonths: 7 }, first: "2026-02", amounts: ["222.22", "222.22", "222.23"], status: "fully_depreciated" },
-    { name: "a cent over three months", asset: { acquisitionCost: "0.01", usefulLifeMonths: 3 }, first: "2026-02", amounts: ["0.00", "0.00", "0.01"], status: "fully_depreciated" },
-    { name: "a long life still running", asset: { acquisitionCost: "10000.00", usefulLifeMonths: 120 }, first: "2026-02", amounts: ["83.33", "83.33"], status: "active" },
+    {
+      name: "an imported asset is never depreciated again for the months its figures count, whichever month the company posts first",
+      asset: { acquisitionDate: "2024-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 36, accumulatedDepreciation: "800.00", depreciatedMonths: 24 },
+      first: "2025-11",
+      amounts: [null, null, null, "33.33", "33.33"],
+      status: "active",
+    },
+    {
+      name: "an imported asset with an uneven remainder",
+      asset: { acquisitionDate: "2025-01-01", acquisitionCost: "1000.00", usefulLifeMonths: 10, accumulatedDepreciation: "333.33", depreciatedMonths: 7 },
+      first: "2026-02",
+      amounts: ["222.22", "222.22", "222.23"],
+      status: "fully_depreciated",
+    },
+    {
+      name: "a cent over three months",
+      asset: { acquisitionCost: "0.01", usefulLifeMonths: 3 },
+      first: "2026-02",
+      amounts: ["0.00", "0.00", "0.01"],
+      status: "fully_depreciated",
+    },
+    {
+      name: "a long life still running",
+      asset: { acquisitionCost: "10000.00", usefulLifeMonths: 120 },
+      first: "2026-02",
+      amounts: ["83.33", "83.33"],
+      status: "active",
+    },
   ];
 
   test.each(cases)("$name", async ({ asset: over, first, amounts, status }) => {
@@ -233,7 +442,12 @@ describe("depreciation: straight line exact to the cent", () => {
           ["1237", "0.00", expected],
         ]);
         const tx = await h.db("journal_transactions").where({ company_id: w.companyId, id: run.journalTransactionId }).first();
-        expect(tx).toMatchObject({ document_type: "depreciation", date: `${month}-${month === "2026-02" ? "28" : ["2026-04", "2026-06", "2026-09", "2026-11"].includes(month) ? "30" : "31"}`, source_type: "asset_depreciation_run", source_id: month });
+        expect(tx).toMatchObject({
+          document_type: "depreciation",
+          date: `${month}-${month === "2026-02" ? "28" : ["2026-04", "2026-06", "2026-09", "2026-11"].includes(month) ? "30" : "31"}`,
+          source_type: "asset_depreciation_run",
+          source_id: month,
+        });
       } else {
         expect(run.journalTransactionId).toBeNull();
       }
@@ -259,8 +473,19 @@ describe("depreciation: straight line exact to the cent", () => {
       const cost = new Decimal((i * 7919) % 100000).plus(1).div(100).plus(i);
       const salvage = i % 3 === 0 ? cost.div(7).toDecimalPlaces(2, Decimal.ROUND_DOWN) : new Decimal(0);
       const life = 1 + ((i * 5) % 12);
-      const opening = i % 5 === 0 && life > 1 ? { accumulatedDepreciation: cost.minus(salvage).div(3).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2), depreciatedMonths: Math.floor(life / 2) } : {};
-      made.push(await asset(w, { acquisitionDate: "2025-01-10", acquisitionCost: cost.toFixed(2), salvageValue: salvage.toFixed(2), usefulLifeMonths: life, ...opening }));
+      const opening =
+        i % 5 === 0 && life > 1
+          ? { accumulatedDepreciation: cost.minus(salvage).div(3).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2), depreciatedMonths: Math.floor(life / 2) }
+          : {};
+      made.push(
+        await asset(w, {
+          acquisitionDate: "2025-01-10",
+          acquisitionCost: cost.toFixed(2),
+          salvageValue: salvage.toFixed(2),
+          usefulLifeMonths: life,
+          ...opening,
+        }),
+      );
     }
     // Twelve months that have all begun (a month after the current one in Vilnius is refused).
     for (const month of months("2025-02", 12)) await w.ok(POST, { month });
@@ -274,7 +499,11 @@ describe("depreciation: straight line exact to the cent", () => {
       }
       expect(left.toFixed(2)).toBe("0.00");
       expect(own).toHaveLength(a.usefulLifeMonths - a.openingDepreciatedMonths);
-      expect(await w.ok(`${ASSETS}/get`, { id: a.id })).toMatchObject({ status: "fully_depreciated", accumulatedDepreciation: a.depreciableValue, netBookValue: a.salvageValue });
+      expect(await w.ok(`${ASSETS}/get`, { id: a.id })).toMatchObject({
+        status: "fully_depreciated",
+        accumulatedDepreciation: a.depreciableValue,
+        netBookValue: a.salvageValue,
+      });
     }
     // The ledger holds exactly what the rows say.
     const journalTotal = await h.db("journal_entries").where({ company_id: w.companyId, account_code: "1237" }).sum("credit as c").first();
@@ -283,7 +512,14 @@ describe("depreciation: straight line exact to the cent", () => {
 
   test("one transaction per month, a debit and a credit per group; preview equals what posts; the event carries the run", async () => {
     const w = await world();
-    await w.ok(`${GROUPS}/create`, { code: "PC", name: "Kompiuteriai", assetAccountCode: "1240", depreciationAccountCode: "1247", expenseAccountCode: "6306", defaultUsefulLifeMonths: 24 });
+    await w.ok(`${GROUPS}/create`, {
+      code: "PC",
+      name: "Kompiuteriai",
+      assetAccountCode: "1240",
+      depreciationAccountCode: "1247",
+      expenseAccountCode: "6306",
+      defaultUsefulLifeMonths: 24,
+    });
     const v1 = await asset(w, { acquisitionCost: "3600.00", usefulLifeMonths: 36 });
     const v2 = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 3 });
     const pc = await asset(w, { groupCode: "PC", acquisitionCost: "1000.00", usefulLifeMonths: 24 });
@@ -312,7 +548,13 @@ describe("depreciation: straight line exact to the cent", () => {
 
     const run = await w.ok(POST, { month: "2026-02" });
     const { assets: _perAsset, ...summary } = preview;
-    expect(run).toEqual({ ...summary, posted: true, journalTransactionId: expect.any(String), journalTransactionIds: [run.journalTransactionId], postedAt: expect.any(String) });
+    expect(run).toEqual({
+      ...summary,
+      posted: true,
+      journalTransactionId: expect.any(String),
+      journalTransactionIds: [run.journalTransactionId],
+      postedAt: expect.any(String),
+    });
     expect(await journal(w, run.journalTransactionId)).toEqual([
       ["6306", "41.66", "0.00"],
       ["1247", "0.00", "41.66"],
@@ -325,7 +567,13 @@ describe("depreciation: straight line exact to the cent", () => {
     // A posted month's preview is what was posted, whatever happens to the assets afterwards.
     await w.ok(POST, { month: "2026-03" });
     const posted = await w.ok(PREVIEW, { month: "2026-02" });
-    expect(posted).toEqual({ ...preview, posted: true, journalTransactionId: run.journalTransactionId, journalTransactionIds: [run.journalTransactionId], postedAt: run.postedAt });
+    expect(posted).toEqual({
+      ...preview,
+      posted: true,
+      journalTransactionId: run.journalTransactionId,
+      journalTransactionIds: [run.journalTransactionId],
+      postedAt: run.postedAt,
+    });
   });
 
   test("more groups than one transaction carries (501): a debit and a credit per pair of accounts, the run's rows per group", async () => {
@@ -358,7 +606,12 @@ describe("depreciation: straight line exact to the cent", () => {
     const w = await world();
     const a = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
     await w.ok("/v1/ledger/periods/lock", { month: "2026-02" });
-    const snapshot = async () => ({ asset: await storedAsset(w, a.id), runs: await runs(w), lines: await lines(w), tx: await h.db("journal_transactions").where({ company_id: w.companyId }) });
+    const snapshot = async () => ({
+      asset: await storedAsset(w, a.id),
+      runs: await runs(w),
+      lines: await lines(w),
+      tx: await h.db("journal_transactions").where({ company_id: w.companyId }),
+    });
     const before = await snapshot();
     const locked = await w.call(POST, { month: "2026-02" });
     expectError(locked, 409, "conflict", "period.locked");
@@ -405,13 +658,38 @@ describe("depreciation: straight line exact to the cent", () => {
       name: "the disposal first: April's run leaves the disposed asset out",
       first: "dispose" as const,
       run: { assetCount: 0, total: "0.00", entries: null },
-      disposal: { accumulated: "200.00", gainOrLoss: "-50.00", entries: [["1237", "200.00", "0.00"], ["2710", "950.00", "0.00"], ["6400", "50.00", "0.00"], ["1230", "0.00", "1200.00"]] },
+      disposal: {
+        accumulated: "200.00",
+        gainOrLoss: "-50.00",
+        entries: [
+          ["1237", "200.00", "0.00"],
+          ["2710", "950.00", "0.00"],
+          ["6400", "50.00", "0.00"],
+          ["1230", "0.00", "1200.00"],
+        ],
+      },
     },
     {
       name: "the run first: the disposal takes April's depreciation with it",
       first: "post" as const,
-      run: { assetCount: 1, total: "100.00", entries: [["6206", "100.00", "0.00"], ["1237", "0.00", "100.00"]] },
-      disposal: { accumulated: "300.00", gainOrLoss: "50.00", entries: [["1237", "300.00", "0.00"], ["2710", "950.00", "0.00"], ["1230", "0.00", "1200.00"], ["5400", "0.00", "50.00"]] },
+      run: {
+        assetCount: 1,
+        total: "100.00",
+        entries: [
+          ["6206", "100.00", "0.00"],
+          ["1237", "0.00", "100.00"],
+        ],
+      },
+      disposal: {
+        accumulated: "300.00",
+        gainOrLoss: "50.00",
+        entries: [
+          ["1237", "300.00", "0.00"],
+          ["2710", "950.00", "0.00"],
+          ["1230", "0.00", "1200.00"],
+          ["5400", "0.00", "50.00"],
+        ],
+      },
     },
   ])("a disposal racing the run of its month, $name", async ({ first, run, disposal }) => {
     const w = await world();
@@ -426,7 +704,11 @@ describe("depreciation: straight line exact to the cent", () => {
     expect(posted.body.journalTransactionId === null ? null : await journal(w, posted.body.journalTransactionId)).toEqual(run.entries);
     expect(disposed.body).toMatchObject({ status: "disposed", accumulatedDepreciation: disposal.accumulated, disposal: { gainOrLoss: disposal.gainOrLoss } });
     expect(await journal(w, disposed.body.disposal.journalTransactionId)).toEqual(disposal.entries);
-    expect(await storedAsset(w, a.id)).toMatchObject({ status: "disposed", accumulated_depreciation: disposal.accumulated, depreciated_months: run.assetCount + 2 });
+    expect(await storedAsset(w, a.id)).toMatchObject({
+      status: "disposed",
+      accumulated_depreciation: disposal.accumulated,
+      depreciated_months: run.assetCount + 2,
+    });
     // The accumulated-depreciation account is back to 0: what the runs credited, the disposal debited.
     const balance = await h.db("journal_entries").where({ company_id: w.companyId, account_code: "1237" }).first(h.db.raw("sum(debit - credit)::text as b"));
     expect(new Decimal(balance.b).toFixed(2)).toBe("0.00");
@@ -436,11 +718,15 @@ describe("depreciation: straight line exact to the cent", () => {
     const w = await world();
     const a = await asset(w, { acquisitionCost: "1000.00", salvageValue: "100.00", usefulLifeMonths: 10 });
     await w.ok(POST, { month: "2026-02" });
-    await expect(h.db("fixed_assets").where({ id: a.id }).update({ accumulated_depreciation: "900.01" })).rejects.toThrow(/fixed_assets_depreciation_within_value/);
+    await expect(h.db("fixed_assets").where({ id: a.id }).update({ accumulated_depreciation: "900.01" })).rejects.toThrow(
+      /fixed_assets_depreciation_within_value/,
+    );
     await expect(h.db("fixed_assets").where({ id: a.id }).update({ status: "fully_depreciated" })).rejects.toThrow(/fixed_assets_status_agrees/);
     await expect(h.db("asset_depreciation_lines").where({ asset_id: a.id }).update({ amount: "1.00" })).rejects.toThrow(/cannot be changed/);
     await expect(h.db("asset_depreciation_runs").where({ company_id: w.companyId }).delete()).rejects.toThrow(/cannot be changed/);
-    await expect(h.db("asset_depreciation_runs").insert({ company_id: w.companyId, month: "2026-02-01", asset_count: 0, total: 0 })).rejects.toThrow(/asset_depreciation_runs_pkey/);
+    await expect(h.db("asset_depreciation_runs").insert({ company_id: w.companyId, month: "2026-02-01", asset_count: 0, total: 0 })).rejects.toThrow(
+      /asset_depreciation_runs_pkey/,
+    );
     expect(new Decimal((await storedAsset(w, a.id)).accumulated_depreciation).toFixed(2)).toBe("90.00");
   });
 
@@ -463,10 +749,48 @@ describe("depreciation: straight line exact to the cent", () => {
 describe("disposal", () => {
   // Cost 1200.00 over 12 months from February: 100.00 a month; disposed in May after February–April (300.00).
   test.each([
-    { name: "sold with a gain", proceeds: "1000.00", entries: [["1237", "300.00", "0.00"], ["2710", "1000.00", "0.00"], ["1230", "0.00", "1200.00"], ["5400", "0.00", "100.00"]], gainOrLoss: "100.00" },
-    { name: "sold with a loss", proceeds: "850.00", entries: [["1237", "300.00", "0.00"], ["2710", "850.00", "0.00"], ["6400", "50.00", "0.00"], ["1230", "0.00", "1200.00"]], gainOrLoss: "-50.00" },
-    { name: "sold at book value", proceeds: "900.00", entries: [["1237", "300.00", "0.00"], ["2710", "900.00", "0.00"], ["1230", "0.00", "1200.00"]], gainOrLoss: "0.00" },
-    { name: "written off", proceeds: undefined, entries: [["1237", "300.00", "0.00"], ["6400", "900.00", "0.00"], ["1230", "0.00", "1200.00"]], gainOrLoss: "-900.00" },
+    {
+      name: "sold with a gain",
+      proceeds: "1000.00",
+      entries: [
+        ["1237", "300.00", "0.00"],
+        ["2710", "1000.00", "0.00"],
+        ["1230", "0.00", "1200.00"],
+        ["5400", "0.00", "100.00"],
+      ],
+      gainOrLoss: "100.00",
+    },
+    {
+      name: "sold with a loss",
+      proceeds: "850.00",
+      entries: [
+        ["1237", "300.00", "0.00"],
+        ["2710", "850.00", "0.00"],
+        ["6400", "50.00", "0.00"],
+        ["1230", "0.00", "1200.00"],
+      ],
+      gainOrLoss: "-50.00",
+    },
+    {
+      name: "sold at book value",
+      proceeds: "900.00",
+      entries: [
+        ["1237", "300.00", "0.00"],
+        ["2710", "900.00", "0.00"],
+        ["1230", "0.00", "1200.00"],
+      ],
+      gainOrLoss: "0.00",
+    },
+    {
+      name: "written off",
+      proceeds: undefined,
+      entries: [
+        ["1237", "300.00", "0.00"],
+        ["6400", "900.00", "0.00"],
+        ["1230", "0.00", "1200.00"],
+      ],
+      gainOrLoss: "-900.00",
+    },
   ])("$name: cost and accumulated depreciation leave the ledger, the difference is a gain or loss", async ({ proceeds, entries, gainOrLoss }) => {
     const w = await world();
     const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
@@ -477,10 +801,21 @@ describe("disposal", () => {
       accumulatedDepreciation: "300.00",
       netBookValue: "0.00",
       remainingMonths: 0,
-      disposal: { date: "2026-05-12", proceeds: proceeds ?? "0.00", accountCode: proceeds ? "2710" : null, gainOrLoss, journalTransactionId: expect.any(String) },
+      disposal: {
+        date: "2026-05-12",
+        proceeds: proceeds ?? "0.00",
+        accountCode: proceeds ? "2710" : null,
+        gainOrLoss,
+        journalTransactionId: expect.any(String),
+      },
     });
     expect(await journal(w, disposed.disposal.journalTransactionId)).toEqual(entries);
-    expect(await h.db("journal_transactions").where({ id: disposed.disposal.journalTransactionId }).first()).toMatchObject({ document_type: "asset_disposal", date: "2026-05-12", source_type: "fixed_asset", source_id: a.id });
+    expect(await h.db("journal_transactions").where({ id: disposed.disposal.journalTransactionId }).first()).toMatchObject({
+      document_type: "asset_disposal",
+      date: "2026-05-12",
+      source_type: "fixed_asset",
+      source_id: a.id,
+    });
     expect((await h.db("webhook_events").where({ company_id: w.companyId, event_type: "assets.asset_disposed" })).map((e) => e.data)).toEqual([disposed]);
     // A disposed asset takes no part in later months and cannot be disposed of again.
     expect((await w.ok(POST, { month: "2026-05" })).assetCount).toBe(0);
@@ -489,12 +824,45 @@ describe("disposal", () => {
   });
 
   test.each([
-    { name: "depreciation not posted up to the month before", posted: ["2026-02"], body: { date: "2026-05-12" }, status: 409, key: "fixed_asset.depreciation_behind", params: { month: "2026-03", requiredThrough: "2026-04", lastPostedMonth: "2026-02" } },
-    { name: "nothing posted yet", posted: [], body: { date: "2026-05-12" }, status: 409, key: "fixed_asset.depreciation_behind", params: { month: "2026-02", requiredThrough: "2026-04", lastPostedMonth: null } },
-    { name: "depreciation posted after the disposal month", posted: ["2026-02", "2026-03", "2026-04"], body: { date: "2026-03-31" }, status: 409, key: "fixed_asset.depreciated_after_disposal", params: { lastDepreciatedMonth: "2026-04" } },
+    {
+      name: "depreciation not posted up to the month before",
+      posted: ["2026-02"],
+      body: { date: "2026-05-12" },
+      status: 409,
+      key: "fixed_asset.depreciation_behind",
+      params: { month: "2026-03", requiredThrough: "2026-04", lastPostedMonth: "2026-02" },
+    },
+    {
+      name: "nothing posted yet",
+      posted: [],
+      body: { date: "2026-05-12" },
+      status: 409,
+      key: "fixed_asset.depreciation_behind",
+      params: { month: "2026-02", requiredThrough: "2026-04", lastPostedMonth: null },
+    },
+    {
+      name: "depreciation posted after the disposal month",
+      posted: ["2026-02", "2026-03", "2026-04"],
+      body: { date: "2026-03-31" },
+      status: 409,
+      key: "fixed_asset.depreciated_after_disposal",
+      params: { lastDepreciatedMonth: "2026-04" },
+    },
     { name: "before the acquisition", posted: [], body: { date: "2026-01-09" }, status: 422, key: "fixed_asset.disposal_before_acquisition" },
-    { name: "proceeds without an account", posted: [], body: { date: "2026-01-20", proceeds: "10" }, status: 422, key: "fixed_asset.proceeds_account_required" },
-    { name: "proceeds to a header account", posted: [], body: { date: "2026-01-20", proceeds: "10", accountCode: "271" }, status: 422, key: "fixed_asset.disposal_account_invalid" },
+    {
+      name: "proceeds without an account",
+      posted: [],
+      body: { date: "2026-01-20", proceeds: "10" },
+      status: 422,
+      key: "fixed_asset.proceeds_account_required",
+    },
+    {
+      name: "proceeds to a header account",
+      posted: [],
+      body: { date: "2026-01-20", proceeds: "10", accountCode: "271" },
+      status: 422,
+      key: "fixed_asset.disposal_account_invalid",
+    },
     { name: "a locked month", posted: [], body: { date: "2026-01-20" }, lock: "2026-01", status: 409, key: "period.locked" },
   ])("$name -> $status $key, nothing changes", async ({ posted, body, status, key, params, lock }: any) => {
     const w = await world();
@@ -515,23 +883,49 @@ describe("disposal", () => {
       name: "in the month after its figures end: nothing needs posting first",
       date: "2026-02-10",
       status: 200,
-      entries: [["1237", "800.00", "0.00"], ["2710", "450.00", "0.00"], ["1230", "0.00", "1200.00"], ["5400", "0.00", "50.00"]],
+      entries: [
+        ["1237", "800.00", "0.00"],
+        ["2710", "450.00", "0.00"],
+        ["1230", "0.00", "1200.00"],
+        ["5400", "0.00", "50.00"],
+      ],
     },
-    { name: "in a month its figures count: a later month would be depreciated after the disposal", date: "2025-12-20", status: 409, key: "fixed_asset.depreciated_after_disposal", params: { lastDepreciatedMonth: "2026-01" } },
-    { name: "two months after its figures end: the month between must be posted", date: "2026-03-10", status: 409, key: "fixed_asset.depreciation_behind", params: { month: "2026-02", requiredThrough: "2026-02", lastPostedMonth: null } },
-  ])("an imported asset disposed of $name", async ({ date, status, entries, key, params }: { date: string; status: number; entries?: string[][]; key?: string; params?: Record<string, unknown> }) => {
-    const w = await world();
-    const a = await asset(w, { acquisitionDate: "2024-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 36, accumulatedDepreciation: "800.00", depreciatedMonths: 24 });
-    const res = await w.call(`${ASSETS}/dispose`, { assetId: a.id, date, proceeds: "450.00", accountCode: "2710" });
-    if (status === 200) {
-      expect(res.status).toBe(200);
-      expect(await journal(w, res.body.disposal.journalTransactionId)).toEqual(entries);
-    } else {
-      expectError(res, status, "conflict", key);
-      expect(res.body.error.params).toEqual({ id: a.id, ...params });
-      expect(await storedAsset(w, a.id)).toMatchObject({ status: "active", disposal_transaction_id: null });
-    }
-  });
+    {
+      name: "in a month its figures count: a later month would be depreciated after the disposal",
+      date: "2025-12-20",
+      status: 409,
+      key: "fixed_asset.depreciated_after_disposal",
+      params: { lastDepreciatedMonth: "2026-01" },
+    },
+    {
+      name: "two months after its figures end: the month between must be posted",
+      date: "2026-03-10",
+      status: 409,
+      key: "fixed_asset.depreciation_behind",
+      params: { month: "2026-02", requiredThrough: "2026-02", lastPostedMonth: null },
+    },
+  ])(
+    "an imported asset disposed of $name",
+    async ({ date, status, entries, key, params }: { date: string; status: number; entries?: string[][]; key?: string; params?: Record<string, unknown> }) => {
+      const w = await world();
+      const a = await asset(w, {
+        acquisitionDate: "2024-01-10",
+        acquisitionCost: "1200.00",
+        usefulLifeMonths: 36,
+        accumulatedDepreciation: "800.00",
+        depreciatedMonths: 24,
+      });
+      const res = await w.call(`${ASSETS}/dispose`, { assetId: a.id, date, proceeds: "450.00", accountCode: "2710" });
+      if (status === 200) {
+        expect(res.status).toBe(200);
+        expect(await journal(w, res.body.disposal.journalTransactionId)).toEqual(entries);
+      } else {
+        expectError(res, status, "conflict", key);
+        expect(res.body.error.params).toEqual({ id: a.id, ...params });
+        expect(await storedAsset(w, a.id)).toMatchObject({ status: "active", disposal_transaction_id: null });
+      }
+    },
+  );
 
   test("the disposal month may be depreciated when its run was posted first", async () => {
     const w = await world();
@@ -575,7 +969,8 @@ describe("tenancy and scopes", () => {
   test("assets:read reads, assets:write writes, other scopes get 403", async () => {
     const w = await world();
     const van = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    const keyWith = async (scopes: string[]) => (await h.post("/v1/account/api-keys/create", { name: scopes.join(","), scopes }, { key: w.apiKey })).body.key as string;
+    const keyWith = async (scopes: string[]) =>
+      (await h.post("/v1/account/api-keys/create", { name: scopes.join(","), scopes }, { key: w.apiKey })).body.key as string;
     const reader = await keyWith(["assets:read"]);
     const writer = await keyWith(["assets:write"]);
     const ledger = await keyWith(["ledger:write"]);
@@ -593,7 +988,12 @@ describe("tenancy and scopes", () => {
     }
     for (const key of [reader, ledger]) {
       expectError(await as(key, POST, { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
-      expectError(await as(key, `${ASSETS}/create`, { code: "Z", name: "Z", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }), 403, "forbidden", "auth.scope_missing");
+      expectError(
+        await as(key, `${ASSETS}/create`, { code: "Z", name: "Z", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
+        403,
+        "forbidden",
+        "auth.scope_missing",
+      );
       expectError(await as(key, `${ASSETS}/dispose`, { assetId: van.id, date: "2026-01-20" }), 403, "forbidden", "auth.scope_missing");
       expectError(await as(key, "/v1/assets/depreciation/reverse", { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
     }

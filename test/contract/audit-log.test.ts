@@ -29,7 +29,13 @@ const AUDIT = "/v1/account/audit-log/list";
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}`;
 const inA = () => ({ key, companyId: companyA });
-const journal = (date: string, amount = "12.34") => ({ date, entries: [{ accountCode: "2710", debit: amount }, { accountCode: "3010", credit: amount }] });
+const journal = (date: string, amount = "12.34") => ({
+  date,
+  entries: [
+    { accountCode: "2710", debit: amount },
+    { accountCode: "3010", credit: amount },
+  ],
+});
 
 async function ok(path: string, body: unknown, options: RequestOptions = inA()) {
   const res = await h.post(path, body, options);
@@ -195,7 +201,16 @@ describe("every successful mutation writes exactly one record", () => {
     // The same record through the API.
     const listed = await h.post(AUDIT, { filter: [{ field: "id", op: "eq", value: Number(record.id) }] }, { key });
     expect(listed.body.rows).toEqual([
-      { id: Number(record.id), occurredAt: expect.stringMatching(ISO), operation, companyId, keyId, targetIds: c.targets(res), summary: record.summary, requestId: res.headers.get("x-request-id") },
+      {
+        id: Number(record.id),
+        occurredAt: expect.stringMatching(ISO),
+        operation,
+        companyId,
+        keyId,
+        targetIds: c.targets(res),
+        summary: record.summary,
+        requestId: res.headers.get("x-request-id"),
+      },
     ]);
 
     // Written by the mutation's own database transaction.
@@ -210,11 +225,42 @@ describe("every successful mutation writes exactly one record", () => {
 
 describe("no record", () => {
   test.each([
-    { name: "an unbalanced journal transaction (422)", run: () => h.post("/v1/ledger/journal/transactions/create", { date: "2026-02-01", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "2.00" }] }, inA()), status: 422 },
-    { name: "a duplicate account code (409)", run: () => h.post("/v1/ledger/accounts/create", { code: "2410", name: "Dup", type: "asset" }, inA()), status: 409 },
-    { name: "a posting into a locked month (409)", run: async () => { await h.post("/v1/ledger/periods/lock", { month: "2023-01" }, inA()); return h.post("/v1/ledger/journal/transactions/create", journal("2023-01-15"), inA()); }, status: 409, setupRecords: 1 },
+    {
+      name: "an unbalanced journal transaction (422)",
+      run: () =>
+        h.post(
+          "/v1/ledger/journal/transactions/create",
+          {
+            date: "2026-02-01",
+            entries: [
+              { accountCode: "2710", debit: "1.00" },
+              { accountCode: "3010", credit: "2.00" },
+            ],
+          },
+          inA(),
+        ),
+      status: 422,
+    },
+    {
+      name: "a duplicate account code (409)",
+      run: () => h.post("/v1/ledger/accounts/create", { code: "2410", name: "Dup", type: "asset" }, inA()),
+      status: 409,
+    },
+    {
+      name: "a posting into a locked month (409)",
+      run: async () => {
+        await h.post("/v1/ledger/periods/lock", { month: "2023-01" }, inA());
+        return h.post("/v1/ledger/journal/transactions/create", journal("2023-01-15"), inA());
+      },
+      status: 409,
+      setupRecords: 1,
+    },
     { name: "an invalid body (400)", run: () => h.post("/v1/partners/create", { name: "" }, inA()), status: 400 },
-    { name: "a posting rule on a header account (422)", run: () => h.post("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "62" }, inA()), status: 422 },
+    {
+      name: "a posting rule on a header account (422)",
+      run: () => h.post("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "62" }, inA()),
+      status: 422,
+    },
     { name: "unlocking an open month (409)", run: () => h.post("/v1/ledger/periods/unlock", { month: "2022-01" }, inA()), status: 409 },
   ])("for a failed mutation: $name", async ({ run, status, setupRecords }) => {
     let res!: ApiResponse;
@@ -254,7 +300,12 @@ describe("no record", () => {
       first = await h.post(path, input, options);
       replay = await h.post(path, input, options);
     });
-    expect({ first: first.status, replay: replay.status, header: replay.headers.get("x-idempotent-replay"), same: replay.body.id === first.body.id }).toEqual({ first: 200, replay: 200, header: "true", same: true });
+    expect({ first: first.status, replay: replay.status, header: replay.headers.get("x-idempotent-replay"), same: replay.body.id === first.body.id }).toEqual({
+      first: 200,
+      replay: 200,
+      header: "true",
+      same: true,
+    });
     expect(rows.map((r) => [r.operation, r.target_ids])).toEqual([[operation, [first.body.id]]]);
   });
 });
@@ -283,16 +334,45 @@ describe("list", () => {
   });
 
   test.each([
-    { name: "targetId", filter: () => [{ field: "targetId", op: "eq", value: tx1.body.id }], expected: (rows: any[]) => rows.filter((r) => r.target_ids.includes(tx1.body.id)) },
-    { name: "operation", filter: () => [{ field: "operation", op: "eq", value: "ledger.journal.transactions.create" }], expected: (rows: any[]) => rows.filter((r) => r.operation === "ledger.journal.transactions.create") },
-    { name: "companyId B", filter: () => [{ field: "companyId", op: "eq", value: companyB }], expected: (rows: any[]) => rows.filter((r) => r.company_id === companyB) },
-    { name: "occurredAt after a moment", filter: () => [{ field: "occurredAt", op: "gte", value: between }], expected: (rows: any[]) => rows.filter((r) => new Date(r.occurred_at) >= new Date(between)) },
-    { name: "occurredAt before a moment", filter: () => [{ field: "occurredAt", op: "lte", value: between }], expected: (rows: any[]) => rows.filter((r) => new Date(r.occurred_at) <= new Date(between)) },
-    { name: "operation and companyId", filter: () => [{ field: "operation", op: "eq", value: "partners.create" }, { field: "companyId", op: "eq", value: companyB }], expected: (rows: any[]) => rows.filter((r) => r.operation === "partners.create" && r.company_id === companyB) },
+    {
+      name: "targetId",
+      filter: () => [{ field: "targetId", op: "eq", value: tx1.body.id }],
+      expected: (rows: any[]) => rows.filter((r) => r.target_ids.includes(tx1.body.id)),
+    },
+    {
+      name: "operation",
+      filter: () => [{ field: "operation", op: "eq", value: "ledger.journal.transactions.create" }],
+      expected: (rows: any[]) => rows.filter((r) => r.operation === "ledger.journal.transactions.create"),
+    },
+    {
+      name: "companyId B",
+      filter: () => [{ field: "companyId", op: "eq", value: companyB }],
+      expected: (rows: any[]) => rows.filter((r) => r.company_id === companyB),
+    },
+    {
+      name: "occurredAt after a moment",
+      filter: () => [{ field: "occurredAt", op: "gte", value: between }],
+      expected: (rows: any[]) => rows.filter((r) => new Date(r.occurred_at) >= new Date(between)),
+    },
+    {
+      name: "occurredAt before a moment",
+      filter: () => [{ field: "occurredAt", op: "lte", value: between }],
+      expected: (rows: any[]) => rows.filter((r) => new Date(r.occurred_at) <= new Date(between)),
+    },
+    {
+      name: "operation and companyId",
+      filter: () => [
+        { field: "operation", op: "eq", value: "partners.create" },
+        { field: "companyId", op: "eq", value: companyB },
+      ],
+      expected: (rows: any[]) => rows.filter((r) => r.operation === "partners.create" && r.company_id === companyB),
+    },
   ])("filter on $name", async ({ filter, expected }) => {
     const res = await h.post(AUDIT, { filter: filter(), pageSize: 500 }, { key });
     expect(res.status).toBe(200);
-    const want = expected(await auditRows()).map((r) => Number(r.id)).reverse();
+    const want = expected(await auditRows())
+      .map((r) => Number(r.id))
+      .reverse();
     expect(want.length).toBeGreaterThan(0);
     expect(ids(res)).toEqual(want);
   });
@@ -308,7 +388,10 @@ describe("list", () => {
     const restricted = await ok("/v1/account/api-keys/create", { name: "Tik A", scopes: ["account:read", "ledger:read"], companyIds: [companyA] }, { key });
     const res = await h.post(AUDIT, { pageSize: 500 }, { key: restricted.body.key });
     expect(res.status).toBe(200);
-    const inAOnly = (await auditRows()).filter((r) => r.company_id === companyA).map((r) => Number(r.id)).reverse();
+    const inAOnly = (await auditRows())
+      .filter((r) => r.company_id === companyA)
+      .map((r) => Number(r.id))
+      .reverse();
     expect(inAOnly.length).toBeGreaterThan(0);
     expect({ ids: ids(res), total: res.body.total }).toEqual({ ids: inAOnly, total: inAOnly.length });
     const forB = await h.post(AUDIT, { filter: [{ field: "companyId", op: "eq", value: companyB }] }, { key: restricted.body.key });
@@ -334,7 +417,16 @@ describe("list", () => {
   test("records are shaped as the contract says", async () => {
     const res = await h.post(AUDIT, { filter: [{ field: "targetId", op: "eq", value: tx2.body.id }] }, { key });
     expect(res.body.rows).toEqual([
-      { id: expect.any(Number), occurredAt: expect.stringMatching(ISO), operation: "ledger.journal.transactions.create", companyId: companyA, keyId: expect.stringMatching(UUID), targetIds: [tx2.body.id], summary: expect.objectContaining({ date: "2026-04-02" }), requestId: tx2.headers.get("x-request-id") },
+      {
+        id: expect.any(Number),
+        occurredAt: expect.stringMatching(ISO),
+        operation: "ledger.journal.transactions.create",
+        companyId: companyA,
+        keyId: expect.stringMatching(UUID),
+        targetIds: [tx2.body.id],
+        summary: expect.objectContaining({ date: "2026-04-02" }),
+        requestId: tx2.headers.get("x-request-id"),
+      },
     ]);
   });
 });

@@ -86,7 +86,8 @@ function keyWith(scopes: string[], companyIds?: string[]): Promise<CreatedKey> {
  * counters and the migration bookkeeping), so that "nothing written" also covers tables added later.
  */
 async function snapshot(): Promise<Record<string, { rows: number; digest: string }>> {
-  const tables: string[] = await h.db("information_schema.tables")
+  const tables: string[] = await h
+    .db("information_schema.tables")
     .where({ table_schema: h.db.raw("current_schema()"), table_type: "BASE TABLE" })
     .whereNotIn("table_name", ["rate_limit_counters", "knex_migrations", "knex_migrations_lock"])
     .orderBy("table_name")
@@ -102,7 +103,6 @@ async function snapshot(): Promise<Record<string, { rows: number; digest: string
   }
   return result;
 }
-
 
 // ---------------------------------------------------------------------------------------------------------
 // A well-formed call of each operation, and what its success looks like, for the "passes the scope check" cases.
@@ -223,7 +223,10 @@ describe("401 unauthorized", () => {
   const randomSecret = () => randomBytes(32).toString("base64url");
   const hexOf = (key: string) => key.slice(3, 35);
   const secretOf = (key: string) => key.slice(36);
-  const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+  const hex = (n: number) =>
+    randomBytes(Math.ceil(n / 2))
+      .toString("hex")
+      .slice(0, n);
 
   // Each case builds the Authorization header (undefined: none) from the world's real `*` key and a second key.
   type Case = [string, (real: string, other: string) => string | undefined, "auth.key_missing" | "auth.key_invalid"];
@@ -287,10 +290,13 @@ describe("401 unauthorized", () => {
     expectError(res, 401, "unauthorized", "auth.key_missing");
   });
 
-  test.each(OPS.map((op) => [op.operationId, op] as const))("%s: an unknown key gives 401 auth.key_invalid before the scope check and validation", async (_id, op) => {
-    const res = await h.post(op.path, { notAField: true }, { key: `ak_${hex(32)}_${randomSecret()}` });
-    expectError(res, 401, "unauthorized", "auth.key_invalid");
-  });
+  test.each(OPS.map((op) => [op.operationId, op] as const))(
+    "%s: an unknown key gives 401 auth.key_invalid before the scope check and validation",
+    async (_id, op) => {
+      const res = await h.post(op.path, { notAField: true }, { key: `ak_${hex(32)}_${randomSecret()}` });
+      expectError(res, 401, "unauthorized", "auth.key_invalid");
+    },
+  );
 
   test("a revoked key gets 401 while another key of the same account still works", async () => {
     const doomed = await createKey(["*"]);
@@ -361,9 +367,12 @@ describe("403 forbidden per scope", () => {
   });
 
   const writes = OPS.filter((op) => op.access === "write");
-  test.each(writes.map((op) => [op.operationId, `${op.module}:read`, op] as const))("%s with only %s (read does not grant write): 403", async (_id, scope, op) => {
-    await expectScopeRefused(op, await keyWith([scope]), scope);
-  });
+  test.each(writes.map((op) => [op.operationId, `${op.module}:read`, op] as const))(
+    "%s with only %s (read does not grant write): 403",
+    async (_id, scope, op) => {
+      await expectScopeRefused(op, await keyWith([scope]), scope);
+    },
+  );
 
   test.each(OPS.map((op) => [op.operationId, op] as const))("%s with the scopes of every other module and every read: 403", async (_id, op) => {
     const others = MODULES.filter((m) => m !== op.module).map((m) => `${m}:write`);
@@ -443,7 +452,15 @@ describe("api-keys/create: the key is returned once", () => {
     const listed = await h.post("/v1/account/api-keys/list", { pageSize: 500 }, { key: root.apiKey });
     expect(listed.status).toBe(200);
     const mine = listed.body.rows.find((r: { id: string }) => r.id === created.id);
-    expect(mine).toEqual({ id: created.id, name: "Once", scopes: ["partners:read"], companyIds: null, prefix: created.prefix, createdAt: created.createdAt, revokedAt: null });
+    expect(mine).toEqual({
+      id: created.id,
+      name: "Once",
+      scopes: ["partners:read"],
+      companyIds: null,
+      prefix: created.prefix,
+      createdAt: created.createdAt,
+      revokedAt: null,
+    });
     const text = JSON.stringify(listed.body);
     for (const r of listed.body.rows) expect(Object.keys(r).sort()).toEqual(FIELDS);
     expect(text).not.toContain(secret);
@@ -480,7 +497,11 @@ describe("api-keys/create and companies: a key restricted to companies", () => {
     const restricted = await keyWith(["*"], [root.companyId]);
     const before = await snapshot();
     const wanted = companyIds();
-    const res = await h.post("/v1/account/api-keys/create", { name: uniq("sub"), scopes: ["partners:read"], ...(wanted ? { companyIds: wanted } : {}) }, { key: restricted.key });
+    const res = await h.post(
+      "/v1/account/api-keys/create",
+      { name: uniq("sub"), scopes: ["partners:read"], ...(wanted ? { companyIds: wanted } : {}) },
+      { key: restricted.key },
+    );
     if (status === 403) {
       expectError(res, 403, "forbidden", "api_key.company_escalation");
       expect(await snapshot()).toEqual(before);
@@ -551,7 +572,14 @@ describe("api-keys/create and companies: a key restricted to companies", () => {
 });
 
 describe("malformed X-Company-Id", () => {
-  const values = ["not-a-uuid", "123", "00000000000000000000000000000000", "0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6", "0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6a0", "{0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6a}"];
+  const values = [
+    "not-a-uuid",
+    "123",
+    "00000000000000000000000000000000",
+    "0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6",
+    "0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6a0",
+    "{0b6c1b5e-3c57-4f4e-9d5a-1c2b3d4e5f6a}",
+  ];
   const cases = OPS.filter((o) => o.companyScoped).flatMap((op) => values.map((v) => [op.operationId, v, op] as const));
   test.each(cases)("%s with X-Company-Id %j: 400 naming X-Company-Id, nothing written", async (_id, value, op) => {
     const call = await callOf(op, op.scope);

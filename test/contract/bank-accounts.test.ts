@@ -11,7 +11,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => h.close());
 
-const stored = (companyId: string) => h.db("bank_accounts").where({ company_id: companyId }).orderBy("created_at").select("name", "iban", "bic", "currency", "ledger_account_code", "active");
+const stored = (companyId: string) =>
+  h.db("bank_accounts").where({ company_id: companyId }).orderBy("created_at").select("name", "iban", "bic", "currency", "ledger_account_code", "active");
 
 describe("bank accounts", () => {
   test("create defaults the ledger account from bank.account and EUR; get, list, update", async () => {
@@ -76,8 +77,14 @@ describe("bank accounts", () => {
     ]);
 
     // The rule is the database's too (constraint bank_accounts_iban_currency_key), whoever writes the row.
-    const row = await h.db("bank_accounts").where({ company_id: w.companyId, id: usd.id }).first("company_id", "name", "iban", "currency", "ledger_account_code");
-    await expect(h.db("bank_accounts").insert({ ...row, name: "Direct" })).rejects.toMatchObject({ code: "23505", constraint: "bank_accounts_iban_currency_key" });
+    const row = await h
+      .db("bank_accounts")
+      .where({ company_id: w.companyId, id: usd.id })
+      .first("company_id", "name", "iban", "currency", "ledger_account_code");
+    await expect(h.db("bank_accounts").insert({ ...row, name: "Direct" })).rejects.toMatchObject({
+      code: "23505",
+      constraint: "bank_accounts_iban_currency_key",
+    });
     await h.db("bank_accounts").insert({ ...row, name: "Direct CHF", currency: "CHF" });
     expect(await h.db("bank_accounts").where({ company_id: w.companyId, iban }).orderBy("currency").pluck("currency")).toEqual(["CHF", "EUR", "GBP", "USD"]);
   });

@@ -55,7 +55,10 @@ const cases: Case[] = [
       const tx = await bankTransaction(w, "121.00", { counterpartyIban: CUSTOMER_IBAN, remittanceInformation: inv.number });
       return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }], docs: [["sale_invoices", inv.id]] };
     },
-    lines: [["2710", "121.00", "0.00", null], ["2410", "0.00", "121.00", "PIRKEJAS"]],
+    lines: [
+      ["2710", "121.00", "0.00", null],
+      ["2410", "0.00", "121.00", "PIRKEJAS"],
+    ],
     statuses: [["paid", "121.00", "0.00"]],
     events: ["sale_invoice.paid"],
   },
@@ -66,7 +69,10 @@ const cases: Case[] = [
       const tx = await bankTransaction(w, "50.00");
       return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "50" }], docs: [["sale_invoices", inv.id]] };
     },
-    lines: [["2710", "50.00", "0.00", null], ["2410", "0.00", "50.00", "PIRKEJAS"]],
+    lines: [
+      ["2710", "50.00", "0.00", null],
+      ["2410", "0.00", "50.00", "PIRKEJAS"],
+    ],
     statuses: [["partially_paid", "50.00", "71.00"]],
     events: [],
   },
@@ -76,10 +82,27 @@ const cases: Case[] = [
       const a = await issuedSale(w, "100");
       const b = await issuedSale(w, "50");
       const tx = await bankTransaction(w, "181.50");
-      return { transactionId: tx.id, allocations: [{ saleInvoiceId: a.id, amount: "121.00" }, { saleInvoiceId: b.id, amount: "60.50" }], docs: [["sale_invoices", a.id], ["sale_invoices", b.id]] };
+      return {
+        transactionId: tx.id,
+        allocations: [
+          { saleInvoiceId: a.id, amount: "121.00" },
+          { saleInvoiceId: b.id, amount: "60.50" },
+        ],
+        docs: [
+          ["sale_invoices", a.id],
+          ["sale_invoices", b.id],
+        ],
+      };
     },
-    lines: [["2710", "181.50", "0.00", null], ["2410", "0.00", "121.00", "PIRKEJAS"], ["2410", "0.00", "60.50", "PIRKEJAS"]],
-    statuses: [["paid", "121.00", "0.00"], ["paid", "60.50", "0.00"]],
+    lines: [
+      ["2710", "181.50", "0.00", null],
+      ["2410", "0.00", "121.00", "PIRKEJAS"],
+      ["2410", "0.00", "60.50", "PIRKEJAS"],
+    ],
+    statuses: [
+      ["paid", "121.00", "0.00"],
+      ["paid", "60.50", "0.00"],
+    ],
     events: ["sale_invoice.paid", "sale_invoice.paid"],
   },
   {
@@ -87,9 +110,22 @@ const cases: Case[] = [
     arrange: async (w) => {
       const inv = await issuedSale(w, "100");
       const tx = await bankTransaction(w, "129.50");
-      return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }, { accountCode: "4420", amount: "9.00" }, { accountCode: "6314", amount: "-0.50" }], docs: [["sale_invoices", inv.id]] };
+      return {
+        transactionId: tx.id,
+        allocations: [
+          { saleInvoiceId: inv.id, amount: "121.00" },
+          { accountCode: "4420", amount: "9.00" },
+          { accountCode: "6314", amount: "-0.50" },
+        ],
+        docs: [["sale_invoices", inv.id]],
+      };
     },
-    lines: [["2710", "129.50", "0.00", null], ["2410", "0.00", "121.00", "PIRKEJAS"], ["4420", "0.00", "9.00", null], ["6314", "0.50", "0.00", null]],
+    lines: [
+      ["2710", "129.50", "0.00", null],
+      ["2410", "0.00", "121.00", "PIRKEJAS"],
+      ["4420", "0.00", "9.00", null],
+      ["6314", "0.50", "0.00", null],
+    ],
     statuses: [["paid", "121.00", "0.00"]],
     events: ["sale_invoice.paid"],
   },
@@ -100,7 +136,10 @@ const cases: Case[] = [
       const tx = await bankTransaction(w, "-60.50");
       return { transactionId: tx.id, allocations: [{ purchaseInvoiceId: inv.id, amount: "60.50" }], docs: [["purchase_invoices", inv.id]] };
     },
-    lines: [["2710", "0.00", "60.50", null], ["4430", "60.50", "0.00", "TIEKEJAS"]],
+    lines: [
+      ["2710", "0.00", "60.50", null],
+      ["4430", "60.50", "0.00", "TIEKEJAS"],
+    ],
     statuses: [["paid", "60.50", "0.00"]],
     events: ["purchase_invoice.paid"],
   },
@@ -110,14 +149,33 @@ const cases: Case[] = [
       const inv = await issuedSale(w, "100");
       const paid = await bankTransaction(w, "121.00");
       await w.api.bank.transactions.match({ transactionId: paid.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] });
-      const draft = await w.api.sales.invoices.create({ type: "credit_note", creditedInvoiceId: inv.id, partnerCode: "PIRKEJAS", issueDate: "2026-03-05", lines: [{ description: "Nuolaida", quantity: "1", unitPriceExclVat: "10", vatRatePercent: "21" }] });
+      const draft = await w.api.sales.invoices.create({
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-05",
+        lines: [{ description: "Nuolaida", quantity: "1", unitPriceExclVat: "10", vatRatePercent: "21" }],
+      });
       const note = await w.api.sales.invoices.issue({ id: draft.id });
       expect(note.outstanding).toBe("12.10");
       const refund = await bankTransaction(w, "-12.10");
-      return { transactionId: refund.id, allocations: [{ saleInvoiceId: note.id, amount: "12.10" }], docs: [["sale_invoices", note.id], ["sale_invoices", inv.id]] };
+      return {
+        transactionId: refund.id,
+        allocations: [{ saleInvoiceId: note.id, amount: "12.10" }],
+        docs: [
+          ["sale_invoices", note.id],
+          ["sale_invoices", inv.id],
+        ],
+      };
     },
-    lines: [["2710", "0.00", "12.10", null], ["2410", "12.10", "0.00", "PIRKEJAS"]],
-    statuses: [["paid", "12.10", "0.00"], ["paid", "121.00", "0.00"]],
+    lines: [
+      ["2710", "0.00", "12.10", null],
+      ["2410", "12.10", "0.00", "PIRKEJAS"],
+    ],
+    statuses: [
+      ["paid", "12.10", "0.00"],
+      ["paid", "121.00", "0.00"],
+    ],
     // A credit note refunded is no invoice paid: no event.
     events: [],
   },
@@ -126,13 +184,32 @@ const cases: Case[] = [
     arrange: async (w) => {
       const inv = await issuedSale(w, "100");
       const other = await issuedSale(w, "50");
-      const draft = await w.api.sales.invoices.create({ type: "credit_note", creditedInvoiceId: other.id, partnerCode: "PIRKEJAS", issueDate: "2026-03-05", lines: [{ description: "Grąžinimas", quantity: "1", unitPriceExclVat: "50", vatRatePercent: "21" }] });
+      const draft = await w.api.sales.invoices.create({
+        type: "credit_note",
+        creditedInvoiceId: other.id,
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-05",
+        lines: [{ description: "Grąžinimas", quantity: "1", unitPriceExclVat: "50", vatRatePercent: "21" }],
+      });
       await w.api.sales.invoices.issue({ id: draft.id });
       const tx = await bankTransaction(w, "121.00");
-      return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }], docs: [["sale_invoices", inv.id], ["sale_invoices", other.id]] };
+      return {
+        transactionId: tx.id,
+        allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }],
+        docs: [
+          ["sale_invoices", inv.id],
+          ["sale_invoices", other.id],
+        ],
+      };
     },
-    lines: [["2710", "121.00", "0.00", null], ["2410", "0.00", "121.00", "PIRKEJAS"]],
-    statuses: [["paid", "121.00", "0.00"], ["credited", "0.00", "0.00"]],
+    lines: [
+      ["2710", "121.00", "0.00", null],
+      ["2410", "0.00", "121.00", "PIRKEJAS"],
+    ],
+    statuses: [
+      ["paid", "121.00", "0.00"],
+      ["credited", "0.00", "0.00"],
+    ],
     events: ["sale_invoice.paid"],
   },
 ];
@@ -155,8 +232,16 @@ const fxCase = (name: string, paymentRate: string, lines: (string | null)[][]): 
   events: ["sale_invoice.paid"],
 });
 cases.push(
-  fxCase("FX gain: the dollar is worth more when paid (1.00) than when invoiced (1.10)", "1", [["2711", "121.00", "0.00", null], ["2410", "0.00", "110.00", "PIRKEJAS"], ["5803", "0.00", "11.00", null]]),
-  fxCase("FX loss: the dollar is worth less when paid (1.25)", "1.25", [["2711", "96.80", "0.00", null], ["2410", "0.00", "110.00", "PIRKEJAS"], ["6803", "13.20", "0.00", null]]),
+  fxCase("FX gain: the dollar is worth more when paid (1.00) than when invoiced (1.10)", "1", [
+    ["2711", "121.00", "0.00", null],
+    ["2410", "0.00", "110.00", "PIRKEJAS"],
+    ["5803", "0.00", "11.00", null],
+  ]),
+  fxCase("FX loss: the dollar is worth less when paid (1.25)", "1.25", [
+    ["2711", "96.80", "0.00", null],
+    ["2410", "0.00", "110.00", "PIRKEJAS"],
+    ["6803", "13.20", "0.00", null],
+  ]),
 );
 
 describe("match", () => {
@@ -167,13 +252,24 @@ describe("match", () => {
     const matched = await w.api.bank.transactions.match({ transactionId, allocations });
     expect(matched.status).toBe("matched");
     expect(matched.allocations.map((a) => [a.saleInvoiceId ?? a.purchaseInvoiceId ?? a.accountCode, a.amount])).toEqual(
-      allocations.map((a) => [a.saleInvoiceId ?? a.purchaseInvoiceId ?? a.accountCode, new Decimal(a.amount).times(a.purchaseInvoiceId || (a.saleInvoiceId && new Decimal(matched.amount).isNegative()) ? -1 : 1).toFixed(2)]),
+      allocations.map((a) => [
+        a.saleInvoiceId ?? a.purchaseInvoiceId ?? a.accountCode,
+        new Decimal(a.amount).times(a.purchaseInvoiceId || (a.saleInvoiceId && new Decimal(matched.amount).isNegative()) ? -1 : 1).toFixed(2),
+      ]),
     );
     expect(await journalLines(h, w.companyId, matched.journalTransactionId)).toEqual(c.lines);
-    const header = await h.db("journal_transactions").where({ company_id: w.companyId, id: matched.journalTransactionId }).first("document_type", "date", "source_type", "source_id");
+    const header = await h
+      .db("journal_transactions")
+      .where({ company_id: w.companyId, id: matched.journalTransactionId })
+      .first("document_type", "date", "source_type", "source_id");
     expect(header).toEqual({ document_type: "payment", date: "2026-03-20", source_type: "bank_transaction", source_id: transactionId });
     expect(await Promise.all(docs.map(([table, id]) => figures(w, table, id)))).toEqual(c.statuses);
-    const events = await h.db("webhook_events").where({ company_id: w.companyId }).whereIn("event_type", ["sale_invoice.paid", "purchase_invoice.paid"]).orderBy("seq").pluck("event_type");
+    const events = await h
+      .db("webhook_events")
+      .where({ company_id: w.companyId })
+      .whereIn("event_type", ["sale_invoice.paid", "purchase_invoice.paid"])
+      .orderBy("seq")
+      .pluck("event_type");
     expect(events.slice(before.paidEvents)).toEqual(c.events);
     expect(await w.api.bank.transactions.get({ id: transactionId })).toEqual(matched);
   });
@@ -183,46 +279,152 @@ describe("match", () => {
     const inv = await issuedSale(w, "100");
     const tx = await bankTransaction(w, "121.00", { counterpartyIban: ibanOf("LT", "2140300000000123") });
     await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] });
-    expect(await h.db("partner_bank_ibans").where({ company_id: w.companyId }).select("partner_code", "iban", "matches")).toEqual([{ partner_code: "PIRKEJAS", iban: ibanOf("LT", "2140300000000123"), matches: 1 }]);
+    expect(await h.db("partner_bank_ibans").where({ company_id: w.companyId }).select("partner_code", "iban", "matches")).toEqual([
+      { partner_code: "PIRKEJAS", iban: ibanOf("LT", "2140300000000123"), matches: 1 },
+    ]);
   });
 
   type Refusal = [string, (w: BankWorld, other: BankWorld) => Promise<{ transactionId: string; allocations: any[] }>, number, string, string];
   const refusals: Refusal[] = [
-    ["allocations that do not add up", async (w) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "100.00" }] }), 422, "unprocessable", "bank_match.sum_mismatch"],
-    ["more than is outstanding", async (w) => ({ transactionId: (await bankTransaction(w, "200.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "200.00" }] }), 422, "unprocessable", "bank_match.exceeds_outstanding"],
-    ["a draft invoice", async (w) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", lines: [{ description: "X", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }] })).id, amount: "121.00" }] }), 422, "unprocessable", "bank_match.document_invalid"],
-    ["another company's invoice", async (w, other) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(other, "100")).id, amount: "121.00" }] }), 422, "unprocessable", "bank_match.document_invalid"],
-    ["a header account", async (w) => ({ transactionId: (await bankTransaction(w, "10.00")).id, allocations: [{ accountCode: "44", amount: "10.00" }] }), 422, "unprocessable", "bank_match.account_invalid"],
+    [
+      "allocations that do not add up",
+      async (w) => ({
+        transactionId: (await bankTransaction(w, "121.00")).id,
+        allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "100.00" }],
+      }),
+      422,
+      "unprocessable",
+      "bank_match.sum_mismatch",
+    ],
+    [
+      "more than is outstanding",
+      async (w) => ({
+        transactionId: (await bankTransaction(w, "200.00")).id,
+        allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "200.00" }],
+      }),
+      422,
+      "unprocessable",
+      "bank_match.exceeds_outstanding",
+    ],
+    [
+      "a draft invoice",
+      async (w) => ({
+        transactionId: (await bankTransaction(w, "121.00")).id,
+        allocations: [
+          {
+            saleInvoiceId: (
+              await w.api.sales.invoices.create({
+                partnerCode: "PIRKEJAS",
+                lines: [{ description: "X", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }],
+              })
+            ).id,
+            amount: "121.00",
+          },
+        ],
+      }),
+      422,
+      "unprocessable",
+      "bank_match.document_invalid",
+    ],
+    [
+      "another company's invoice",
+      async (w, other) => ({
+        transactionId: (await bankTransaction(w, "121.00")).id,
+        allocations: [{ saleInvoiceId: (await issuedSale(other, "100")).id, amount: "121.00" }],
+      }),
+      422,
+      "unprocessable",
+      "bank_match.document_invalid",
+    ],
+    [
+      "a header account",
+      async (w) => ({ transactionId: (await bankTransaction(w, "10.00")).id, allocations: [{ accountCode: "44", amount: "10.00" }] }),
+      422,
+      "unprocessable",
+      "bank_match.account_invalid",
+    ],
     // It would post 2710 D 100.00 / 2710 C 100.00 and take the transaction off the unmatched list, settling nothing.
-    ["the bank account's own ledger account", async (w) => ({ transactionId: (await bankTransaction(w, "100.00")).id, allocations: [{ accountCode: w.account.ledgerAccountCode, amount: "100.00" }] }), 422, "unprocessable", "bank_match.account_invalid"],
-    ["an invoice in another currency", async (w) => {
-      await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1.1" });
-      return { transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100", { currency: "USD" })).id, amount: "121.00" }] };
-    }, 422, "unprocessable", "bank_match.currency_mismatch"],
-    ["an allocation naming two targets", async (w) => ({ transactionId: (await bankTransaction(w, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, accountCode: "4420", amount: "121.00" }] }), 400, "validation", "request.invalid"],
-    ["another company's transaction", async (w, other) => ({ transactionId: (await bankTransaction(other, "121.00")).id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "121.00" }] }), 404, "not_found", "bank_transaction.not_found"],
-    ["an ignored transaction", async (w) => {
-      const tx = await bankTransaction(w, "121.00");
-      await w.api.bank.transactions.ignore({ id: tx.id });
-      return { transactionId: tx.id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "121.00" }] };
-    }, 409, "conflict", "bank_transaction.ignored"],
-    ["a booking date in a locked month", async (w) => {
-      const inv = await issuedSale(w, "100");
-      const tx = await bankTransaction(w, "121.00");
-      await w.api.ledger.periods.lock({ month: "2026-03" });
-      return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] };
-    }, 409, "conflict", "period.locked"],
+    [
+      "the bank account's own ledger account",
+      async (w) => ({ transactionId: (await bankTransaction(w, "100.00")).id, allocations: [{ accountCode: w.account.ledgerAccountCode, amount: "100.00" }] }),
+      422,
+      "unprocessable",
+      "bank_match.account_invalid",
+    ],
+    [
+      "an invoice in another currency",
+      async (w) => {
+        await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1.1" });
+        return {
+          transactionId: (await bankTransaction(w, "121.00")).id,
+          allocations: [{ saleInvoiceId: (await issuedSale(w, "100", { currency: "USD" })).id, amount: "121.00" }],
+        };
+      },
+      422,
+      "unprocessable",
+      "bank_match.currency_mismatch",
+    ],
+    [
+      "an allocation naming two targets",
+      async (w) => ({
+        transactionId: (await bankTransaction(w, "121.00")).id,
+        allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, accountCode: "4420", amount: "121.00" }],
+      }),
+      400,
+      "validation",
+      "request.invalid",
+    ],
+    [
+      "another company's transaction",
+      async (w, other) => ({
+        transactionId: (await bankTransaction(other, "121.00")).id,
+        allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "121.00" }],
+      }),
+      404,
+      "not_found",
+      "bank_transaction.not_found",
+    ],
+    [
+      "an ignored transaction",
+      async (w) => {
+        const tx = await bankTransaction(w, "121.00");
+        await w.api.bank.transactions.ignore({ id: tx.id });
+        return { transactionId: tx.id, allocations: [{ saleInvoiceId: (await issuedSale(w, "100")).id, amount: "121.00" }] };
+      },
+      409,
+      "conflict",
+      "bank_transaction.ignored",
+    ],
+    [
+      "a booking date in a locked month",
+      async (w) => {
+        const inv = await issuedSale(w, "100");
+        const tx = await bankTransaction(w, "121.00");
+        await w.api.ledger.periods.lock({ month: "2026-03" });
+        return { transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] };
+      },
+      409,
+      "conflict",
+      "period.locked",
+    ],
   ];
   test.each(refusals)("%s -> refused, nothing stored", async (_name, arrange, status, code, key) => {
     const w = await bankWorld(h);
     const other = await bankWorld(h);
     const body = await arrange(w, other);
-    const invoices = await h.db("sale_invoices").whereIn("company_id", [w.companyId, other.companyId]).orderBy("id").select("id", "status", "paid_amount", "outstanding");
+    const invoices = await h
+      .db("sale_invoices")
+      .whereIn("company_id", [w.companyId, other.companyId])
+      .orderBy("id")
+      .select("id", "status", "paid_amount", "outstanding");
     const error = await expectApiError(w.api.bank.transactions.match(invalid(body)), status, code, key);
-    if (status === 422 && key !== "bank_match.sum_mismatch") expect(Object.keys(error.fieldErrors ?? {})).toEqual([expect.stringMatching(/^allocations\[0\]\./)]);
+    if (status === 422 && key !== "bank_match.sum_mismatch")
+      expect(Object.keys(error.fieldErrors ?? {})).toEqual([expect.stringMatching(/^allocations\[0\]\./)]);
     expect(await counts(w)).toEqual({ matches: 0, allocations: 0, payments: 0, paidEvents: 0 });
     expect(await counts(other)).toEqual({ matches: 0, allocations: 0, payments: 0, paidEvents: 0 });
-    expect(await h.db("sale_invoices").whereIn("company_id", [w.companyId, other.companyId]).orderBy("id").select("id", "status", "paid_amount", "outstanding")).toEqual(invoices);
+    expect(
+      await h.db("sale_invoices").whereIn("company_id", [w.companyId, other.companyId]).orderBy("id").select("id", "status", "paid_amount", "outstanding"),
+    ).toEqual(invoices);
     expect(await h.db("bank_transactions").where({ company_id: w.companyId, status: "matched" })).toEqual([]);
   });
 
@@ -245,7 +447,12 @@ describe("match", () => {
     const tx = await bankTransaction(w, "60.50");
     for (const scope of ["bank:read", "sales:write"]) {
       const key = await w.api.account.apiKeys.create({ name: scope, scopes: [scope] });
-      await expectApiError(h.sdk(key.key, w.companyId).bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "60.50" }] }), 403, "forbidden", "auth.scope_missing");
+      await expectApiError(
+        h.sdk(key.key, w.companyId).bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "60.50" }] }),
+        403,
+        "forbidden",
+        "auth.scope_missing",
+      );
     }
     expect(await counts(w)).toEqual({ matches: 0, allocations: 0, payments: 0, paidEvents: 0 });
   });
@@ -265,16 +472,27 @@ describe("FX", () => {
     const part = await bankTransaction(w, "10.00", { bookingDate: "2026-03-10" }, usd.id);
     const first = await w.api.bank.transactions.match({ transactionId: part.id, allocations: [{ saleInvoiceId: inv.id, amount: "10.00" }] });
     // 10.00 / 1.3 = 7.69 of the receivable; the bank got 10.00 / 1.25 = 8.00; the 0.31 is a realized gain.
-    expect(await journalLines(h, w.companyId, first.journalTransactionId)).toEqual([["2711", "8.00", "0.00", null], ["2410", "0.00", "7.69", "PIRKEJAS"], ["5803", "0.00", "0.31", null]]);
+    expect(await journalLines(h, w.companyId, first.journalTransactionId)).toEqual([
+      ["2711", "8.00", "0.00", null],
+      ["2410", "0.00", "7.69", "PIRKEJAS"],
+      ["5803", "0.00", "0.31", null],
+    ]);
 
     const rest = await bankTransaction(w, "111.00", { bookingDate: "2026-03-20" }, usd.id);
     const last = await w.api.bank.transactions.match({ transactionId: rest.id, allocations: [{ saleInvoiceId: inv.id, amount: "111.00" }] });
     // At the invoice's rate 111.00 / 1.3 = 85.38, but what is left of the receivable is 93.08 - 7.69 = 85.39: the final
     // payment clears that; 111.00 / 1.25 = 88.80 in the bank, 3.41 gain.
-    expect(await journalLines(h, w.companyId, last.journalTransactionId)).toEqual([["2711", "88.80", "0.00", null], ["2410", "0.00", "85.39", "PIRKEJAS"], ["5803", "0.00", "3.41", null]]);
+    expect(await journalLines(h, w.companyId, last.journalTransactionId)).toEqual([
+      ["2711", "88.80", "0.00", null],
+      ["2410", "0.00", "85.39", "PIRKEJAS"],
+      ["5803", "0.00", "3.41", null],
+    ]);
     expect(last.allocations.map((a) => [a.amount, a.amountEur])).toEqual([["111.00", "85.39"]]);
     expect(await figures(w, "sale_invoices", inv.id)).toEqual(["paid", "121.00", "0.00"]);
-    const [receivable] = await h.db("journal_entries").where({ company_id: w.companyId, account_code: "2410", partner_code: "PIRKEJAS" }).select(h.db.raw("sum(debit)::text as debit, sum(credit)::text as credit"));
+    const [receivable] = await h
+      .db("journal_entries")
+      .where({ company_id: w.companyId, account_code: "2410", partner_code: "PIRKEJAS" })
+      .select(h.db.raw("sum(debit)::text as debit, sum(credit)::text as credit"));
     expect(receivable).toEqual({ debit: "93.08", credit: "93.08" });
   });
 
@@ -282,10 +500,23 @@ describe("FX", () => {
     const w = await bankWorld(h);
     await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1.1" });
     const inv = await issuedSale(w, "100", { currency: "USD" });
-    const [tx] = await h.db("bank_transactions")
-      .insert({ company_id: w.companyId, bank_account_id: w.account.id, booking_date: "2026-03-20", amount: "121.00", currency: "USD", dedupe_key: "legacy-usd" })
+    const [tx] = await h
+      .db("bank_transactions")
+      .insert({
+        company_id: w.companyId,
+        bank_account_id: w.account.id,
+        booking_date: "2026-03-20",
+        amount: "121.00",
+        currency: "USD",
+        dedupe_key: "legacy-usd",
+      })
       .returning("id");
-    const error = await expectApiError(w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] }), 422, "unprocessable", "bank_match.currency_mismatch");
+    const error = await expectApiError(
+      w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] }),
+      422,
+      "unprocessable",
+      "bank_match.currency_mismatch",
+    );
     expect(error.params).toEqual({ transactionCurrency: "USD", accountCurrency: "EUR" });
     expect(await counts(w)).toEqual({ matches: 0, allocations: 0, payments: 0, paidEvents: 0 });
     expect(await figures(w, "sale_invoices", inv.id)).toEqual(["issued", "0.00", "121.00"]);
@@ -313,26 +544,61 @@ describe("unmatch", () => {
     const early = await bankTransaction(w, "21.00");
     await w.api.bank.transactions.match({ transactionId: early.id, allocations: [{ saleInvoiceId: a.id, amount: "21.00" }] });
     const tx = await bankTransaction(w, "160.50");
-    const matched = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: a.id, amount: "100.00" }, { saleInvoiceId: b.id, amount: "60.50" }] });
-    expect([await figures(w, "sale_invoices", a.id), await figures(w, "sale_invoices", b.id)]).toEqual([["paid", "121.00", "0.00"], ["paid", "60.50", "0.00"]]);
+    const matched = await w.api.bank.transactions.match({
+      transactionId: tx.id,
+      allocations: [
+        { saleInvoiceId: a.id, amount: "100.00" },
+        { saleInvoiceId: b.id, amount: "60.50" },
+      ],
+    });
+    expect([await figures(w, "sale_invoices", a.id), await figures(w, "sale_invoices", b.id)]).toEqual([
+      ["paid", "121.00", "0.00"],
+      ["paid", "60.50", "0.00"],
+    ]);
 
     const unmatched = await w.api.bank.transactions.unmatch({ transactionId: tx.id });
     expect(unmatched).toMatchObject({ status: "unmatched", journalTransactionId: null, allocations: [] });
-    expect([await figures(w, "sale_invoices", a.id), await figures(w, "sale_invoices", b.id)]).toEqual([["partially_paid", "21.00", "100.00"], ["issued", "0.00", "60.50"]]);
-    const reversal = await h.db("journal_transactions").where({ company_id: w.companyId, reverses_id: matched.journalTransactionId }).first("id", "document_type", "date");
+    expect([await figures(w, "sale_invoices", a.id), await figures(w, "sale_invoices", b.id)]).toEqual([
+      ["partially_paid", "21.00", "100.00"],
+      ["issued", "0.00", "60.50"],
+    ]);
+    const reversal = await h
+      .db("journal_transactions")
+      .where({ company_id: w.companyId, reverses_id: matched.journalTransactionId })
+      .first("id", "document_type", "date");
     expect(reversal).toMatchObject({ document_type: "reversal", date: "2026-03-20" });
-    expect(await journalLines(h, w.companyId, reversal.id)).toEqual([["2710", "0.00", "160.50", null], ["2410", "100.00", "0.00", "PIRKEJAS"], ["2410", "60.50", "0.00", "PIRKEJAS"]]);
-    expect(await h.db("bank_matches").where({ company_id: w.companyId, transaction_id: tx.id }).first("unmatched_at", "reversal_journal_transaction_id")).toMatchObject({ reversal_journal_transaction_id: reversal.id });
+    expect(await journalLines(h, w.companyId, reversal.id)).toEqual([
+      ["2710", "0.00", "160.50", null],
+      ["2410", "100.00", "0.00", "PIRKEJAS"],
+      ["2410", "60.50", "0.00", "PIRKEJAS"],
+    ]);
+    expect(
+      await h.db("bank_matches").where({ company_id: w.companyId, transaction_id: tx.id }).first("unmatched_at", "reversal_journal_transaction_id"),
+    ).toMatchObject({ reversal_journal_transaction_id: reversal.id });
     // The original posting is untouched.
-    expect(await journalLines(h, w.companyId, matched.journalTransactionId)).toEqual([["2710", "160.50", "0.00", null], ["2410", "0.00", "100.00", "PIRKEJAS"], ["2410", "0.00", "60.50", "PIRKEJAS"]]);
+    expect(await journalLines(h, w.companyId, matched.journalTransactionId)).toEqual([
+      ["2710", "160.50", "0.00", null],
+      ["2410", "0.00", "100.00", "PIRKEJAS"],
+      ["2410", "0.00", "60.50", "PIRKEJAS"],
+    ]);
 
     await expectApiError(w.api.bank.transactions.unmatch({ transactionId: tx.id }), 409, "conflict", "bank_transaction.not_matched");
-    const again = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: b.id, amount: "60.50" }, { accountCode: "4420", amount: "100.00" }] });
+    const again = await w.api.bank.transactions.match({
+      transactionId: tx.id,
+      allocations: [
+        { saleInvoiceId: b.id, amount: "60.50" },
+        { accountCode: "4420", amount: "100.00" },
+      ],
+    });
     expect(again.status).toBe("matched");
     expect(await figures(w, "sale_invoices", b.id)).toEqual(["paid", "60.50", "0.00"]);
     // b was completed by two payments (the first one unmatched) but is announced paid once; a once.
-    expect((await h.db("webhook_events").where({ company_id: w.companyId, event_type: "sale_invoice.paid" })).map((e) => e.data.saleInvoiceId).sort()).toEqual([a.id, b.id].sort());
-    expect(await h.db("bank_allocations").where({ company_id: w.companyId, sale_invoice_id: b.id, announced_paid: true }).pluck("match_id")).toEqual([(await h.db("bank_matches").where({ company_id: w.companyId, journal_transaction_id: matched.journalTransactionId }).first("id")).id]);
+    expect((await h.db("webhook_events").where({ company_id: w.companyId, event_type: "sale_invoice.paid" })).map((e) => e.data.saleInvoiceId).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
+    expect(await h.db("bank_allocations").where({ company_id: w.companyId, sale_invoice_id: b.id, announced_paid: true }).pluck("match_id")).toEqual([
+      (await h.db("bank_matches").where({ company_id: w.companyId, journal_transaction_id: matched.journalTransactionId }).first("id")).id,
+    ]);
   });
 
   test("a reversal dated before the payment's booking date is 422 naming date, and nothing changes; dated on it, it is posted", async () => {
@@ -340,12 +606,22 @@ describe("unmatch", () => {
     const inv = await issuedSale(w, "100");
     const tx = await bankTransaction(w, "121.00", { bookingDate: "2026-03-20" });
     const matched = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: inv.id, amount: "121.00" }] });
-    const error = await expectApiError(w.api.bank.transactions.unmatch({ transactionId: tx.id, date: "2026-03-19" }), 422, "unprocessable", "bank_match.reversal_before_payment");
-    expect([error.params, error.fieldErrors]).toEqual([{ date: "2026-03-19", bookingDate: "2026-03-20" }, { date: ["is before the payment's booking date 2026-03-20"] }]);
+    const error = await expectApiError(
+      w.api.bank.transactions.unmatch({ transactionId: tx.id, date: "2026-03-19" }),
+      422,
+      "unprocessable",
+      "bank_match.reversal_before_payment",
+    );
+    expect([error.params, error.fieldErrors]).toEqual([
+      { date: "2026-03-19", bookingDate: "2026-03-20" },
+      { date: ["is before the payment's booking date 2026-03-20"] },
+    ]);
     expect(await w.api.bank.transactions.get({ id: tx.id })).toEqual(matched);
     expect(await figures(w, "sale_invoices", inv.id)).toEqual(["paid", "121.00", "0.00"]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "reversal" })).toEqual([]);
-    expect(await h.db("bank_matches").where({ company_id: w.companyId }).select("unmatched_at", "reversal_journal_transaction_id")).toEqual([{ unmatched_at: null, reversal_journal_transaction_id: null }]);
+    expect(await h.db("bank_matches").where({ company_id: w.companyId }).select("unmatched_at", "reversal_journal_transaction_id")).toEqual([
+      { unmatched_at: null, reversal_journal_transaction_id: null },
+    ]);
 
     expect(await w.api.bank.transactions.unmatch({ transactionId: tx.id, date: "2026-03-20" })).toMatchObject({ status: "unmatched" });
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "reversal" }).pluck("date")).toEqual(["2026-03-20"]);
@@ -401,7 +677,11 @@ describe("sale_invoice.paid", () => {
     const second = await bankTransaction(w, "100.00");
     await w.api.bank.transactions.match({ transactionId: second.id, allocations: [{ saleInvoiceId: inv.id, amount: "100.00" }] });
     const [delivery] = await receiver.waitFor("/bank/paid", 1);
-    expect(delivery.json).toMatchObject({ eventType: "sale_invoice.paid", companyId: w.companyId, data: { saleInvoiceId: inv.id, number: inv.number, currency: "EUR", grossTotal: "121.00", paidAmount: "121.00" } });
+    expect(delivery.json).toMatchObject({
+      eventType: "sale_invoice.paid",
+      companyId: w.companyId,
+      data: { saleInvoiceId: inv.id, number: inv.number, currency: "EUR", grossTotal: "121.00", paidAmount: "121.00" },
+    });
     // Nothing more arrives: the worker has nothing left for this subscription.
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received("/bank/paid")).toHaveLength(1);

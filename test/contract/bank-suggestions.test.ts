@@ -53,7 +53,10 @@ describe("suggest-matches", () => {
       [
         "the number in the text beats the amount alone",
         { amount: "121.00", remittanceInformation: `Apmokėjimas pagal sąskaitą ${w.kitas.number}, ačiū` },
-        [[w.kitas.id, "sale_invoice", 0.74, ["invoice_number", "exact_amount"]], [w.pirkejas.id, "sale_invoice", 0.35, ["exact_amount"]]],
+        [
+          [w.kitas.id, "sale_invoice", 0.74, ["invoice_number", "exact_amount"]],
+          [w.pirkejas.id, "sale_invoice", 0.35, ["exact_amount"]],
+        ],
       ],
       [
         "the number written apart (SF 2) is found too",
@@ -63,12 +66,18 @@ describe("suggest-matches", () => {
       [
         "an RF creditor reference",
         { amount: "121.00", creditorReference: rf(w.pirkejas.number!.replace(/[^A-Za-z0-9]/g, "")) },
-        [[w.pirkejas.id, "sale_invoice", 0.805, ["creditor_reference", "exact_amount"]], [w.kitas.id, "sale_invoice", 0.35, ["exact_amount"]]],
+        [
+          [w.pirkejas.id, "sale_invoice", 0.805, ["creditor_reference", "exact_amount"]],
+          [w.kitas.id, "sale_invoice", 0.35, ["exact_amount"]],
+        ],
       ],
       [
         "the partner's own IBAN, then the amount",
         { amount: "60.50", counterpartyIban: CUSTOMER_IBAN },
-        [[w.pirkejas.id, "sale_invoice", 0.4, ["known_iban"]], [w.jonas.id, "sale_invoice", 0.35, ["exact_amount"]]],
+        [
+          [w.pirkejas.id, "sale_invoice", 0.4, ["known_iban"]],
+          [w.jonas.id, "sale_invoice", 0.35, ["exact_amount"]],
+        ],
       ],
       [
         "the counterparty's name, accents and case aside",
@@ -119,7 +128,10 @@ describe("suggest-matches", () => {
     await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: w.pirkejas.id, amount: "121.00" }] });
     await expectApiError(w.api.bank.transactions.suggestMatches({ transactionId: tx.id }), 409, "conflict", "bank_transaction.already_matched");
     await w.api.bank.transactions.unmatch({ transactionId: tx.id });
-    expect((await ranked(w, tx.id)).map((c) => [c[0], c[3]])).toEqual([[w.pirkejas.id, ["invoice_number", "exact_amount"]], [w.kitas.id, ["exact_amount"]]]);
+    expect((await ranked(w, tx.id)).map((c) => [c[0], c[3]])).toEqual([
+      [w.pirkejas.id, ["invoice_number", "exact_amount"]],
+      [w.kitas.id, ["exact_amount"]],
+    ]);
     await w.api.bank.transactions.ignore({ id: tx.id, reason: "Grąžinta" });
     await expectApiError(w.api.bank.transactions.suggestMatches({ transactionId: tx.id }), 409, "conflict", "bank_transaction.ignored");
   });

@@ -27,7 +27,6 @@ let seq = 0;
 const code = (prefix = "I") => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 const MINIMAL = { name: "Kava", type: "product", unit: "kg", vatRatePercent: "21" };
 
-
 async function createItem(body: Record<string, unknown>, company = companyId, apiKey = key) {
   const res = await h.post(CREATE, { ...MINIMAL, code: code(), ...body }, { key: apiKey, companyId: company });
   if (res.status !== 200) throw new Error(`item create failed: ${JSON.stringify(res.body)}`);
@@ -58,8 +57,18 @@ describe("create", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     const row = await h.db("catalog_items").where({ company_id: companyId, id: res.body.id }).first();
-    expect(row).toMatchObject({ code: c, vat_rate_percent: "21.00", vat_classifier: "PVM1", sale_price_excl_vat: "12.500000", purchase_price_excl_vat: null, tracking: "none", active: true });
-    const types = await h.db.raw("select data_type from information_schema.columns where table_name = 'catalog_items' and column_name in ('vat_rate_percent', 'sale_price_excl_vat', 'purchase_price_excl_vat')");
+    expect(row).toMatchObject({
+      code: c,
+      vat_rate_percent: "21.00",
+      vat_classifier: "PVM1",
+      sale_price_excl_vat: "12.500000",
+      purchase_price_excl_vat: null,
+      tracking: "none",
+      active: true,
+    });
+    const types = await h.db.raw(
+      "select data_type from information_schema.columns where table_name = 'catalog_items' and column_name in ('vat_rate_percent', 'sale_price_excl_vat', 'purchase_price_excl_vat')",
+    );
     expect(types.rows.map((r: { data_type: string }) => r.data_type)).toEqual(["numeric", "numeric", "numeric"]);
   });
 
@@ -121,13 +130,43 @@ describe("create", () => {
   });
 
   test.each([
-    { name: "7 (never an LT rate)", body: { vatRatePercent: "7" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "0.00, 5.00, 9.00, 12.00, 21.00" },
+    {
+      name: "7 (never an LT rate)",
+      body: { vatRatePercent: "7" },
+      field: "vatRatePercent",
+      errorKey: "vat_rate.unknown",
+      message: "0.00, 5.00, 9.00, 12.00, 21.00",
+    },
     { name: "21.5", body: { vatRatePercent: "21.5" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "0.00, 5.00, 9.00, 12.00, 21.00" },
     { name: "100", body: { vatRatePercent: "100" }, field: "vatRatePercent", errorKey: "vat_rate.unknown", message: "one of" },
-    { name: "0 without a classifier (shared by PVM5, PVM12, PVM13…)", body: { vatRatePercent: "0" }, field: "vatClassifier", errorKey: "vat_classifier.required", message: "PVM13" },
-    { name: "PVM1 at 9%", body: { vatRatePercent: "9", vatClassifier: "PVM1" }, field: "vatRatePercent", errorKey: "vat_classifier.rate_mismatch", message: "21.00" },
-    { name: "PVM58 at 9% (the 12% rate is not the 9% rate)", body: { vatRatePercent: "9", vatClassifier: "PVM58" }, field: "vatRatePercent", errorKey: "vat_classifier.rate_mismatch", message: "12.00" },
-    { name: "PVM99 (no such classifier)", body: { vatRatePercent: "21", vatClassifier: "PVM99" }, field: "vatClassifier", errorKey: "vat_classifier.unknown", message: "PVM99" },
+    {
+      name: "0 without a classifier (shared by PVM5, PVM12, PVM13…)",
+      body: { vatRatePercent: "0" },
+      field: "vatClassifier",
+      errorKey: "vat_classifier.required",
+      message: "PVM13",
+    },
+    {
+      name: "PVM1 at 9%",
+      body: { vatRatePercent: "9", vatClassifier: "PVM1" },
+      field: "vatRatePercent",
+      errorKey: "vat_classifier.rate_mismatch",
+      message: "21.00",
+    },
+    {
+      name: "PVM58 at 9% (the 12% rate is not the 9% rate)",
+      body: { vatRatePercent: "9", vatClassifier: "PVM58" },
+      field: "vatRatePercent",
+      errorKey: "vat_classifier.rate_mismatch",
+      message: "12.00",
+    },
+    {
+      name: "PVM99 (no such classifier)",
+      body: { vatRatePercent: "21", vatClassifier: "PVM99" },
+      field: "vatClassifier",
+      errorKey: "vat_classifier.unknown",
+      message: "PVM99",
+    },
   ])("$name -> 422 $errorKey naming $field, nothing stored", async ({ body, field, errorKey, message }) => {
     const c = code("VAT");
     const res = await h.post(CREATE, { ...MINIMAL, code: c, ...body }, { key, companyId });
@@ -157,7 +196,11 @@ describe("create", () => {
   });
 
   test.each([
-    { name: "no type, unit, name, code or rate", body: { code: undefined, name: undefined, type: undefined, unit: undefined, vatRatePercent: undefined }, fields: ["code", "name", "type", "unit", "vatRatePercent"] },
+    {
+      name: "no type, unit, name, code or rate",
+      body: { code: undefined, name: undefined, type: undefined, unit: undefined, vatRatePercent: undefined },
+      fields: ["code", "name", "type", "unit", "vatRatePercent"],
+    },
     { name: "type goods", body: { type: "goods" }, fields: ["type"] },
     { name: "tracking batch", body: { tracking: "batch" }, fields: ["tracking"] },
     { name: "an empty unit", body: { unit: "" }, fields: ["unit"] },
@@ -215,12 +258,18 @@ describe("default accounts of the item's document lines", () => {
     const created = await post(CREATE, { ...MINIMAL, code: code(), revenueAccountCode: "5001", expenseAccountCode: "2040" });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ revenueAccountCode: "5001", expenseAccountCode: "2040" });
-    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({ revenue_account_code: "5001", expense_account_code: "2040" });
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({
+      revenue_account_code: "5001",
+      expense_account_code: "2040",
+    });
     const listed = await post(LIST, { filter: [{ field: "revenueAccountCode", op: "eq", value: "5001" }] });
     expect(listed.body.rows.map((r: any) => r.id)).toEqual([created.body.id]);
     const cleared = await post(UPDATE, { id: created.body.id, revenueAccountCode: null, expenseAccountCode: "6000" });
     expect(cleared.body).toMatchObject({ revenueAccountCode: null, expenseAccountCode: "6000" });
-    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({ revenue_account_code: null, expense_account_code: "6000" });
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: created.body.id }).first()).toMatchObject({
+      revenue_account_code: null,
+      expense_account_code: "6000",
+    });
   });
 
   test.each([
@@ -236,7 +285,10 @@ describe("default accounts of the item's document lines", () => {
     expect(await h.db("catalog_items").where({ company_id: chartCompany, code: c })).toHaveLength(0);
     const item = (await post(CREATE, { ...MINIMAL, code: code() })).body;
     expectError(await post(UPDATE, { id: item.id, ...body }), 422, "unprocessable", "catalog_item.account_invalid");
-    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: item.id }).first()).toMatchObject({ revenue_account_code: null, expense_account_code: null });
+    expect(await h.db("catalog_items").where({ company_id: chartCompany, id: item.id }).first()).toMatchObject({
+      revenue_account_code: null,
+      expense_account_code: null,
+    });
   });
 });
 
@@ -264,12 +316,30 @@ describe("update", () => {
   test("changes only the fields sent; null clears optional fields", async () => {
     const before = await createItem({ barcode: "96385074", salePriceExclVat: "10", purchasePriceExclVat: "7.25" });
     await new Promise((r) => setTimeout(r, 20)); // so that updatedAt can only move forward
-    const res = await h.post(UPDATE, { id: before.id, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12" }, { key, companyId });
+    const res = await h.post(
+      UPDATE,
+      { id: before.id, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12" },
+      { key, companyId },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...before, name: "Kava pupelėmis", barcode: null, purchasePriceExclVat: null, vatRatePercent: "12.00", vatClassifier: "PVM58", updatedAt: expect.stringMatching(ISO) });
+    expect(res.body).toEqual({
+      ...before,
+      name: "Kava pupelėmis",
+      barcode: null,
+      purchasePriceExclVat: null,
+      vatRatePercent: "12.00",
+      vatClassifier: "PVM58",
+      updatedAt: expect.stringMatching(ISO),
+    });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
     const row = await h.db("catalog_items").where({ company_id: companyId, id: before.id }).first();
-    expect(row).toMatchObject({ barcode: null, purchase_price_excl_vat: null, sale_price_excl_vat: "10.000000", vat_rate_percent: "12.00", vat_classifier: "PVM58" });
+    expect(row).toMatchObject({
+      barcode: null,
+      purchase_price_excl_vat: null,
+      sale_price_excl_vat: "10.000000",
+      vat_rate_percent: "12.00",
+      vat_classifier: "PVM58",
+    });
   });
 
   test("a new classifier alone is checked against the item's current rate", async () => {
@@ -405,7 +475,11 @@ describe("list", () => {
     { name: "barcode eq", body: { filter: [{ field: "barcode", op: "eq", value: "96385074" }] }, codes: ["A"] },
     { name: "name contains 'ARB'", body: { filter: [{ field: "name", op: "contains", value: "ARB" }] }, codes: ["A"] },
     { name: "tracking ne none", body: { filter: [{ field: "tracking", op: "ne", value: "none" }] }, codes: ["E"] },
-    { name: "sort salePriceExclVat desc", body: { sort: [{ field: "salePriceExclVat", dir: "desc" }], filter: [{ field: "salePriceExclVat", op: "gte", value: 0 }] }, codes: ["E", "K", "C", "A"] },
+    {
+      name: "sort salePriceExclVat desc",
+      body: { sort: [{ field: "salePriceExclVat", dir: "desc" }], filter: [{ field: "salePriceExclVat", op: "gte", value: 0 }] },
+      codes: ["E", "K", "C", "A"],
+    },
     { name: "sort name", body: { sort: [{ field: "name" }] }, codes: ["A", "C", "E", "K", "V"] },
   ])("$name", async ({ body, codes: expected }) => {
     const res = await list(body);

@@ -16,7 +16,9 @@ let db: Db;
 beforeAll(async () => {
   h = await startHarness();
   const bouncer = process.env.TEST_PGBOUNCER_URL;
-  db = bouncer ? createDb({ connectionString: withDatabase(bouncer, h.databaseName), poolMax: 1, namedStatements: false }) : createDb({ connectionString: h.connectionString, poolMax: 1 });
+  db = bouncer
+    ? createDb({ connectionString: withDatabase(bouncer, h.databaseName), poolMax: 1, namedStatements: false })
+    : createDb({ connectionString: h.connectionString, poolMax: 1 });
   await h.db.raw(`
     create table commit_behind_probe (id int primary key, v int not null check (v >= 0));
     create table commit_behind_deferred (v int, constraint commit_behind_deferred_v_key unique (v) deferrable initially deferred);`);
@@ -159,7 +161,7 @@ describe("commitBehindLastStatement", () => {
       });
       await insert(trx, b);
     }).catch((e: Error) => e);
-    
+
     expect(attempts).toBe(1);
     expect(isConnectionLost(error)).toBe(true);
     expect(await stored(a, b)).toEqual([]);
@@ -169,7 +171,10 @@ describe("commitBehindLastStatement", () => {
 /** Waits until the backend `pid` runs pg_sleep (its last statement, with COMMIT queued behind it). */
 async function waitForSleep(pid: number): Promise<void> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
-    const { rows } = await h.db.raw<{ rows: { n: number }[] }>("select count(*)::int as n from pg_stat_activity where pid = ? and query like 'select pg_sleep%'", [pid]);
+    const { rows } = await h.db.raw<{ rows: { n: number }[] }>(
+      "select count(*)::int as n from pg_stat_activity where pid = ? and query like 'select pg_sleep%'",
+      [pid],
+    );
     if (rows[0].n === 1) return;
   }
   throw new Error(`backend ${pid} never ran its pg_sleep`);

@@ -39,7 +39,6 @@ const fullCompany = () => ({
   fiscalYearStartMonth: 7,
 });
 
-
 async function create(body: Record<string, unknown>, apiKey = key) {
   const res = await h.post(CREATE, body, { key: apiKey });
   if (res.status !== 200) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
@@ -141,7 +140,11 @@ describe("the company's own identifiers (Lithuanian code, VAT code, IBAN)", () =
 
   test("a real Lithuanian code with its VAT code and IBAN is accepted", async () => {
     const other = (await h.bootstrap("Telia account")).apiKey;
-    const res = await h.post(CREATE, { name: "Telia Lietuva, AB", code: "121215434", vatCode: "LT212154314", countryCode: "LT", iban: "LT121000011101001000" }, { key: other });
+    const res = await h.post(
+      CREATE,
+      { name: "Telia Lietuva, AB", code: "121215434", vatCode: "LT212154314", countryCode: "LT", iban: "LT121000011101001000" },
+      { key: other },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ code: "121215434", vatCode: "LT212154314" });
   });
@@ -253,7 +256,13 @@ describe("list", () => {
   test("filters combine (all must hold) and total counts the filtered rows, not the page", async () => {
     const res = await h.post(
       LIST,
-      { filter: [{ field: "code", op: "in", value: ["LST-A", "LST-B", "LST-C"] }, { field: "code", op: "ne", value: "LST-B" }], pageSize: 1 },
+      {
+        filter: [
+          { field: "code", op: "in", value: ["LST-A", "LST-B", "LST-C"] },
+          { field: "code", op: "ne", value: "LST-B" },
+        ],
+        pageSize: 1,
+      },
       { key: listKey },
     );
     expect(res.body.total).toBe(2);

@@ -65,7 +65,9 @@ describe("the reference page without PUBLIC_URL", () => {
   afterAll(() => h.close());
 
   test("Swagger UI's Try it out sends to the origin the page was loaded from, not http://localhost:3000", async () => {
-    expect(await runDocsInit(h, "http://10.1.2.3:8080")).toEqual({ servers: [{ url: "http://10.1.2.3:8080", description: expect.stringContaining("PUBLIC_URL is not set") }] });
+    expect(await runDocsInit(h, "http://10.1.2.3:8080")).toEqual({
+      servers: [{ url: "http://10.1.2.3:8080", description: expect.stringContaining("PUBLIC_URL is not set") }],
+    });
     // The served document keeps its server.
     expect(((await (await h.get("/openapi.json")).json()) as { servers: { url: string }[] }).servers[0].url).toBe(DEFAULT_PUBLIC_URL);
   });
@@ -101,7 +103,6 @@ describe("PUBLIC_URL", () => {
   });
 
   describe("in the served documents", () => {
-
     let h: Harness;
     beforeAll(async () => {
       h = await startHarness({ config: { publicUrl: "https://apskaita.example.lt/api" } });

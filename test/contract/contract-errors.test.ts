@@ -22,7 +22,8 @@ function declaredKeys(op: any): Map<string, Set<string>> {
 const everywhere = new Map<string, Set<string>>();
 const note = (status: string, key: string) => everywhere.set(status, (everywhere.get(status) ?? new Set()).add(key));
 for (const { op } of operations) for (const [status, keys] of declaredKeys(op)) for (const k of keys) note(status, k);
-for (const root of ["x-error-keys", "x-unrouted-error-keys"]) for (const [status, keys] of Object.entries(document[root] as Record<string, string[]>)) for (const k of keys) note(status, k);
+for (const root of ["x-error-keys", "x-unrouted-error-keys"])
+  for (const [status, keys] of Object.entries(document[root] as Record<string, string[]>)) for (const k of keys) note(status, k);
 for (const byStatus of Object.values(document["x-trait-error-keys"] as Record<string, Record<string, string[]>>)) {
   for (const [status, keys] of Object.entries(byStatus)) for (const k of keys) note(status, k);
 }
@@ -36,7 +37,8 @@ function missing(sites: KeySite[], declared: Map<string, Set<string>>): string[]
     else if (!declared.get(String(site.status))?.has(site.key)) problems.push(`${site.status} ${site.key} (${site.at})`);
   }
   for (const [template, expansions] of templates) {
-    if (!expansions.some((s) => declared.get(String(s.status))?.has(s.key))) problems.push(`${expansions[0].status} one of ${expansions.map((s) => s.key).join(" | ")} (${template})`);
+    if (!expansions.some((s) => declared.get(String(s.status))?.has(s.key)))
+      problems.push(`${expansions[0].status} one of ${expansions.map((s) => s.key).join(" | ")} (${template})`);
   }
   return [...new Set(problems)].sort();
 }
@@ -92,7 +94,8 @@ describe("error keys", () => {
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         const r = resolve(response);
         const shared = new Set(document["x-error-keys"][status] ?? []);
-        for (const key of r["x-error-keys"] ?? []) if (!shared.has(key) && !r.description.includes(`\`${key}\``)) problems.push(`${op.operationId} ${status} ${key}`);
+        for (const key of r["x-error-keys"] ?? [])
+          if (!shared.has(key) && !r.description.includes(`\`${key}\``)) problems.push(`${op.operationId} ${status} ${key}`);
       }
     }
     expect(problems).toEqual([]);

@@ -37,11 +37,18 @@ describe("examples", () => {
     const broken = { ...op.responses["200"].content["application/json"].example, paymentTermDays: "14" };
     expect(contract.backend.validator.validateResponse(broken, op.operationId, 200).errors?.length).toBeGreaterThan(0);
     const request = { ...op.requestBody.content["application/json"].example, code: "" };
-    expect(contract.backend.validator.validateRequest({ method: "post", path: "/v1/partners/create", headers: { "content-type": "application/json" }, body: request }, op.operationId).errors?.length).toBeGreaterThan(0);
+    expect(
+      contract.backend.validator.validateRequest(
+        { method: "post", path: "/v1/partners/create", headers: { "content-type": "application/json" }, body: request },
+        op.operationId,
+      ).errors?.length,
+    ).toBeGreaterThan(0);
   });
 
   test("amounts are decimal strings and names Lithuanian", () => {
-    const text = JSON.stringify(operations.map((op) => [op.requestBody.content["application/json"].example, op.responses["200"].content["application/json"].example]));
+    const text = JSON.stringify(
+      operations.map((op) => [op.requestBody.content["application/json"].example, op.responses["200"].content["application/json"].example]),
+    );
     expect(text).toContain("UAB „Saulėtekis“");
     for (const field of ["grossTotal", "unitPriceExclVat", "debit", "rate"]) expect(text).toMatch(new RegExp(`"${field}":"-?[0-9]+(\\.[0-9]+)?"`));
     expect(text).not.toMatch(/"(grossTotal|netTotal|vatTotal|debit|credit|rate|unitPriceExclVat)":-?[0-9]/);

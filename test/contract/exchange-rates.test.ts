@@ -125,7 +125,10 @@ async function resetRates() {
 
 /** The global ECB table as [currency, date, rate] rows, newest first. */
 async function ecbRows(): Promise<[string, string, string][]> {
-  const rows = await h.db("exchange_rates").select("currency_code", "rate_date", "rate").orderBy([{ column: "rate_date", order: "desc" }, "currency_code"]);
+  const rows = await h
+    .db("exchange_rates")
+    .select("currency_code", "rate_date", "rate")
+    .orderBy([{ column: "rate_date", order: "desc" }, "currency_code"]);
   return rows.map((r) => [r.currency_code, r.rate_date, r.rate]);
 }
 
@@ -133,14 +136,20 @@ async function ecbRows(): Promise<[string, string, string][]> {
 function expectedRows(...days: EcbRateDay[]): [string, string, string][] {
   return [...days]
     .sort((x, y) => (x.date < y.date ? 1 : -1))
-    .flatMap((d) => Object.keys(d.rates).sort().map((c): [string, string, string] => [c, d.date, dbRate(d.rates[c as keyof typeof d.rates])]));
+    .flatMap((d) =>
+      Object.keys(d.rates)
+        .sort()
+        .map((c): [string, string, string] => [c, d.date, dbRate(d.rates[c as keyof typeof d.rates])]),
+    );
 }
 
 async function overrideRows() {
-  const rows = await h.db("exchange_rate_overrides").select("*").orderBy(["company_id", { column: "rate_date", order: "desc" }, "currency_code"]);
+  const rows = await h
+    .db("exchange_rate_overrides")
+    .select("*")
+    .orderBy(["company_id", { column: "rate_date", order: "desc" }, "currency_code"]);
   return rows.map((r) => ({ companyId: r.company_id, currency: r.currency_code, date: r.rate_date, rate: r.rate, setBy: r.set_by_key_id, setAt: r.set_at }));
 }
-
 
 const sync = (body: unknown, key = a.apiKey) => h.post(SYNC, body, { key });
 const setRate = (body: unknown, t = a, key = t.apiKey) => h.post(SET, body, { key, companyId: t.companyId });
@@ -247,7 +256,10 @@ describe("sync", () => {
     ["an unknown property", { body: { day: "2026-05-08" } }],
   ])("%s is 400 and writes nothing", async (_name, request) => {
     await resetRates();
-    const res = await h.post(SYNC, "body" in request ? request.body : undefined, { key: a.apiKey, rawBody: "rawBody" in request ? request.rawBody : undefined });
+    const res = await h.post(SYNC, "body" in request ? request.body : undefined, {
+      key: a.apiKey,
+      rawBody: "rawBody" in request ? request.rawBody : undefined,
+    });
     expectError(res, 400, "validation");
     expect(await ecbRows()).toEqual([]);
     expect(ecb.requests).toEqual([]);
@@ -312,7 +324,9 @@ describe("set", () => {
     const res = await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.10" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.1" });
-    expect(await overrideRows()).toEqual([{ companyId: a.companyId, currency: "USD", date: DAILY_DATE, rate: "1.10000000", setBy: a.keyId, setAt: expect.any(Date) }]);
+    expect(await overrideRows()).toEqual([
+      { companyId: a.companyId, currency: "USD", date: DAILY_DATE, rate: "1.10000000", setBy: a.keyId, setAt: expect.any(Date) },
+    ]);
     expect(await ecbRows()).toEqual([]);
   });
 
@@ -389,7 +403,8 @@ describe("set", () => {
 // ----- list, overrides list, overrides delete --------------------------------------------------------------------
 
 type Row = { currencyCode: string; date: string; rate: string };
-const byDefault = (x: Row, y: Row) => (x.date !== y.date ? (x.date < y.date ? 1 : -1) : x.currencyCode < y.currencyCode ? -1 : x.currencyCode > y.currencyCode ? 1 : 0);
+const byDefault = (x: Row, y: Row) =>
+  x.date !== y.date ? (x.date < y.date ? 1 : -1) : x.currencyCode < y.currencyCode ? -1 : x.currencyCode > y.currencyCode ? 1 : 0;
 
 describe("effective rates and overrides", () => {
   const OVERRIDES_A: Row[] = [
@@ -434,7 +449,9 @@ describe("effective rates and overrides", () => {
       { currencyCode: "SEK", date: DAILY_DATE, rate: "11.2345" },
     ]);
     // Exactly one USD row on the overridden day, with the override's rate, though the ECB row is still stored.
-    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.1" }]);
+    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([
+      { currencyCode: "USD", date: DAILY_DATE, rate: "1.1" },
+    ]);
     expect(await h.db("exchange_rates").where({ currency_code: "USD", rate_date: DAILY_DATE }).pluck("rate")).toEqual(["1.05230000"]);
     // Another company's overrides never appear.
     expect(res.body.rows.some((r: Row) => r.currencyCode === "CHF" || r.rate === "999.5" || r.rate === "0.9")).toBe(false);
@@ -443,11 +460,15 @@ describe("effective rates and overrides", () => {
   test("another company sees the ECB rates with its own overrides only", async () => {
     const res = await list({}, b);
     const overridden = new Set(OVERRIDES_B.map((o) => `${o.currencyCode}|${o.date}`));
-    const ecbB = [DAILY, dayOf("2026-05-07")].flatMap((d) => Object.entries(d.rates).map(([currencyCode, rate]) => ({ currencyCode, date: d.date, rate: apiRate(rate) })));
+    const ecbB = [DAILY, dayOf("2026-05-07")].flatMap((d) =>
+      Object.entries(d.rates).map(([currencyCode, rate]) => ({ currencyCode, date: d.date, rate: apiRate(rate) })),
+    );
     const expected = [...ecbB.filter((r) => !overridden.has(`${r.currencyCode}|${r.date}`)), ...OVERRIDES_B].sort(byDefault);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ rows: expected, page: 1, pageSize: 50, total: 10 });
-    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
+    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([
+      { currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" },
+    ]);
   });
 
   test("pages follow the default order", async () => {
@@ -459,12 +480,22 @@ describe("effective rates and overrides", () => {
   const cmpText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   test.each([
     ["currencyCode eq USD", { filter: [{ field: "currencyCode", op: "eq", value: "USD" }] }, (r: Row) => r.currencyCode === "USD", byDefault],
-    ["currencyCode in [JPY, SEK]", { filter: [{ field: "currencyCode", op: "in", value: ["JPY", "SEK"] }] }, (r: Row) => ["JPY", "SEK"].includes(r.currencyCode), byDefault],
+    [
+      "currencyCode in [JPY, SEK]",
+      { filter: [{ field: "currencyCode", op: "in", value: ["JPY", "SEK"] }] },
+      (r: Row) => ["JPY", "SEK"].includes(r.currencyCode),
+      byDefault,
+    ],
     ["currencyCode ne USD", { filter: [{ field: "currencyCode", op: "ne", value: "USD" }] }, (r: Row) => r.currencyCode !== "USD", byDefault],
     ["date eq the overridden day", { filter: [{ field: "date", op: "eq", value: DAILY_DATE }] }, (r: Row) => r.date === DAILY_DATE, byDefault],
     ["date gte 2026-05-08", { filter: [{ field: "date", op: "gte", value: DAILY_DATE }] }, (r: Row) => r.date >= DAILY_DATE, byDefault],
     ["currencyCode contains S", { filter: [{ field: "currencyCode", op: "contains", value: "S" }] }, (r: Row) => r.currencyCode.includes("S"), byDefault],
-    ["date in [2026-05-07, 2026-05-09]", { filter: [{ field: "date", op: "in", value: ["2026-05-07", "2026-05-09"] }] }, (r: Row) => ["2026-05-07", "2026-05-09"].includes(r.date), byDefault],
+    [
+      "date in [2026-05-07, 2026-05-09]",
+      { filter: [{ field: "date", op: "in", value: ["2026-05-07", "2026-05-09"] }] },
+      (r: Row) => ["2026-05-07", "2026-05-09"].includes(r.date),
+      byDefault,
+    ],
     ["date lte 2026-05-07", { filter: [{ field: "date", op: "lte", value: "2026-05-07" }] }, (r: Row) => r.date <= "2026-05-07", byDefault],
     ["rate gte 100 (numeric, not text)", { filter: [{ field: "rate", op: "gte", value: "100" }] }, (r: Row) => new Decimal(r.rate).gte(100), byDefault],
     ["rate lte 1.1", { filter: [{ field: "rate", op: "lte", value: "1.1" }] }, (r: Row) => new Decimal(r.rate).lte("1.1"), byDefault],
@@ -501,7 +532,11 @@ describe("effective rates and overrides", () => {
 
   test.each([
     ["every row", {}, () => true],
-    ["the rows of the filter, not only the page", { filter: [{ field: "currencyCode", op: "in", value: ["USD", "KRW", "GBP"] }], pageSize: 1 }, (r: Row) => ["USD", "KRW", "GBP"].includes(r.currencyCode)],
+    [
+      "the rows of the filter, not only the page",
+      { filter: [{ field: "currencyCode", op: "in", value: ["USD", "KRW", "GBP"] }], pageSize: 1 },
+      (r: Row) => ["USD", "KRW", "GBP"].includes(r.currencyCode),
+    ],
     ["the ECB rows only", { filter: [{ field: "date", op: "eq", value: "2026-05-07" }] }, (r: Row) => r.date === "2026-05-07"],
   ])("totals on rate sum %s exactly", async (_name, body, keep) => {
     const res = await list({ ...body, totals: ["rate"] });
@@ -528,7 +563,11 @@ describe("effective rates and overrides", () => {
   });
 
   test("the overrides list filters and totals", async () => {
-    const res = await h.post(OVERRIDES, { filter: [{ field: "currencyCode", op: "eq", value: "USD" }], totals: ["rate"] }, { key: a.apiKey, companyId: a.companyId });
+    const res = await h.post(
+      OVERRIDES,
+      { filter: [{ field: "currencyCode", op: "eq", value: "USD" }], totals: ["rate"] },
+      { key: a.apiKey, companyId: a.companyId },
+    );
     expect(res.status).toBe(200);
     expect(res.body.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual([
       ["USD", "2026-05-09", "1.05"],
@@ -536,13 +575,17 @@ describe("effective rates and overrides", () => {
     ]);
     expect(res.body.totals).toEqual({ rate: "2.15" });
     const other = await h.post(OVERRIDES, {}, { key: b.apiKey, companyId: b.companyId });
-    expect(other.body.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual([...OVERRIDES_B].sort(byDefault).map((o) => [o.currencyCode, o.date, o.rate]));
+    expect(other.body.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual(
+      [...OVERRIDES_B].sort(byDefault).map((o) => [o.currencyCode, o.date, o.rate]),
+    );
   });
 
   test("another company cannot delete the override (404) and it stays", async () => {
     const res = await h.post(DELETE, { currency: "JPY", date: DAILY_DATE }, { key: a.apiKey, companyId: a.companyId });
     expectError(res, 404, "not_found");
-    expect(await h.db("exchange_rate_overrides").where({ company_id: b.companyId, currency_code: "JPY", rate_date: DAILY_DATE }).pluck("rate")).toEqual(["999.50000000"]);
+    expect(await h.db("exchange_rate_overrides").where({ company_id: b.companyId, currency_code: "JPY", rate_date: DAILY_DATE }).pluck("rate")).toEqual([
+      "999.50000000",
+    ]);
   });
 
   test("delete returns the deleted row, the ECB rate shows again, a second delete is 404", async () => {
@@ -553,7 +596,12 @@ describe("effective rates and overrides", () => {
     expect(await h.db("exchange_rate_overrides").where({ company_id: a.companyId, currency_code: "USD", rate_date: DAILY_DATE })).toEqual([]);
     expect(await h.db("exchange_rate_overrides").where({ company_id: a.companyId }).count({ n: "*" })).toEqual([{ n: "3" }]);
 
-    const shown = await list({ filter: [{ field: "currencyCode", op: "eq", value: "USD" }, { field: "date", op: "eq", value: DAILY_DATE }] });
+    const shown = await list({
+      filter: [
+        { field: "currencyCode", op: "eq", value: "USD" },
+        { field: "date", op: "eq", value: DAILY_DATE },
+      ],
+    });
     expect(shown.body.rows).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
 
     const again = await h.post(DELETE, { currency: "USD", date: DAILY_DATE }, { key: a.apiKey, companyId: a.companyId });
@@ -628,7 +676,11 @@ describe("jobs", () => {
     expect(await ecbRows()).toEqual(expectedRows(DAILY, dayOf("2026-04-02")));
     await syncExchangeRatesTask(depsFor(good))(null, helpers);
     expect(await ecbRows()).toEqual(expectedRows(DAILY, dayOf("2026-04-02")));
-    expect(logged).toEqual([`exchange rates of ${DAILY_DATE}: 4 rows written`, "exchange rates of 2026-04-02: 4 rows written", `exchange rates of ${DAILY_DATE}: 0 rows written`]);
+    expect(logged).toEqual([
+      `exchange rates of ${DAILY_DATE}: 4 rows written`,
+      "exchange rates of 2026-04-02: 4 rows written",
+      `exchange rates of ${DAILY_DATE}: 0 rows written`,
+    ]);
   });
 
   test.each([

@@ -126,7 +126,10 @@ describe("defects 4 and 5: dates outside the documented windows are 400 naming t
 describe("defect 6: amounts that match the contract never overflow", () => {
   test("250 + 250 lines of the largest amount: 422 journal.total_too_large naming the figures; nothing stored", async () => {
     const before = await journalCount();
-    const many = [...Array.from({ length: 250 }, () => ({ accountCode: "2410", debit: MAX })), ...Array.from({ length: 250 }, () => ({ accountCode: "4430", credit: MAX }))];
+    const many = [
+      ...Array.from({ length: 250 }, () => ({ accountCode: "2410", debit: MAX })),
+      ...Array.from({ length: 250 }, () => ({ accountCode: "4430", credit: MAX })),
+    ];
     const res = await h.post("/v1/ledger/journal/transactions/create", { date: "2026-03-01", entries: many }, as());
     expectError(res, 422, "unprocessable", "journal.total_too_large");
     expect(res.body.error.params).toEqual({ total: "249999999999999997.50", max: MAX });
@@ -138,7 +141,17 @@ describe("defect 6: amounts that match the contract never overflow", () => {
     const opts = { key: other.apiKey, companyId: other.companyId };
     await h.post("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, opts);
     for (let i = 0; i < 3; i++) {
-      const res = await h.post("/v1/ledger/journal/transactions/create", { date: "2026-04-0" + (i + 1), entries: [{ accountCode: "2410", debit: MAX }, { accountCode: "4430", credit: MAX }] }, opts);
+      const res = await h.post(
+        "/v1/ledger/journal/transactions/create",
+        {
+          date: "2026-04-0" + (i + 1),
+          entries: [
+            { accountCode: "2410", debit: MAX },
+            { accountCode: "4430", credit: MAX },
+          ],
+        },
+        opts,
+      );
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(MAX);
     }
@@ -188,7 +201,15 @@ describe("defect 8: a key revoked while its request body arrives does not write"
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = httpRequest(
         `${h.url}/v1/partners/create`,
-        { method: "POST", headers: { authorization: `Bearer ${child.body.key}`, "x-company-id": t.companyId, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${child.body.key}`,
+            "x-company-id": t.companyId,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c) => chunks.push(c));
@@ -217,7 +238,9 @@ describe("defect 8: a key revoked while its request body arrives does not write"
     try {
       // The write passes its key check, then waits inside its transaction on the table the test has locked.
       await blocker.raw("lock table partners in share row exclusive mode");
-      const write = h.post("/v1/partners/create", { name: "Skrydyje", code: "INFLIGHT-1" }, { key: child.body.key, companyId: t.companyId }).then((r) => (order.push("write"), r));
+      const write = h
+        .post("/v1/partners/create", { name: "Skrydyje", code: "INFLIGHT-1" }, { key: child.body.key, companyId: t.companyId })
+        .then((r) => (order.push("write"), r));
       await waitForLockWaiters(h.db, { waitEvent: "relation", queryLike: "%insert into%partners%", what: "the write" });
       const revoke = h.post("/v1/account/api-keys/revoke", { id: child.body.id }, { key: t.apiKey }).then((r) => (order.push("revoke"), r));
       // The revocation waits on the key's lock while the write it would overtake is still open.
@@ -332,10 +355,18 @@ describe("defect 12: a client that disconnects mid-body is logged as a client ab
     let mine: Record<string, unknown>[] = [];
     for (let i = 0; i < 50 && mine.length === 0; i++) {
       await sleep(20);
-      mine = logs.lines().slice(before).filter((l) => l.path === "/v1/partners/create");
+      mine = logs
+        .lines()
+        .slice(before)
+        .filter((l) => l.path === "/v1/partners/create");
     }
     expect(mine).toEqual([expect.objectContaining({ status: 499, clientAborted: true, operationId: "partners_create" })]);
-    expect(logs.lines().slice(before).filter((l) => l.level === 50 || "err" in l)).toEqual([]);
+    expect(
+      logs
+        .lines()
+        .slice(before)
+        .filter((l) => l.level === 50 || "err" in l),
+    ).toEqual([]);
   });
 });
 
@@ -379,7 +410,13 @@ describe("the fault battery's class: a lost database connection", () => {
       await ctx.db.raw("select pg_sleep(2)");
       return listPartners(ctx.db, requireCompany(ctx).id, ctx.body);
     }) as unknown as Handler;
-    slow = await startHarness({ document, extraHandlers: new Map([["partners_slow_create_test", slowCreate], ["partners_slow_list_test", slowList]]) });
+    slow = await startHarness({
+      document,
+      extraHandlers: new Map([
+        ["partners_slow_create_test", slowCreate],
+        ["partners_slow_list_test", slowList],
+      ]),
+    });
     tenant = await slow.tenant();
   });
   afterAll(() => slow.close());
@@ -405,7 +442,7 @@ describe("the fault battery's class: a lost database connection", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     // Each write ran twice (its first transaction was rolled back with the connection) and is stored once.
     expect(calls).toBe(8);
-    expect((await slow.db("partners").where({ company_id: tenant.companyId }).orderBy("code").pluck("code"))).toEqual(["CUT-0", "CUT-1", "CUT-2", "CUT-3"]);
+    expect(await slow.db("partners").where({ company_id: tenant.companyId }).orderBy("code").pluck("code")).toEqual(["CUT-0", "CUT-1", "CUT-2", "CUT-3"]);
     expect(await slow.db("audit_log").where({ company_id: tenant.companyId, operation: "partners.slow-create-test" }).count({ n: "*" })).toEqual([{ n: "4" }]);
   });
 });

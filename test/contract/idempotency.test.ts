@@ -70,7 +70,10 @@ describe("replay", () => {
     const first = await h.post("/v1/partners/create", { code: "P-1", name: "First" }, opts);
     expect(first.status).toBe(200);
 
-    for (const other of [{ code: "P-2", name: "First" }, { code: "P-1", name: "Second" }]) {
+    for (const other of [
+      { code: "P-2", name: "First" },
+      { code: "P-1", name: "Second" },
+    ]) {
       const reused = await h.post("/v1/partners/create", other, opts);
       expect(reused.status).toBe(422);
       expect(reused.body.error).toMatchObject({ code: "idempotency_key_reuse", key: "idempotency.key_reuse" });
@@ -87,7 +90,11 @@ describe("replay", () => {
   test("same key on a different operation (same account and company scope): 422, nothing written", async () => {
     const t = await h.tenant();
     const key = uniq("cross-op");
-    const created = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
+    const created = await h.post(
+      "/v1/account/companies/create",
+      { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" },
+      { key: t.apiKey, idempotencyKey: key },
+    );
     expect(created.status).toBe(200);
 
     const update = await h.post("/v1/account/companies/update", { id: created.body.id, name: "Pakeista UAB" }, { key: t.apiKey, idempotencyKey: key });
@@ -225,7 +232,11 @@ describe("scope of a key", () => {
     expect(await partnersOf(other.companyId)).toEqual([{ id: inOther.body.id, ...body }]);
 
     // An account-level operation is a scope of its own too.
-    const company = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: t.apiKey, idempotencyKey: key });
+    const company = await h.post(
+      "/v1/account/companies/create",
+      { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" },
+      { key: t.apiKey, idempotencyKey: key },
+    );
     expect(company.status).toBe(200);
     expect(replayHeader(company)).toBeNull();
 
@@ -371,7 +382,9 @@ describe("5xx responses are not stored", () => {
       calls++;
       const partner = await createPartner(ctx.db, requireCompany(ctx).id, ctx.body);
       if (calls === 1) {
-        throw new Error(`duplicate key value violates unique constraint; select * from partners where id = '${partner.id}'\n    at flaky (/work/main/src/secret.ts:1:1)`);
+        throw new Error(
+          `duplicate key value violates unique constraint; select * from partners where id = '${partner.id}'\n    at flaky (/work/main/src/secret.ts:1:1)`,
+        );
       }
       return partner;
     }) as unknown as Handler;

@@ -34,10 +34,13 @@ const purchase = async (w: StockWorld, lines: unknown[], over: Record<string, un
   const d = await w.ok(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: `PR-${++docSeq}`, documentDate: "2026-03-02", lines, ...over });
   return w.ok(P_REGISTER, { id: d.id });
 };
-const saleDraft = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) => w.ok(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines, ...over });
-const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) => w.ok("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
+const saleDraft = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
+  w.ok(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines, ...over });
+const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
+  w.ok("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
 /** The stock operation of a sales invoice. */
-const saleOperation = async (w: StockWorld, invoiceId: string) => h.db("stock_operations").where({ company_id: w.companyId, kind: "sale_invoice", source_id: invoiceId }).first();
+const saleOperation = async (w: StockWorld, invoiceId: string) =>
+  h.db("stock_operations").where({ company_id: w.companyId, kind: "sale_invoice", source_id: invoiceId }).first();
 
 describe("purchase invoices receive stock", () => {
   test("lines naming a warehouse debit 2040 at their net and start layers at the net EUR cost; other lines stay expenses", async () => {
@@ -61,9 +64,17 @@ describe("purchase invoices receive stock", () => {
     ]);
     // The receipt names the invoice's journal transaction, and so does its event.
     const [op] = await h.db("stock_operations").where({ company_id: w.companyId });
-    expect([op.kind, op.source_type, op.source_id, op.journal_transaction_id, op.date]).toEqual(["purchase_invoice", "purchase_invoice", inv.id, inv.journalTransactionId, "2026-03-02"]);
+    expect([op.kind, op.source_type, op.source_id, op.journal_transaction_id, op.date]).toEqual([
+      "purchase_invoice",
+      "purchase_invoice",
+      inv.id,
+      inv.journalTransactionId,
+      "2026-03-02",
+    ]);
     const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "inventory.stock_moved" });
-    expect(events.map((e) => [e.data.id, e.data.kind, e.data.journalTransactionId, e.data.movements.length])).toEqual([[op.id, "purchase_invoice", inv.journalTransactionId, 2]]);
+    expect(events.map((e) => [e.data.id, e.data.kind, e.data.journalTransactionId, e.data.movements.length])).toEqual([
+      [op.id, "purchase_invoice", inv.journalTransactionId, 2],
+    ]);
     expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
   });
 
@@ -90,16 +101,66 @@ describe("purchase invoices receive stock", () => {
   });
 
   test.each([
-    { name: "a service with a warehouse", line: { itemCode: "KONS", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR" }, key: "purchase_invoice.warehouse_without_product", field: "lines[0].warehouseCode" },
-    { name: "a line without an item", line: { description: "X", quantity: "1", unitPriceExclVat: "5", vatRatePercent: "21", warehouseCode: "CENTR" }, key: "purchase_invoice.warehouse_without_product", field: "lines[0].warehouseCode" },
-    { name: "an unknown warehouse", line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "NERA" }, key: "purchase_invoice.warehouse_unknown", field: "lines[0].warehouseCode" },
-    { name: "an expense account too", line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR", expenseAccountCode: "6312" }, key: "purchase_invoice.warehouse_and_account", field: "lines[0].warehouseCode" },
-    { name: "a lot-tracked item without its lot", line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR" }, key: "purchase_invoice.tracking_invalid", field: "lines[0].lotNumber" },
-    { name: "a serial-tracked item without serials", line: { itemCode: "TELEF", quantity: "2", unitPriceExclVat: "5", warehouseCode: "CENTR" }, key: "purchase_invoice.tracking_invalid", field: "lines[0].serials" },
-    { name: "two serials for three units", line: { itemCode: "TELEF", quantity: "3", unitPriceExclVat: "5", warehouseCode: "CENTR", serials: ["S1", "S2"] }, key: "purchase_invoice.tracking_invalid", field: "lines[0].serials" },
-    { name: "a repeated serial", line: { itemCode: "TELEF", quantity: "2", unitPriceExclVat: "5", warehouseCode: "CENTR", serials: ["S1", "S1"] }, key: "purchase_invoice.tracking_invalid", field: "lines[0].serials" },
-    { name: "a lot for an item not tracked by lot", line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR", lotNumber: "L1" }, key: "purchase_invoice.tracking_invalid", field: "lines[0].lotNumber" },
-    { name: "a lot on a line not received into stock", line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", lotNumber: "L1" }, key: "purchase_invoice.tracking_invalid", field: "lines[0].lotNumber" },
+    {
+      name: "a service with a warehouse",
+      line: { itemCode: "KONS", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR" },
+      key: "purchase_invoice.warehouse_without_product",
+      field: "lines[0].warehouseCode",
+    },
+    {
+      name: "a line without an item",
+      line: { description: "X", quantity: "1", unitPriceExclVat: "5", vatRatePercent: "21", warehouseCode: "CENTR" },
+      key: "purchase_invoice.warehouse_without_product",
+      field: "lines[0].warehouseCode",
+    },
+    {
+      name: "an unknown warehouse",
+      line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "NERA" },
+      key: "purchase_invoice.warehouse_unknown",
+      field: "lines[0].warehouseCode",
+    },
+    {
+      name: "an expense account too",
+      line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR", expenseAccountCode: "6312" },
+      key: "purchase_invoice.warehouse_and_account",
+      field: "lines[0].warehouseCode",
+    },
+    {
+      name: "a lot-tracked item without its lot",
+      line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR" },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].lotNumber",
+    },
+    {
+      name: "a serial-tracked item without serials",
+      line: { itemCode: "TELEF", quantity: "2", unitPriceExclVat: "5", warehouseCode: "CENTR" },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].serials",
+    },
+    {
+      name: "two serials for three units",
+      line: { itemCode: "TELEF", quantity: "3", unitPriceExclVat: "5", warehouseCode: "CENTR", serials: ["S1", "S2"] },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].serials",
+    },
+    {
+      name: "a repeated serial",
+      line: { itemCode: "TELEF", quantity: "2", unitPriceExclVat: "5", warehouseCode: "CENTR", serials: ["S1", "S1"] },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].serials",
+    },
+    {
+      name: "a lot for an item not tracked by lot",
+      line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5", warehouseCode: "CENTR", lotNumber: "L1" },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].lotNumber",
+    },
+    {
+      name: "a lot on a line not received into stock",
+      line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", lotNumber: "L1" },
+      key: "purchase_invoice.tracking_invalid",
+      field: "lines[0].lotNumber",
+    },
   ])("a draft with $name is refused (422 $key)", async ({ line, key, field }) => {
     const w = await world();
     const res = await w.call(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-02", lines: [line] });
@@ -110,7 +171,12 @@ describe("purchase invoices receive stock", () => {
 
   test("five decimals of quantity -> 400 naming the field (invoice lines carry 4, as stock does)", async () => {
     const w = await world();
-    const res = await w.call(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1.00001", unitPriceExclVat: "5", warehouseCode: "CENTR" }] });
+    const res = await w.call(P_CREATE, {
+      partnerCode: "TIEKEJAS",
+      documentNumber: "X-1",
+      documentDate: "2026-03-02",
+      lines: [{ itemCode: "PREKE", quantity: "1.00001", unitPriceExclVat: "5", warehouseCode: "CENTR" }],
+    });
     expectError(res, 400, "validation");
     expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].quantity"]);
   });
@@ -135,7 +201,12 @@ describe("purchase invoices receive stock", () => {
     expect(await accountBalance(h, w.companyId, "2040")).toBe("103.00");
     expect(await layersValue(h, w.companyId)).toBe("103.00");
     // A serial already in stock: 409, nothing registered.
-    const again = await w.ok(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: "SN-AGAIN", documentDate: "2026-03-03", lines: [{ itemCode: "TELEF", quantity: "1", unitPriceExclVat: "30", vatRatePercent: "21", warehouseCode: "CENTR", serials: ["SN-2"] }] });
+    const again = await w.ok(P_CREATE, {
+      partnerCode: "TIEKEJAS",
+      documentNumber: "SN-AGAIN",
+      documentDate: "2026-03-03",
+      lines: [{ itemCode: "TELEF", quantity: "1", unitPriceExclVat: "30", vatRatePercent: "21", warehouseCode: "CENTR", serials: ["SN-2"] }],
+    });
     expectError(await w.call(P_REGISTER, { id: again.id }), 409, "conflict", "inventory.serial_in_stock");
     expect((await h.db("purchase_invoices").where({ id: again.id }).first()).status).toBe("draft");
   });
@@ -222,7 +293,10 @@ describe("sales invoices issue stock", () => {
     const w = await world();
     await receive(w, [{ itemCode: "PREKE", quantity: "1.5", unitCost: "4" }]);
     const before = { layers: await layerRows(h, w.companyId), journal: await h.db("journal_transactions").where({ company_id: w.companyId }) };
-    const d = await saleDraft(w, [{ itemCode: "KONS", quantity: "1" }, { itemCode: "PREKE", quantity: "2" }]);
+    const d = await saleDraft(w, [
+      { itemCode: "KONS", quantity: "1" },
+      { itemCode: "PREKE", quantity: "2" },
+    ]);
     const res = await w.call(S_ISSUE, { id: d.id });
     expectError(res, 422, "unprocessable", "inventory.insufficient_stock");
     expect(res.body.error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", available: "1.5", requested: "2" });
@@ -244,7 +318,9 @@ describe("sales invoices issue stock", () => {
     ]);
     expect((await saleOperation(w, inv.id)).journal_transaction_id).toBe(inv.journalTransactionId);
     const layersAfterSale = await layerRows(h, w.companyId);
-    await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5" }], { type: "credit_note", creditedInvoiceId: inv.id })).id });
+    await w.ok(S_ISSUE, {
+      id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5" }], { type: "credit_note", creditedInvoiceId: inv.id })).id,
+    });
     expect(await layerRows(h, w.companyId)).toEqual(layersAfterSale);
 
     const bare = await world({ warehouses: false });
@@ -291,7 +367,13 @@ describe("sales invoices issue stock", () => {
     await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
     expect(await accountBalance(h, w.companyId, "2040")).toBe("0.00");
     expect(await accountBalance(h, w.companyId, "6000")).toBe("10.00");
-    const list = await w.ok("/v1/inventory/stock/movements/list", { sort: [{ field: "date", dir: "asc" }, { field: "createdAt", dir: "asc" }], totals: ["quantity", "value"] });
+    const list = await w.ok("/v1/inventory/stock/movements/list", {
+      sort: [
+        { field: "date", dir: "asc" },
+        { field: "createdAt", dir: "asc" },
+      ],
+      totals: ["quantity", "value"],
+    });
     expect(list.rows.map((m: any) => [m.kind, m.quantity, m.value])).toEqual([
       ["purchase_invoice", "3", "10.00"],
       ["sale_invoice", "-1", "-3.33"],
@@ -325,7 +407,11 @@ describe("sales invoice lines name a lot or serials", () => {
 
   test("a line naming serials takes exactly those; one not in stock is 422 naming the line's serials; nothing taken", async () => {
     const w = await world();
-    for (const [serial, cost, date] of [["S1", "10", "2026-03-01"], ["S2", "20", "2026-03-02"], ["S3", "30", "2026-03-03"]]) {
+    for (const [serial, cost, date] of [
+      ["S1", "10", "2026-03-01"],
+      ["S2", "20", "2026-03-02"],
+      ["S3", "30", "2026-03-03"],
+    ]) {
       await receive(w, [{ itemCode: "TELEF", quantity: "1", unitCost: cost, serials: [serial] }], { date });
     }
     const missing = await saleDraft(w, [{ itemCode: "TELEF", quantity: "2", unitPriceExclVat: "100", serials: ["S3", "S9"] }]);
@@ -350,7 +436,11 @@ describe("sales invoice lines name a lot or serials", () => {
   test.each([
     { name: "a serial-tracked item in part units", line: { itemCode: "TELEF", quantity: "1.5", unitPriceExclVat: "100" }, field: "lines[0].quantity" },
     { name: "two serials for one unit", line: { itemCode: "TELEF", quantity: "1", unitPriceExclVat: "100", serials: ["S1", "S2"] }, field: "lines[0].serials" },
-    { name: "serials of an item tracked by lot", line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", serials: ["S1"] }, field: "lines[0].serials" },
+    {
+      name: "serials of an item tracked by lot",
+      line: { itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5", serials: ["S1"] },
+      field: "lines[0].serials",
+    },
     { name: "a lot of an untracked item", line: { itemCode: "PREKE", quantity: "1", lotNumber: "A" }, field: "lines[0].lotNumber" },
     { name: "a lot on a service", line: { itemCode: "KONS", quantity: "1", lotNumber: "A" }, field: "lines[0].lotNumber" },
   ])("$name -> 422 sale_invoice.tracking_invalid naming $field, nothing stored", async ({ line, field }) => {
@@ -368,9 +458,20 @@ describe("a sales credit note brings returned goods back into stock", () => {
     await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "5", unitCost: "0.333333" }], { date: "2026-03-02" });
     // The invoice takes 2 x 4.00 and 1 x 0.33: 8.33.
-    const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "3" }, { itemCode: "KONS", quantity: "1" }])).id });
+    const inv = await w.ok(S_ISSUE, {
+      id: (
+        await saleDraft(w, [
+          { itemCode: "PREKE", quantity: "3" },
+          { itemCode: "KONS", quantity: "1" },
+        ])
+      ).id,
+    });
     const returning = (quantity: string, more: Record<string, unknown> = {}) =>
-      saleDraft(w, [{ itemCode: "PREKE", quantity, returnToStock: true, ...more }], { type: "credit_note", creditedInvoiceId: inv.id, issueDate: "2026-03-12" });
+      saleDraft(w, [{ itemCode: "PREKE", quantity, returnToStock: true, ...more }], {
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        issueDate: "2026-03-12",
+      });
 
     // Two back: the 0.333333 unit (taken last) at 0.33, then one of the 4.00 units.
     const first = await w.ok(S_ISSUE, { id: (await returning("2")).id });
@@ -385,17 +486,40 @@ describe("a sales credit note brings returned goods back into stock", () => {
     const op = await h.db("stock_operations").where({ company_id: w.companyId, source_type: "sale_credit_note", source_id: first.id }).first();
     expect([op.kind, op.date, op.journal_transaction_id]).toEqual(["sale_invoice", "2026-03-12", first.journalTransactionId]);
     const [event] = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "inventory.stock_moved" }).whereRaw("data->>'id' = ?", [op.id]);
-    expect(event.data.movements.map((m: any) => [m.direction, m.itemCode, m.quantity, m.value, m.layers.map((l: any) => [l.quantity, l.unitCost, l.value])])).toEqual([
-      ["in", "PREKE", "2", "4.33", [["1", "0.333333", "0.33"], ["1", "4.000000", "4.00"]]],
+    expect(
+      event.data.movements.map((m: any) => [m.direction, m.itemCode, m.quantity, m.value, m.layers.map((l: any) => [l.quantity, l.unitCost, l.value])]),
+    ).toEqual([
+      [
+        "in",
+        "PREKE",
+        "2",
+        "4.33",
+        [
+          ["1", "0.333333", "0.33"],
+          ["1", "4.000000", "4.00"],
+        ],
+      ],
     ]);
     expect(event.data.journalTransactionId).toBe(first.journalTransactionId);
 
     // One is left to come back: two is refused (at create), naming the quantity.
-    const res = await w.call(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-12", type: "credit_note", creditedInvoiceId: inv.id, lines: [{ itemCode: "PREKE", quantity: "2", returnToStock: true }] });
+    const res = await w.call(S_CREATE, {
+      partnerCode: "PIRKEJAS",
+      issueDate: "2026-03-12",
+      type: "credit_note",
+      creditedInvoiceId: inv.id,
+      lines: [{ itemCode: "PREKE", quantity: "2", returnToStock: true }],
+    });
     expectError(res, 422, "unprocessable", "sale_invoice.return_exceeds_sold");
     expect(res.body.error.fieldErrors).toEqual({ "lines[0].quantity": [expect.stringContaining("only 1 of PREKE can come back")] });
     // Goods the invoice did not take out of stock (a service) cannot come back.
-    const service = await w.call(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-12", type: "credit_note", creditedInvoiceId: inv.id, lines: [{ itemCode: "KONS", quantity: "1", returnToStock: true }] });
+    const service = await w.call(S_CREATE, {
+      partnerCode: "PIRKEJAS",
+      issueDate: "2026-03-12",
+      type: "credit_note",
+      creditedInvoiceId: inv.id,
+      lines: [{ itemCode: "KONS", quantity: "1", returnToStock: true }],
+    });
     expectError(service, 422, "unprocessable", "sale_invoice.return_invalid");
 
     // The last one: what is left of the 4.00 part.
@@ -414,7 +538,18 @@ describe("a sales credit note brings returned goods back into stock", () => {
     expect(await accountBalance(h, w.companyId, "6000")).toBe("0.00");
     expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
     // Everything is back: a draft returning more is refused at issue as well (written before the last return).
-    expectError(await w.call(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-12", type: "credit_note", creditedInvoiceId: inv.id, lines: [{ itemCode: "PREKE", quantity: "1", returnToStock: true }] }), 422, "unprocessable", "sale_invoice.return_exceeds_sold");
+    expectError(
+      await w.call(S_CREATE, {
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-12",
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        lines: [{ itemCode: "PREKE", quantity: "1", returnToStock: true }],
+      }),
+      422,
+      "unprocessable",
+      "sale_invoice.return_exceeds_sold",
+    );
   });
 
   test("a draft written while the goods could come back is refused at issue once another credit note brought them back", async () => {
@@ -423,7 +558,13 @@ describe("a sales credit note brings returned goods back into stock", () => {
     const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
     const drafts = [];
     // Priced at 1.00 each, so that both fit within the invoice's gross (12.10).
-    for (let i = 0; i < 2; i++) drafts.push(await saleDraft(w, [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "1", returnToStock: true }], { type: "credit_note", creditedInvoiceId: inv.id }));
+    for (let i = 0; i < 2; i++)
+      drafts.push(
+        await saleDraft(w, [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "1", returnToStock: true }], {
+          type: "credit_note",
+          creditedInvoiceId: inv.id,
+        }),
+      );
     await w.ok(S_ISSUE, { id: drafts[0].id });
     const res = await w.call(S_ISSUE, { id: drafts[1].id });
     expectError(res, 422, "unprocessable", "sale_invoice.return_exceeds_sold");

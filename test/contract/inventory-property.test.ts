@@ -16,12 +16,24 @@ afterAll(() => h.close());
 
 const WAREHOUSES = ["CENTR", "FILIAL"] as const;
 // Mostly whole units (so that one layer is taken from several times and its rounding adds up), some fractions.
-const quantity = fc.oneof(fc.integer({ min: 1, max: 3 }).map(String), fc.integer({ min: 1, max: 50_000 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()));
-const bigQuantity = fc.oneof(fc.integer({ min: 1, max: 12 }).map(String), fc.integer({ min: 1, max: 200_000 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()));
+const quantity = fc.oneof(
+  fc.integer({ min: 1, max: 3 }).map(String),
+  fc.integer({ min: 1, max: 50_000 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()),
+);
+const bigQuantity = fc.oneof(
+  fc.integer({ min: 1, max: 12 }).map(String),
+  fc.integer({ min: 1, max: 200_000 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()),
+);
 // Costs that do not divide into cents (a third, a half cent) as well as any six-decimal cost.
-const unitCost = fc.oneof(fc.constantFrom("0.333333", "0.005", "1.666667", "0"), fc.integer({ min: 0, max: 99_999_999 }).map((n) => new Decimal(n).dividedBy(1_000_000).toFixed()));
+const unitCost = fc.oneof(
+  fc.constantFrom("0.333333", "0.005", "1.666667", "0"),
+  fc.integer({ min: 0, max: 99_999_999 }).map((n) => new Decimal(n).dividedBy(1_000_000).toFixed()),
+);
 // An invoice line's unit price carries at most 4 decimals.
-const linePrice = fc.oneof(fc.constantFrom("0.3333", "0.005", "1.6667", "0"), fc.integer({ min: 0, max: 99_999_999 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()));
+const linePrice = fc.oneof(
+  fc.constantFrom("0.3333", "0.005", "1.6667", "0"),
+  fc.integer({ min: 0, max: 99_999_999 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()),
+);
 const warehouse = fc.constantFrom(...WAREHOUSES);
 const day = fc.integer({ min: 1, max: 4 }).map((d) => `2026-03-0${d}`);
 const item = fc.constantFrom({ code: "PREKE" }, { code: "PREKE" }, { code: "PIENAS", lot: "A" }, { code: "PIENAS", lot: "B" });
@@ -38,7 +50,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("receive" as const), warehouse, date: day, item, quantity: bigQuantity, unitCost }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("transfer" as const), from: warehouse, date: day, item, quantity }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("writeOff" as const), warehouse, date: day, item, quantity }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant("take" as const), warehouse, date: day, item, counted: fc.oneof(fc.constant("0"), bigQuantity), unitCost }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant("take" as const), warehouse, date: day, item, counted: fc.oneof(fc.constant("0"), bigQuantity), unitCost }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant("sell" as const), warehouse, date: day, item, quantity }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("buy" as const), warehouse, date: day, quantity: bigQuantity, unitCost: linePrice }), weight: 2 },
 );
@@ -50,7 +65,11 @@ let docSeq = 0;
 /** Sends the operation (a sale: a draft, then its issue; a purchase: a draft, then its registration). */
 async function run(w: StockWorld, o: Op) {
   if (o.kind === "sell") {
-    const d = await w.ok("/v1/sales/invoices/create", { partnerCode: "PIRKEJAS", issueDate: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, unitPriceExclVat: "10", warehouseCode: o.warehouse }] });
+    const d = await w.ok("/v1/sales/invoices/create", {
+      partnerCode: "PIRKEJAS",
+      issueDate: o.date,
+      lines: [{ itemCode: o.item.code, quantity: o.quantity, unitPriceExclVat: "10", warehouseCode: o.warehouse }],
+    });
     return w.call("/v1/sales/invoices/issue", { id: d.id });
   }
   if (o.kind === "buy") {
@@ -69,16 +88,35 @@ async function run(w: StockWorld, o: Op) {
 function request(o: Exclude<Op, { kind: "sell" | "buy" }>): [string, unknown] {
   switch (o.kind) {
     case "receive":
-      return ["/v1/inventory/stock/receive", { warehouseCode: o.warehouse, date: o.date, counterAccountCode: "4430", lines: [{ itemCode: o.item.code, quantity: o.quantity, unitCost: o.unitCost, ...lot(o.item) }] }];
+      return [
+        "/v1/inventory/stock/receive",
+        {
+          warehouseCode: o.warehouse,
+          date: o.date,
+          counterAccountCode: "4430",
+          lines: [{ itemCode: o.item.code, quantity: o.quantity, unitCost: o.unitCost, ...lot(o.item) }],
+        },
+      ];
     case "transfer":
       return [
         "/v1/inventory/stock/transfer",
-        { fromWarehouseCode: o.from, toWarehouseCode: o.from === "CENTR" ? "FILIAL" : "CENTR", date: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }] },
+        {
+          fromWarehouseCode: o.from,
+          toWarehouseCode: o.from === "CENTR" ? "FILIAL" : "CENTR",
+          date: o.date,
+          lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }],
+        },
       ];
     case "writeOff":
-      return ["/v1/inventory/stock/write-off", { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }] }];
+      return [
+        "/v1/inventory/stock/write-off",
+        { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }] },
+      ];
     case "take":
-      return ["/v1/inventory/stock/take", { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, countedQuantity: o.counted, unitCost: o.unitCost, ...lot(o.item) }] }];
+      return [
+        "/v1/inventory/stock/take",
+        { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, countedQuantity: o.counted, unitCost: o.unitCost, ...lot(o.item) }] },
+      ];
   }
 }
 
@@ -112,7 +150,12 @@ async function checkInvariants(w: StockWorld) {
       group by b.item_code, b.warehouse_id, b.quantity, b.value`,
     [w.companyId],
   );
-  for (const r of rows) expect([r.item_code, new Decimal(r.bq).toFixed(), new Decimal(r.bv).toFixed(2)]).toEqual([r.item_code, new Decimal(r.lq).toFixed(), new Decimal(r.lv).toFixed(2)]);
+  for (const r of rows)
+    expect([r.item_code, new Decimal(r.bq).toFixed(), new Decimal(r.bv).toFixed(2)]).toEqual([
+      r.item_code,
+      new Decimal(r.lq).toFixed(),
+      new Decimal(r.lv).toFixed(2),
+    ]);
   // The sums the database keeps of the layers (stock_layer_sums, which its balance check reads) are the layers' sums.
   const { rows: sums } = await h.db.raw(
     `select l.item_code, l.warehouse_id, sum(l.remaining_quantity)::text as lq, sum(l.remaining_value)::text as lv, s.quantity::text as sq, s.value::text as sv
@@ -122,7 +165,12 @@ async function checkInvariants(w: StockWorld) {
       group by l.item_code, l.warehouse_id, s.quantity, s.value`,
     [w.companyId],
   );
-  for (const r of sums) expect([r.item_code, r.sq === null ? null : new Decimal(r.sq).toFixed(), r.sv === null ? null : new Decimal(r.sv).toFixed(2)]).toEqual([r.item_code, new Decimal(r.lq).toFixed(), new Decimal(r.lv).toFixed(2)]);
+  for (const r of sums)
+    expect([r.item_code, r.sq === null ? null : new Decimal(r.sq).toFixed(), r.sv === null ? null : new Decimal(r.sv).toFixed(2)]).toEqual([
+      r.item_code,
+      new Decimal(r.lq).toFixed(),
+      new Decimal(r.lv).toFixed(2),
+    ]);
   // The levels as of the last day equal the layers; the movements' net value equals them too.
   const levels = await w.ok("/v1/inventory/stock/levels", { asOf: "2026-03-31", totals: ["quantity", "value"], includeZero: true, pageSize: 500 });
   expect(levels.totals.value).toBe(await layersValue(h, w.companyId));
@@ -131,7 +179,13 @@ async function checkInvariants(w: StockWorld) {
 }
 
 const tally: Record<string, number> = { ok: 0 };
-afterAll(() => console.log(`inventory property: ${Object.entries(tally).map(([k, n]) => `${n} ${k}`).join(", ")}`));
+afterAll(() =>
+  console.log(
+    `inventory property: ${Object.entries(tally)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(", ")}`,
+  ),
+);
 
 test("the stock account equals the layers' value; balances equal their layers; refusals change nothing", async () => {
   await fc.assert(
@@ -150,7 +204,12 @@ test("the stock account equals the layers' value; balances equal their layers; r
         if (res.status !== 200) {
           // Only "not enough stock", a surplus worth more than one posting may carry, a purchase worth 0.00, or a count
           // dated before later movements that took the shortage it finds may refuse one.
-          expect(["422 inventory.insufficient_stock", "422 inventory.value_too_large", "422 purchase_invoice.nothing_to_post", "409 inventory.shortage_taken_later"]).toContain(outcome);
+          expect([
+            "422 inventory.insufficient_stock",
+            "422 inventory.value_too_large",
+            "422 purchase_invoice.nothing_to_post",
+            "409 inventory.shortage_taken_later",
+          ]).toContain(outcome);
           expect(await snapshot(w)).toEqual(before);
         }
       }

@@ -24,7 +24,8 @@ const TAKE = "/v1/inventory/stock/take";
 const LEVELS = "/v1/inventory/stock/levels";
 const MOVEMENTS = "/v1/inventory/stock/movements/list";
 
-const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) => w.ok(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
+const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
+  w.ok(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
 const stockRows = async (w: StockWorld) => ({
   operations: await h.db("stock_operations").where({ company_id: w.companyId }),
   movements: await h.db("stock_movements").where({ company_id: w.companyId }),
@@ -64,7 +65,11 @@ describe("warehouses", () => {
       name: "a sales draft's line",
       use: async (w) => {
         await w.api.partners.create({ name: "Pirkėjas UAB", code: "PIRKEJAS" });
-        await w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "10", warehouseCode: "FILIAL" }] });
+        await w.api.sales.invoices.create({
+          partnerCode: "PIRKEJAS",
+          issueDate: "2026-03-10",
+          lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "10", warehouseCode: "FILIAL" }],
+        });
       },
       params: { invoiceLines: true, movements: false },
     },
@@ -72,7 +77,12 @@ describe("warehouses", () => {
       name: "a purchase draft's line",
       use: async (w) => {
         await w.api.partners.create({ name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true });
-        await w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "PR-1", documentDate: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "4", warehouseCode: "FILIAL" }] });
+        await w.api.purchases.invoices.create({
+          partnerCode: "TIEKEJAS",
+          documentNumber: "PR-1",
+          documentDate: "2026-03-02",
+          lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "4", warehouseCode: "FILIAL" }],
+        });
       },
       params: { invoiceLines: true, movements: false },
     },
@@ -156,35 +166,145 @@ describe("receive", () => {
     // The rule may point at the company's own clearing account.
     await w.api.ledger.accounts.create({ code: "4496", name: "Gautos prekės be sąskaitų", type: "liability", parentCode: "449" });
     await w.api.ledger.postingRules.update({ rule: "inventory.goodsReceivedNotInvoiced", accountCode: "4496" });
-    const second = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }] });
+    const second = await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-02",
+      lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }],
+    });
     expect(await journalLines(h, w.companyId, second.journalTransactionId)).toEqual([
       ["2040", "3.00", "0.00"],
       ["4496", "0.00", "3.00"],
     ]);
-    const free = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] });
+    const free = await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-02",
+      lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }],
+    });
     expect(free.journalTransactionId).toBeNull();
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(2);
     expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["11.00", "11.00"]);
   });
 
   const refused: { name: string; body: Record<string, unknown>; status: number; key: string; field: string }[] = [
-    { name: "an unknown item", body: { lines: [{ itemCode: "NERA", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.item_unknown", field: "lines[0].itemCode" },
-    { name: "a service", body: { lines: [{ itemCode: "KONS", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.item_not_stocked", field: "lines[0].itemCode" },
-    { name: "a lot item without a lot", body: { lines: [{ itemCode: "PIENAS", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.lot_required", field: "lines[0].lotNumber" },
-    { name: "a lot on an untracked item", body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", lotNumber: "L" }] }, status: 422, key: "inventory.lot_not_tracked", field: "lines[0].lotNumber" },
-    { name: "an expiry on an untracked item", body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", expiryDate: "2027-01-01" }] }, status: 422, key: "inventory.expiry_not_tracked", field: "lines[0].expiryDate" },
-    { name: "a serial item without serials", body: { lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.serials_required", field: "lines[0].serials" },
-    { name: "fewer serials than units", body: { lines: [{ itemCode: "TELEF", quantity: "2", unitCost: "1", serials: ["X"] }] }, status: 422, key: "inventory.serial_count", field: "lines[0].serials" },
-    { name: "a repeated serial", body: { lines: [{ itemCode: "TELEF", quantity: "2", unitCost: "1", serials: ["X", "X"] }] }, status: 422, key: "inventory.serial_repeated", field: "lines[0].serials" },
-    { name: "serials on an untracked item", body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", serials: ["X"] }] }, status: 422, key: "inventory.serial_not_tracked", field: "lines[0].serials" },
-    { name: "an unknown warehouse", body: { warehouseCode: "NERA", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] }, status: 422, key: "warehouse.unknown", field: "warehouseCode" },
-    { name: "an unknown counter account", body: { counterAccountCode: "9999", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.account_invalid", field: "counterAccountCode" },
-    { name: "a header counter account", body: { counterAccountCode: "44", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.account_invalid", field: "counterAccountCode" },
-    { name: "the stock account itself as the counter account", body: { counterAccountCode: "2040", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] }, status: 422, key: "inventory.account_invalid", field: "counterAccountCode" },
-    { name: "a value above the largest amount", body: { lines: [{ itemCode: "PREKE", quantity: "999999999999", unitCost: "999999999999999" }] }, status: 422, key: "inventory.value_too_large", field: "lines[0].unitCost" },
-    { name: "five decimals of quantity", body: { lines: [{ itemCode: "PREKE", quantity: "1.00001", unitCost: "1" }] }, status: 400, key: "request.invalid", field: "lines[0].quantity" },
-    { name: "a zero quantity", body: { lines: [{ itemCode: "PREKE", quantity: "0", unitCost: "1" }] }, status: 400, key: "request.invalid", field: "lines[0].quantity" },
-    { name: "a date beyond 2100", body: { date: "2101-01-01", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] }, status: 400, key: "request.invalid", field: "date" },
+    {
+      name: "an unknown item",
+      body: { lines: [{ itemCode: "NERA", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.item_unknown",
+      field: "lines[0].itemCode",
+    },
+    {
+      name: "a service",
+      body: { lines: [{ itemCode: "KONS", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.item_not_stocked",
+      field: "lines[0].itemCode",
+    },
+    {
+      name: "a lot item without a lot",
+      body: { lines: [{ itemCode: "PIENAS", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.lot_required",
+      field: "lines[0].lotNumber",
+    },
+    {
+      name: "a lot on an untracked item",
+      body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", lotNumber: "L" }] },
+      status: 422,
+      key: "inventory.lot_not_tracked",
+      field: "lines[0].lotNumber",
+    },
+    {
+      name: "an expiry on an untracked item",
+      body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", expiryDate: "2027-01-01" }] },
+      status: 422,
+      key: "inventory.expiry_not_tracked",
+      field: "lines[0].expiryDate",
+    },
+    {
+      name: "a serial item without serials",
+      body: { lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.serials_required",
+      field: "lines[0].serials",
+    },
+    {
+      name: "fewer serials than units",
+      body: { lines: [{ itemCode: "TELEF", quantity: "2", unitCost: "1", serials: ["X"] }] },
+      status: 422,
+      key: "inventory.serial_count",
+      field: "lines[0].serials",
+    },
+    {
+      name: "a repeated serial",
+      body: { lines: [{ itemCode: "TELEF", quantity: "2", unitCost: "1", serials: ["X", "X"] }] },
+      status: 422,
+      key: "inventory.serial_repeated",
+      field: "lines[0].serials",
+    },
+    {
+      name: "serials on an untracked item",
+      body: { lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1", serials: ["X"] }] },
+      status: 422,
+      key: "inventory.serial_not_tracked",
+      field: "lines[0].serials",
+    },
+    {
+      name: "an unknown warehouse",
+      body: { warehouseCode: "NERA", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "warehouse.unknown",
+      field: "warehouseCode",
+    },
+    {
+      name: "an unknown counter account",
+      body: { counterAccountCode: "9999", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.account_invalid",
+      field: "counterAccountCode",
+    },
+    {
+      name: "a header counter account",
+      body: { counterAccountCode: "44", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.account_invalid",
+      field: "counterAccountCode",
+    },
+    {
+      name: "the stock account itself as the counter account",
+      body: { counterAccountCode: "2040", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] },
+      status: 422,
+      key: "inventory.account_invalid",
+      field: "counterAccountCode",
+    },
+    {
+      name: "a value above the largest amount",
+      body: { lines: [{ itemCode: "PREKE", quantity: "999999999999", unitCost: "999999999999999" }] },
+      status: 422,
+      key: "inventory.value_too_large",
+      field: "lines[0].unitCost",
+    },
+    {
+      name: "five decimals of quantity",
+      body: { lines: [{ itemCode: "PREKE", quantity: "1.00001", unitCost: "1" }] },
+      status: 400,
+      key: "request.invalid",
+      field: "lines[0].quantity",
+    },
+    {
+      name: "a zero quantity",
+      body: { lines: [{ itemCode: "PREKE", quantity: "0", unitCost: "1" }] },
+      status: 400,
+      key: "request.invalid",
+      field: "lines[0].quantity",
+    },
+    {
+      name: "a date beyond 2100",
+      body: { date: "2101-01-01", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] },
+      status: 400,
+      key: "request.invalid",
+      field: "date",
+    },
     { name: "no lines", body: { lines: [] }, status: 400, key: "request.invalid", field: "lines" },
   ];
   test.each(refused)("refuses $name ($status $key), storing nothing", async ({ body, status, key, field }) => {
@@ -205,7 +325,12 @@ describe("receive", () => {
     { name: "share capital (equity, a contribution in kind)", account: "3010" },
   ])("the counter account may be $name: debit 2040, credit $account", async ({ account }) => {
     const w = await stockWorld(h);
-    const op = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: account, lines: [{ itemCode: "PREKE", quantity: "3", unitCost: "0.333333" }] });
+    const op = await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-01",
+      counterAccountCode: account,
+      lines: [{ itemCode: "PREKE", quantity: "3", unitCost: "0.333333" }],
+    });
     expect(await journalLines(h, w.companyId, op.journalTransactionId)).toEqual([
       ["2040", "1.00", "0.00"],
       [account, "0.00", "1.00"],
@@ -216,7 +341,12 @@ describe("receive", () => {
     const w = await stockWorld(h);
     await receive(w, [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }]);
     const before = await stockRows(w);
-    expectError(await w.call(RECEIVE, { warehouseCode: "FILIAL", date: "2026-03-02", lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }] }), 409, "conflict", "inventory.serial_in_stock");
+    expectError(
+      await w.call(RECEIVE, { warehouseCode: "FILIAL", date: "2026-03-02", lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }] }),
+      409,
+      "conflict",
+      "inventory.serial_in_stock",
+    );
     expect(await stockRows(w)).toEqual(before);
   });
 });
@@ -253,7 +383,13 @@ describe("FIFO", () => {
   // the layer takes what is left, so the parts of a layer add up to its value.
   const rounding: { name: string; quantity: string; unitCost: string; takes: string[]; values: string[] }[] = [
     { name: "thirds", quantity: "3", unitCost: "0.333333", takes: ["1", "1", "1"], values: ["0.33", "0.33", "0.34"] },
-    { name: "half-cent units, capped at what is left", quantity: "4", unitCost: "0.005", takes: ["1", "1", "1", "1"], values: ["0.01", "0.01", "0.00", "0.00"] },
+    {
+      name: "half-cent units, capped at what is left",
+      quantity: "4",
+      unitCost: "0.005",
+      takes: ["1", "1", "1", "1"],
+      values: ["0.01", "0.01", "0.00", "0.00"],
+    },
     { name: "fractional quantities", quantity: "1", unitCost: "9.99", takes: ["0.3333", "0.3333", "0.3334"], values: ["3.33", "3.33", "3.33"] },
     { name: "a zero cost", quantity: "2", unitCost: "0", takes: ["0.5", "1.5"], values: ["0.00", "0.00"] },
   ];
@@ -331,9 +467,19 @@ describe("transfer", () => {
     { name: "to the same warehouse", body: { toWarehouseCode: "CENTR" }, status: 422, key: "inventory.same_warehouse" },
     { name: "to an unknown warehouse", body: { toWarehouseCode: "NERA" }, status: 422, key: "warehouse.unknown" },
     { name: "more than is in stock", body: { lines: [{ itemCode: "PREKE", quantity: "4" }] }, status: 422, key: "inventory.insufficient_stock" },
-    { name: "a serial not in stock", body: { lines: [{ itemCode: "TELEF", quantity: "1", serials: ["NERA"] }] }, status: 422, key: "inventory.serial_not_in_stock" },
+    {
+      name: "a serial not in stock",
+      body: { lines: [{ itemCode: "TELEF", quantity: "1", serials: ["NERA"] }] },
+      status: 422,
+      key: "inventory.serial_not_in_stock",
+    },
     { name: "a lot not in stock", body: { lines: [{ itemCode: "PIENAS", quantity: "1", lotNumber: "L9" }] }, status: 422, key: "inventory.insufficient_stock" },
-    { name: "a lot of an untracked item", body: { lines: [{ itemCode: "PREKE", quantity: "1", lotNumber: "L1" }] }, status: 422, key: "inventory.lot_not_tracked" },
+    {
+      name: "a lot of an untracked item",
+      body: { lines: [{ itemCode: "PREKE", quantity: "1", lotNumber: "L1" }] },
+      status: 422,
+      key: "inventory.lot_not_tracked",
+    },
     { name: "half a serial unit", body: { lines: [{ itemCode: "TELEF", quantity: "0.5" }] }, status: 422, key: "inventory.serial_quantity" },
   ])("refuses a transfer $name, changing nothing", async ({ body, status, key }) => {
     const w = await stockWorld(h);
@@ -343,7 +489,18 @@ describe("transfer", () => {
       { itemCode: "TELEF", quantity: "1", unitCost: "50", serials: ["S1"] },
     ]);
     const before = await stockRows(w);
-    expectError(await w.call(TRANSFER, { fromWarehouseCode: "CENTR", toWarehouseCode: "FILIAL", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }], ...body }), status, "unprocessable", key);
+    expectError(
+      await w.call(TRANSFER, {
+        fromWarehouseCode: "CENTR",
+        toWarehouseCode: "FILIAL",
+        date: "2026-03-02",
+        lines: [{ itemCode: "PREKE", quantity: "1" }],
+        ...body,
+      }),
+      status,
+      "unprocessable",
+      key,
+    );
     expect(await stockRows(w)).toEqual(before);
   });
 });
@@ -412,7 +569,12 @@ describe("stock take", () => {
 
   test("a surplus of an item never received takes its purchase price, else needs unitCost; serial items are not counted", async () => {
     const w = await stockWorld(h);
-    const take = await w.ok(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", surplusAccountCode: "6000", lines: [{ itemCode: "PREKE", countedQuantity: "2" }] });
+    const take = await w.ok(TAKE, {
+      warehouseCode: "FILIAL",
+      date: "2026-03-15",
+      surplusAccountCode: "6000",
+      lines: [{ itemCode: "PREKE", countedQuantity: "2" }],
+    });
     expect(await journalLines(h, w.companyId, take.journalTransactionId)).toEqual([
       ["2040", "8.00", "0.00"],
       ["6000", "0.00", "8.00"],
@@ -420,14 +582,31 @@ describe("stock take", () => {
     const noCost = await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "PIENAS", lotNumber: "X", countedQuantity: "1" }] });
     expectError(noCost, 422, "unprocessable", "inventory.surplus_cost_unknown");
     expect(Object.keys(noCost.body.error.fieldErrors)).toEqual(["lines[0].unitCost"]);
-    expectError(await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "TELEF", countedQuantity: "1" }] }), 422, "unprocessable", "inventory.count_serial");
     expectError(
-      await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "PREKE", countedQuantity: "1" }, { itemCode: "PREKE", countedQuantity: "2" }] }),
+      await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "TELEF", countedQuantity: "1" }] }),
+      422,
+      "unprocessable",
+      "inventory.count_serial",
+    );
+    expectError(
+      await w.call(TAKE, {
+        warehouseCode: "FILIAL",
+        date: "2026-03-15",
+        lines: [
+          { itemCode: "PREKE", countedQuantity: "1" },
+          { itemCode: "PREKE", countedQuantity: "2" },
+        ],
+      }),
       422,
       "unprocessable",
       "inventory.count_repeated",
     );
-    expectError(await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", surplusAccountCode: "2040", lines: [{ itemCode: "PREKE", countedQuantity: "1" }] }), 422, "unprocessable", "inventory.account_invalid");
+    expectError(
+      await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", surplusAccountCode: "2040", lines: [{ itemCode: "PREKE", countedQuantity: "1" }] }),
+      422,
+      "unprocessable",
+      "inventory.account_invalid",
+    );
     expect(await h.db("stock_operations").where({ company_id: w.companyId })).toHaveLength(1);
   });
 });
@@ -546,12 +725,48 @@ describe("locked months", () => {
   // 2026-03 is locked; the stock was received in February. Each operation is dated in March, and none of these
   // posts anything, so only the stock's own check stands between them and the locked month's history.
   const operations: { name: string; send: (w: StockWorld) => Promise<unknown> }[] = [
-    { name: "a receipt without a counter account", send: (w) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }] }) },
-    { name: "a transfer", send: (w) => w.api.inventory.stock.transfer({ fromWarehouseCode: "CENTR", toWarehouseCode: "FILIAL", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "1" }] }) },
-    { name: "a write-off worth 0.00", send: (w) => w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", quantity: "1", lotNumber: "FREE" }] }) },
-    { name: "a count that matches", send: (w) => w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "2" }] }) },
-    { name: "a count whose surplus is worth 0.00", send: (w) => w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", lotNumber: "FREE", countedQuantity: "3", unitCost: "0" }] }) },
-    { name: "a receipt that posts", send: (w) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-05", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }] }) },
+    {
+      name: "a receipt without a counter account",
+      send: (w) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }] }),
+    },
+    {
+      name: "a transfer",
+      send: (w) =>
+        w.api.inventory.stock.transfer({
+          fromWarehouseCode: "CENTR",
+          toWarehouseCode: "FILIAL",
+          date: "2026-03-05",
+          lines: [{ itemCode: "PREKE", quantity: "1" }],
+        }),
+    },
+    {
+      name: "a write-off worth 0.00",
+      send: (w) =>
+        w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", quantity: "1", lotNumber: "FREE" }] }),
+    },
+    {
+      name: "a count that matches",
+      send: (w) => w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "2" }] }),
+    },
+    {
+      name: "a count whose surplus is worth 0.00",
+      send: (w) =>
+        w.api.inventory.stock.take({
+          warehouseCode: "CENTR",
+          date: "2026-03-05",
+          lines: [{ itemCode: "PIENAS", lotNumber: "FREE", countedQuantity: "3", unitCost: "0" }],
+        }),
+    },
+    {
+      name: "a receipt that posts",
+      send: (w) =>
+        w.api.inventory.stock.receive({
+          warehouseCode: "CENTR",
+          date: "2026-03-05",
+          counterAccountCode: "4430",
+          lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }],
+        }),
+    },
   ];
   test.each(operations)("$name dated in a locked month is 409 period.locked, nothing stored", async ({ send }) => {
     const w = await stockWorld(h);
@@ -576,12 +791,28 @@ describe("not enough stock named also when a balance disagrees with its layers",
   // layers let the take through, the balance does not. Before, the CHECK on the balance answered a bare 422 without
   // item, warehouse or quantity; now the answer names them like any other shortage.
   const takes: { name: string; send: (w: StockWorld) => Promise<unknown> }[] = [
-    { name: "a write-off", send: (w) => w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "3" }] }) },
-    { name: "a transfer", send: (w) => w.api.inventory.stock.transfer({ fromWarehouseCode: "CENTR", toWarehouseCode: "FILIAL", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "3" }] }) },
+    {
+      name: "a write-off",
+      send: (w) => w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "3" }] }),
+    },
+    {
+      name: "a transfer",
+      send: (w) =>
+        w.api.inventory.stock.transfer({
+          fromWarehouseCode: "CENTR",
+          toWarehouseCode: "FILIAL",
+          date: "2026-03-05",
+          lines: [{ itemCode: "PREKE", quantity: "3" }],
+        }),
+    },
     {
       name: "a sales invoice's issue (stock_take_fifo)",
       send: async (w) => {
-        const draft = await w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: "3", unitPriceExclVat: "10", warehouseCode: "CENTR" }] });
+        const draft = await w.api.sales.invoices.create({
+          partnerCode: "PIRKEJAS",
+          issueDate: "2026-03-05",
+          lines: [{ itemCode: "PREKE", quantity: "3", unitPriceExclVat: "10", warehouseCode: "CENTR" }],
+        });
         return w.api.sales.invoices.issue({ id: draft.id });
       },
     },
@@ -616,20 +847,42 @@ describe("the database keeps the stock invariants", () => {
       ["a layer's value", (trx) => trx("stock_layers").where({ id: layer.id }).update({ value: "11.00" }), /origin/],
       ["a layer's date", (trx) => trx("stock_layers").where({ id: layer.id }).update({ date: "2026-02-01" }), /origin/],
       ["a layer deleted", (trx) => trx("stock_layers").where({ id: layer.id }).delete(), /never deleted/],
-      ["a layer lowered without its balance", (trx) => trx("stock_layers").where({ id: layer.id }).update({ remaining_quantity: "4", remaining_value: "8.00" }), /stock balance of item PREKE .* differs from its layers/],
+      [
+        "a layer lowered without its balance",
+        (trx) => trx("stock_layers").where({ id: layer.id }).update({ remaining_quantity: "4", remaining_value: "8.00" }),
+        /stock balance of item PREKE .* differs from its layers/,
+      ],
       ["a balance raised without a layer", (trx) => trx("stock_balances").where(pair).update({ quantity: "6", value: "12.00" }), /differs from its layers/],
       ["a balance's value alone", (trx) => trx("stock_balances").where(pair).update({ value: "9.99" }), /differs from its layers/],
-      ["a balance for a pair without layers", (trx) => trx("stock_balances").insert({ ...pair, item_code: "PIENAS", quantity: "1", value: "1.00" }), /differs from its layers/],
+      [
+        "a balance for a pair without layers",
+        (trx) => trx("stock_balances").insert({ ...pair, item_code: "PIENAS", quantity: "1", value: "1.00" }),
+        /differs from its layers/,
+      ],
       // The layers' sums the check reads are the database's own (migration 20261126000200): written by nothing else.
-      ["the layers' sums changed", (trx) => trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" }), /kept by the triggers of stock_layers only/],
-      ["the layers' sums and the balance raised together", async (trx) => {
-        await trx("stock_balances").where(pair).update({ quantity: "6", value: "12.00" });
-        await trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" });
-      }, /kept by the triggers of stock_layers only/],
+      [
+        "the layers' sums changed",
+        (trx) => trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" }),
+        /kept by the triggers of stock_layers only/,
+      ],
+      [
+        "the layers' sums and the balance raised together",
+        async (trx) => {
+          await trx("stock_balances").where(pair).update({ quantity: "6", value: "12.00" });
+          await trx("stock_layer_sums").where(pair).update({ quantity: "6", value: "12.00" });
+        },
+        /kept by the triggers of stock_layers only/,
+      ],
       ["the layers' sums deleted", (trx) => trx("stock_layer_sums").where(pair).delete(), /kept by the triggers of stock_layers only/],
     ];
     for (const [what, write, message] of refused) {
-      expect([what, await inOneTransaction(write).then(() => "committed", (e: Error) => e.message)]).toEqual([what, expect.stringMatching(message)]);
+      expect([
+        what,
+        await inOneTransaction(write).then(
+          () => "committed",
+          (e: Error) => e.message,
+        ),
+      ]).toEqual([what, expect.stringMatching(message)]);
     }
     expect(await stockSnapshot(h, w.companyId)).toEqual(before);
 
@@ -641,10 +894,13 @@ describe("the database keeps the stock invariants", () => {
     expect(await layerRows(h, w.companyId)).toEqual([["PREKE", "CENTR", "5", "4", "2", "10.00", "8.00", null, null]]);
 
     await w.api.ledger.periods.lock({ month: "2026-04" });
-    const locked = await h.db("stock_operations").insert({ company_id: w.companyId, kind: "receipt", date: "2026-04-02", warehouse_id: layer.warehouse_id }).then(
-      () => "committed",
-      (e: Error) => e.message,
-    );
+    const locked = await h
+      .db("stock_operations")
+      .insert({ company_id: w.companyId, kind: "receipt", date: "2026-04-02", warehouse_id: layer.warehouse_id })
+      .then(
+        () => "committed",
+        (e: Error) => e.message,
+      );
     expect(locked).toMatch(/period 2026-04 .* is locked/);
   });
 });
@@ -680,7 +936,12 @@ describe("levels and movements", () => {
         ],
         { quantity: "1", value: "5.00" },
       ],
-      ["2026-03-11", { filter: [{ field: "warehouseCode", op: "eq", value: "FILIAL" }] }, [["PREKE", "FILIAL", "4", "6.00", "1.500000"]], { quantity: "4", value: "6.00" }],
+      [
+        "2026-03-11",
+        { filter: [{ field: "warehouseCode", op: "eq", value: "FILIAL" }] },
+        [["PREKE", "FILIAL", "4", "6.00", "1.500000"]],
+        { quantity: "4", value: "6.00" },
+      ],
     ];
     for (const [asOf, extra, rows, totals] of cases) {
       const res = await level(asOf, extra);
@@ -697,7 +958,13 @@ describe("levels and movements", () => {
       ["2026-03-12", "write_off", "FILIAL", "-4", "-6.00"],
     ]);
     expect(movements.totals).toEqual({ quantity: "1", value: "5.00" });
-    const out = await w.ok(MOVEMENTS, { filter: [{ field: "direction", op: "eq", value: "out" }, { field: "warehouseCode", op: "eq", value: "FILIAL" }], totals: ["value"] });
+    const out = await w.ok(MOVEMENTS, {
+      filter: [
+        { field: "direction", op: "eq", value: "out" },
+        { field: "warehouseCode", op: "eq", value: "FILIAL" },
+      ],
+      totals: ["value"],
+    });
     expect([out.total, out.totals, out.rows[0].layers.map((p: any) => [p.quantity, p.value])]).toEqual([
       1,
       { value: "-6.00" },
@@ -738,7 +1005,15 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
   const Q = "999999999999.9999";
   const tooLarge = (res: Awaited<ReturnType<StockWorld["call"]>>) => expectError(res, 422, "unprocessable", "inventory.value_too_large");
 
-  const beyond: { name: string; before: (w: StockWorld) => Promise<unknown>; send: (w: StockWorld) => Promise<Awaited<ReturnType<StockWorld["call"]>>>; field: string; warehouse?: string; quantity: string; value: string }[] = [
+  const beyond: {
+    name: string;
+    before: (w: StockWorld) => Promise<unknown>;
+    send: (w: StockWorld) => Promise<Awaited<ReturnType<StockWorld["call"]>>>;
+    field: string;
+    warehouse?: string;
+    quantity: string;
+    value: string;
+  }[] = [
     {
       name: "a receipt onto the largest quantity (the issue's 999,999,999,999.9999 units, twice)",
       before: (w) => receive(w, [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }]),
@@ -750,7 +1025,16 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     {
       name: "two lines of one receipt adding up beyond the largest quantity (the last of them is named)",
       before: async () => undefined,
-      send: (w) => w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }, { itemCode: "PIENAS", quantity: "1", unitCost: "1", lotNumber: "L" }, { itemCode: "PREKE", quantity: "0.0001", unitCost: "0" }] }),
+      send: (w) =>
+        w.call(RECEIVE, {
+          warehouseCode: "CENTR",
+          date: "2026-03-02",
+          lines: [
+            { itemCode: "PREKE", quantity: Q, unitCost: "0" },
+            { itemCode: "PIENAS", quantity: "1", unitCost: "1", lotNumber: "L" },
+            { itemCode: "PREKE", quantity: "0.0001", unitCost: "0" },
+          ],
+        }),
       field: "lines[2].quantity",
       quantity: "1000000000000",
       value: "0.00",
@@ -758,7 +1042,13 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     {
       name: "a receipt of one cent onto the largest value",
       before: (w) => receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]),
-      send: (w) => w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-02", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01" }] }),
+      send: (w) =>
+        w.call(RECEIVE, {
+          warehouseCode: "CENTR",
+          date: "2026-03-02",
+          counterAccountCode: "4430",
+          lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01" }],
+        }),
       field: "lines[0].quantity",
       quantity: "2",
       value: "1000000000000000.00",
@@ -769,7 +1059,8 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
         await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]);
         await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }], { warehouseCode: "FILIAL" });
       },
-      send: (w) => w.call(TRANSFER, { fromWarehouseCode: "FILIAL", toWarehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
+      send: (w) =>
+        w.call(TRANSFER, { fromWarehouseCode: "FILIAL", toWarehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
       field: "lines[0].quantity",
       quantity: "2",
       value: "1000000000000000.99",
@@ -800,7 +1091,12 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
         await w.api.partners.create({ name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true });
       },
       send: async (w) => {
-        const draft = await w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "PR-1", documentDate: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "4", warehouseCode: "CENTR" }] });
+        const draft = await w.api.purchases.invoices.create({
+          partnerCode: "TIEKEJAS",
+          documentNumber: "PR-1",
+          documentDate: "2026-03-02",
+          lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "4", warehouseCode: "CENTR" }],
+        });
         return w.call("/v1/purchases/invoices/register", { id: draft.id });
       },
       field: "lines[0].quantity",
@@ -838,16 +1134,31 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     // Totals add up every row: they may pass a single row's digits (the contract's totals are decimal strings).
     expect(levels.totals).toEqual({ quantity: "1000000000002", value: "1000099999999999.99" });
     const earlier = await w.api.inventory.stock.levels({ asOf: "2026-03-01", filter: [{ field: "warehouseCode", op: "eq", value: "CENTR" }] });
-    expect(earlier.rows.map((r) => [r.itemCode, r.quantity])).toEqual([["PIENAS", "0.0001"], ["PREKE", "999999999999"]]);
+    expect(earlier.rows.map((r) => [r.itemCode, r.quantity])).toEqual([
+      ["PIENAS", "0.0001"],
+      ["PREKE", "999999999999"],
+    ]);
   });
 
   test("a books import adding to a balance beyond its bounds is 422; within them it goes in", async () => {
     const w = await stockWorld(h);
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]);
     const before = await stockSnapshot(h, w.companyId);
-    tooLarge(await w.call("/v1/migration/books/import", { cutoverDate: "2026-07-01", stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "CENTR" }] }));
+    tooLarge(
+      await w.call("/v1/migration/books/import", {
+        cutoverDate: "2026-07-01",
+        stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "CENTR" }],
+      }),
+    );
     expect(await stockSnapshot(h, w.companyId)).toEqual(before);
-    expect((await w.call("/v1/migration/books/import", { cutoverDate: "2026-07-01", stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "FILIAL" }] })).status).toBe(200);
+    expect(
+      (
+        await w.call("/v1/migration/books/import", {
+          cutoverDate: "2026-07-01",
+          stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "FILIAL" }],
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -890,7 +1201,10 @@ describe("concurrent counts", () => {
     let requests: ReturnType<StockWorld["call"]>[];
     try {
       await blocker.query("begin");
-      await blocker.query("select pg_advisory_xact_lock(hashtextextended('stock_take:' || $1::text || ':' || $2::text || ':' || 'PREKE', 0))", [w.companyId, warehouse.id]);
+      await blocker.query("select pg_advisory_xact_lock(hashtextextended('stock_take:' || $1::text || ':' || $2::text || ':' || 'PREKE', 0))", [
+        w.companyId,
+        warehouse.id,
+      ]);
       requests = [count(), count()];
       await waitForLockWaiters(h.db, { count: 2, excludePid: (blocker as any).processID, what: "the two counts waiting on the item" });
     } finally {
@@ -915,7 +1229,12 @@ describe("tenancy and scopes", () => {
     expectError(await w.call(`${WH}/get`, { id: theirs.id }), 404, "not_found", "warehouse.not_found");
     expectError(await w.call(`${WH}/update`, { id: theirs.id, name: "Mano" }), 404, "not_found", "warehouse.not_found");
     expect((await h.db("warehouses").where({ id: theirs.id }).first()).name).toBe("Centrinis sandėlis");
-    expectError(await w.call(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }), 422, "unprocessable", "inventory.insufficient_stock");
+    expectError(
+      await w.call(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
+      422,
+      "unprocessable",
+      "inventory.insufficient_stock",
+    );
     expect((await w.ok(LEVELS, {})).rows).toEqual([]);
     expect((await w.ok(MOVEMENTS, {})).rows).toEqual([]);
     expect((await w.ok(`${WH}/list`, { filter: [{ field: "id", op: "eq", value: theirs.id }] })).rows).toEqual([]);

@@ -9,6 +9,11 @@ describe("the worker's schedule", () => {
     expect(items.length).toBeGreaterThanOrEqual(4);
     const tasks = createTaskList({ db: undefined as never, config: loadConfig() });
     for (const item of items) expect(Object.keys(tasks)).toContain(item.task);
-    expect(items.filter((i) => i.task === "sync_exchange_rates").map((i) => i.identifier).sort()).toEqual(["ecb_after_publication", "ecb_late_publication"]);
+    expect(
+      items
+        .filter((i) => i.task === "sync_exchange_rates")
+        .map((i) => i.identifier)
+        .sort(),
+    ).toEqual(["ecb_after_publication", "ecb_late_publication"]);
   });
 });

@@ -38,7 +38,6 @@ async function world({ series = false } = {}): Promise<World> {
   return w;
 }
 
-
 const pair = (debitAccount: string, creditAccount: string, amount: string) => [
   { accountCode: debitAccount, debit: amount },
   { accountCode: creditAccount, credit: amount },
@@ -79,15 +78,52 @@ describe("create", () => {
       reversedById: null,
       total: "2500.50",
       entries: [
-        { lineNo: 1, accountCode: "2710", debit: "2500.50", credit: null, partnerCode: null, currency: null, currencyAmount: null, rate: null, description: "Bankas" },
-        { lineNo: 2, accountCode: "3010", debit: null, credit: "2000.00", partnerCode: null, currency: null, currencyAmount: null, rate: null, description: null },
-        { lineNo: 3, accountCode: "2410", debit: null, credit: "500.50", partnerCode: "PARTNER1", currency: null, currencyAmount: null, rate: null, description: null },
+        {
+          lineNo: 1,
+          accountCode: "2710",
+          debit: "2500.50",
+          credit: null,
+          partnerCode: null,
+          currency: null,
+          currencyAmount: null,
+          rate: null,
+          description: "Bankas",
+        },
+        {
+          lineNo: 2,
+          accountCode: "3010",
+          debit: null,
+          credit: "2000.00",
+          partnerCode: null,
+          currency: null,
+          currencyAmount: null,
+          rate: null,
+          description: null,
+        },
+        {
+          lineNo: 3,
+          accountCode: "2410",
+          debit: null,
+          credit: "500.50",
+          partnerCode: "PARTNER1",
+          currency: null,
+          currencyAmount: null,
+          rate: null,
+          description: null,
+        },
       ],
       createdByKeyId: w.keyId,
       createdAt: expect.stringMatching(ISO),
     });
     const [header] = await headers(w.companyId);
-    expect(header).toMatchObject({ id: res.body.id, number: "BZ-1", document_type: "manual", total: "2500.50", reference: "SUT-1", created_by_key_id: w.keyId });
+    expect(header).toMatchObject({
+      id: res.body.id,
+      number: "BZ-1",
+      document_type: "manual",
+      total: "2500.50",
+      reference: "SUT-1",
+      created_by_key_id: w.keyId,
+    });
     expect(header.account_codes.sort()).toEqual(["2410", "2710", "3010"]);
     expect(header.partner_codes).toEqual(["PARTNER1"]);
     const entries = await entriesOf(w.companyId, res.body.id);
@@ -154,24 +190,144 @@ describe("create", () => {
   });
 
   // Each case posts into a fresh company with the chart, partner PARTNER1 and 2025-06 locked; nothing may be stored.
-  const lines501 = Array.from({ length: 501 }, (_, i) => (i === 0 ? { accountCode: "2710", debit: "250.00" } : { accountCode: "3010", credit: i <= 250 ? "1.00" : "0.00" }));
+  const lines501 = Array.from({ length: 501 }, (_, i) =>
+    i === 0 ? { accountCode: "2710", debit: "250.00" } : { accountCode: "3010", credit: i <= 250 ? "1.00" : "0.00" },
+  );
   test.each([
     { name: "one line", entries: [{ accountCode: "2710", debit: "1.00" }], status: 400, code: "validation", fields: { entries: expect.any(Array) } },
     { name: "no lines", entries: [], status: 400, code: "validation", fields: { entries: expect.any(Array) } },
-    { name: "both debit and credit", entries: [{ accountCode: "2710", debit: "1.00", credit: "1.00" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0]": expect.any(Array) } },
-    { name: "neither debit nor credit", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010" }], status: 400, code: "validation", fields: { "entries[1]": expect.any(Array) } },
-    { name: "a zero debit", entries: [{ accountCode: "2710", debit: "0.00" }, { accountCode: "3010", credit: "0" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) } },
-    { name: "a negative amount", entries: [{ accountCode: "2710", debit: "-1.00" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array) } },
-    { name: "three decimals", entries: [{ accountCode: "2710", debit: "1.001" }, { accountCode: "3010", credit: "1.001" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) } },
-    { name: "an amount given as a number", entries: [{ accountCode: "2710", debit: 1 }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].debit": expect.any(Array) } },
-    { name: "currency without rate", entries: [{ accountCode: "2710", debit: "1.00", currency: "USD", currencyAmount: "1.10" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0]": expect.any(Array) } },
-    { name: "rate without currency", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00", rate: "1.1" }], status: 400, code: "validation", fields: { "entries[1]": expect.any(Array) } },
+    {
+      name: "both debit and credit",
+      entries: [
+        { accountCode: "2710", debit: "1.00", credit: "1.00" },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0]": expect.any(Array) },
+    },
+    {
+      name: "neither debit nor credit",
+      entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010" }],
+      status: 400,
+      code: "validation",
+      fields: { "entries[1]": expect.any(Array) },
+    },
+    {
+      name: "a zero debit",
+      entries: [
+        { accountCode: "2710", debit: "0.00" },
+        { accountCode: "3010", credit: "0" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) },
+    },
+    {
+      name: "a negative amount",
+      entries: [
+        { accountCode: "2710", debit: "-1.00" },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0].debit": expect.any(Array) },
+    },
+    {
+      name: "three decimals",
+      entries: [
+        { accountCode: "2710", debit: "1.001" },
+        { accountCode: "3010", credit: "1.001" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0].debit": expect.any(Array), "entries[1].credit": expect.any(Array) },
+    },
+    {
+      name: "an amount given as a number",
+      entries: [
+        { accountCode: "2710", debit: 1 },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0].debit": expect.any(Array) },
+    },
+    {
+      name: "currency without rate",
+      entries: [
+        { accountCode: "2710", debit: "1.00", currency: "USD", currencyAmount: "1.10" },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0]": expect.any(Array) },
+    },
+    {
+      name: "rate without currency",
+      entries: [
+        { accountCode: "2710", debit: "1.00" },
+        { accountCode: "3010", credit: "1.00", rate: "1.1" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[1]": expect.any(Array) },
+    },
     { name: "501 lines", entries: lines501, status: 400, code: "validation", fields: { entries: expect.any(Array) } },
-    { name: "an unknown property on a line", entries: [{ accountCode: "2710", debit: "1.00", amount: "1" }, { accountCode: "3010", credit: "1.00" }], status: 400, code: "validation", fields: { "entries[0].amount": expect.any(Array) } },
-    { name: "an unknown account", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "9999", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[1].accountCode": ["account 9999 does not exist"] } },
-    { name: "a header account", entries: [{ accountCode: "27", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0].accountCode": ["account 27 is not postable"] } },
-    { name: "an unknown partner", entries: [{ accountCode: "2410", debit: "1.00", partnerCode: "NOBODY" }, { accountCode: "5000", credit: "1.00" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0].partnerCode": ["partner NOBODY does not exist"] } },
-    { name: "a conversion that does not match", entries: [{ accountCode: "2710", debit: "100.01", currency: "USD", currencyAmount: "110.00", rate: "1.1" }, { accountCode: "5000", credit: "100.01" }], status: 422, code: "unprocessable", key: "journal.lines_rejected", fields: { "entries[0]": expect.any(Array) } },
+    {
+      name: "an unknown property on a line",
+      entries: [
+        { accountCode: "2710", debit: "1.00", amount: "1" },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 400,
+      code: "validation",
+      fields: { "entries[0].amount": expect.any(Array) },
+    },
+    {
+      name: "an unknown account",
+      entries: [
+        { accountCode: "2710", debit: "1.00" },
+        { accountCode: "9999", credit: "1.00" },
+      ],
+      status: 422,
+      code: "unprocessable",
+      key: "journal.lines_rejected",
+      fields: { "entries[1].accountCode": ["account 9999 does not exist"] },
+    },
+    {
+      name: "a header account",
+      entries: [
+        { accountCode: "27", debit: "1.00" },
+        { accountCode: "3010", credit: "1.00" },
+      ],
+      status: 422,
+      code: "unprocessable",
+      key: "journal.lines_rejected",
+      fields: { "entries[0].accountCode": ["account 27 is not postable"] },
+    },
+    {
+      name: "an unknown partner",
+      entries: [
+        { accountCode: "2410", debit: "1.00", partnerCode: "NOBODY" },
+        { accountCode: "5000", credit: "1.00" },
+      ],
+      status: 422,
+      code: "unprocessable",
+      key: "journal.lines_rejected",
+      fields: { "entries[0].partnerCode": ["partner NOBODY does not exist"] },
+    },
+    {
+      name: "a conversion that does not match",
+      entries: [
+        { accountCode: "2710", debit: "100.01", currency: "USD", currencyAmount: "110.00", rate: "1.1" },
+        { accountCode: "5000", credit: "100.01" },
+      ],
+      status: 422,
+      code: "unprocessable",
+      key: "journal.lines_rejected",
+      fields: { "entries[0]": expect.any(Array) },
+    },
   ])("$name -> $status, nothing stored", async ({ entries, status, code, key, fields }) => {
     const w = await world();
     const res = await w.call(CREATE, { date: "2026-03-01", entries });
@@ -182,7 +338,14 @@ describe("create", () => {
 
   test("unbalanced lines -> 422 journal.unbalanced with both sums, nothing stored", async () => {
     const w = await world();
-    const res = await w.call(CREATE, { date: "2026-03-01", entries: [{ accountCode: "2710", debit: "10.00" }, { accountCode: "3010", credit: "9.99" }, { accountCode: "3010", credit: "0.02" }] });
+    const res = await w.call(CREATE, {
+      date: "2026-03-01",
+      entries: [
+        { accountCode: "2710", debit: "10.00" },
+        { accountCode: "3010", credit: "9.99" },
+        { accountCode: "3010", credit: "0.02" },
+      ],
+    });
     expectError(res, 422, "unprocessable", "journal.unbalanced");
     expect(res.body.error.params).toEqual({ debit: "10.00", credit: "10.01" });
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
@@ -202,7 +365,11 @@ describe("create", () => {
   test.each([
     { name: "missing date", body: { entries: pair("2710", "3010", "1.00") }, field: "date" },
     { name: "impossible date", body: { date: "2026-02-30", entries: pair("2710", "3010", "1.00") }, field: "date" },
-    { name: "reference of 129 characters", body: { date: "2026-02-01", reference: "r".repeat(129), entries: pair("2710", "3010", "1.00") }, field: "reference" },
+    {
+      name: "reference of 129 characters",
+      body: { date: "2026-02-01", reference: "r".repeat(129), entries: pair("2710", "3010", "1.00") },
+      field: "reference",
+    },
     { name: "unknown property", body: { date: "2026-02-01", number: "X-1", entries: pair("2710", "3010", "1.00") }, field: "number" },
   ])("$name -> 400 naming $field", async ({ body, field }) => {
     const w = await world();
@@ -235,7 +402,16 @@ describe("list", () => {
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     w = await world();
-    ids.t1 = (await ok(w, CREATE, { date: "2026-01-10", reference: "INV-1", entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "5000", credit: "100.00", partnerCode: "PARTNER1" }] })).id;
+    ids.t1 = (
+      await ok(w, CREATE, {
+        date: "2026-01-10",
+        reference: "INV-1",
+        entries: [
+          { accountCode: "2710", debit: "100.00" },
+          { accountCode: "5000", credit: "100.00", partnerCode: "PARTNER1" },
+        ],
+      })
+    ).id;
     ids.t2 = (await ok(w, CREATE, { date: "2026-02-15", reference: "INV-2", entries: pair("2410", "5000", "50.50") })).id;
     ids.t3 = (await ok(w, CREATE, { date: "2026-02-20", reference: "X-3", entries: pair("6000", "2040", "20.00") })).id;
     ids.t4 = (await ok(w, REVERSE, { id: ids.t3 })).id;
@@ -243,14 +419,28 @@ describe("list", () => {
 
   /** Debit and credit sums of the given transactions' entries, from the database. */
   async function dbSums(names: string[]) {
-    const [row] = await h.db("journal_entries").where({ company_id: w.companyId }).whereIn("transaction_id", names.map((n) => ids[n])).select(h.db.raw("coalesce(sum(debit), 0)::text as debit, coalesce(sum(credit), 0)::text as credit"));
+    const [row] = await h
+      .db("journal_entries")
+      .where({ company_id: w.companyId })
+      .whereIn(
+        "transaction_id",
+        names.map((n) => ids[n]),
+      )
+      .select(h.db.raw("coalesce(sum(debit), 0)::text as debit, coalesce(sum(credit), 0)::text as credit"));
     return { debit: new Decimal(row.debit).toFixed(2), credit: new Decimal(row.credit).toFixed(2) };
   }
 
   test.each([
     { name: "no filter, default order date desc then createdAt desc", filter: [], expected: ["t4", "t3", "t2", "t1"] },
     { name: "date eq", filter: [{ field: "date", op: "eq", value: "2026-02-15" }], expected: ["t2"] },
-    { name: "date range", filter: [{ field: "date", op: "gte", value: "2026-02-01" }, { field: "date", op: "lte", value: "2026-02-19" }], expected: ["t2"] },
+    {
+      name: "date range",
+      filter: [
+        { field: "date", op: "gte", value: "2026-02-01" },
+        { field: "date", op: "lte", value: "2026-02-19" },
+      ],
+      expected: ["t2"],
+    },
     { name: "documentType reversal", filter: [{ field: "documentType", op: "eq", value: "reversal" }], expected: ["t4"] },
     { name: "documentType manual", filter: [{ field: "documentType", op: "eq", value: "manual" }], expected: ["t3", "t2", "t1"] },
     { name: "account eq", filter: [{ field: "account", op: "eq", value: "5000" }], expected: ["t2", "t1"] },
@@ -266,13 +456,25 @@ describe("list", () => {
     const sums = await dbSums(expected);
     expect(all.body.totals).toEqual(sums);
     const page = await w.call(LIST, { filter, totals: ["debit", "credit"], pageSize: 1 });
-    expect({ rows: page.body.rows.length, total: page.body.total, totals: page.body.totals }).toEqual({ rows: Math.min(1, expected.length), total: expected.length, totals: sums });
+    expect({ rows: page.body.rows.length, total: page.body.total, totals: page.body.totals }).toEqual({
+      rows: Math.min(1, expected.length),
+      total: expected.length,
+      totals: sums,
+    });
   });
 
   test("a row carries its sums, accounts and partners", async () => {
     const res = await w.call(LIST, { filter: [{ field: "reference", op: "eq", value: "INV-1" }] });
     expect(res.body.rows).toEqual([
-      expect.objectContaining({ id: ids.t1, debit: "100.00", credit: "100.00", documentType: "manual", reversesId: null, date: "2026-01-10", partnerCodes: ["PARTNER1"] }),
+      expect.objectContaining({
+        id: ids.t1,
+        debit: "100.00",
+        credit: "100.00",
+        documentType: "manual",
+        reversesId: null,
+        date: "2026-01-10",
+        partnerCodes: ["PARTNER1"],
+      }),
     ]);
     expect([...res.body.rows[0].accountCodes].sort()).toEqual(["2710", "5000"]);
     const reversal = await w.call(LIST, { filter: [{ field: "documentType", op: "eq", value: "reversal" }] });
@@ -304,10 +506,17 @@ describe("reverse", () => {
     const tx = await original(w);
     const res = await w.call(REVERSE, { id: tx.id });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ documentType: "reversal", reversesId: tx.id, reversedById: null, date: "2026-04-10", description: "Reversal of BZ-1", reference: "SF-7", number: "BZ-2", total: "121.00" });
-    expect(res.body.entries).toEqual(
-      tx.entries.map((e: Record<string, unknown>) => ({ ...e, debit: e.credit, credit: e.debit })),
-    );
+    expect(res.body).toMatchObject({
+      documentType: "reversal",
+      reversesId: tx.id,
+      reversedById: null,
+      date: "2026-04-10",
+      description: "Reversal of BZ-1",
+      reference: "SF-7",
+      number: "BZ-2",
+      total: "121.00",
+    });
+    expect(res.body.entries).toEqual(tx.entries.map((e: Record<string, unknown>) => ({ ...e, debit: e.credit, credit: e.debit })));
     expect((await w.call(GET, { id: tx.id })).body).toMatchObject({ reversedById: res.body.id, reversesId: null });
     expect((await w.call(GET, { id: res.body.id })).body).toMatchObject({ reversesId: tx.id, reversedById: null });
     const row = await h.db("journal_transactions").where({ company_id: w.companyId, id: res.body.id }).first();
@@ -324,14 +533,50 @@ describe("reverse", () => {
     const tx2 = await ok(w, CREATE, { date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
     const given = await ok(w, REVERSE, { id: tx2.id, date: "2026-05-01", description: "Klaida" });
     expect(given).toMatchObject({ date: "2026-05-01", description: "Klaida" });
-    expect(await h.db("journal_transactions").where({ company_id: w.companyId, id: given.id }).first()).toMatchObject({ description: "Klaida", reverses_id: tx2.id });
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, id: given.id }).first()).toMatchObject({
+      description: "Klaida",
+      reverses_id: tx2.id,
+    });
   });
 
   test.each([
-    { name: "a second reversal", setup: async (w: World, id: string) => { await ok(w, REVERSE, { id }); return { id }; }, status: 409, code: "conflict", key: "journal.already_reversed" },
-    { name: "reversing a reversal", setup: async (w: World, id: string) => ({ id: (await ok(w, REVERSE, { id })).id }), status: 409, code: "conflict", key: "journal.reversal_of_reversal" },
-    { name: "into a locked month (the original's)", setup: async (w: World, id: string) => { await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" }); return { id }; }, status: 409, code: "conflict", key: "period.locked" },
-    { name: "into a locked month (given date)", setup: async (w: World, id: string) => { await ok(w, "/v1/ledger/periods/lock", { month: "2026-05" }); return { id, date: "2026-05-02" }; }, status: 409, code: "conflict", key: "period.locked" },
+    {
+      name: "a second reversal",
+      setup: async (w: World, id: string) => {
+        await ok(w, REVERSE, { id });
+        return { id };
+      },
+      status: 409,
+      code: "conflict",
+      key: "journal.already_reversed",
+    },
+    {
+      name: "reversing a reversal",
+      setup: async (w: World, id: string) => ({ id: (await ok(w, REVERSE, { id })).id }),
+      status: 409,
+      code: "conflict",
+      key: "journal.reversal_of_reversal",
+    },
+    {
+      name: "into a locked month (the original's)",
+      setup: async (w: World, id: string) => {
+        await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
+        return { id };
+      },
+      status: 409,
+      code: "conflict",
+      key: "period.locked",
+    },
+    {
+      name: "into a locked month (given date)",
+      setup: async (w: World, id: string) => {
+        await ok(w, "/v1/ledger/periods/lock", { month: "2026-05" });
+        return { id, date: "2026-05-02" };
+      },
+      status: 409,
+      code: "conflict",
+      key: "period.locked",
+    },
     { name: "an unknown id", setup: async () => ({ id: "00000000-0000-4000-8000-000000000000" }), status: 404, code: "not_found" },
   ])("$name -> $status, nothing stored", async ({ setup, status, code, key }) => {
     const w = await world();
@@ -367,7 +612,11 @@ describe("reverse", () => {
     await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
     const res = await w.call(REVERSE, { id: tx.id, date: "2026-06-01" });
     expect(res).toMatchObject({ status: 200, body: { date: "2026-06-01", reversesId: tx.id } });
-    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: res.body.id }).pluck("date")).toEqual(["2026-06-01", "2026-06-01", "2026-06-01"]);
+    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: res.body.id }).pluck("date")).toEqual([
+      "2026-06-01",
+      "2026-06-01",
+      "2026-06-01",
+    ]);
   });
 });
 
@@ -378,13 +627,31 @@ describe("reverse: the posting of a document", () => {
     const purchase = await registeredPurchase(w, "50");
     const tx = await bankTransaction(w, "121.00");
     const payment = await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: sale.id, amount: "121.00" }] });
-    await w.api.assets.groups.create({ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 });
-    const asset = await w.api.assets.assets.create({ code: "A-1", name: "Ford Transit", groupCode: "VANS", acquisitionDate: "2026-01-10", acquisitionCost: "1200.00", usefulLifeMonths: 12 });
+    await w.api.assets.groups.create({
+      code: "VANS",
+      name: "Furgonai",
+      assetAccountCode: "1230",
+      depreciationAccountCode: "1237",
+      defaultUsefulLifeMonths: 36,
+    });
+    const asset = await w.api.assets.assets.create({
+      code: "A-1",
+      name: "Ford Transit",
+      groupCode: "VANS",
+      acquisitionDate: "2026-01-10",
+      acquisitionCost: "1200.00",
+      usefulLifeMonths: 12,
+    });
     const run = await w.api.assets.depreciation.post({ month: "2026-02" });
     const disposed = await w.api.assets.assets.dispose({ id: asset.id, date: "2026-03-12" });
     await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
     await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis sandėlis" });
-    const receipt = await w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+    const receipt = await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-01",
+      counterAccountCode: "4430",
+      lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }],
+    });
     const cases: [string, string | null, string | null][] = [
       ["payment", payment.journalTransactionId, "bank/transactions/unmatch"],
       ["sale_invoice", sale.journalTransactionId, "sales/invoices/create"],
@@ -398,15 +665,32 @@ describe("reverse: the posting of a document", () => {
       const error = await expectApiError(w.api.ledger.journal.transactions.reverse({ id: id! }), 409, "conflict", "journal.reverse_through_document");
       expect([documentType, error.params]).toEqual([documentType, expect.objectContaining({ id, documentType, operation })]);
     }
-    const paymentError = await expectApiError(w.api.ledger.journal.transactions.reverse({ id: payment.journalTransactionId! }), 409, "conflict", "journal.reverse_through_document");
-    expect(paymentError.params).toEqual({ id: payment.journalTransactionId, documentType: "payment", sourceType: "bank_transaction", sourceId: tx.id, operation: "bank/transactions/unmatch" });
+    const paymentError = await expectApiError(
+      w.api.ledger.journal.transactions.reverse({ id: payment.journalTransactionId! }),
+      409,
+      "conflict",
+      "journal.reverse_through_document",
+    );
+    expect(paymentError.params).toEqual({
+      id: payment.journalTransactionId,
+      documentType: "payment",
+      sourceType: "bank_transaction",
+      sourceId: tx.id,
+      operation: "bank/transactions/unmatch",
+    });
     expect(await countOf(w.companyId)).toEqual(before);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId }).whereNotNull("reverses_id")).toEqual([]);
 
     // Where it belongs, the payment is undone: its reversal is posted and the invoice is open again.
     expect((await w.api.bank.transactions.unmatch({ transactionId: tx.id })).status).toBe("unmatched");
-    expect(await h.db("journal_transactions").where({ company_id: w.companyId, reverses_id: payment.journalTransactionId }).pluck("document_type")).toEqual(["reversal"]);
-    expect(await h.db("sale_invoices").where({ company_id: w.companyId, id: sale.id }).first("status", "paid_amount", "outstanding")).toEqual({ status: "issued", paid_amount: "0.00", outstanding: "121.00" });
+    expect(await h.db("journal_transactions").where({ company_id: w.companyId, reverses_id: payment.journalTransactionId }).pluck("document_type")).toEqual([
+      "reversal",
+    ]);
+    expect(await h.db("sale_invoices").where({ company_id: w.companyId, id: sale.id }).first("status", "paid_amount", "outstanding")).toEqual({
+      status: "issued",
+      paid_amount: "0.00",
+      outstanding: "121.00",
+    });
     // A manual posting still reverses here.
     const manual = await w.api.ledger.journal.transactions.create({ date: "2026-03-05", description: "Klaida", entries: pair("6314", "2710", "1.00") });
     expect((await w.api.ledger.journal.transactions.reverse({ id: manual.id })).reversesId).toBe(manual.id);
@@ -462,9 +746,10 @@ describe("immutability in the database", () => {
         [w.companyId, entries.map((e) => e.account)],
       );
       for (const [i, e] of entries.entries()) {
-        await client.query(`insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, $3, '2026-03-04', $4, $5, $6)`, [
-          w.companyId, rows[0].id, i + 1, e.account, e.debit, e.credit,
-        ]);
+        await client.query(
+          `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, $3, '2026-03-04', $4, $5, $6)`,
+          [w.companyId, rows[0].id, i + 1, e.account, e.debit, e.credit],
+        );
       }
       await client.query("commit");
       return rows[0].id as string;
@@ -475,8 +760,20 @@ describe("immutability in the database", () => {
 
   test.each([
     ["one entry", [{ account: "2710", debit: "10", credit: "0" }]],
-    ["debits differ from credits", [{ account: "2710", debit: "10", credit: "0" }, { account: "3010", debit: "0", credit: "9" }]],
-    ["debits differ from the header's total", [{ account: "2710", debit: "5", credit: "0" }, { account: "3010", debit: "0", credit: "5" }]],
+    [
+      "debits differ from credits",
+      [
+        { account: "2710", debit: "10", credit: "0" },
+        { account: "3010", debit: "0", credit: "9" },
+      ],
+    ],
+    [
+      "debits differ from the header's total",
+      [
+        { account: "2710", debit: "5", credit: "0" },
+        { account: "3010", debit: "0", credit: "5" },
+      ],
+    ],
   ])("a header whose entries do not balance cannot commit: %s", async (_name, entries) => {
     const before = await countOf(w.companyId);
     await expect(writeDirectly(entries)).rejects.toThrow(/does not balance/);
@@ -493,7 +790,10 @@ describe("immutability in the database", () => {
     await client.connect();
     try {
       await client.query("begin");
-      const { rows } = await client.query(`insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 10, '{}') returning id`, [w.companyId]);
+      const { rows } = await client.query(
+        `insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 10, '{}') returning id`,
+        [w.companyId],
+      );
       await expect(
         client.query(
           `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, 1, $3, $4, 10, 0), ($1, $2, 2, '2026-03-04', '3010', 0, 10)`,
@@ -511,8 +811,24 @@ describe("immutability in the database", () => {
     const before = await countOf(w.companyId);
     await expect(
       h.db("journal_entries").insert([
-        { company_id: w.companyId, transaction_id: "00000000-0000-4000-8000-000000000001", line_no: 1, date: "2026-03-04", account_code: "2710", debit: "1.00", credit: "0" },
-        { company_id: w.companyId, transaction_id: "00000000-0000-4000-8000-000000000001", line_no: 2, date: "2026-03-04", account_code: "3010", debit: "0", credit: "1.00" },
+        {
+          company_id: w.companyId,
+          transaction_id: "00000000-0000-4000-8000-000000000001",
+          line_no: 1,
+          date: "2026-03-04",
+          account_code: "2710",
+          debit: "1.00",
+          credit: "0",
+        },
+        {
+          company_id: w.companyId,
+          transaction_id: "00000000-0000-4000-8000-000000000001",
+          line_no: 2,
+          date: "2026-03-04",
+          account_code: "3010",
+          debit: "0",
+          credit: "1.00",
+        },
       ]),
     ).rejects.toMatchObject({ code: "23514", constraint: "journal_entries_with_header" });
     expect(await countOf(w.companyId)).toEqual(before);
@@ -521,7 +837,9 @@ describe("immutability in the database", () => {
   test("a header cannot claim another database transaction as the one that may add its lines", async () => {
     const before = await countOf(w.companyId);
     await expect(
-      h.db("journal_transactions").insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "1.00", account_codes: [], open_xid: "1" }),
+      h
+        .db("journal_transactions")
+        .insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "1.00", account_codes: [], open_xid: "1" }),
     ).rejects.toMatchObject({ code: "23514", constraint: "journal_transactions_open_xid" });
     expect(await countOf(w.companyId)).toEqual(before);
   });
@@ -535,7 +853,10 @@ describe("immutability in the database", () => {
     await freshAccount("27151");
     await freshAccount("27152");
     await ok(w, CREATE, { date: "2026-03-06", entries: pair("27151", "3010", "4.00") });
-    for (const sql of ["delete from ledger_accounts where company_id = ? and code = '27151'", "update ledger_accounts set code = '27159' where company_id = ? and code = '27151'"]) {
+    for (const sql of [
+      "delete from ledger_accounts where company_id = ? and code = '27151'",
+      "update ledger_accounts set code = '27159' where company_id = ? and code = '27151'",
+    ]) {
       await expect(h.db.raw(sql, [w.companyId])).rejects.toMatchObject({ code: "23503", constraint: "journal_entries_account_fkey" });
     }
     expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "27151" }).first("name")).toEqual({ name: "Sąskaita 27151" });
@@ -553,7 +874,10 @@ describe("immutability in the database", () => {
     const other = new pg.Client({ connectionString: h.connectionString });
     await Promise.all([client.connect(), other.connect()]);
     const postTo = async (account: string) => {
-      const { rows } = await client.query(`insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 3, $2) returning id`, [w.companyId, [account, "3010"]]);
+      const { rows } = await client.query(
+        `insert into journal_transactions (company_id, date, document_type, total, account_codes) values ($1, '2026-03-04', 'manual', 3, $2) returning id`,
+        [w.companyId, [account, "3010"]],
+      );
       await client.query(
         `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit) values ($1, $2, 1, '2026-03-04', $3, 3, 0), ($1, $2, 2, '2026-03-04', '3010', 0, 3)`,
         [w.companyId, rows[0].id, account],
@@ -598,7 +922,9 @@ describe("immutability in the database", () => {
     const before = await countOf(w.companyId);
     const id = await h.db.transaction(async (trx) => {
       const header = await trx.transaction(async (savepoint) => {
-        const [row] = await savepoint("journal_transactions").insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "7.00", account_codes: [] }).returning("id");
+        const [row] = await savepoint("journal_transactions")
+          .insert({ company_id: w.companyId, date: "2026-03-04", document_type: "manual", total: "7.00", account_codes: [] })
+          .returning("id");
         return row.id as string;
       });
       await trx("journal_entries").insert([
@@ -613,7 +939,10 @@ describe("immutability in the database", () => {
 
   test("a header with balanced entries written in the same database transaction commits (the control)", async () => {
     const before = await countOf(w.companyId);
-    const id = await writeDirectly([{ account: "2710", debit: "10", credit: "0" }, { account: "3010", debit: "0", credit: "10" }]);
+    const id = await writeDirectly([
+      { account: "2710", debit: "10", credit: "0" },
+      { account: "3010", debit: "0", credit: "10" },
+    ]);
     expect(await countOf(w.companyId)).toEqual({ transactions: before.transactions + 1, entries: before.entries + 2 });
     expect((await w.call(GET, { id })).body).toMatchObject({ total: "10.00" });
   });
@@ -623,7 +952,12 @@ describe("immutability in the database", () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, unknown> };
     const journalPaths = Object.keys(doc.paths).filter((p) => p.startsWith("/v1/ledger/journal/"));
-    expect(journalPaths.sort()).toEqual(["/v1/ledger/journal/transactions/create", "/v1/ledger/journal/transactions/get", "/v1/ledger/journal/transactions/list", "/v1/ledger/journal/transactions/reverse"]);
+    expect(journalPaths.sort()).toEqual([
+      "/v1/ledger/journal/transactions/create",
+      "/v1/ledger/journal/transactions/get",
+      "/v1/ledger/journal/transactions/list",
+      "/v1/ledger/journal/transactions/reverse",
+    ]);
     expect(Object.keys(doc.paths).filter((p) => p.includes("journal") && /update|delete|edit|remove/.test(p))).toEqual([]);
   });
 });

@@ -33,7 +33,6 @@ async function world(): Promise<World> {
   return { companyId: t.companyId, o, call: (path, body) => h.post(path, body, o) };
 }
 
-
 const rowsOf = (companyId: string) => h.db("ledger_accounts").where({ company_id: companyId }).orderBy("code");
 const rowOf = (companyId: string, code: string) => h.db("ledger_accounts").where({ company_id: companyId, code }).first();
 
@@ -44,18 +43,40 @@ describe("apply-template lt-standard", () => {
   });
 
   test("creates the whole chart once, then is idempotent", async () => {
-    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({ status: 200, body: { template: "lt-standard", created: TEMPLATE_SIZE, existing: 0 } });
+    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({
+      status: 200,
+      body: { template: "lt-standard", created: TEMPLATE_SIZE, existing: 0 },
+    });
     expect(await rowsOf(w.companyId)).toHaveLength(TEMPLATE_SIZE);
     const before = await rowsOf(w.companyId);
-    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({ status: 200, body: { template: "lt-standard", created: 0, existing: TEMPLATE_SIZE } });
+    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({
+      status: 200,
+      body: { template: "lt-standard", created: 0, existing: TEMPLATE_SIZE },
+    });
     expect(await rowsOf(w.companyId)).toEqual(before);
   });
 
   test.each([
-    ["2410", "asset", "241"], ["4430", "liability", "443"], ["2040", "asset", "204"], ["6206", "expense", "62"], ["2441", "asset", "244"],
-    ["4492", "liability", "449"], ["2710", "asset", "271"], ["2720", "asset", "272"], ["3010", "equity", "301"], ["3411", "equity", "341"],
-    ["3421", "equity", "342"], ["5000", "income", "500"], ["6000", "expense", "600"], ["5803", "income", "58"], ["6803", "expense", "68"],
-    ["1217", "asset", "121"], ["1227", "asset", "122"], ["1237", "asset", "123"], ["1247", "asset", "124"], ["999", "equity", null],
+    ["2410", "asset", "241"],
+    ["4430", "liability", "443"],
+    ["2040", "asset", "204"],
+    ["6206", "expense", "62"],
+    ["2441", "asset", "244"],
+    ["4492", "liability", "449"],
+    ["2710", "asset", "271"],
+    ["2720", "asset", "272"],
+    ["3010", "equity", "301"],
+    ["3411", "equity", "341"],
+    ["3421", "equity", "342"],
+    ["5000", "income", "500"],
+    ["6000", "expense", "600"],
+    ["5803", "income", "58"],
+    ["6803", "expense", "68"],
+    ["1217", "asset", "121"],
+    ["1227", "asset", "122"],
+    ["1237", "asset", "123"],
+    ["1247", "asset", "124"],
+    ["999", "equity", null],
   ])("default account %s exists, is a postable %s under %s with LT and EN names", async (code, type, parentCode) => {
     const res = await w.call(GET, { code });
     expect(res.status).toBe(200);
@@ -120,9 +141,18 @@ describe("create and get", () => {
     const res = await w.call(CREATE, { code: "A.100", name: "Sąskaita", type: "asset" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: expect.stringMatching(UUID), code: "A.100", name: "Sąskaita", nameEn: null, type: "asset", parentCode: null, isPostable: true,
-      isContra: false, statementLine: null, saft: { accountTableId: null, accountType: "TT", groupingCategory: "D1L", groupingCode: null },
-      createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO),
+      id: expect.stringMatching(UUID),
+      code: "A.100",
+      name: "Sąskaita",
+      nameEn: null,
+      type: "asset",
+      parentCode: null,
+      isPostable: true,
+      isContra: false,
+      statementLine: null,
+      saft: { accountTableId: null, accountType: "TT", groupingCategory: "D1L", groupingCode: null },
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
     });
     const row = await rowOf(w.companyId, "A.100");
     expect(row).toMatchObject({ id: res.body.id, name: "Sąskaita", name_en: null, type: "asset", parent_code: null, is_postable: true });
@@ -163,10 +193,38 @@ describe("create and get", () => {
   });
 
   test.each([
-    { name: "duplicate code", setup: [{ code: "D1", name: "First", type: "asset" }], input: { code: "D1", name: "Second", type: "asset" }, status: 409, code: "conflict", key: "ledger_account.code_taken" },
-    { name: "parent missing", setup: [], input: { code: "P1.1", name: "Orphan", type: "asset", parentCode: "P1" }, status: 422, code: "unprocessable", key: "ledger_account.parent_unknown" },
-    { name: "parent postable", setup: [{ code: "P2", name: "Postable parent", type: "asset" }], input: { code: "P2.1", name: "Child", type: "asset", parentCode: "P2" }, status: 409, code: "conflict", key: "ledger_account.parent_postable" },
-    { name: "child type differs from parent", setup: [{ code: "P3", name: "Header", type: "asset", isPostable: false }], input: { code: "P3.1", name: "Child", type: "expense", parentCode: "P3" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_parent" },
+    {
+      name: "duplicate code",
+      setup: [{ code: "D1", name: "First", type: "asset" }],
+      input: { code: "D1", name: "Second", type: "asset" },
+      status: 409,
+      code: "conflict",
+      key: "ledger_account.code_taken",
+    },
+    {
+      name: "parent missing",
+      setup: [],
+      input: { code: "P1.1", name: "Orphan", type: "asset", parentCode: "P1" },
+      status: 422,
+      code: "unprocessable",
+      key: "ledger_account.parent_unknown",
+    },
+    {
+      name: "parent postable",
+      setup: [{ code: "P2", name: "Postable parent", type: "asset" }],
+      input: { code: "P2.1", name: "Child", type: "asset", parentCode: "P2" },
+      status: 409,
+      code: "conflict",
+      key: "ledger_account.parent_postable",
+    },
+    {
+      name: "child type differs from parent",
+      setup: [{ code: "P3", name: "Header", type: "asset", isPostable: false }],
+      input: { code: "P3.1", name: "Child", type: "expense", parentCode: "P3" },
+      status: 422,
+      code: "unprocessable",
+      key: "ledger_account.type_differs_from_parent",
+    },
   ])("create: $name -> $status $key, nothing stored", async ({ setup, input, status, code, key }) => {
     const v = await world();
     for (const s of setup) await ok(v, CREATE, s);
@@ -218,7 +276,8 @@ describe("list", () => {
       { code: "4", name: "Įsipareigojimai", type: "liability", isPostable: false },
       { code: "40", name: "Tiekėjai", type: "liability", parentCode: "4" },
       { code: "5", name: "Pajamos", type: "income" },
-    ]) await ok(w, CREATE, a);
+    ])
+      await ok(w, CREATE, a);
   });
 
   const codes = (res: ApiResponse) => res.body.rows.map((r: { code: string }) => r.code);
@@ -230,16 +289,35 @@ describe("list", () => {
     { name: "type eq", body: { filter: [{ field: "type", op: "eq", value: "liability" }] }, expected: ["4", "40"] },
     { name: "parentCode eq", body: { filter: [{ field: "parentCode", op: "eq", value: "1" }] }, expected: ["10", "11"] },
     { name: "isPostable false", body: { filter: [{ field: "isPostable", op: "eq", value: false }] }, expected: ["1", "4"] },
-    { name: "isPostable true and type asset", body: { filter: [{ field: "isPostable", op: "eq", value: true }, { field: "type", op: "eq", value: "asset" }] }, expected: ["10", "11"] },
+    {
+      name: "isPostable true and type asset",
+      body: {
+        filter: [
+          { field: "isPostable", op: "eq", value: true },
+          { field: "type", op: "eq", value: "asset" },
+        ],
+      },
+      expected: ["10", "11"],
+    },
     { name: "sort code desc", body: { sort: [{ field: "code", dir: "desc" }] }, expected: ["5", "40", "4", "11", "10", "1"] },
     { name: "sort name asc", body: { sort: [{ field: "name", dir: "asc" }] }, expected: ["10", "11", "5", "40", "1", "4"] },
-    { name: "sort type then code desc", body: { sort: [{ field: "type", dir: "asc" }, { field: "code", dir: "desc" }] }, expected: ["11", "10", "1", "5", "40", "4"] },
+    {
+      name: "sort type then code desc",
+      body: {
+        sort: [
+          { field: "type", dir: "asc" },
+          { field: "code", dir: "desc" },
+        ],
+      },
+      expected: ["11", "10", "1", "5", "40", "4"],
+    },
   ])("$name", async ({ body, expected }) => {
     const res = await w.call(LIST, body);
     expect(res.status).toBe(200);
     expect({ codes: codes(res), total: res.body.total }).toEqual({ codes: expected, total: expected.length });
     const db = await rowsOf(w.companyId);
-    for (const row of res.body.rows) expect(db.find((r) => r.code === row.code)).toMatchObject({ id: row.id, name: row.name, type: row.type, is_postable: row.isPostable });
+    for (const row of res.body.rows)
+      expect(db.find((r) => r.code === row.code)).toMatchObject({ id: row.id, name: row.name, type: row.type, is_postable: row.isPostable });
   });
 
   test("another company's accounts are not listed", async () => {
@@ -297,21 +375,52 @@ describe("update", () => {
       { code: "P", name: "P", type: "asset" },
       { code: "L", name: "L", type: "liability" },
       { code: "FREE", name: "FREE", type: "asset" },
-    ]) await ok(w, CREATE, a);
-    await ok(w, "/v1/ledger/journal/transactions/create", { date: "2026-02-10", entries: [{ accountCode: "P", debit: "10.00" }, { accountCode: "L", credit: "10.00" }] });
+    ])
+      await ok(w, CREATE, a);
+    await ok(w, "/v1/ledger/journal/transactions/create", {
+      date: "2026-02-10",
+      entries: [
+        { accountCode: "P", debit: "10.00" },
+        { accountCode: "L", credit: "10.00" },
+      ],
+    });
     return w;
   }
 
   test.each([
     { name: "unknown account", input: { code: "NOPE", name: "x" }, status: 404, code: "not_found", key: "ledger_account.not_found" },
     { name: "parent is itself", input: { code: "A", parentCode: "A" }, status: 422, code: "unprocessable", key: "ledger_account.parent_cycle" },
-    { name: "parent is its own grandchild (cycle)", input: { code: "A", parentCode: "A.1" }, status: 422, code: "unprocessable", key: "ledger_account.parent_cycle" },
+    {
+      name: "parent is its own grandchild (cycle)",
+      input: { code: "A", parentCode: "A.1" },
+      status: 422,
+      code: "unprocessable",
+      key: "ledger_account.parent_cycle",
+    },
     { name: "parent missing", input: { code: "FREE", parentCode: "MISSING" }, status: 422, code: "unprocessable", key: "ledger_account.parent_unknown" },
     { name: "parent postable", input: { code: "FREE", parentCode: "P" }, status: 409, code: "conflict", key: "ledger_account.parent_postable" },
-    { name: "parent of another type", input: { code: "FREE", parentCode: "E" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_parent" },
-    { name: "type differing from its sub-accounts", input: { code: "A.1", type: "expense" }, status: 422, code: "unprocessable", key: "ledger_account.type_differs_from_children" },
+    {
+      name: "parent of another type",
+      input: { code: "FREE", parentCode: "E" },
+      status: 422,
+      code: "unprocessable",
+      key: "ledger_account.type_differs_from_parent",
+    },
+    {
+      name: "type differing from its sub-accounts",
+      input: { code: "A.1", type: "expense" },
+      status: 422,
+      code: "unprocessable",
+      key: "ledger_account.type_differs_from_children",
+    },
     { name: "account with postings changes type", input: { code: "P", type: "expense" }, status: 409, code: "conflict", key: "ledger_account.has_postings" },
-    { name: "account with postings becomes non-postable", input: { code: "P", isPostable: false }, status: 409, code: "conflict", key: "ledger_account.has_postings" },
+    {
+      name: "account with postings becomes non-postable",
+      input: { code: "P", isPostable: false },
+      status: 409,
+      code: "conflict",
+      key: "ledger_account.has_postings",
+    },
     { name: "account with sub-accounts becomes postable", input: { code: "A.1", isPostable: true }, status: 409, code: "conflict" },
   ])("$name -> $status, nothing changes", async ({ input, status, code, key }) => {
     const w = await chart();

@@ -65,7 +65,11 @@ async function dbSums(companyId: string) {
     "select account_code, sum(debit)::text as debit, sum(credit)::text as credit from journal_entries where company_id = ? group by account_code",
     [companyId],
   );
-  const [total] = (await h.db.raw("select coalesce(sum(debit), 0)::text as debit, coalesce(sum(credit), 0)::text as credit from journal_entries where company_id = ?", [companyId])).rows;
+  const [total] = (
+    await h.db.raw("select coalesce(sum(debit), 0)::text as debit, coalesce(sum(credit), 0)::text as credit from journal_entries where company_id = ?", [
+      companyId,
+    ])
+  ).rows;
   return { perAccount: new Map(rows.map((r) => [r.account_code, { debit: new Decimal(r.debit), credit: new Decimal(r.credit) }])), total };
 }
 
@@ -81,16 +85,22 @@ async function dbTransactionTotalsFor(companyId: string, account: string) {
 }
 
 const lockedSnapshot = (companyId: string) =>
-  h.db("journal_entries").where({ company_id: companyId }).whereRaw("to_char(date, 'YYYY-MM') = any(?)", [LOCKED_MONTHS]).orderBy(["transaction_id", "line_no"]);
+  h
+    .db("journal_entries")
+    .where({ company_id: companyId })
+    .whereRaw("to_char(date, 'YYYY-MM') = any(?)", [LOCKED_MONTHS])
+    .orderBy(["transaction_id", "line_no"]);
 
 /** A posting, balanced or (one in four) with its first credit off by 0.01..5.00, which must be refused. */
-const maybeUnbalancedArb = fc.record({ posting: postingArb, skew: fc.oneof(fc.constant(0n), fc.constant(0n), fc.constant(0n), fc.bigInt({ min: 1n, max: 500n })) }).map(({ posting, skew }) => {
-  if (skew === 0n) return { posting, balanced: true };
-  const entries = posting.entries.map((e) => ({ ...e }));
-  const first = entries.find((e) => e.credit !== undefined)!;
-  first.credit = new Decimal(first.credit!).plus(money(skew)).toFixed(2);
-  return { posting: { ...posting, entries }, balanced: false };
-});
+const maybeUnbalancedArb = fc
+  .record({ posting: postingArb, skew: fc.oneof(fc.constant(0n), fc.constant(0n), fc.constant(0n), fc.bigInt({ min: 1n, max: 500n })) })
+  .map(({ posting, skew }) => {
+    if (skew === 0n) return { posting, balanced: true };
+    const entries = posting.entries.map((e) => ({ ...e }));
+    const first = entries.find((e) => e.credit !== undefined)!;
+    first.credit = new Decimal(first.credit!).plus(money(skew)).toFixed(2);
+    return { posting: { ...posting, entries }, balanced: false };
+  });
 
 describe("random postings", () => {
   test("the books balance, accounts hold exactly the accepted lines, unbalanced postings are refused, list totals agree, locked months never change", async () => {
@@ -102,7 +112,13 @@ describe("random postings", () => {
         const w = await world();
         // Postings in the months about to be locked, so there is something that must not change.
         for (const month of LOCKED_MONTHS) {
-          await ok(w, CREATE, { date: `${month}-10`, entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "5000", credit: "100.00" }] });
+          await ok(w, CREATE, {
+            date: `${month}-10`,
+            entries: [
+              { accountCode: "2710", debit: "100.00" },
+              { accountCode: "5000", credit: "100.00" },
+            ],
+          });
           await ok(w, "/v1/ledger/periods/lock", { month });
         }
         const expected = new Map<string, { debit: Decimal; credit: Decimal }>(ACCOUNTS.map((a) => [a, { debit: new Decimal(0), credit: new Decimal(0) }]));
@@ -136,7 +152,11 @@ describe("random postings", () => {
         for (const account of ACCOUNTS) {
           const got = perAccount.get(account) ?? { debit: new Decimal(0), credit: new Decimal(0) };
           const want = expected.get(account)!;
-          expect({ account, debit: got.debit.toFixed(2), credit: got.credit.toFixed(2) }).toEqual({ account, debit: want.debit.toFixed(2), credit: want.credit.toFixed(2) });
+          expect({ account, debit: got.debit.toFixed(2), credit: got.credit.toFixed(2) }).toEqual({
+            account,
+            debit: want.debit.toFixed(2),
+            credit: want.credit.toFixed(2),
+          });
           const listed = await w.call(LIST, { filter: [{ field: "account", op: "eq", value: account }], totals: ["debit", "credit"], pageSize: 1 });
           expect(listed.body.totals).toEqual(await dbTransactionTotalsFor(w.companyId, account));
         }
@@ -157,7 +177,16 @@ describe("concurrent postings", () => {
     const amounts = Array.from({ length: 20 }, (_, i) => new Decimal(i + 1).times("10.01").toFixed(2));
     const results = await Promise.all(
       amounts.map((amount, i) =>
-        w.call(CREATE, { date: "2026-07-15", reference: `C-${i}`, entries: [{ accountCode: "2710", debit: amount }, { accountCode: "2410", credit: amount }, { accountCode: "6000", debit: "1.00" }, { accountCode: "5000", credit: "1.00" }] }),
+        w.call(CREATE, {
+          date: "2026-07-15",
+          reference: `C-${i}`,
+          entries: [
+            { accountCode: "2710", debit: amount },
+            { accountCode: "2410", credit: amount },
+            { accountCode: "6000", debit: "1.00" },
+            { accountCode: "5000", credit: "1.00" },
+          ],
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -179,7 +208,15 @@ describe("concurrent postings", () => {
     const w = await world();
     await ok(w, "/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026, startAt: 100 });
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => w.call(CREATE, { date: "2026-08-01", entries: [{ accountCode: "2710", debit: "5.00" }, { accountCode: "3010", credit: "5.00" }] })),
+      Array.from({ length: 20 }, () =>
+        w.call(CREATE, {
+          date: "2026-08-01",
+          entries: [
+            { accountCode: "2710", debit: "5.00" },
+            { accountCode: "3010", credit: "5.00" },
+          ],
+        }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const numbers = results.map((r) => r.body.number as string);
@@ -191,7 +228,13 @@ describe("concurrent postings", () => {
 
   test("10 concurrent reversals of one transaction: exactly one wins, the rest are 409", async () => {
     const w = await world();
-    const tx = await ok(w, CREATE, { date: "2026-09-01", entries: [{ accountCode: "2710", debit: "5.00" }, { accountCode: "3010", credit: "5.00" }] });
+    const tx = await ok(w, CREATE, {
+      date: "2026-09-01",
+      entries: [
+        { accountCode: "2710", debit: "5.00" },
+        { accountCode: "3010", credit: "5.00" },
+      ],
+    });
     const results = await Promise.all(Array.from({ length: 10 }, () => w.call("/v1/ledger/journal/transactions/reverse", { id: tx.id })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);

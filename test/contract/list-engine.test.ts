@@ -98,15 +98,26 @@ describe("operators against field types", () => {
       { company_id: b.companyId, currency_code: "GBP", rate_date: "2024-01-01", rate: "9.99", set_by_key_id: b.keyId },
       { company_id: b.companyId, currency_code: "CHF", rate_date: "2024-01-01", rate: "0.95", set_by_key_id: b.keyId },
     ]);
-    await h.db("number_series").insert([
-      ...[S1, S2, S3, S4].map((s) => ({ ...s, company_id: a.companyId, updated_at: s.created_at })),
-      { ...SB, company_id: b.companyId, updated_at: SB.created_at },
-    ]);
+    await h
+      .db("number_series")
+      .insert([
+        ...[S1, S2, S3, S4].map((s) => ({ ...s, company_id: a.companyId, updated_at: s.created_at })),
+        { ...SB, company_id: b.companyId, updated_at: SB.created_at },
+      ]);
     const c = await h.bootstrap("Companies list account");
     companiesKey = c.apiKey;
-    await h.db("companies").insert(
-      [C1, C2, C3].map((x) => ({ ...x, account_id: c.accountId, country_code: "LT", base_currency: "EUR", invoice_currency: "EUR", updated_at: x.created_at })),
-    );
+    await h
+      .db("companies")
+      .insert(
+        [C1, C2, C3].map((x) => ({
+          ...x,
+          account_id: c.accountId,
+          country_code: "LT",
+          base_currency: "EUR",
+          invoice_currency: "EUR",
+          updated_at: x.created_at,
+        })),
+      );
   });
 
   test("the 2024 dataset as a sees it: its override in place of the ECB rate, not b's", async () => {
@@ -348,7 +359,12 @@ describe("bounds of the list request", () => {
     ["filter with 11 items", { filter: Array(11).fill(dateFilter) }, "filter"],
     ["totals with 10 items", { totals: Array(10).fill("rate") }, null],
     ["totals with 11 items", { totals: Array(11).fill("rate") }, "totals"],
-    ["filter field of 64 chars: not a field of this list", { filter: [{ field: name64, op: "eq", value: "x" }] }, "filter[0].field", /must be one of: "currencyCode", "date", "rate"/],
+    [
+      "filter field of 64 chars: not a field of this list",
+      { filter: [{ field: name64, op: "eq", value: "x" }] },
+      "filter[0].field",
+      /must be one of: "currencyCode", "date", "rate"/,
+    ],
     ["filter field of 65 chars", { filter: [{ field: name65, op: "eq", value: "x" }] }, "filter[0].field", /must be one of/],
     ["filter field empty", { filter: [{ field: "", op: "eq", value: "x" }] }, "filter[0].field"],
     ["sort field of 64 chars: not a field of this list", { sort: [{ field: name64 }] }, "sort[0].field", /must be one of/],
@@ -405,11 +421,7 @@ describe("bounds of the list request", () => {
   });
 
   test("a 10-item filter applies every condition", async () => {
-    const filter = [
-      ...Array(8).fill(dateFilter),
-      { field: "currencyCode", op: "eq", value: "SEK" },
-      { field: "rate", op: "gte", value: "10.55" },
-    ];
+    const filter = [...Array(8).fill(dateFilter), { field: "currencyCode", op: "eq", value: "SEK" }, { field: "rate", op: "gte", value: "10.55" }];
     const res = await ok(h.post(RATES, { filter }, asA));
     expect(res.rows.map(rateKey)).toEqual(["SEK 2020-01-02 10.6"]);
   });
@@ -424,15 +436,13 @@ describe("bounds of the list request", () => {
       { currency_code: "MYR", rate_date: "2020-01-02", rate: "10.6" },
     ]);
     const filter = [{ field: "currencyCode", op: "in", value: ["THB", "MYR"] }];
-    const sort = [{ field: "rate", dir: "desc" }, { field: "currencyCode", dir: "desc" }, { field: "date", dir: "asc" }];
+    const sort = [
+      { field: "rate", dir: "desc" },
+      { field: "currencyCode", dir: "desc" },
+      { field: "date", dir: "asc" },
+    ];
     const res = await ok(h.post(RATES, { filter, sort }, asA));
-    expect(res.rows.map(rateKey)).toEqual([
-      "THB 2020-01-02 10.6",
-      "MYR 2020-01-02 10.6",
-      "THB 2020-01-01 10.5",
-      "THB 2020-01-03 10.5",
-      "MYR 2020-01-03 10.5",
-    ]);
+    expect(res.rows.map(rateKey)).toEqual(["THB 2020-01-02 10.6", "MYR 2020-01-02 10.6", "THB 2020-01-01 10.5", "THB 2020-01-03 10.5", "MYR 2020-01-03 10.5"]);
   });
 });
 
@@ -475,13 +485,25 @@ describe("fields a list does not have", () => {
     ["a field of another list (setAt is an override field)", RATES, { sort: [{ field: "setAt" }] }, ["sort[0].field"]],
     ["a field only another list has", SERIES, { filter: [{ field: "rate", op: "eq", value: "1" }] }, ["filter[0].field"]],
     ["companies: totals on a text field", COMPANIES, { totals: ["name"] }, ["totals[0]"]],
-    ["companies: a hidden column", COMPANIES, { filter: [{ field: "accountId", op: "eq", value: "00000000-0000-4000-8000-000000000000" }] }, ["filter[0].field"]],
+    [
+      "companies: a hidden column",
+      COMPANIES,
+      { filter: [{ field: "accountId", op: "eq", value: "00000000-0000-4000-8000-000000000000" }] },
+      ["filter[0].field"],
+    ],
     ["api keys: the secret hash", KEYS, { filter: [{ field: "secretHash", op: "eq", value: "x" }] }, ["filter[0].field"]],
     ["api keys: sort on scopes", KEYS, { sort: [{ field: "scopes" }] }, ["sort[0].field"]],
     [
       "every offending element at once",
       RATES,
-      { filter: [{ field: "date", op: "gte", value: "2000-01-01" }, { field: "x", op: "eq", value: "1" }], sort: [{ field: "date" }, { field: "rate" }, { field: "y" }], totals: ["rate", "z"] },
+      {
+        filter: [
+          { field: "date", op: "gte", value: "2000-01-01" },
+          { field: "x", op: "eq", value: "1" },
+        ],
+        sort: [{ field: "date" }, { field: "rate" }, { field: "y" }],
+        totals: ["rate", "z"],
+      },
       ["filter[1].field", "sort[2].field", "totals[1]"],
     ],
     // Names an object literal inherits must not count as fields.
@@ -502,8 +524,17 @@ describe("fields a list does not have", () => {
       key: "request.invalid",
       fields: sorted([...new Set([...fields, ...((path === SERIES || path === COMPANIES) && fields.some((f) => f.startsWith("totals[")) ? ["totals"] : [])])]),
     });
-    const res = await engine.post(path, body, path === COMPANIES || path === KEYS ? { key: onEngine.apiKey } : { key: onEngine.apiKey, companyId: onEngine.companyId });
-    expect({ status: res.status, code: res.body?.error?.code, key: res.body?.error?.key, fields: sorted(Object.keys(res.body?.error?.fieldErrors ?? {})) }).toEqual({
+    const res = await engine.post(
+      path,
+      body,
+      path === COMPANIES || path === KEYS ? { key: onEngine.apiKey } : { key: onEngine.apiKey, companyId: onEngine.companyId },
+    );
+    expect({
+      status: res.status,
+      code: res.body?.error?.code,
+      key: res.body?.error?.key,
+      fields: sorted(Object.keys(res.body?.error?.fieldErrors ?? {})),
+    }).toEqual({
       status: 400,
       code: "validation",
       key: "list.invalid",
@@ -566,7 +597,10 @@ describe("totals", () => {
 
   test("the sum follows the filter, not the page", async () => {
     const filter = [...aud, { field: "rate", op: "gte", value: "1" }];
-    const expected = effective.filter((r) => new Decimal(r).gte(1)).reduce((s, r) => s.plus(r), new Decimal(0)).toFixed();
+    const expected = effective
+      .filter((r) => new Decimal(r).gte(1))
+      .reduce((s, r) => s.plus(r), new Decimal(0))
+      .toFixed();
     const res = await ok(h.post(RATES, { filter, totals: ["rate"], pageSize: 1, sort: [{ field: "rate" }] }, asA));
     expect(res.total).toBe(3);
     expect(res.totals).toEqual({ rate: expected });
@@ -615,42 +649,100 @@ describe("stable paging under ties", () => {
   let companyAccountKey: string;
 
   beforeAll(async () => {
-    const rows = CURRENCIES.flatMap((c, i) => DAYS.map((d, j) => ({ currency_code: c, rate_date: d, rate: i === 0 && j === 0 ? "0.5" : i === 1 && j < 2 ? "2.5" : "1.5" })));
+    const rows = CURRENCIES.flatMap((c, i) =>
+      DAYS.map((d, j) => ({ currency_code: c, rate_date: d, rate: i === 0 && j === 0 ? "0.5" : i === 1 && j < 2 ? "2.5" : "1.5" })),
+    );
     await h.db("exchange_rates").insert(rows);
     tieTenant = await h.tenant({ name: "Lygiosios UAB" });
-    await h.db("number_series").insert(
-      Array.from({ length: 11 }, (_, i) => ({ company_id: tieTenant.companyId, document_type: "journal", prefix: "J", year: 2000 + i, next_number: 1, created_at: "2024-01-01T00:00:00Z" })).concat(
-        Array.from({ length: 10 }, (_, i) => ({ company_id: tieTenant.companyId, document_type: "journal", prefix: `P${i % 2}`, year: 2030 + i, next_number: 1, created_at: "2024-01-01T00:00:00Z" })),
-      ),
-    );
+    await h
+      .db("number_series")
+      .insert(
+        Array.from({ length: 11 }, (_, i) => ({
+          company_id: tieTenant.companyId,
+          document_type: "journal",
+          prefix: "J",
+          year: 2000 + i,
+          next_number: 1,
+          created_at: "2024-01-01T00:00:00Z",
+        })).concat(
+          Array.from({ length: 10 }, (_, i) => ({
+            company_id: tieTenant.companyId,
+            document_type: "journal",
+            prefix: `P${i % 2}`,
+            year: 2030 + i,
+            next_number: 1,
+            created_at: "2024-01-01T00:00:00Z",
+          })),
+        ),
+      );
     const c = await h.bootstrap("Tie companies");
     companyAccountKey = c.apiKey;
-    await h.db("companies").insert(
-      Array.from({ length: 13 }, (_, i) => ({ account_id: c.accountId, name: "Tas pats UAB", code: `T${i}`, country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })),
-    );
+    await h
+      .db("companies")
+      .insert(
+        Array.from({ length: 13 }, (_, i) => ({
+          account_id: c.accountId,
+          name: "Tas pats UAB",
+          code: `T${i}`,
+          country_code: "LT",
+          base_currency: "EUR",
+          invoice_currency: "EUR",
+        })),
+      );
   });
 
   type Walk = { path: string; options: () => RequestOptions; body: Record<string, unknown>; key: (r: any) => string; primary?: (r: any) => string | number };
-  const rateWalk = (sort: unknown[], primary?: (r: any) => number | string): Walk => ({ path: RATES, options: () => asA, body: { filter: Y2022, sort }, key: rateKey, primary });
+  const rateWalk = (sort: unknown[], primary?: (r: any) => number | string): Walk => ({
+    path: RATES,
+    options: () => asA,
+    body: { filter: Y2022, sort },
+    key: rateKey,
+    primary,
+  });
 
   const walks: [string, Walk, number][] = [
     ["rates by rate asc", rateWalk([{ field: "rate", dir: "asc" }], (r) => Number(r.rate)), 24],
     ["rates by rate desc", rateWalk([{ field: "rate", dir: "desc" }], (r) => -Number(r.rate)), 24],
     ["rates by date asc", rateWalk([{ field: "date", dir: "asc" }], (r) => r.date), 24],
-    ["rates by date desc, rate desc", rateWalk([{ field: "date", dir: "desc" }, { field: "rate", dir: "desc" }]), 24],
+    [
+      "rates by date desc, rate desc",
+      rateWalk([
+        { field: "date", dir: "desc" },
+        { field: "rate", dir: "desc" },
+      ]),
+      24,
+    ],
     ["rates in the default order", rateWalk([]), 24],
     [
       "series by documentType (all the same)",
-      { path: SERIES, options: () => ({ key: tieTenant.apiKey, companyId: tieTenant.companyId }), body: { sort: [{ field: "documentType", dir: "desc" }] }, key: (r) => r.id },
+      {
+        path: SERIES,
+        options: () => ({ key: tieTenant.apiKey, companyId: tieTenant.companyId }),
+        body: { sort: [{ field: "documentType", dir: "desc" }] },
+        key: (r) => r.id,
+      },
       21,
     ],
     [
       "series by createdAt (all the same)",
-      { path: SERIES, options: () => ({ key: tieTenant.apiKey, companyId: tieTenant.companyId }), body: { sort: [{ field: "createdAt" }, { field: "prefix", dir: "desc" }] }, key: (r) => r.id },
+      {
+        path: SERIES,
+        options: () => ({ key: tieTenant.apiKey, companyId: tieTenant.companyId }),
+        body: { sort: [{ field: "createdAt" }, { field: "prefix", dir: "desc" }] },
+        key: (r) => r.id,
+      },
       21,
     ],
-    ["companies by name (all the same)", { path: COMPANIES, options: () => ({ key: companyAccountKey }), body: { sort: [{ field: "name", dir: "desc" }] }, key: (r) => r.code }, 13],
-    ["companies by countryCode asc", { path: COMPANIES, options: () => ({ key: companyAccountKey }), body: { sort: [{ field: "countryCode" }] }, key: (r) => r.code }, 13],
+    [
+      "companies by name (all the same)",
+      { path: COMPANIES, options: () => ({ key: companyAccountKey }), body: { sort: [{ field: "name", dir: "desc" }] }, key: (r) => r.code },
+      13,
+    ],
+    [
+      "companies by countryCode asc",
+      { path: COMPANIES, options: () => ({ key: companyAccountKey }), body: { sort: [{ field: "countryCode" }] }, key: (r) => r.code },
+      13,
+    ],
   ];
 
   async function walk(w: Walk): Promise<any[]> {
@@ -728,7 +820,12 @@ describe("injection attempts", () => {
     ["op with SQL", RATES, { filter: [{ field: "rate", op: "= 1 or 1=1 --", value: "1" }] }, "filter[0].op"],
     ["eq value ' or 1=1 --", RATES, { filter: [Y2021, { field: "currencyCode", op: "eq", value: "' or 1=1 --" }] }, null],
     ["eq value with a statement", RATES, { filter: [Y2021, { field: "currencyCode", op: "eq", value: "'; drop table exchange_rates; --" }] }, null],
-    ["ne value is compared, not executed", RATES, { filter: [Y2021, { field: "currencyCode", op: "ne", value: "HUF' or '1'='1" }, { field: "currencyCode", op: "eq", value: "x" }] }, null],
+    [
+      "ne value is compared, not executed",
+      RATES,
+      { filter: [Y2021, { field: "currencyCode", op: "ne", value: "HUF' or '1'='1" }, { field: "currencyCode", op: "eq", value: "x" }] },
+      null,
+    ],
     ["contains value %", RATES, { filter: [Y2021, { field: "currencyCode", op: "contains", value: "%" }] }, null],
     ["contains value _", RATES, { filter: [Y2021, { field: "currencyCode", op: "contains", value: "_" }] }, null],
     ["contains value with a quote", SERIES, { filter: [{ field: "prefix", op: "contains", value: "' or ''='" }] }, null],
@@ -737,7 +834,12 @@ describe("injection attempts", () => {
     ["decimal value with SQL", RATES, { filter: [Y2021, { field: "rate", op: "eq", value: "1 or 1=1" }] }, "filter[1].value"],
     ["date value with SQL", RATES, { filter: [{ field: "date", op: "eq", value: "2021-06-01' or '1'='1" }] }, "filter[0].value"],
     ["uuid value with SQL", SERIES, { filter: [{ field: "id", op: "eq", value: "' or 1=1 --" }] }, "filter[0].value"],
-    ["timestamp value with SQL", SERIES, { filter: [{ field: "createdAt", op: "gte", value: "2020-01-01'; drop table number_series; --" }] }, "filter[0].value"],
+    [
+      "timestamp value with SQL",
+      SERIES,
+      { filter: [{ field: "createdAt", op: "gte", value: "2020-01-01'; drop table number_series; --" }] },
+      "filter[0].value",
+    ],
   ];
 
   test.each(cases)("%s", async (_label, path, body, field) => {
@@ -771,7 +873,13 @@ describe("tenancy", () => {
   test("exchange-rates/list: b's overrides neither replace a's rates nor add rows", async () => {
     const res = await ok(h.post(RATES, { filter: [{ field: "currencyCode", op: "in", value: ["GBP", "CHF"] }, ...Y2024], pageSize: 500 }, asA));
     expect(sorted(res.rows.map(rateKey))).toEqual([GBP1, GBP2]);
-    const asB = await ok(h.post(RATES, { filter: [{ field: "currencyCode", op: "in", value: ["GBP", "CHF"] }, ...Y2024], pageSize: 500 }, { key: b.apiKey, companyId: b.companyId }));
+    const asB = await ok(
+      h.post(
+        RATES,
+        { filter: [{ field: "currencyCode", op: "in", value: ["GBP", "CHF"] }, ...Y2024], pageSize: 500 },
+        { key: b.apiKey, companyId: b.companyId },
+      ),
+    );
     expect(sorted(asB.rows.map(rateKey))).toEqual(["CHF 2024-01-01 0.95", "GBP 2024-01-01 9.99", GBP2]);
   });
 
@@ -787,7 +895,10 @@ describe("tenancy", () => {
   test("series/list: b's series never appears, not even by its id or prefix", async () => {
     const all = await ok(h.post(SERIES, { pageSize: 500 }, asA));
     expect(sorted(all.rows.map(seriesKey))).toEqual(sorted([s1, s2, s3, s4]));
-    for (const filter of [{ field: "id", op: "eq", value: SB.id }, { field: "prefix", op: "eq", value: "BX" }]) {
+    for (const filter of [
+      { field: "id", op: "eq", value: SB.id },
+      { field: "prefix", op: "eq", value: "BX" },
+    ]) {
       expect(await ok(h.post(SERIES, { filter: [filter] }, asA))).toMatchObject({ rows: [], total: 0 });
     }
     const asB = await ok(h.post(SERIES, {}, { key: b.apiKey, companyId: b.companyId }));

@@ -195,15 +195,28 @@ describe("SAF-T mapping, contra flags and statement lines of every account", () 
   });
 
   test("the API list filters on isContra and statementLine", async () => {
-    const contra = await call("/v1/ledger/accounts/list", { filter: [{ field: "isContra", op: "eq", value: true }, { field: "statementLine", op: "eq", value: "A.II.2" }] });
+    const contra = await call("/v1/ledger/accounts/list", {
+      filter: [
+        { field: "isContra", op: "eq", value: true },
+        { field: "statementLine", op: "eq", value: "A.II.2" },
+      ],
+    });
     expect(contra.body.rows.map((a: any) => a.code)).toEqual(["1217", "1218", "1219"]);
   });
 
   test("a sub-account created under a mapped account takes its parent's statement line and AccountTableID", async () => {
     const made = await call("/v1/ledger/accounts/create", { code: "2712", name: "Luminor sąskaita", type: "asset", parentCode: "271" });
     expect(made.status).toBe(200);
-    expect(made.body).toMatchObject({ statementLine: "B.IV", isContra: false, saft: { accountTableId: "271", accountType: "TT", groupingCategory: "D", groupingCode: "271" } });
-    expect(await h.db("ledger_accounts").where({ company_id: o.companyId, code: "2712" }).first()).toMatchObject({ statement_line: "B.IV", saft_account_table_id: "271", saft_account_type: "TT" });
+    expect(made.body).toMatchObject({
+      statementLine: "B.IV",
+      isContra: false,
+      saft: { accountTableId: "271", accountType: "TT", groupingCategory: "D", groupingCode: "271" },
+    });
+    expect(await h.db("ledger_accounts").where({ company_id: o.companyId, code: "2712" }).first()).toMatchObject({
+      statement_line: "B.IV",
+      saft_account_table_id: "271",
+      saft_account_type: "TT",
+    });
   });
 });
 
@@ -239,8 +252,22 @@ describe("statements: a contra account reduces its line", () => {
     const p = { key: t.apiKey, companyId: t.companyId };
     expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
     const post = (date: string, entries: object[]) => call("/v1/ledger/journal/transactions/create", { date, entries }, p);
-    expect((await post("2026-01-02", [{ accountCode: "1210", debit: "12000.00" }, { accountCode: "3010", credit: "12000.00" }])).status).toBe(200);
-    expect((await post("2026-01-31", [{ accountCode: "6206", debit: "100.00" }, { accountCode: "1217", credit: "100.00" }])).status).toBe(200);
+    expect(
+      (
+        await post("2026-01-02", [
+          { accountCode: "1210", debit: "12000.00" },
+          { accountCode: "3010", credit: "12000.00" },
+        ])
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post("2026-01-31", [
+          { accountCode: "6206", debit: "100.00" },
+          { accountCode: "1217", credit: "100.00" },
+        ])
+      ).status,
+    ).toBe(200);
     const bs = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-31" }, p);
     const lines = Object.fromEntries(bs.body.statementLines.map((l: any) => [l.line, l.amount]));
     expect(lines).toMatchObject({ A: "11900.00", "A.II": "11900.00", "A.II.2": "11900.00", D: "11900.00", "D.I.1": "12000.00", "D.V.1": "-100.00" });
@@ -255,10 +282,24 @@ describe("statements: a contra account reduces its line", () => {
     const p = { key: t.apiKey, companyId: t.companyId };
     expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
     const post = (entries: object[]) => call("/v1/ledger/journal/transactions/create", { date: "2026-01-01", entries }, p);
-    expect((await post([{ accountCode: "2710", debit: "500.00" }, { accountCode: "999", credit: "500.00" }])).status).toBe(200);
+    expect(
+      (
+        await post([
+          { accountCode: "2710", debit: "500.00" },
+          { accountCode: "999", credit: "500.00" },
+        ])
+      ).status,
+    ).toBe(200);
     const open = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-01" }, p);
     expect(open.body.statementLines.find((l: any) => l.line === "X")).toMatchObject({ amount: "-500.00" });
-    expect((await post([{ accountCode: "999", debit: "500.00" }, { accountCode: "3010", credit: "500.00" }])).status).toBe(200);
+    expect(
+      (
+        await post([
+          { accountCode: "999", debit: "500.00" },
+          { accountCode: "3010", credit: "500.00" },
+        ])
+      ).status,
+    ).toBe(200);
     const closed = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-01" }, p);
     expect(closed.body.statementLines.find((l: any) => l.line === "X")).toMatchObject({ amount: "0.00" });
   });
@@ -271,15 +312,44 @@ describe("migration of a company that applied the old template", () => {
     // The old template as it was seeded: its codes and names, parents by its own rules, types by class.
     const classType: Record<string, string> = { "1": "asset", "2": "asset", "3": "equity", "4": "liability", "5": "income", "6": "expense" };
     const codes = new Set(OLD_TEMPLATE.map(([c]) => c));
-    const parentOf = (c: string) => (c.length === 1 ? null : c.length === 2 ? c[0] : ["4480", "4490"].includes(`${c.slice(0, 3)}0`) && `${c.slice(0, 3)}0` !== c ? `${c.slice(0, 3)}0` : c.slice(0, 2));
+    const parentOf = (c: string) =>
+      c.length === 1
+        ? null
+        : c.length === 2
+          ? c[0]
+          : ["4480", "4490"].includes(`${c.slice(0, 3)}0`) && `${c.slice(0, 3)}0` !== c
+            ? `${c.slice(0, 3)}0`
+            : c.slice(0, 2);
     const parents = new Set(OLD_TEMPLATE.map(([c]) => parentOf(c)).filter(Boolean));
     await db("ledger_accounts").insert(
-      OLD_TEMPLATE.map(([code, name]) => ({ company_id: t.companyId, code, name, name_en: "old", type: classType[code[0]], parent_code: parentOf(code), is_postable: !parents.has(code) })),
+      OLD_TEMPLATE.map(([code, name]) => ({
+        company_id: t.companyId,
+        code,
+        name,
+        name_en: "old",
+        type: classType[code[0]],
+        parent_code: parentOf(code),
+        is_postable: !parents.has(code),
+      })),
     );
     expect(codes.size).toBe(143);
     const o2 = { key: t.apiKey, companyId: t.companyId };
     // Entries on 1292 (gone from the new chart) and 2410 (kept); a rule pointing at 6210 (gone, unposted).
-    expect((await call("/v1/ledger/journal/transactions/create", { date: "2026-01-10", entries: [{ accountCode: "1292", credit: "10.00" }, { accountCode: "2410", debit: "10.00" }] }, o2)).status).toBe(200);
+    expect(
+      (
+        await call(
+          "/v1/ledger/journal/transactions/create",
+          {
+            date: "2026-01-10",
+            entries: [
+              { accountCode: "1292", credit: "10.00" },
+              { accountCode: "2410", debit: "10.00" },
+            ],
+          },
+          o2,
+        )
+      ).status,
+    ).toBe(200);
     await db("posting_rules").insert({ company_id: t.companyId, rule: "bank.fees", account_code: "6210" });
 
     // The migration finds this company (and not one that applied the new template) and rewrites it.

@@ -26,13 +26,19 @@ async function refused(w: BooksWorld, p: BooksPackage, status: 409 | 422, fieldE
 }
 
 const seriesOf = async (w: BooksWorld) =>
-  (await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" }).orderBy("prefix")).map((s) => [s.prefix, s.year, s.next_number]);
+  (await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" }).orderBy("prefix")).map((s) => [
+    s.prefix,
+    s.year,
+    s.next_number,
+  ]);
 
 describe("rule 8: a number past what a series can show", () => {
   test("SF-2147483646 raises SF to 2147483647, the highest nextNumber; the series list shows it within the contract", async () => {
     const w = await booksWorld(h);
     const p = pkgWith((p) => (p.openReceivables![1].number = "SF-2147483646"));
-    const expected = [{ id: null, documentType: "sale_invoice", prefix: "SF", year: 2026, nextNumber: 2147483647, nextFormatted: "SF-2147483647", created: true }];
+    const expected = [
+      { id: null, documentType: "sale_invoice", prefix: "SF", year: 2026, nextNumber: 2147483647, nextFormatted: "SF-2147483647", created: true },
+    ];
     expect((await w.api.migration.books.validate(p)).numberSeries).toEqual(expected);
     const imported = await w.api.migration.books.import(p);
     expect(imported.numberSeries).toEqual([{ ...expected[0], id: expect.any(String) }]);
@@ -43,9 +49,14 @@ describe("rule 8: a number past what a series can show", () => {
 
   test.each([["SF-2147483647"], ["SF-99999999999999"]])("%s of the cut-over year: 422 naming the row; no series touched", async (number) => {
     const w = await booksWorld(h);
-    await refused(w, pkgWith((p) => (p.openReceivables![1].number = number)), 422, {
-      "openReceivables[1].number": ["leaves no next number in series SF (numbers go up to 2147483647)"],
-    });
+    await refused(
+      w,
+      pkgWith((p) => (p.openReceivables![1].number = number)),
+      422,
+      {
+        "openReceivables[1].number": ["leaves no next number in series SF (numbers go up to 2147483647)"],
+      },
+    );
     expect(await seriesOf(w)).toEqual([]);
   });
 });
@@ -121,7 +132,16 @@ describe("rule 6: the opening balances' month", () => {
   test("a locked month of the opening balances: 409 migration.period_locked naming it; nothing stored", async () => {
     const w = await booksWorld(h);
     await w.api.ledger.periods.lock({ month: "2026-05" });
-    const p: BooksPackage = { cutoverDate: "2026-07-01", openingBalances: { date: "2026-05-31", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] } };
+    const p: BooksPackage = {
+      cutoverDate: "2026-07-01",
+      openingBalances: {
+        date: "2026-05-31",
+        entries: [
+          { accountCode: "2710", debit: "1.00" },
+          { accountCode: "3010", credit: "1.00" },
+        ],
+      },
+    };
     const before = await storedRows(h, w);
     for (const call of [w.api.migration.books.validate, w.api.migration.books.import]) {
       const e = await expectApiError(call(p), 409, "conflict", "migration.period_locked");
@@ -150,12 +170,23 @@ describe("rule 6: the stock's month", () => {
 describe("rule 3: the opening balances", () => {
   test("without a date, the transaction is dated the cut-over date", async () => {
     const w = await booksWorld(h);
-    const p: BooksPackage = { cutoverDate: "2026-07-01", openingBalances: { entries: [{ accountCode: "2710", debit: "12.34" }, { accountCode: "3010", credit: "12.34" }] } };
+    const p: BooksPackage = {
+      cutoverDate: "2026-07-01",
+      openingBalances: {
+        entries: [
+          { accountCode: "2710", debit: "12.34" },
+          { accountCode: "3010", credit: "12.34" },
+        ],
+      },
+    };
     const expected = { date: "2026-07-01", entries: 2, debitTotal: "12.34", creditTotal: "12.34", balancingAmount: "0.00" };
     expect((await w.api.migration.books.validate(p)).openingBalances).toEqual({ ...expected, journalTransactionId: null });
     const imported = await w.api.migration.books.import(p);
     expect(imported.openingBalances).toEqual({ ...expected, journalTransactionId: expect.any(String) });
-    const stored = await h.db("journal_transactions").where({ company_id: w.companyId, id: imported.openingBalances!.journalTransactionId }).first("date", "document_type");
+    const stored = await h
+      .db("journal_transactions")
+      .where({ company_id: w.companyId, id: imported.openingBalances!.journalTransactionId })
+      .first("date", "document_type");
     expect(stored).toEqual({ date: "2026-07-01", document_type: "migration_opening" });
     expect(await journalLines(h, w, imported.openingBalances!.journalTransactionId!)).toEqual([
       ["2710", "12.34", "0.00"],
@@ -210,7 +241,12 @@ describe("rule 11: purchase document numbers are unique per supplier", () => {
     const p: BooksPackage = {
       cutoverDate: "2026-07-01",
       partners: [supplier2],
-      openingBalances: { entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] },
+      openingBalances: {
+        entries: [
+          { accountCode: "2710", debit: "1.00" },
+          { accountCode: "3010", credit: "1.00" },
+        ],
+      },
       openPayables: [
         { partnerCode: "333333333", documentNumber: "T-100", documentDate: "2026-06-15", grossTotal: "5.00" },
         { partnerCode: "222222222", documentNumber: "T-100", documentDate: "2026-06-15", grossTotal: "5.00" },
@@ -245,8 +281,16 @@ describe("rule 12: the asset cost of a group against its asset account", () => {
 
 describe("rule 10: lot and expiry only for an item tracked by them (issue 22, item 10)", () => {
   test.each([
-    ["a lot number for an existing untracked item", (p: BooksPackage) => (p.stock![0].lotNumber = "L-1"), { "stock[0].lotNumber": ["item DAZAI is tracked by neither lot nor serial number: send the row without a lot number"] }],
-    ["an expiry date for an existing untracked item", (p: BooksPackage) => (p.stock![0].expiryDate = "2026-12-31"), { "stock[0].expiryDate": ["item DAZAI is tracked by neither lot nor serial number: send the row without an expiry date"] }],
+    [
+      "a lot number for an existing untracked item",
+      (p: BooksPackage) => (p.stock![0].lotNumber = "L-1"),
+      { "stock[0].lotNumber": ["item DAZAI is tracked by neither lot nor serial number: send the row without a lot number"] },
+    ],
+    [
+      "an expiry date for an existing untracked item",
+      (p: BooksPackage) => (p.stock![0].expiryDate = "2026-12-31"),
+      { "stock[0].expiryDate": ["item DAZAI is tracked by neither lot nor serial number: send the row without an expiry date"] },
+    ],
     [
       "both for an item the package creates (untracked)",
       (p: BooksPackage) => p.stock!.push({ itemCode: "DAZAI", quantity: "1", unitCost: "40", lotNumber: "L-2", expiryDate: "2027-01-31" }),
@@ -280,7 +324,9 @@ describe("rule 2: an existing account of another type (issue 22, item 10)", () =
       p.accounts![0] = { code: "2410", name: "Pirkėjų skolos", type: "liability" };
       p.accounts!.push({ code: "5000", name: "Pardavimai", type: "income" });
     });
-    await refused(w, p, 422, { "accounts[0].type": ["account 2410 exists with type asset; an existing account is left as it is, so the package must give that type (or another code)"] });
+    await refused(w, p, 422, {
+      "accounts[0].type": ["account 2410 exists with type asset; an existing account is left as it is, so the package must give that type (or another code)"],
+    });
     expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "2410" }).first("type")).toEqual({ type: "asset" });
     // With the chart's own type it is counted existing and left as it is.
     const ok = await w.api.migration.books.validate(pkgWith((p) => p.accounts!.push({ code: "5000", name: "Pardavimai", type: "income" })));

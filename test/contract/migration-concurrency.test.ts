@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** A call's outcome, for calls awaited after the test let go of a lock. */
-const settle = <T>(call: Promise<T>) => call.then((value) => ({ value }), (error: unknown) => ({ error: error as { status: number; key: string; fieldErrors?: unknown } }));
+const settle = <T>(call: Promise<T>) =>
+  call.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error: error as { status: number; key: string; fieldErrors?: unknown } }),
+  );
 
 describe("rule 1: concurrent imports", () => {
   test("two imports of one company wait on its lock; the second checks after the first committed: 409 naming every row", async () => {
@@ -38,8 +42,11 @@ describe("rule 1: concurrent imports", () => {
       await lockCompanyBooks(holder, w.companyId);
       const api = settle(w.api.migration.books.import(agreeingPackage()));
       type Outcome = { value: unknown } | { error: { status: number; key: string; fieldErrors?: unknown } };
-      const cli = runCli(["migrate-books", "--company", w.companyId, "--file", file], { DATABASE_URL: h.connectionString }).then((r): Outcome =>
-        r.code === 0 ? { value: JSON.parse(r.stdout) } : { error: { status: 409, key: /\((migration\.[a-z_]+)\)/.exec(r.stderr)?.[1] ?? r.stderr, fieldErrors: undefined } },
+      const cli = runCli(["migrate-books", "--company", w.companyId, "--file", file], { DATABASE_URL: h.connectionString }).then(
+        (r): Outcome =>
+          r.code === 0
+            ? { value: JSON.parse(r.stdout) }
+            : { error: { status: 409, key: /\((migration\.[a-z_]+)\)/.exec(r.stderr)?.[1] ?? r.stderr, fieldErrors: undefined } },
       );
       await waitForLockWaiters(h.db, { count: 2, waitEvent: "advisory", queryLike: "%pg_advisory_xact_lock%", what: "both imports on the company's lock" });
       expect((await storedRows(h, w)).saleInvoices).toBe(0);

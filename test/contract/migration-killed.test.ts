@@ -18,8 +18,20 @@ const bigPackage = (): BooksPackage => ({
   cutoverDate: "2026-07-01",
   source: "killed",
   partners: Array.from({ length: 2000 }, (_, i) => ({ code: `K${i}`, name: `Partneris ${i}` })),
-  openingBalances: { entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "3010", credit: "100.00" }], date: "2026-06-01" },
-  journal: Array.from({ length: 20_000 }, (_, i) => ({ date: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}`, entries: [{ accountCode: "2720", debit: "1.00" }, { accountCode: "2710", credit: "1.00" }] })),
+  openingBalances: {
+    entries: [
+      { accountCode: "2710", debit: "100.00" },
+      { accountCode: "3010", credit: "100.00" },
+    ],
+    date: "2026-06-01",
+  },
+  journal: Array.from({ length: 20_000 }, (_, i) => ({
+    date: `2026-06-${String(1 + (i % 28)).padStart(2, "0")}`,
+    entries: [
+      { accountCode: "2720", debit: "1.00" },
+      { accountCode: "2710", credit: "1.00" },
+    ],
+  })),
 });
 
 test("an import killed mid-way leaves the database as it was; the next import succeeds", async () => {
@@ -63,7 +75,12 @@ test("an import killed mid-way leaves the database as it was; the next import su
   await until(
     "the killed import's backend to end",
     async () => {
-      const rows = (await h.db.raw<{ rows: { state: string; age: string; query: string }[] }>("select state, (now() - xact_start)::text as age, query from pg_stat_activity where pid = ?", [importPid!])).rows;
+      const rows = (
+        await h.db.raw<{ rows: { state: string; age: string; query: string }[] }>(
+          "select state, (now() - xact_start)::text as age, query from pg_stat_activity where pid = ?",
+          [importPid!],
+        )
+      ).rows;
       lastSeen = rows[0] ? `${rows[0].state}, in its transaction for ${rows[0].age}: ${rows[0].query.slice(0, 120)}` : "";
       return rows.length === 0;
     },
@@ -71,7 +88,9 @@ test("an import killed mid-way leaves the database as it was; the next import su
   );
   expect(await snapshot()).toEqual(before);
   // No advisory lock of this database is left (other test files' databases have their own).
-  const advisory = await h.db.raw("select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())");
+  const advisory = await h.db.raw(
+    "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+  );
   expect(advisory.rows[0].n).toBe(0);
 
   const result = await w.api.migration.books.import(bigPackage());

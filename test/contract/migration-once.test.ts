@@ -23,8 +23,23 @@ const history = (): BooksPackage => ({
   cutoverDate: "2026-07-01",
   source: "Rivilė 2.0",
   journal: [
-    { date: "2026-06-10", description: "Pardavimas", reference: "SF-42", entries: [{ accountCode: "2410", debit: "610.00" }, { accountCode: "5000", credit: "610.00" }] },
-    { date: "2026-06-15", entries: [{ accountCode: "2720", debit: "50.00" }, { accountCode: "2710", credit: "30.00" }, { accountCode: "2710", credit: "20.00" }] },
+    {
+      date: "2026-06-10",
+      description: "Pardavimas",
+      reference: "SF-42",
+      entries: [
+        { accountCode: "2410", debit: "610.00" },
+        { accountCode: "5000", credit: "610.00" },
+      ],
+    },
+    {
+      date: "2026-06-15",
+      entries: [
+        { accountCode: "2720", debit: "50.00" },
+        { accountCode: "2710", credit: "30.00" },
+        { accountCode: "2710", credit: "20.00" },
+      ],
+    },
   ],
 });
 const stock = (): BooksPackage => ({
@@ -35,7 +50,8 @@ const stock = (): BooksPackage => ({
   ],
 });
 
-const imports = (w: BooksWorld) => h.db("migration_imports").where({ company_id: w.companyId }).orderBy("imported_at").select("id", "repeat_of", "source", "cutover_date", "fingerprint");
+const imports = (w: BooksWorld) =>
+  h.db("migration_imports").where({ company_id: w.companyId }).orderBy("imported_at").select("id", "repeat_of", "source", "cutover_date", "fingerprint");
 
 /** Sends a JSON text as is (its whitespace and property order are what the case is about). */
 const postText = (w: BooksWorld, op: "validate" | "import", text: string, idempotencyKey?: string) =>
@@ -43,27 +59,43 @@ const postText = (w: BooksWorld, op: "validate" | "import", text: string, idempo
 
 /** The package's JSON with every object's properties in reverse order, indented. */
 const reversedKeys = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(reversedKeys) : value && typeof value === "object" ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)])) : value;
+  Array.isArray(value)
+    ? value.map(reversedKeys)
+    : value && typeof value === "object"
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reversedKeys(v)]),
+        )
+      : value;
 
 describe("the same package again", () => {
   test.each([
     ["journal history only", history, (p: BooksPackage) => JSON.stringify(p)],
     ["journal history, its properties reordered and indented", history, (p: BooksPackage) => JSON.stringify(reversedKeys(p), null, 2)],
-    ["journal history, its rows and lines in another order, another source, amounts spelled otherwise", history, (p: BooksPackage) => {
-      const q = structuredClone(p);
-      q.source = "Rivilė 2.0 (second try)";
-      q.journal!.reverse();
-      q.journal![0].entries.reverse();
-      q.journal![1].entries[0].debit = "610";
-      return JSON.stringify(q);
-    }],
+    [
+      "journal history, its rows and lines in another order, another source, amounts spelled otherwise",
+      history,
+      (p: BooksPackage) => {
+        const q = structuredClone(p);
+        q.source = "Rivilė 2.0 (second try)";
+        q.journal!.reverse();
+        q.journal![0].entries.reverse();
+        q.journal![1].entries[0].debit = "610";
+        return JSON.stringify(q);
+      },
+    ],
     ["stock rows without serial numbers", stock, (p: BooksPackage) => JSON.stringify(p)],
-    ["stock rows, quantities spelled otherwise", stock, (p: BooksPackage) => {
-      const q = structuredClone(p);
-      q.stock![1].quantity = "2.50";
-      q.stock![0].unitCost = "50.00";
-      return JSON.stringify(q);
-    }],
+    [
+      "stock rows, quantities spelled otherwise",
+      stock,
+      (p: BooksPackage) => {
+        const q = structuredClone(p);
+        q.stock![1].quantity = "2.50";
+        q.stock![0].unitCost = "50.00";
+        return JSON.stringify(q);
+      },
+    ],
   ])("%s: 409 migration.package_imported naming the earlier import, from validate and import; nothing stored again", async (_name, make, again) => {
     const w = await booksWorld(h);
     const first = await w.api.migration.books.import(make());
@@ -87,7 +119,10 @@ describe("the same package again", () => {
     const w = await booksWorld(h);
     await w.api.migration.books.import(history());
     const more = history();
-    more.journal![1].entries = [{ accountCode: "2720", debit: "5.00" }, { accountCode: "2710", credit: "5.00" }];
+    more.journal![1].entries = [
+      { accountCode: "2720", debit: "5.00" },
+      { accountCode: "2710", credit: "5.00" },
+    ];
     const result = await w.api.migration.books.import(more);
     expect(result.journal).toEqual({ transactions: 2, entries: 4 });
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "migration" }).count({ n: "*" })).toEqual([{ n: "4" }]);
@@ -117,7 +152,12 @@ describe("repeatOf: the same package once more, on purpose", () => {
     await w.api.migration.books.import(stock());
     const stockImport = (await imports(w)).find((i) => i.id !== original.id)!;
     const before = await storedRows(h, w);
-    const wrong = await expectApiError(w.api.migration.books.validate({ ...history(), repeatOf: stockImport.id }), 422, "unprocessable", "migration.rows_rejected");
+    const wrong = await expectApiError(
+      w.api.migration.books.validate({ ...history(), repeatOf: stockImport.id }),
+      422,
+      "unprocessable",
+      "migration.rows_rejected",
+    );
     expect(wrong.fieldErrors).toEqual({ repeatOf: [`names no import of this package into the company (its latest import is ${original.id})`] });
     expect(await storedRows(h, w)).toEqual(before);
 
@@ -140,10 +180,22 @@ describe("the rule in the database", () => {
     const w = await booksWorld(h);
     await w.api.migration.books.import(history());
     const [original] = await imports(w);
-    const row = (extra: Record<string, unknown>) => ({ company_id: w.companyId, fingerprint: original.fingerprint, cutover_date: "2026-07-01", request_id: "test", ...extra });
-    const refusal = (q: Promise<unknown>) => q.then(() => "stored", (e: { constraint?: string; message: string }) => e.constraint ?? e.message);
+    const row = (extra: Record<string, unknown>) => ({
+      company_id: w.companyId,
+      fingerprint: original.fingerprint,
+      cutover_date: "2026-07-01",
+      request_id: "test",
+      ...extra,
+    });
+    const refusal = (q: Promise<unknown>) =>
+      q.then(
+        () => "stored",
+        (e: { constraint?: string; message: string }) => e.constraint ?? e.message,
+      );
     expect(await refusal(h.db("migration_imports").insert(row({})))).toBe("migration_imports_once");
-    expect(await refusal(h.db("migration_imports").insert(row({ fingerprint: "0".repeat(64), repeat_of: original.id })))).toBe("migration_imports_repeat_same_package");
+    expect(await refusal(h.db("migration_imports").insert(row({ fingerprint: "0".repeat(64), repeat_of: original.id })))).toBe(
+      "migration_imports_repeat_same_package",
+    );
     await h.db("migration_imports").insert(row({ repeat_of: original.id }));
     expect(await refusal(h.db("migration_imports").insert(row({ repeat_of: original.id })))).toBe("migration_imports_repeated_once");
     expect(await refusal(h.db("migration_imports").where({ company_id: w.companyId }).update({ source: "x" }))).toMatch(/never changed or deleted/);

@@ -28,15 +28,22 @@ describe("rule 3: an opening balance of 2,500 rows", () => {
     };
     const figures = { date: "2026-07-01", entries: 2501, debitTotal: "2499.00", creditTotal: "2499.00", balancingAmount: "-99.00" };
     const checked = await w.api.migration.books.validate(p);
-    expect([checked.accounts, checked.openingBalances]).toEqual([{ created: 2500, existing: 0 }, { ...figures, journalTransactionId: null }]);
+    expect([checked.accounts, checked.openingBalances]).toEqual([
+      { created: 2500, existing: 0 },
+      { ...figures, journalTransactionId: null },
+    ]);
     const imported = await w.api.migration.books.import(p);
     const id = imported.openingBalances!.journalTransactionId!;
     expect(imported).toEqual({ ...checked, dryRun: false, openingBalances: { ...figures, journalTransactionId: id } });
-    const lines = await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: id }).first(
-      h.db.raw("count(*)::int as n, max(line_no) as last, sum(debit)::text as debit, sum(credit)::text as credit"),
-    );
+    const lines = await h
+      .db("journal_entries")
+      .where({ company_id: w.companyId, transaction_id: id })
+      .first(h.db.raw("count(*)::int as n, max(line_no) as last, sum(debit)::text as debit, sum(credit)::text as credit"));
     expect(lines).toEqual({ n: 2501, last: 2501, debit: "2499.00", credit: "2499.00" });
-    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: id, line_no: 2501 }).first("account_code", "credit")).toEqual({ account_code: "3010", credit: "99.00" });
+    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: id, line_no: 2501 }).first("account_code", "credit")).toEqual({
+      account_code: "3010",
+      credit: "99.00",
+    });
     // Read back through the API, every line within the contract.
     const viaApi = await w.api.ledger.journal.transactions.get({ id });
     expect([viaApi.entries.length, viaApi.entries[2500].lineNo, viaApi.total]).toEqual([2501, 2501, "2499.00"]);
@@ -47,7 +54,9 @@ describe("rule 3: an opening balance of 2,500 rows", () => {
     const lineAllowed = async (lineNo: number) => {
       const trx = await h.db.transaction();
       try {
-        const [{ id }] = await trx("journal_transactions").insert({ company_id: w.companyId, date: "2026-07-01", document_type: "manual", total: "1.00", account_codes: ["2710", "3010"] }).returning("id");
+        const [{ id }] = await trx("journal_transactions")
+          .insert({ company_id: w.companyId, date: "2026-07-01", document_type: "manual", total: "1.00", account_codes: ["2710", "3010"] })
+          .returning("id");
         await trx("journal_entries").insert([
           { company_id: w.companyId, transaction_id: id, line_no: 1, date: "2026-07-01", account_code: "2710", debit: "1.00" },
           { company_id: w.companyId, transaction_id: id, line_no: lineNo, date: "2026-07-01", account_code: "3010", credit: "1.00" },
@@ -71,13 +80,27 @@ describe("rule 2: accounts nested as deep as the chart is long", () => {
     // code(i)'s parent is code(i + 1); the last one's is the template's group account 24.
     const p: BooksPackage = {
       cutoverDate: "2026-07-01",
-      accounts: Array.from({ length: depth }, (_, i) => ({ code: code(i), name: `Lygis ${i}`, type: "asset" as const, parentCode: i + 1 < depth ? code(i + 1) : "24" })),
-      openingBalances: { entries: [{ accountCode: code(0), debit: "5.00" }, { accountCode: "3010", credit: "5.00" }] },
+      accounts: Array.from({ length: depth }, (_, i) => ({
+        code: code(i),
+        name: `Lygis ${i}`,
+        type: "asset" as const,
+        parentCode: i + 1 < depth ? code(i + 1) : "24",
+      })),
+      openingBalances: {
+        entries: [
+          { accountCode: code(0), debit: "5.00" },
+          { accountCode: "3010", credit: "5.00" },
+        ],
+      },
     };
     expect((await w.api.migration.books.validate(p)).accounts).toEqual({ created: depth, existing: 0 });
     const imported = await w.api.migration.books.import(p);
     expect([imported.accounts, imported.openingBalances?.debitTotal]).toEqual([{ created: depth, existing: 0 }, "5.00"]);
-    const rows = await h.db("ledger_accounts").where({ company_id: w.companyId }).where("code", "like", "M%").select("code", "parent_code", "is_postable", "statement_line");
+    const rows = await h
+      .db("ledger_accounts")
+      .where({ company_id: w.companyId })
+      .where("code", "like", "M%")
+      .select("code", "parent_code", "is_postable", "statement_line");
     const byCode = new Map(rows.map((r) => [r.code, r]));
     expect(rows.length).toBe(depth);
     expect([byCode.get(code(0)), byCode.get(code(depth - 1))]).toEqual([

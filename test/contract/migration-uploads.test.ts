@@ -126,8 +126,18 @@ describe("one large upload per account at a time", () => {
     const a = await booksWorld(h);
     const over = Buffer.alloc(33_554_433, " ");
     over.write("{}");
-    expectError(await h.post("/v1/migration/books/validate", undefined, { key: a.apiKey, companyId: a.companyId, rawBody: over }), 413, "payload_too_large", "request.body_too_large");
-    expectError(await h.post("/v1/migration/books/validate", undefined, { key: a.apiKey, companyId: a.companyId, rawBody: "{" }), 400, "validation", "request.invalid");
+    expectError(
+      await h.post("/v1/migration/books/validate", undefined, { key: a.apiKey, companyId: a.companyId, rawBody: over }),
+      413,
+      "payload_too_large",
+      "request.body_too_large",
+    );
+    expectError(
+      await h.post("/v1/migration/books/validate", undefined, { key: a.apiKey, companyId: a.companyId, rawBody: "{" }),
+      400,
+      "validation",
+      "request.invalid",
+    );
     expect(await admitted()).toBe(0);
     expect((await a.api.migration.books.validate(agreeingPackage())).dryRun).toBe(true);
   });
@@ -135,11 +145,16 @@ describe("one large upload per account at a time", () => {
 
 describe("a large body is parsed and validated in a worker thread, with the pipeline's own answers", () => {
   test.each([
-    ["not JSON", "{\"cutoverDate\": ", undefined, { body: ["is not valid JSON: Unexpected end of JSON input"] }],
+    ["not JSON", '{"cutoverDate": ', undefined, { body: ["is not valid JSON: Unexpected end of JSON input"] }],
     ["not sent as JSON", "{}", "text/plain", { body: ["must be sent with Content-Type: application/json"] }],
     ["empty", "", undefined, { body: ["is required (send {} when there is nothing to say)"] }],
-    ["a lone surrogate", "{\"cutoverDate\": \"2026-07-01\", \"source\": \"\\ud800\"}", undefined, { source: ["must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape)"] }],
-    ["a missing and an unknown property", "{\"nera\": 1}", undefined, { cutoverDate: ["is required"], nera: ["is not a known property"] }],
+    [
+      "a lone surrogate",
+      '{"cutoverDate": "2026-07-01", "source": "\\ud800"}',
+      undefined,
+      { source: ["must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape)"] },
+    ],
+    ["a missing and an unknown property", '{"nera": 1}', undefined, { cutoverDate: ["is required"], nera: ["is not a known property"] }],
   ])("%s: 400 request.invalid naming the field", async (_name, text, contentType, fieldErrors) => {
     const w = await booksWorld(h);
     for (const op of ["validate", "import"]) {

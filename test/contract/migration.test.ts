@@ -42,13 +42,23 @@ describe("a package whose sub-ledgers agree with its ledger", () => {
     const w = await booksWorld(h);
     const before = await stored(w);
     const checked = await w.api.migration.books.validate(agreeingPackage());
-    expect(checked).toEqual({ ...EXPECTED, dryRun: true, openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: null }, numberSeries: [{ ...EXPECTED.numberSeries[0], id: null }] });
+    expect(checked).toEqual({
+      ...EXPECTED,
+      dryRun: true,
+      openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: null },
+      numberSeries: [{ ...EXPECTED.numberSeries[0], id: null }],
+    });
     expect(await stored(w)).toEqual(before);
 
     const imported = await w.api.migration.books.import(agreeingPackage());
     const openingId = imported.openingBalances!.journalTransactionId!;
     const seriesId = imported.numberSeries[0].id!;
-    expect(imported).toEqual({ ...EXPECTED, dryRun: false, openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: openingId }, numberSeries: [{ ...EXPECTED.numberSeries[0], id: seriesId }] });
+    expect(imported).toEqual({
+      ...EXPECTED,
+      dryRun: false,
+      openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: openingId },
+      numberSeries: [{ ...EXPECTED.numberSeries[0], id: seriesId }],
+    });
     expect(await stored(w)).toEqual({
       ...before,
       accounts: before.accounts + 2,
@@ -105,7 +115,20 @@ describe("rule 13 and the agreeing package's records", () => {
     ]);
     // Rule 7: issued sale invoices with paidAmount = gross - outstanding, totals only, linked to the opening balances.
     const sales = await h.db("sale_invoices").where({ company_id: w.companyId }).orderBy("issue_date");
-    expect(sales.map((i) => [i.number, i.status, i.currency, money(i.gross_total), money(i.net_total), money(i.paid_amount), money(i.outstanding), money(i.gross_total_base), i.journal_transaction_id, i.migrated])).toEqual([
+    expect(
+      sales.map((i) => [
+        i.number,
+        i.status,
+        i.currency,
+        money(i.gross_total),
+        money(i.net_total),
+        money(i.paid_amount),
+        money(i.outstanding),
+        money(i.gross_total_base),
+        i.journal_transaction_id,
+        i.migrated,
+      ]),
+    ).toEqual([
       ["SF-7", "issued", "EUR", "1210.00", "1000.00", "0.00", "1210.00", "1210.00", openingId, true],
       ["INV/2026/3", "issued", "USD", "110.00", "110.00", "0.00", "110.00", "100.00", openingId, true],
       ["SF-42", "issued", "EUR", "605.00", "500.00", "305.00", "300.00", "605.00", openingId, true],
@@ -113,28 +136,63 @@ describe("rule 13 and the agreeing package's records", () => {
     expect(sales.every((i) => i.notes.includes("Rivilė 2.0") && i.partner_snapshot.name === "UAB Pirkėjas")).toBe(true);
     expect(await h.db("sale_invoice_lines").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "0" }]);
     const viaApi = await w.api.sales.invoices.get({ id: sales[2].id });
-    expect(viaApi).toMatchObject({ number: "SF-42", status: "issued", paidAmount: "305.00", outstanding: "300.00", lines: [], journalTransactionId: openingId });
+    expect(viaApi).toMatchObject({
+      number: "SF-42",
+      status: "issued",
+      paidAmount: "305.00",
+      outstanding: "300.00",
+      lines: [],
+      journalTransactionId: openingId,
+    });
     const purchases = await h.db("purchase_invoices").where({ company_id: w.companyId });
-    expect(purchases.map((i) => [i.document_number, i.status, money(i.gross_total), money(i.net_total), money(i.paid_amount), money(i.outstanding), i.journal_transaction_id])).toEqual([
-      ["T-100", "registered", "500.00", "413.22", "0.00", "500.00", openingId],
-    ]);
+    expect(
+      purchases.map((i) => [
+        i.document_number,
+        i.status,
+        money(i.gross_total),
+        money(i.net_total),
+        money(i.paid_amount),
+        money(i.outstanding),
+        i.journal_transaction_id,
+      ]),
+    ).toEqual([["T-100", "registered", "500.00", "413.22", "0.00", "500.00", openingId]]);
     // Nothing posted for them: the journal holds the opening balances and the history only.
     expect(await h.db("journal_transactions").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "4" }]);
     // Rule 8: SF-42 of the cut-over year sets SF 2026 to 43; SF-7 of 2025 raises nothing.
-    expect((await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" })).map((s) => [s.prefix, s.year, Number(s.next_number)])).toEqual([["SF", 2026, 43]]);
+    expect(
+      (await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" })).map((s) => [s.prefix, s.year, Number(s.next_number)]),
+    ).toEqual([["SF", 2026, 43]]);
     // Rule 9: with their depreciation to date, nothing posted; FA-2 fully depreciated; the run goes on from the rest.
     const assets = await h.db("fixed_assets").where({ company_id: w.companyId }).orderBy("code");
-    expect(assets.map((a) => [a.code, a.status, money(a.accumulated_depreciation), a.depreciated_months, a.useful_life_months, a.depreciation_start_date])).toEqual([
+    expect(
+      assets.map((a) => [a.code, a.status, money(a.accumulated_depreciation), a.depreciated_months, a.useful_life_months, a.depreciation_start_date]),
+    ).toEqual([
       ["FA-1", "active", "800.00", 12, 36, "2025-07-01"],
       ["FA-2", "fully_depreciated", "200.00", 10, 10, "2024-02-01"],
     ]);
     const run = await w.api.assets.depreciation.post({ month: "2026-07" });
     expect([run.assetCount, run.total]).toEqual([1, "50.00"]);
     // Rule 10: incoming movements dated the cut-over date starting FIFO layers; lot and expiry kept; default warehouse.
-    const layers = await h.db("stock_layers as l").join("warehouses as w", function () {
-      this.on("w.company_id", "l.company_id").andOn("w.id", "l.warehouse_id");
-    }).where("l.company_id", w.companyId).orderBy("l.item_code").select("l.item_code", "w.code as warehouse", "l.date", "l.quantity", "l.unit_cost", "l.value", "l.lot_number", "l.expiry_date");
-    expect(layers.map((l) => [l.item_code, l.warehouse, l.date, new Decimal(l.quantity).toString(), new Decimal(l.unit_cost).toString(), money(l.value), l.lot_number, l.expiry_date])).toEqual([
+    const layers = await h
+      .db("stock_layers as l")
+      .join("warehouses as w", function () {
+        this.on("w.company_id", "l.company_id").andOn("w.id", "l.warehouse_id");
+      })
+      .where("l.company_id", w.companyId)
+      .orderBy("l.item_code")
+      .select("l.item_code", "w.code as warehouse", "l.date", "l.quantity", "l.unit_cost", "l.value", "l.lot_number", "l.expiry_date");
+    expect(
+      layers.map((l) => [
+        l.item_code,
+        l.warehouse,
+        l.date,
+        new Decimal(l.quantity).toString(),
+        new Decimal(l.unit_cost).toString(),
+        money(l.value),
+        l.lot_number,
+        l.expiry_date,
+      ]),
+    ).toEqual([
       ["DAZAI", "CENTR", "2026-07-01", "10", "40", "400.00", null, null],
       ["PIENAS", "FILIAL", "2026-07-01", "4", "50", "200.00", "L-2026-06", "2026-08-01"],
     ]);
@@ -160,14 +218,32 @@ describe("rule 12: sub-ledgers against the ledger", () => {
       p.fixedAssets![0].accumulatedDepreciation = "750.00"; // VANS: 950.00 against 1237's 1000.00
     });
     const expected = [
-      { code: "receivables_differ", section: "openReceivables", accountCode: "2410", groupCode: null, expected: "1620.00", actual: "1610.00", difference: "-10.00" },
+      {
+        code: "receivables_differ",
+        section: "openReceivables",
+        accountCode: "2410",
+        groupCode: null,
+        expected: "1620.00",
+        actual: "1610.00",
+        difference: "-10.00",
+      },
       { code: "payables_differ", section: "openPayables", accountCode: "4430", groupCode: null, expected: "499.99", actual: "500.00", difference: "0.01" },
       { code: "stock_differs", section: "stock", accountCode: "2040", groupCode: null, expected: "605.00", actual: "600.00", difference: "-5.00" },
-      { code: "asset_depreciation_differs", section: "fixedAssets", accountCode: "1237", groupCode: "VANS", expected: "950.00", actual: "1000.00", difference: "50.00" },
+      {
+        code: "asset_depreciation_differs",
+        section: "fixedAssets",
+        accountCode: "1237",
+        groupCode: "VANS",
+        expected: "950.00",
+        actual: "1000.00",
+        difference: "50.00",
+      },
     ];
     const checked = await w.api.migration.books.validate(differing);
     expect(checked.warnings.map(({ message: _m, ...rest }) => rest)).toEqual(expected);
-    expect(checked.warnings[0].message).toBe("The outstanding total of openReceivables is 1620.00, but the balance of account 2410 in the package is 1610.00 (difference -10.00).");
+    expect(checked.warnings[0].message).toBe(
+      "The outstanding total of openReceivables is 1620.00, but the balance of account 2410 in the package is 1610.00 (difference -10.00).",
+    );
     const imported = await w.api.migration.books.import(differing);
     expect(imported.warnings).toEqual(checked.warnings);
     // Warnings are not errors: everything was stored.
@@ -180,7 +256,13 @@ describe("rule 2: existing codes are left untouched", () => {
     const w = await booksWorld(h);
     await w.api.partners.create({ name: "Senas pavadinimas", code: "111111111" });
     await w.api.catalog.items.create({ code: "DAZAI", name: "Seni dažai", type: "product", unit: "kg", vatRatePercent: "21" });
-    await w.api.assets.groups.create({ code: "VANS", name: "Seni furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 48 });
+    await w.api.assets.groups.create({
+      code: "VANS",
+      name: "Seni furgonai",
+      assetAccountCode: "1230",
+      depreciationAccountCode: "1237",
+      defaultUsefulLifeMonths: 48,
+    });
     const result = await w.api.migration.books.import(agreeingPackage());
     expect([result.partners, result.items, result.assetGroups, result.accounts]).toEqual([
       { created: 1, existing: 1 },
@@ -190,11 +272,20 @@ describe("rule 2: existing codes are left untouched", () => {
     ]);
     expect(await h.db("partners").where({ company_id: w.companyId, code: "111111111" }).first("name")).toEqual({ name: "Senas pavadinimas" });
     expect(await h.db("catalog_items").where({ company_id: w.companyId, code: "DAZAI" }).first("name", "unit")).toEqual({ name: "Seni dažai", unit: "kg" });
-    expect(await h.db("asset_groups").where({ company_id: w.companyId, code: "VANS" }).first("default_useful_life_months")).toEqual({ default_useful_life_months: 48 });
+    expect(await h.db("asset_groups").where({ company_id: w.companyId, code: "VANS" }).first("default_useful_life_months")).toEqual({
+      default_useful_life_months: 48,
+    });
     // The group's own default life (48) applies to FA-1, which names none.
     expect(await h.db("fixed_assets").where({ company_id: w.companyId, code: "FA-1" }).first("useful_life_months")).toEqual({ useful_life_months: 48 });
     expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "2410" }).first("name")).toEqual({ name: "Pirkėjų skolų vertė" });
-    expect(await h.db("ledger_accounts").where({ company_id: w.companyId }).whereIn("code", ["24X", "24X1"]).orderBy("code").select("code", "parent_code", "is_postable")).toEqual([
+    expect(
+      await h
+        .db("ledger_accounts")
+        .where({ company_id: w.companyId })
+        .whereIn("code", ["24X", "24X1"])
+        .orderBy("code")
+        .select("code", "parent_code", "is_postable"),
+    ).toEqual([
       { code: "24X", parent_code: "24", is_postable: false },
       { code: "24X1", parent_code: "24X", is_postable: true },
     ]);
@@ -216,8 +307,15 @@ describe("rule 3: the opening balances balance, or the difference goes to balanc
   test("unbalanced without it: 422 naming openingBalances.entries; nothing stored", async () => {
     const w = await booksWorld(h);
     const before = await stored(w);
-    const e = await expectApiError(w.api.migration.books.import(pkgWith((p) => (p.openingBalances!.entries[7] = { accountCode: "3421", credit: "2500.00" }))), 422, "unprocessable", "migration.rows_rejected");
-    expect(e.fieldErrors).toEqual({ "openingBalances.entries": ["do not balance: debits 6500.00, credits 6400.00, difference 100.00; send balancingAccountCode to post the difference there"] });
+    const e = await expectApiError(
+      w.api.migration.books.import(pkgWith((p) => (p.openingBalances!.entries[7] = { accountCode: "3421", credit: "2500.00" }))),
+      422,
+      "unprocessable",
+      "migration.rows_rejected",
+    );
+    expect(e.fieldErrors).toEqual({
+      "openingBalances.entries": ["do not balance: debits 6500.00, credits 6400.00, difference 100.00; send balancingAccountCode to post the difference there"],
+    });
     expect(await stored(w)).toEqual(before);
   });
 });
@@ -227,20 +325,48 @@ describe("rule 4: once per company", () => {
     const w = await booksWorld(h);
     await w.api.migration.books.import(agreeingPackage());
     const after = await stored(w);
-    const e = await expectApiError(w.api.migration.books.import(pkgWith((p) => (p.openReceivables = undefined, p.openPayables = undefined, p.fixedAssets = undefined))), 409, "conflict", "migration.opening_balances_exist");
+    const e = await expectApiError(
+      w.api.migration.books.import(pkgWith((p) => ((p.openReceivables = undefined), (p.openPayables = undefined), (p.fixedAssets = undefined)))),
+      409,
+      "conflict",
+      "migration.opening_balances_exist",
+    );
     expect(e.params).toEqual({ journalTransactionId: expect.any(String) });
     expect(await stored(w)).toEqual(after);
     // Without openingBalances, a later package adds what it brings (here: more history).
-    const later = await w.api.migration.books.import({ cutoverDate: "2026-07-01", journal: [{ date: "2026-06-20", entries: [{ accountCode: "2720", debit: "5.00" }, { accountCode: "2710", credit: "5.00" }] }] });
+    const later = await w.api.migration.books.import({
+      cutoverDate: "2026-07-01",
+      journal: [
+        {
+          date: "2026-06-20",
+          entries: [
+            { accountCode: "2720", debit: "5.00" },
+            { accountCode: "2710", credit: "5.00" },
+          ],
+        },
+      ],
+    });
     expect(later.journal).toEqual({ transactions: 1, entries: 2 });
   });
 });
 
 describe("rule 5: the history", () => {
   test.each([
-    ["a date on the cut-over date", (p: BooksPackage) => (p.journal![0].date = "2026-07-01"), { "journal[0].date": ["must be before the cut-over date 2026-07-01"] }],
-    ["a date before the opening balances", (p: BooksPackage) => (p.journal![1].date = "2026-05-31"), { "journal[1].date": ["must be on or after the opening balances' date 2026-06-01"] }],
-    ["an unbalanced transaction", (p: BooksPackage) => (p.journal![2].entries[2].credit = "19.99"), { "journal[2].entries": ["does not balance: debits 50.00, credits 49.99"] }],
+    [
+      "a date on the cut-over date",
+      (p: BooksPackage) => (p.journal![0].date = "2026-07-01"),
+      { "journal[0].date": ["must be before the cut-over date 2026-07-01"] },
+    ],
+    [
+      "a date before the opening balances",
+      (p: BooksPackage) => (p.journal![1].date = "2026-05-31"),
+      { "journal[1].date": ["must be on or after the opening balances' date 2026-06-01"] },
+    ],
+    [
+      "an unbalanced transaction",
+      (p: BooksPackage) => (p.journal![2].entries[2].credit = "19.99"),
+      { "journal[2].entries": ["does not balance: debits 50.00, credits 49.99"] },
+    ],
   ])("%s: 422 with its path; nothing stored", async (_name, change, fieldErrors) => {
     const w = await booksWorld(h);
     const before = await stored(w);
@@ -253,7 +379,12 @@ describe("rule 5: the history", () => {
 
 describe("rule 11: figures past what the books can hold", () => {
   test.each([
-    ["an imported number that leaves its series no next number", (p: BooksPackage) => (p.openReceivables![1].number = "SF-999999999999"), "openReceivables[1].number", "leaves no next number in series SF (numbers go up to 2147483647)"],
+    [
+      "an imported number that leaves its series no next number",
+      (p: BooksPackage) => (p.openReceivables![1].number = "SF-999999999999"),
+      "openReceivables[1].number",
+      "leaves no next number in series SF (numbers go up to 2147483647)",
+    ],
     [
       "stock rows of one item and warehouse adding up past a stock balance",
       (p: BooksPackage) => (p.stock = Array.from({ length: 101 }, () => ({ itemCode: "DAZAI", quantity: "999999999999", unitCost: "1000" }))),
@@ -285,13 +416,24 @@ describe("rule 6: every month touched is open", () => {
 describe("rules 7 and 8: open items and numbering", () => {
   test("openPayables without openingBalances: 422; a series above the imported numbers is never lowered", async () => {
     const w = await booksWorld(h);
-    const e = await expectApiError(w.api.migration.books.validate(pkgWith((p) => (p.openingBalances = undefined, p.journal = undefined))), 422, "unprocessable", "migration.rows_rejected");
-    expect(e.fieldErrors).toEqual({ openPayables: ["requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)"] });
+    const e = await expectApiError(
+      w.api.migration.books.validate(pkgWith((p) => ((p.openingBalances = undefined), (p.journal = undefined)))),
+      422,
+      "unprocessable",
+      "migration.rows_rejected",
+    );
+    expect(e.fieldErrors).toEqual({
+      openPayables: ["requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)"],
+    });
 
     await w.api.reference.series.create({ documentType: "sale_invoice", prefix: "SF", year: 2026, startAt: 100 });
     const result = await w.api.migration.books.import(agreeingPackage());
-    expect(result.numberSeries).toEqual([{ id: expect.any(String), documentType: "sale_invoice", prefix: "SF", year: 2026, nextNumber: 100, nextFormatted: "SF-100", created: false }]);
-    expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice", prefix: "SF", year: 2026 }).first("next_number")).toEqual({ next_number: "100" });
+    expect(result.numberSeries).toEqual([
+      { id: expect.any(String), documentType: "sale_invoice", prefix: "SF", year: 2026, nextNumber: 100, nextFormatted: "SF-100", created: false },
+    ]);
+    expect(
+      await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice", prefix: "SF", year: 2026 }).first("next_number"),
+    ).toEqual({ next_number: "100" });
   });
 });
 
@@ -347,7 +489,16 @@ describe("rule 11: every failing row by its JSON path, validate and import alike
 
   test("more than 100 failing rows: the first 100 paths, every one counted", async () => {
     const w = await booksWorld(h);
-    const bad: BooksPackage = { cutoverDate: "2026-07-01", journal: Array.from({ length: 150 }, (_, i) => ({ date: "2026-06-01", entries: [{ accountCode: `X${i}`, debit: "1.00" }, { accountCode: "2710", credit: "1.00" }] })) };
+    const bad: BooksPackage = {
+      cutoverDate: "2026-07-01",
+      journal: Array.from({ length: 150 }, (_, i) => ({
+        date: "2026-06-01",
+        entries: [
+          { accountCode: `X${i}`, debit: "1.00" },
+          { accountCode: "2710", credit: "1.00" },
+        ],
+      })),
+    };
     const e = await expectApiError(w.api.migration.books.validate(bad), 422, "unprocessable", "migration.rows_rejected");
     expect(Object.keys(e.fieldErrors!)).toHaveLength(100);
     expect(e.fieldErrors!["journal[99].entries[0].accountCode"]).toEqual(["account X99 does not exist"]);
@@ -356,16 +507,40 @@ describe("rule 11: every failing row by its JSON path, validate and import alike
 
   test("numbers and codes that exist in the service: 409 migration.codes_exist naming each row; nothing stored", async () => {
     const w = await booksWorld(h);
-    await w.api.migration.books.import({ cutoverDate: "2026-07-01", partners: agreeingPackage().partners, assetGroups: agreeingPackage().assetGroups, openReceivables: [agreeingPackage().openReceivables![1]], fixedAssets: [agreeingPackage().fixedAssets![0]] });
-    await w.api.migration.books.import({ cutoverDate: "2026-07-01", openingBalances: { entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] }, openPayables: agreeingPackage().openPayables });
+    await w.api.migration.books.import({
+      cutoverDate: "2026-07-01",
+      partners: agreeingPackage().partners,
+      assetGroups: agreeingPackage().assetGroups,
+      openReceivables: [agreeingPackage().openReceivables![1]],
+      fixedAssets: [agreeingPackage().fixedAssets![0]],
+    });
+    await w.api.migration.books.import({
+      cutoverDate: "2026-07-01",
+      openingBalances: {
+        entries: [
+          { accountCode: "2710", debit: "1.00" },
+          { accountCode: "3010", credit: "1.00" },
+        ],
+      },
+      openPayables: agreeingPackage().openPayables,
+    });
     const before = await stored(w);
-    const p = pkgWith((p) => (p.openingBalances = undefined, p.journal = undefined, p.openPayables = [p.openPayables![0]]));
+    const p = pkgWith((p) => ((p.openingBalances = undefined), (p.journal = undefined), (p.openPayables = [p.openPayables![0]])));
     p.openingBalances = undefined;
     const e = await expectApiError(w.api.migration.books.validate({ ...p, openPayables: undefined }), 409, "conflict", "migration.codes_exist");
     expect(e.fieldErrors).toEqual({ "openReceivables[1].number": ["invoice SF-42 exists already"], "fixedAssets[0].code": ["asset FA-1 exists already"] });
     // Not the package imported above (issue 22: that one again is migration.package_imported), but its payable again.
     const payable = await expectApiError(
-      w.api.migration.books.import({ cutoverDate: "2026-07-01", openingBalances: { entries: [{ accountCode: "2710", debit: "2.00" }, { accountCode: "3010", credit: "2.00" }] }, openPayables: agreeingPackage().openPayables }),
+      w.api.migration.books.import({
+        cutoverDate: "2026-07-01",
+        openingBalances: {
+          entries: [
+            { accountCode: "2710", debit: "2.00" },
+            { accountCode: "3010", credit: "2.00" },
+          ],
+        },
+        openPayables: agreeingPackage().openPayables,
+      }),
       409,
       "conflict",
       "migration.codes_exist",
@@ -376,7 +551,12 @@ describe("rule 11: every failing row by its JSON path, validate and import alike
 
   test("prerequisites: no chart of accounts, no warehouse for stock: 422", async () => {
     const t = await h.tenant();
-    await expectApiError(t.api.migration.books.validate({ cutoverDate: "2026-07-01", partners: [{ code: "1", name: "A" }] }), 422, "unprocessable", "migration.no_chart");
+    await expectApiError(
+      t.api.migration.books.validate({ cutoverDate: "2026-07-01", partners: [{ code: "1", name: "A" }] }),
+      422,
+      "unprocessable",
+      "migration.no_chart",
+    );
     const w = await booksWorld(h, { warehouse: false });
     await expectApiError(w.api.migration.books.import(agreeingPackage()), 422, "unprocessable", "migration.no_warehouse");
     expect(await h.db("partners").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "0" }]);
@@ -402,7 +582,10 @@ describe("scopes, tenancy and the body limit", () => {
   ])("a package with %s needs %s (403 naming it); with every scope it passes", async (section, scope) => {
     const w = await booksWorld(h);
     const p = { cutoverDate: "2026-07-01", openingBalances: agreeingPackage().openingBalances, [section]: [] } as BooksPackage;
-    const without = await keyWith(w.apiKey, ALL.filter((s) => s !== scope));
+    const without = await keyWith(
+      w.apiKey,
+      ALL.filter((s) => s !== scope),
+    );
     for (const op of ["validate", "import"]) {
       const res = await h.post(`/v1/migration/books/${op}`, p, { key: without, companyId: w.companyId });
       expectError(res, 403, "forbidden", "auth.scope_missing");
@@ -415,7 +598,10 @@ describe("scopes, tenancy and the body limit", () => {
 
   test("without ledger:write: 403 naming it", async () => {
     const w = await booksWorld(h);
-    const key = await keyWith(w.apiKey, ALL.filter((s) => s !== "ledger:write"));
+    const key = await keyWith(
+      w.apiKey,
+      ALL.filter((s) => s !== "ledger:write"),
+    );
     const res = await h.post("/v1/migration/books/import", { cutoverDate: "2026-07-01" }, { key, companyId: w.companyId });
     expectError(res, 403, "forbidden", "auth.scope_missing");
     expect(res.body.error.params).toEqual({ requiredScope: "ledger:write" });
@@ -426,7 +612,12 @@ describe("scopes, tenancy and the body limit", () => {
     const other = await booksWorld(h);
     const before = await stored(other);
     for (const op of ["validate", "import"]) {
-      expectError(await h.post(`/v1/migration/books/${op}`, agreeingPackage(), { key: w.apiKey, companyId: other.companyId }), 404, "not_found", "company.not_found");
+      expectError(
+        await h.post(`/v1/migration/books/${op}`, agreeingPackage(), { key: w.apiKey, companyId: other.companyId }),
+        404,
+        "not_found",
+        "company.not_found",
+      );
     }
     expect(await stored(other)).toEqual(before);
   });
@@ -445,7 +636,12 @@ describe("scopes, tenancy and the body limit", () => {
     expect(above.body.error.params).toEqual({ limitBytes: 33_554_432 });
     const partner = Buffer.alloc(1_048_577, " ");
     partner.write(JSON.stringify({ code: "X1", name: "X" }));
-    expectError(await h.post("/v1/partners/create", undefined, { key: w.apiKey, companyId: w.companyId, rawBody: partner }), 413, "payload_too_large", "request.body_too_large");
+    expectError(
+      await h.post("/v1/partners/create", undefined, { key: w.apiKey, companyId: w.companyId, rawBody: partner }),
+      413,
+      "payload_too_large",
+      "request.body_too_large",
+    );
     expect(await h.db("partners").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "0" }]);
   });
 });
@@ -460,14 +656,21 @@ describe("the operator CLI", () => {
       const env = { DATABASE_URL: h.connectionString };
       const dry = await runCli(["migrate-books", "--company", w.companyId, "--file", file, "--dry-run"], env);
       expect(dry.code).toBe(0);
-      expect(JSON.parse(dry.stdout)).toEqual({ ...EXPECTED, dryRun: true, openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: null }, numberSeries: [{ ...EXPECTED.numberSeries[0], id: null }] });
+      expect(JSON.parse(dry.stdout)).toEqual({
+        ...EXPECTED,
+        dryRun: true,
+        openingBalances: { ...EXPECTED.openingBalances, journalTransactionId: null },
+        numberSeries: [{ ...EXPECTED.numberSeries[0], id: null }],
+      });
       expect(await h.db("sale_invoices").where({ company_id: w.companyId }).count({ n: "*" })).toEqual([{ n: "0" }]);
       const run = await runCli(["migrate-books", "--company", w.companyId, "--file", file], env);
       expect(run.code).toBe(0);
       expect(run.stderr).toContain("100% commit");
       const result = JSON.parse(run.stdout);
       expect(result).toMatchObject({ dryRun: false, openReceivables: EXPECTED.openReceivables, stock: EXPECTED.stock });
-      expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "migration.imported" }).select("key_id", "request_id")).toEqual([{ key_id: null, request_id: "cli" }]);
+      expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "migration.imported" }).select("key_id", "request_id")).toEqual([
+        { key_id: null, request_id: "cli" },
+      ]);
       // Again: 409 on stderr (the package was imported: issue 22), exit code 1, nothing on stdout.
       const again = await runCli(["migrate-books", "--company", w.companyId, "--file", file], env);
       expect([again.code, again.stdout, again.stderr.includes("(migration.package_imported)")]).toEqual([1, "", true]);

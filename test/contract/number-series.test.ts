@@ -12,7 +12,16 @@ const CREATE = "/v1/reference/series/create";
 const LIST = "/v1/reference/series/list";
 
 type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
-type Series = { id: string; documentType: string; prefix: string; year: number; nextNumber: number; nextFormatted: string; createdAt: string; updatedAt: string };
+type Series = {
+  id: string;
+  documentType: string;
+  prefix: string;
+  year: number;
+  nextNumber: number;
+  nextFormatted: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 let h: Harness;
 let t: Tenant;
@@ -219,7 +228,11 @@ describe("allocateNumber", () => {
     ]);
     expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2045 })).toEqual({ seriesId: older, number: "ZZ-5", sequence: 5 });
     expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2045 })).toMatchObject({ number: "ZZ-6" });
-    expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2045, prefix: "AA" })).toEqual({ seriesId: newer, number: "AA-70", sequence: 70 });
+    expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2045, prefix: "AA" })).toEqual({
+      seriesId: newer,
+      number: "AA-70",
+      sequence: 70,
+    });
     expect((await row(older)).next_number).toBe("7");
     expect((await row(newer)).next_number).toBe("71");
     // Another document type or year is not taken from.
@@ -265,12 +278,27 @@ describe("reference/series/list", () => {
 
   test.each([
     ["year eq", [{ field: "year", op: "eq", value: 2025 }], ["2025 sale_credit_note KR", "2025 sale_invoice A", "2025 sale_invoice B"]],
-    ["year in", [{ field: "year", op: "in", value: [2024, 2026] }], ["2026 journal MEM", "2026 sale_invoice A", "2024 purchase_invoice A", "2024 sale_invoice AB"]],
+    [
+      "year in",
+      [{ field: "year", op: "in", value: [2024, 2026] }],
+      ["2026 journal MEM", "2026 sale_invoice A", "2024 purchase_invoice A", "2024 sale_invoice AB"],
+    ],
     ["year gte", [{ field: "year", op: "gte", value: 2026 }], ["2026 journal MEM", "2026 sale_invoice A"]],
     ["year lte as text", [{ field: "year", op: "lte", value: "2024" }], ["2024 purchase_invoice A", "2024 sale_invoice AB"]],
     ["prefix eq", [{ field: "prefix", op: "eq", value: "A" }], ["2026 sale_invoice A", "2025 sale_invoice A", "2024 purchase_invoice A"]],
-    ["prefix contains", [{ field: "prefix", op: "contains", value: "a" }], ["2026 sale_invoice A", "2025 sale_invoice A", "2024 purchase_invoice A", "2024 sale_invoice AB"]],
-    ["prefix and year", [{ field: "prefix", op: "eq", value: "A" }, { field: "year", op: "ne", value: 2026 }], ["2025 sale_invoice A", "2024 purchase_invoice A"]],
+    [
+      "prefix contains",
+      [{ field: "prefix", op: "contains", value: "a" }],
+      ["2026 sale_invoice A", "2025 sale_invoice A", "2024 purchase_invoice A", "2024 sale_invoice AB"],
+    ],
+    [
+      "prefix and year",
+      [
+        { field: "prefix", op: "eq", value: "A" },
+        { field: "year", op: "ne", value: 2026 },
+      ],
+      ["2025 sale_invoice A", "2024 purchase_invoice A"],
+    ],
     ["nextNumber gte", [{ field: "nextNumber", op: "gte", value: 2 }], ["2026 sale_invoice A"]],
   ])("filter: %s (in the default order)", async (_label, filter, expected) => {
     const res = await ok(h.post(LIST, { filter }, asL));

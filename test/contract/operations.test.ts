@@ -45,7 +45,10 @@ describe("SIGTERM", () => {
     }
     expect(await h.db("partners").where({ company_id: t.companyId, code: "LATE" }).first()).toBeDefined();
 
-    const lines = server.output().split("\n").filter((l) => l.startsWith("{"));
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"));
     const requestLine = lines.map((l) => JSON.parse(l)).find((l) => l.operationId === "partners_create");
     expect(requestLine).toMatchObject({ operationId: "partners_create", method: "POST", path: "/v1/partners/create", status: 200 });
     expect(requestLine.requestId).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -74,9 +77,19 @@ describe("body limits", () => {
         const base = JSON.stringify({ name: "", code: "P1" });
         return JSON.stringify({ name: "x".repeat(size - base.length), code: "P1" });
       };
-      const at = await local.post("/v1/partners/small-test", undefined, { key: t.apiKey, companyId: t.companyId, rawBody: bodyOf(2048), skipContractCheck: true });
+      const at = await local.post("/v1/partners/small-test", undefined, {
+        key: t.apiKey,
+        companyId: t.companyId,
+        rawBody: bodyOf(2048),
+        skipContractCheck: true,
+      });
       expect(at.status).not.toBe(413);
-      const over = await local.post("/v1/partners/small-test", undefined, { key: t.apiKey, companyId: t.companyId, rawBody: bodyOf(2049), skipContractCheck: true });
+      const over = await local.post("/v1/partners/small-test", undefined, {
+        key: t.apiKey,
+        companyId: t.companyId,
+        rawBody: bodyOf(2049),
+        skipContractCheck: true,
+      });
       expect(over.status).toBe(413);
       expect(over.body.error).toMatchObject({ code: "payload_too_large", key: "request.body_too_large", params: { limitBytes: 2048 } });
       // The ordinary operation keeps the default.

@@ -53,7 +53,13 @@ describe("create", () => {
   test("returns id, code, name and timestamps, and stores the row in the company", async () => {
     const input = { name: "Tiekėjas UAB", code: code("SUP") };
     const partner = await api.partners.create(input);
-    expect(partner).toEqual({ id: expect.stringMatching(UUID), ...input, ...DEFAULTS, createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+    expect(partner).toEqual({
+      id: expect.stringMatching(UUID),
+      ...input,
+      ...DEFAULTS,
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
     expect(partner.createdAt).toBe(partner.updatedAt);
     const rows = await h.db("partners").where({ id: partner.id });
     expect(rows).toHaveLength(1);
@@ -304,12 +310,26 @@ describe("master data on create", () => {
   test("several rule failures -> one 422 partner.invalid_fields naming each field", async () => {
     // "LT1" fails the pattern first: the contract's 400 comes before any rule.
     await expectApiError(
-      api.partners.create({ name: "Visi blogi", code: code("MANY"), vatCode: "LT1", iban: "LT121000011101001001", countryCode: "XX", address: { ...FULL.address, countryCode: "ZZ" } }),
+      api.partners.create({
+        name: "Visi blogi",
+        code: code("MANY"),
+        vatCode: "LT1",
+        iban: "LT121000011101001001",
+        countryCode: "XX",
+        address: { ...FULL.address, countryCode: "ZZ" },
+      }),
       400,
       "validation",
     );
     const rules = await expectApiError(
-      api.partners.create({ name: "Visi blogi", code: code("MANY"), vatCode: "LT12345678", iban: "LT121000011101001001", countryCode: "XX", address: { ...FULL.address, countryCode: "ZZ" } }),
+      api.partners.create({
+        name: "Visi blogi",
+        code: code("MANY"),
+        vatCode: "LT12345678",
+        iban: "LT121000011101001001",
+        countryCode: "XX",
+        address: { ...FULL.address, countryCode: "ZZ" },
+      }),
       422,
       "unprocessable",
       "partner.invalid_fields",
@@ -333,7 +353,11 @@ describe("master data on create", () => {
     test.each<{ name: string; body: Partial<CreateBody>; message: RegExp }>([
       { name: "a wrong check digit", body: { registrationCode: "110053843", countryCode: "LT" }, message: /check digit/ },
       { name: "not 9 digits", body: { registrationCode: "UAB-1", countryCode: "LT" }, message: /9 digits/ },
-      { name: "a private person's personal code with a wrong check digit", body: { registrationCode: "33309240164", countryCode: "LT", isPrivatePerson: true }, message: /check digit/ },
+      {
+        name: "a private person's personal code with a wrong check digit",
+        body: { registrationCode: "33309240164", countryCode: "LT", isPrivatePerson: true },
+        message: /check digit/,
+      },
     ])("$name -> 422 registration_code.invalid, nothing stored", async ({ body, message }) => {
       const c = code("BADREG");
       const error = await expectApiError(api.partners.create({ name: "Registras", code: c, ...body }), 422, "unprocessable", "registration_code.invalid");
@@ -407,7 +431,15 @@ describe("update", () => {
     const cleared = { vatCode: null, registrationCode: null, countryCode: null, address: null, email: null, phone: null, iban: null };
     expect(await api.partners.update({ id: before.id, ...cleared })).toMatchObject({ ...cleared, name: "Valomas", isSupplier: true, paymentTermDays: 30 });
     const row = await h.db("partners").where({ company_id: companyId, id: before.id }).first();
-    expect([row.vat_code, row.registration_code, row.country_code, row.address, row.email, row.phone, row.iban]).toEqual([null, null, null, null, null, null, null]);
+    expect([row.vat_code, row.registration_code, row.country_code, row.address, row.email, row.phone, row.iban]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   test("an empty change returns the partner unchanged", async () => {
@@ -506,7 +538,12 @@ describe("delete", () => {
       await h.db("test_partner_refs").insert({ company_id: companyId, partner_code: p.code });
 
       for (const body of [{ id: p.id }, { code: p.code }]) {
-        const error = await expectApiError(api.partners.delete(body, { idempotencyKey: `del-${p.id}-${Object.keys(body)[0]}` }), 409, "conflict", "partner.referenced");
+        const error = await expectApiError(
+          api.partners.delete(body, { idempotencyKey: `del-${p.id}-${Object.keys(body)[0]}` }),
+          409,
+          "conflict",
+          "partner.referenced",
+        );
         expect(error.params).toEqual({ id: p.id, code: p.code });
       }
       await expectApiError(api.partners.update({ id: p.id, code: code("RENAMED") }), 409, "conflict", "partner.referenced");
@@ -545,7 +582,13 @@ describe("list", () => {
     const page = await t.api.partners.list();
     expect(page).toMatchObject({ page: 1, pageSize: 50, total: 5 });
     expect(codes(page)).toEqual(["A1", "A2", "B1", "D1", "G1"]);
-    expect(page.rows[0]).toEqual({ id: expect.stringMatching(UUID), ...DEFAULTS, ...seeded[0], createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+    expect(page.rows[0]).toEqual({
+      id: expect.stringMatching(UUID),
+      ...DEFAULTS,
+      ...seeded[0],
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
   });
 
   test.each<{ name: string; body: ListBody; codes: string[] }>([
@@ -555,9 +598,22 @@ describe("list", () => {
     { name: "countryCode in LT, EE", body: { filter: [{ field: "countryCode", op: "in", value: ["LT", "EE"] }] }, codes: ["A1", "D1", "G1"] },
     { name: "countryCode ne LT (null counts as different)", body: { filter: [{ field: "countryCode", op: "ne", value: "LT" }] }, codes: ["A2", "B1", "G1"] },
     { name: "name contains 'ALFA'", body: { filter: [{ field: "name", op: "contains", value: "ALFA" }] }, codes: ["A1", "A2"] },
-    { name: "paymentTermDays gte 14 and lte 30", body: { filter: [{ field: "paymentTermDays", op: "gte", value: 14 }, { field: "paymentTermDays", op: "lte", value: 30 }] }, codes: ["A1", "B1"] },
+    {
+      name: "paymentTermDays gte 14 and lte 30",
+      body: {
+        filter: [
+          { field: "paymentTermDays", op: "gte", value: 14 },
+          { field: "paymentTermDays", op: "lte", value: 30 },
+        ],
+      },
+      codes: ["A1", "B1"],
+    },
     { name: "email eq", body: { filter: [{ field: "email", op: "eq", value: "alfa@alfa.lt" }] }, codes: ["A1"] },
-    { name: "sort paymentTermDays desc then code", body: { sort: [{ field: "paymentTermDays", dir: "desc" }, { field: "code" }] }, codes: ["D1", "A1", "B1", "A2", "G1"] },
+    {
+      name: "sort paymentTermDays desc then code",
+      body: { sort: [{ field: "paymentTermDays", dir: "desc" }, { field: "code" }] },
+      codes: ["D1", "A1", "B1", "A2", "G1"],
+    },
     { name: "sort code desc", body: { sort: [{ field: "code", dir: "desc" }] }, codes: ["G1", "D1", "B1", "A2", "A1"] },
   ])("$name", async ({ body, codes: expected }) => {
     const page = await t.api.partners.list(body);
@@ -572,7 +628,12 @@ describe("list", () => {
   });
 
   test.each([
-    { name: "totals of paymentTermDays (this list totals nothing: the contract takes no totals)", body: { totals: ["paymentTermDays"] }, field: "totals", also: ["totals[0]"] },
+    {
+      name: "totals of paymentTermDays (this list totals nothing: the contract takes no totals)",
+      body: { totals: ["paymentTermDays"] },
+      field: "totals",
+      also: ["totals[0]"],
+    },
     { name: "filter on address", body: { filter: [{ field: "address", op: "eq", value: "x" }] }, field: "filter[0].field" },
     { name: "contains on a boolean", body: { filter: [{ field: "isSupplier", op: "contains", value: "t" }] }, field: "filter[0].op" },
     { name: "a boolean filter with a string", body: { filter: [{ field: "isSupplier", op: "eq", value: "true" }] }, field: "filter[0].value" },

@@ -37,10 +37,17 @@ async function world(): Promise<World> {
   return w;
 }
 
-
-const posting = (date: string, amount = "10.00") => ({ date, entries: [{ accountCode: "2710", debit: amount }, { accountCode: "3010", credit: amount }] });
+const posting = (date: string, amount = "10.00") => ({
+  date,
+  entries: [
+    { accountCode: "2710", debit: amount },
+    { accountCode: "3010", credit: amount },
+  ],
+});
 const lockedInDb = async (companyId: string) =>
-  (await h.db("ledger_period_locks").where({ company_id: companyId }).orderBy("month").select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).map((r: { m: string }) => r.m);
+  (await h.db("ledger_period_locks").where({ company_id: companyId }).orderBy("month").select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).map(
+    (r: { m: string }) => r.m,
+  );
 const monthsOf = (res: ApiResponse) => res.body.rows.map((r: { month: string }) => r.month);
 
 /** Every month from `from` to `to` (YYYY-MM), both included. */
@@ -77,9 +84,22 @@ describe("list", () => {
 
   test.each([
     { name: "state locked", body: { filter: [{ field: "state", op: "eq", value: "locked" }] }, expected: () => [`${year}-02`, `${year}-05`] },
-    { name: "state open, month desc", body: { filter: [{ field: "state", op: "eq", value: "open" }], sort: [{ field: "month", dir: "desc" }], pageSize: 3 }, expected: () => [`${year}-12`, `${year}-11`, `${year}-10`] },
+    {
+      name: "state open, month desc",
+      body: { filter: [{ field: "state", op: "eq", value: "open" }], sort: [{ field: "month", dir: "desc" }], pageSize: 3 },
+      expected: () => [`${year}-12`, `${year}-11`, `${year}-10`],
+    },
     { name: "sort month desc", body: { sort: [{ field: "month", dir: "desc" }], pageSize: 2 }, expected: () => [`${year}-12`, `${year}-11`] },
-    { name: "month range", body: { filter: [{ field: "month", op: "gte", value: `${year}-04` }, { field: "month", op: "lte", value: `${year}-06` }] }, expected: () => [`${year}-04`, `${year}-05`, `${year}-06`] },
+    {
+      name: "month range",
+      body: {
+        filter: [
+          { field: "month", op: "gte", value: `${year}-04` },
+          { field: "month", op: "lte", value: `${year}-06` },
+        ],
+      },
+      expected: () => [`${year}-04`, `${year}-05`, `${year}-06`],
+    },
   ])("$name", async ({ body, expected }) => {
     const w = await world();
     await ok(w, LOCK, { month: `${year}-02` });
@@ -89,7 +109,11 @@ describe("list", () => {
     expect(monthsOf(res)).toEqual(expected());
     for (const row of res.body.rows) {
       const isLocked = (await lockedInDb(w.companyId)).includes(row.month);
-      expect(row).toEqual(isLocked ? { month: row.month, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId } : { month: row.month, state: "open", lockedAt: null, lockedByKeyId: null });
+      expect(row).toEqual(
+        isLocked
+          ? { month: row.month, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId }
+          : { month: row.month, state: "open", lockedAt: null, lockedByKeyId: null },
+      );
     }
   });
 });
@@ -115,10 +139,34 @@ describe("lock", () => {
   });
 
   test.each([
-    { name: "from the first posting through the date's month", postings: [`${year}-02-10`, `${year}-03-01`], locks: [], through: `${year}-04-15`, locked: [`${year}-02`, `${year}-03`, `${year}-04`] },
-    { name: "months locked already are skipped", postings: [`${year}-02-10`], locks: [`${year}-03`], through: `${year}-04-30`, locked: [`${year}-02`, `${year}-04`] },
-    { name: "from the first lock when it is earlier than any posting", postings: [`${year}-01-10`], locks: [`${year - 1}-11`], through: `${year}-01-01`, locked: [`${year - 1}-12`, `${year}-01`] },
-    { name: "across a year end", postings: [`${year - 1}-11-30`], locks: [], through: `${year}-02-01`, locked: [`${year - 1}-11`, `${year - 1}-12`, `${year}-01`, `${year}-02`] },
+    {
+      name: "from the first posting through the date's month",
+      postings: [`${year}-02-10`, `${year}-03-01`],
+      locks: [],
+      through: `${year}-04-15`,
+      locked: [`${year}-02`, `${year}-03`, `${year}-04`],
+    },
+    {
+      name: "months locked already are skipped",
+      postings: [`${year}-02-10`],
+      locks: [`${year}-03`],
+      through: `${year}-04-30`,
+      locked: [`${year}-02`, `${year}-04`],
+    },
+    {
+      name: "from the first lock when it is earlier than any posting",
+      postings: [`${year}-01-10`],
+      locks: [`${year - 1}-11`],
+      through: `${year}-01-01`,
+      locked: [`${year - 1}-12`, `${year}-01`],
+    },
+    {
+      name: "across a year end",
+      postings: [`${year - 1}-11-30`],
+      locks: [],
+      through: `${year}-02-01`,
+      locked: [`${year - 1}-11`, `${year - 1}-12`, `${year}-01`, `${year}-02`],
+    },
     { name: "no postings or locks: just the date's month", postings: [], locks: [], through: `${year}-06-30`, locked: [`${year}-06`] },
     { name: "everything locked already: nothing", postings: [`${year}-05-05`], locks: [`${year}-05`], through: `${year}-05-31`, locked: [] },
   ])("through: $name", async ({ postings, locks, through, locked }) => {
@@ -167,7 +215,12 @@ describe("unlock", () => {
   });
 
   test.each([
-    { name: "an earlier locked month", month: () => `${year}-02`, key: "period.not_latest_locked", params: () => ({ month: `${year}-02`, latestLocked: `${year}-03` }) },
+    {
+      name: "an earlier locked month",
+      month: () => `${year}-02`,
+      key: "period.not_latest_locked",
+      params: () => ({ month: `${year}-02`, latestLocked: `${year}-03` }),
+    },
     { name: "an open month after the latest lock", month: () => `${year}-04`, key: "period.not_locked", params: () => ({ month: `${year}-04` }) },
     { name: "an open month before the first lock", month: () => `${year - 1}-12`, key: "period.not_locked", params: () => ({ month: `${year - 1}-12` }) },
   ])("$name -> 409 $key, nothing unlocked", async ({ month, key, params }) => {
@@ -207,14 +260,20 @@ describe("locks and postings", () => {
   });
 
   /** Waits until `n` sessions of this database wait on a lock of the given kind (relation, row or advisory). */
-  const waitForWaiters = (kind: "relation" | "transactionid" | "advisory", n: number) => waitForLockWaiters(h.db, { count: n, waitEvent: kind, what: `sessions waiting on a ${kind} lock` });
+  const waitForWaiters = (kind: "relation" | "transactionid" | "advisory", n: number) =>
+    waitForLockWaiters(h.db, { count: n, waitEvent: kind, what: `sessions waiting on a ${kind} lock` });
 
   async function holdTable(table: string) {
     const client = new pg.Client({ connectionString: h.connectionString });
     await client.connect();
     await client.query("begin");
     await client.query(`lock table ${table} in access exclusive mode`);
-    return { release: async () => { await client.query("commit"); await client.end(); } };
+    return {
+      release: async () => {
+        await client.query("commit");
+        await client.end();
+      },
+    };
   }
 
   /** Holds an account row FOR UPDATE: a posting on it stops at its lines' foreign-key check, after its header. */
@@ -223,7 +282,12 @@ describe("locks and postings", () => {
     await client.connect();
     await client.query("begin");
     await client.query("select 1 from ledger_accounts where company_id = $1 and code = $2 for update", [companyId, code]);
-    return { release: async () => { await client.query("commit"); await client.end(); } };
+    return {
+      release: async () => {
+        await client.query("commit");
+        await client.end();
+      },
+    };
   }
 
   test("a lock taken while a posting is writing its lines waits for it: the posting commits first", async () => {
@@ -243,7 +307,11 @@ describe("locks and postings", () => {
       await blocker.release();
       released = true;
       const [p, l] = await Promise.all([postingRes, lockRes]);
-      expect({ posting: p.status, lock: l.status, locked: l.body.locked?.map((x: { month: string }) => x.month) }).toEqual({ posting: 200, lock: 200, locked: [month] });
+      expect({ posting: p.status, lock: l.status, locked: l.body.locked?.map((x: { month: string }) => x.month) }).toEqual({
+        posting: 200,
+        lock: 200,
+        locked: [month],
+      });
       // The posting is there, whole, and was posted before the month was locked.
       const header = await h.db("journal_transactions").where({ company_id: w.companyId, id: p.body.id }).first();
       const lockRow = await h.db("ledger_period_locks").where({ company_id: w.companyId }).first();
@@ -324,16 +392,32 @@ describe("a lock through a date covers every month up to it", () => {
     return w;
   }
   const stored = async (companyId: string) => ({
-    journal: (await h.db("journal_transactions").where({ company_id: companyId }).select(h.db.raw("to_char(date, 'YYYY-MM-DD') as d"))).map((r: { d: string }) => r.d).sort(),
+    journal: (await h.db("journal_transactions").where({ company_id: companyId }).select(h.db.raw("to_char(date, 'YYYY-MM-DD') as d")))
+      .map((r: { d: string }) => r.d)
+      .sort(),
     stockOperations: Number((await h.db("stock_operations").where({ company_id: companyId }).count({ n: "*" }))[0].n),
   });
 
   const writers: { name: string; send: (w: World, date: string) => Promise<ApiResponse>; key: string }[] = [
     { name: "a journal posting", send: (w, date) => w.call(POST, posting(date)), key: "period.locked" },
-    { name: "a stock receipt (posting nothing)", send: (w, date) => w.call("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date, lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] }), key: "period.locked" },
+    {
+      name: "a stock receipt (posting nothing)",
+      send: (w, date) => w.call("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date, lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] }),
+      key: "period.locked",
+    },
     {
       name: "a books import's opening balances",
-      send: (w, date) => w.call("/v1/migration/books/import", { cutoverDate: "2026-07-01", openingBalances: { date, entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] } }),
+      send: (w, date) =>
+        w.call("/v1/migration/books/import", {
+          cutoverDate: "2026-07-01",
+          openingBalances: {
+            date,
+            entries: [
+              { accountCode: "2710", debit: "1.00" },
+              { accountCode: "3010", credit: "1.00" },
+            ],
+          },
+        }),
       key: "migration.period_locked",
     },
   ];
@@ -353,11 +437,23 @@ describe("a lock through a date covers every month up to it", () => {
     const w = await lockedThroughJune();
     const warehouse = await h.db("warehouses").where({ company_id: w.companyId }).first("id");
     const attempts = [
-      (trx: typeof h.db) => trx("journal_transactions").insert({ company_id: w.companyId, date: "2020-05-15", document_type: "manual", total: "1.00", account_codes: ["2710", "3010"] }),
+      (trx: typeof h.db) =>
+        trx("journal_transactions").insert({
+          company_id: w.companyId,
+          date: "2020-05-15",
+          document_type: "manual",
+          total: "1.00",
+          account_codes: ["2710", "3010"],
+        }),
       (trx: typeof h.db) => trx("stock_operations").insert({ company_id: w.companyId, kind: "receipt", date: "2020-05-15", warehouse_id: warehouse.id }),
     ];
     for (const attempt of attempts) {
-      const error = await h.db.transaction((trx) => attempt(trx)).then(() => null, (e: { constraint?: string }) => e);
+      const error = await h.db
+        .transaction((trx) => attempt(trx))
+        .then(
+          () => null,
+          (e: { constraint?: string }) => e,
+        );
       expect(error?.constraint).toBe("ledger_period_locked");
     }
     expect(await h.db("ledger_period_locks").where({ company_id: w.companyId }).whereRaw("month < '2026-02-01'")).toEqual([]);
@@ -374,7 +470,9 @@ describe("a lock through a date covers every month up to it", () => {
       expect(await ok(w, POST, posting(`${month}-10`))).toMatchObject({ date: `${month}-10` });
     }
     expect(await lockedInDb(w.companyId)).toEqual([]);
-    expect(await h.db("ledger_locked_through").where({ company_id: w.companyId }).select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).toEqual([{ m: "2025-11" }]);
+    expect(await h.db("ledger_locked_through").where({ company_id: w.companyId }).select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).toEqual([
+      { m: "2025-11" },
+    ]);
     expectError(await w.call(POST, posting("2025-11-30")), 409, "conflict", "period.locked");
     const earlier = await w.call(UNLOCK, { month: "2025-10" });
     expectError(earlier, 409, "conflict", "period.not_latest_locked");

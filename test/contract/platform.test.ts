@@ -49,7 +49,7 @@ describe("the contract", () => {
   test("every request body is required, JSON, and rejects unknown properties", () => {
     const schemas = (document.components as { schemas: Record<string, any> }).schemas;
     for (const { path, op } of operations) {
-      const body = (op.requestBody as any);
+      const body = op.requestBody as any;
       expect(`${path} ${body?.required}`).toBe(`${path} true`);
       const schema = body.content["application/json"].schema;
       const resolve = (s: any) => (s.$ref ? schemas[s.$ref.split("/").pop()] : s);
@@ -84,7 +84,8 @@ describe("the contract", () => {
       // A company-scoped operation can answer 404 (its company), a mutating one 409 and 422 (its Idempotency-Key).
       if (op["x-company-scoped"]) expect(`${path} ${!!responses["404"]}`).toBe(`${path} true`);
       // (An operation that writes nothing, `x-writes-nothing`, takes no Idempotency-Key: its own statuses only.)
-      if (String(op["x-required-scope"]).endsWith(":write") && op["x-writes-nothing"] !== true) expect(`${path} ${!!responses["409"]} ${!!responses["422"]}`).toBe(`${path} true true`);
+      if (String(op["x-required-scope"]).endsWith(":write") && op["x-writes-nothing"] !== true)
+        expect(`${path} ${!!responses["409"]} ${!!responses["422"]}`).toBe(`${path} true true`);
       expect(resolve(responses["429"]).headers["Retry-After"]).toBeDefined();
       expect(resolve(responses["500"]).headers["X-RateLimit-Limit"]).toBeUndefined();
     }
@@ -182,7 +183,11 @@ describe("routes outside /v1", () => {
     ]);
     for (const [href] of links) {
       const res = await h.get(href);
-      expect([href, res.status, res.headers.get("content-type")?.split(";")[0]]).toEqual([href, 200, href.endsWith(".json") ? "application/json" : "application/yaml"]);
+      expect([href, res.status, res.headers.get("content-type")?.split(";")[0]]).toEqual([
+        href,
+        200,
+        href.endsWith(".json") ? "application/json" : "application/yaml",
+      ]);
       const parsed = href.endsWith(".json") ? await res.json() : YAML.parse(await res.text());
       expect((parsed as { info: { version: string } }).info.version).toBe("0.3.6");
     }
@@ -218,4 +223,3 @@ describe("routes outside /v1", () => {
     }
   });
 });
-

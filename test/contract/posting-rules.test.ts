@@ -64,7 +64,6 @@ async function world(): Promise<World> {
   return w;
 }
 
-
 const stored = (companyId: string) => h.db("posting_rules").where({ company_id: companyId }).orderBy("rule").select("rule", "account_code");
 
 describe("list", () => {
@@ -90,7 +89,11 @@ describe("list", () => {
 
   test.each([
     { name: "rule eq", body: { filter: [{ field: "rule", op: "eq", value: "inventory.stock" }] }, expected: ["inventory.stock"] },
-    { name: "accountCode eq", body: { filter: [{ field: "accountCode", op: "eq", value: "2441" }] }, expected: ["purchases.reverseChargeVatInput", "purchases.vatReceivable"] },
+    {
+      name: "accountCode eq",
+      body: { filter: [{ field: "accountCode", op: "eq", value: "2441" }] },
+      expected: ["purchases.reverseChargeVatInput", "purchases.vatReceivable"],
+    },
     { name: "isDefault false", body: { filter: [{ field: "isDefault", op: "eq", value: false }] }, expected: [] },
     { name: "sort rule desc", body: { sort: [{ field: "rule", dir: "desc" }], pageSize: 2 }, expected: ["sales.vatPayable", "sales.revenue"] },
   ])("$name", async ({ body, expected }) => {
@@ -104,7 +107,13 @@ describe("update", () => {
     const w = await world();
     const res = await w.call(UPDATE, { rule: "sales.receivable", accountCode: "2720" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rule: "sales.receivable", accountCode: "2720", isDefault: false, defaultAccountCode: "2410", description: expect.stringMatching(/\S/) });
+    expect(res.body).toEqual({
+      rule: "sales.receivable",
+      accountCode: "2720",
+      isDefault: false,
+      defaultAccountCode: "2410",
+      description: expect.stringMatching(/\S/),
+    });
     expect(await stored(w.companyId)).toEqual([{ rule: "sales.receivable", account_code: "2720" }]);
     const listed = await w.call(LIST, { filter: [{ field: "isDefault", op: "eq", value: false }] });
     expect(listed.body.rows).toEqual([res.body]);
@@ -126,14 +135,38 @@ describe("update", () => {
   });
 
   test.each([
-    { name: "an account that does not exist", body: { rule: "inventory.stock", accountCode: "9999" }, status: 422, code: "unprocessable", key: "posting_rule.account_invalid" },
+    {
+      name: "an account that does not exist",
+      body: { rule: "inventory.stock", accountCode: "9999" },
+      status: 422,
+      code: "unprocessable",
+      key: "posting_rule.account_invalid",
+    },
     { name: "a header account", body: { rule: "inventory.stock", accountCode: "20" }, status: 422, code: "unprocessable", key: "posting_rule.account_invalid" },
-    { name: "an account made non-postable", body: { rule: "inventory.stock", accountCode: "NP" }, status: 422, code: "unprocessable", key: "posting_rule.account_invalid" },
+    {
+      name: "an account made non-postable",
+      body: { rule: "inventory.stock", accountCode: "NP" },
+      status: 422,
+      code: "unprocessable",
+      key: "posting_rule.account_invalid",
+    },
     { name: "an unknown rule", body: { rule: "sales.discount", accountCode: "2040" }, status: 400, code: "validation", field: "rule" },
-    { name: "stock on an expense account", body: { rule: "inventory.stock", accountCode: "6000" }, status: 422, code: "unprocessable", key: "posting_rule.account_type_invalid" },
+    {
+      name: "stock on an expense account",
+      body: { rule: "inventory.stock", accountCode: "6000" },
+      status: 422,
+      code: "unprocessable",
+      key: "posting_rule.account_type_invalid",
+    },
     { name: "a malformed account code", body: { rule: "inventory.stock", accountCode: "20-40" }, status: 400, code: "validation", field: "accountCode" },
     { name: "a missing account code", body: { rule: "inventory.stock" }, status: 400, code: "validation", field: "accountCode" },
-    { name: "an unknown property", body: { rule: "inventory.stock", accountCode: "2040", isDefault: true }, status: 400, code: "validation", field: "isDefault" },
+    {
+      name: "an unknown property",
+      body: { rule: "inventory.stock", accountCode: "2040", isDefault: true },
+      status: 400,
+      code: "validation",
+      field: "isDefault",
+    },
   ])("$name -> $status, the rule keeps its account", async ({ body, status, code, key, field }) => {
     const w = await world();
     expect((await w.call("/v1/ledger/accounts/create", { code: "NP", name: "Not postable", type: "asset", isPostable: false })).status).toBe(200);
@@ -152,7 +185,10 @@ describe("update", () => {
     expect((await w.call(UPDATE, { rule: "bank.fees", accountCode: "6802" })).status).toBe(200);
     expect(await stored(w.companyId)).toEqual([{ rule: "bank.fees", account_code: "6802" }]);
     expect(await stored(other.companyId)).toEqual([]);
-    expect((await other.call(LIST, { filter: [{ field: "rule", op: "eq", value: "bank.fees" }] })).body.rows[0]).toMatchObject({ accountCode: "6314", isDefault: true });
+    expect((await other.call(LIST, { filter: [{ field: "rule", op: "eq", value: "bank.fees" }] })).body.rows[0]).toMatchObject({
+      accountCode: "6314",
+      isDefault: true,
+    });
   });
 });
 
@@ -220,28 +256,52 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
     await ok(w, "/v1/inventory/stock/write-off", { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "2" }] });
     expect(await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" })).toMatchObject({ accountCode: "2030", isDefault: false });
     expect(await stored(w.companyId)).toEqual([{ rule: "inventory.stock", account_code: "2030" }]);
-    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-03", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "5" }] });
-    expect([await accountBalance(h, w.companyId, "2040"), await accountBalance(h, w.companyId, "2030"), await layersValue(h, w.companyId)]).toEqual(["0.00", "5.00", "5.00"]);
+    await ok(w, RECEIVE, {
+      warehouseCode: "CENTR",
+      date: "2026-03-03",
+      counterAccountCode: "4430",
+      lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "5" }],
+    });
+    expect([await accountBalance(h, w.companyId, "2040"), await accountBalance(h, w.companyId, "2030"), await layersValue(h, w.companyId)]).toEqual([
+      "0.00",
+      "5.00",
+      "5.00",
+    ]);
   });
 
   test("the database refuses to insert, change or delete the rule's row while the layers hold value", async () => {
-    const attempt = (write: (trx: typeof h.db) => Promise<unknown>) => h.db.transaction(write).then(() => null, (e: { constraint?: string }) => e.constraint);
+    const attempt = (write: (trx: typeof h.db) => Promise<unknown>) =>
+      h.db.transaction(write).then(
+        () => null,
+        (e: { constraint?: string }) => e.constraint,
+      );
     const onDefault = await stocked("4430");
-    expect(await attempt((trx) => trx("posting_rules").insert({ company_id: onDefault.companyId, rule: "inventory.stock", account_code: "2030" }))).toBe("posting_rules_stock_held");
+    expect(await attempt((trx) => trx("posting_rules").insert({ company_id: onDefault.companyId, rule: "inventory.stock", account_code: "2030" }))).toBe(
+      "posting_rules_stock_held",
+    );
     expect(await stored(onDefault.companyId)).toEqual([]);
     // A rule set while the stock was empty: its row can neither change nor go once the layers hold value.
     const w = await world();
     await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" });
     await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
     await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
-    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }] });
+    await ok(w, RECEIVE, {
+      warehouseCode: "CENTR",
+      date: "2026-03-01",
+      counterAccountCode: "4430",
+      lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "3" }],
+    });
     expect(await accountBalance(h, w.companyId, "2030")).toBe("3.00");
     const row = () => h.db("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" });
-    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2040" }))).toBe("posting_rules_stock_held");
+    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2040" }))).toBe(
+      "posting_rules_stock_held",
+    );
     expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).delete())).toBe("posting_rules_stock_held");
     expect(await row().select("account_code")).toEqual([{ account_code: "2030" }]);
     // The same account written again, and another rule, pass.
-    expect(await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2030" }))).toBeNull();
+    expect(
+      await attempt((trx) => trx("posting_rules").where({ company_id: w.companyId, rule: "inventory.stock" }).update({ account_code: "2030" })),
+    ).toBeNull();
     expect(await attempt((trx) => trx("posting_rules").insert({ company_id: w.companyId, rule: "bank.fees", account_code: "6802" }))).toBeNull();
   });
 
@@ -256,7 +316,12 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
     try {
       await blocker.query("begin");
       await blocker.query("lock table journal_transactions in access exclusive mode");
-      const receipt = w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+      const receipt = w.call(RECEIVE, {
+        warehouseCode: "CENTR",
+        date: "2026-03-01",
+        counterAccountCode: "4430",
+        lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }],
+      });
       await waitForLockWaiters(h.db, { waitEvent: "relation", what: "the receipt waiting at its posting" });
       const update = w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" });
       await waitForLockWaiters(h.db, { waitEvent: "advisory", what: "the repointing waiting for the receipt's hold on the rule" });

@@ -33,9 +33,22 @@ interface World {
 async function world(): Promise<World> {
   const t = await h.tenant();
   const o = { key: t.apiKey, companyId: t.companyId };
-  const w = { companyId: t.companyId, api: t.api, rules: {} as Record<string, string>, call: (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra }) };
+  const w = {
+    companyId: t.companyId,
+    api: t.api,
+    rules: {} as Record<string, string>,
+    call: (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra }),
+  };
   await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  await ok(w, "/v1/partners/create", { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true, paymentTermDays: 30, vatCode: "DE123456789", countryCode: "DE" });
+  await ok(w, "/v1/partners/create", {
+    name: "Tiekėjas UAB",
+    code: "TIEKEJAS",
+    isCustomer: false,
+    isSupplier: true,
+    paymentTermDays: 30,
+    vatCode: "DE123456789",
+    countryCode: "DE",
+  });
   await ok(w, "/v1/partners/create", { name: "Pirkėjas", code: "PIRKEJAS" });
   await ok(w, "/v1/partners/create", { name: "Vietinis tiekėjas UAB", code: "LTTIEK", isCustomer: false, isSupplier: true, countryCode: "LT" });
   await ok(w, "/v1/partners/create", { name: "US Supplier Inc.", code: "USTIEK", isCustomer: false, isSupplier: true, countryCode: "US" });
@@ -81,7 +94,12 @@ describe("create (draft)", () => {
       rate: null,
       lines: [{ lineNo: 1, vatDeductible: true, expenseAccountCode: null, vatClassifier: "PVM1", netAmount: "100.00" }],
     });
-    expectError(await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "A-1", documentDate: "2026-03-11", lines: [line()] }), 409, "conflict", "purchase_invoice.document_number_taken");
+    expectError(
+      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "A-1", documentDate: "2026-03-11", lines: [line()] }),
+      409,
+      "conflict",
+      "purchase_invoice.document_number_taken",
+    );
     await ok(w, "/v1/partners/create", { name: "Kitas tiekėjas", code: "KITAS", isSupplier: true });
     await draft(w, { partnerCode: "KITAS", documentNumber: "A-1" });
     expect(await rows(w)).toHaveLength(2);
@@ -95,12 +113,21 @@ describe("create (draft)", () => {
     ["an unknown partner", { partnerCode: "NERA" }, "purchase_invoice.partner_unknown"],
     ["an income account as the cost", { lines: [line({ expenseAccountCode: "5000" })] }, "purchase_invoice.account_invalid"],
     ["a VAT rate on an import document", { vatTreatment: "import" }, "purchase_invoice.vat_not_applicable"],
-    ["a VAT rate on an exempt document", { vatTreatment: "exempt", lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] }, "purchase_invoice.vat_not_applicable"],
+    [
+      "a VAT rate on an exempt document",
+      { vatTreatment: "exempt", lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] },
+      "purchase_invoice.vat_not_applicable",
+    ],
     ["the 9% rate in 2026", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat_classifier.not_valid_on_date"],
     ["a due date before the document date", { dueDate: "2026-03-01" }, "purchase_invoice.due_before_document"],
   ])("%s -> 422, nothing stored", async (_name, over, key) => {
     const w = await world();
-    expectError(await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", lines: [line()], ...over }), 422, "unprocessable", key);
+    expectError(
+      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", lines: [line()], ...over }),
+      422,
+      "unprocessable",
+      key,
+    );
     expect(await rows(w)).toHaveLength(0);
     expect(await h.db("purchase_invoice_lines").where({ company_id: w.companyId })).toHaveLength(0);
   });
@@ -110,7 +137,13 @@ describe("register: the posting of each VAT treatment", () => {
   test("standard: cost per account, input VAT, payable for the gross with the partner", async () => {
     const w = await world();
     const inv = await registered(w, { lines: [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "40" })] });
-    expect(inv).toMatchObject({ status: "registered", grossTotal: "169.40", grossTotalEur: "169.40", outstanding: "169.40", rate: { rate: "1", source: "base" } });
+    expect(inv).toMatchObject({
+      status: "registered",
+      grossTotal: "169.40",
+      grossTotalEur: "169.40",
+      outstanding: "169.40",
+      rate: { rate: "1", source: "base" },
+    });
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       [w.rules["purchases.payables"], "0.00", "169.40", "TIEKEJAS", null],
       [w.rules["purchases.expense"], "140.00", "0.00", null, null],
@@ -137,7 +170,10 @@ describe("register: the posting of each VAT treatment", () => {
   test("reverse charge: the payable is the net; the VAT is self-assessed at the standard rate, input and output, under the acquisition's classifier", async () => {
     const w = await world();
     // A service from a German VAT payer: PVM21 (not PVM1, an ordinary domestic supply); the rate left out is 21%.
-    const inv = await registered(w, { vatTreatment: "reverse_charge", lines: [{ description: "Konsultacija", quantity: "1", unitPriceExclVat: "200", vatClassifier: "PVM21" }] });
+    const inv = await registered(w, {
+      vatTreatment: "reverse_charge",
+      lines: [{ description: "Konsultacija", quantity: "1", unitPriceExclVat: "200", vatClassifier: "PVM21" }],
+    });
     expect(inv).toMatchObject({ netTotal: "200.00", vatTotal: "0.00", grossTotal: "200.00", outstanding: "200.00" });
     expect(inv.lines.map((l: any) => [l.vatRatePercent, l.vatClassifier])).toEqual([["21.00", "PVM21"]]);
     expect(inv.vatBreakdown).toEqual([{ vatRatePercent: "21.00", vatClassifier: "PVM21", taxableAmount: "200.00", vatAmount: "42.00" }]);
@@ -151,7 +187,10 @@ describe("register: the posting of each VAT treatment", () => {
 
   test("import: no VAT on the document (it is paid at customs); lines default to 0%", async () => {
     const w = await world();
-    const inv = await registered(w, { vatTreatment: "import", lines: [{ description: "Įranga", quantity: "2", unitPriceExclVat: "300", vatClassifier: "PVM5" }] });
+    const inv = await registered(w, {
+      vatTreatment: "import",
+      lines: [{ description: "Įranga", quantity: "2", unitPriceExclVat: "300", vatClassifier: "PVM5" }],
+    });
     expect(inv).toMatchObject({ vatTotal: "0.00", grossTotal: "600.00" });
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       [w.rules["purchases.payables"], "0.00", "600.00", "TIEKEJAS", null],
@@ -201,11 +240,31 @@ describe("register: the posting of each VAT treatment", () => {
 describe("the VAT classifiers each treatment carries", () => {
   // Reverse charge: by default the classifier the supplier's country and the item's type name; never PVM1.
   test.each([
-    { name: "an EU supplier's goods: PVM16 (intra-Community acquisition)", partner: "TIEKEJAS", line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "100" }, classifier: "PVM16" },
+    {
+      name: "an EU supplier's goods: PVM16 (intra-Community acquisition)",
+      partner: "TIEKEJAS",
+      line: { itemCode: "PREKE", quantity: "1", unitPriceExclVat: "100" },
+      classifier: "PVM16",
+    },
     { name: "an EU supplier's service: PVM21", partner: "TIEKEJAS", line: { itemCode: "PASL", quantity: "1", unitPriceExclVat: "100" }, classifier: "PVM21" },
-    { name: "a domestic supplier: PVM25 (domestic reverse charge)", partner: "LTTIEK", line: { itemCode: "PASL", quantity: "1", unitPriceExclVat: "100" }, classifier: "PVM25" },
-    { name: "a service from outside the EU: PVM20", partner: "USTIEK", line: { itemCode: "PASL", quantity: "1", unitPriceExclVat: "100" }, classifier: "PVM20" },
-    { name: "a line without an item naming its classifier, no rate: the standard rate", partner: "TIEKEJAS", line: { description: "X", quantity: "1", unitPriceExclVat: "100", vatClassifier: "PVM16" }, classifier: "PVM16" },
+    {
+      name: "a domestic supplier: PVM25 (domestic reverse charge)",
+      partner: "LTTIEK",
+      line: { itemCode: "PASL", quantity: "1", unitPriceExclVat: "100" },
+      classifier: "PVM25",
+    },
+    {
+      name: "a service from outside the EU: PVM20",
+      partner: "USTIEK",
+      line: { itemCode: "PASL", quantity: "1", unitPriceExclVat: "100" },
+      classifier: "PVM20",
+    },
+    {
+      name: "a line without an item naming its classifier, no rate: the standard rate",
+      partner: "TIEKEJAS",
+      line: { description: "X", quantity: "1", unitPriceExclVat: "100", vatClassifier: "PVM16" },
+      classifier: "PVM16",
+    },
   ])("reverse charge, $name", async ({ partner, line: l, classifier }) => {
     const w = await world();
     const inv = await registered(w, { partnerCode: partner, vatTreatment: "reverse_charge", lines: [l] });
@@ -222,14 +281,54 @@ describe("the VAT classifiers each treatment carries", () => {
   });
 
   test.each([
-    { name: "reverse charge, a line without an item and no classifier (goods or services?)", over: { vatTreatment: "reverse_charge", lines: [line()] }, key: "vat_classifier.required", field: "lines[0].vatClassifier" },
-    { name: "reverse charge, goods from outside the EU (an import)", over: { partnerCode: "USTIEK", vatTreatment: "reverse_charge", lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5" }] }, key: "vat_classifier.required", field: "lines[0].vatClassifier" },
-    { name: "reverse charge with PVM1 (an ordinary domestic supply)", over: { vatTreatment: "reverse_charge", lines: [line({ vatClassifier: "PVM1" })] }, key: "purchase_invoice.vat_classifier_not_applicable", field: "lines[0].vatClassifier" },
-    { name: "reverse charge at 0% (which would self-assess nothing)", over: { vatTreatment: "reverse_charge", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM21" })] }, key: "purchase_invoice.reverse_charge_rate", field: "lines[0].vatRatePercent" },
-    { name: "reverse charge at a reduced rate", over: { vatTreatment: "reverse_charge", lines: [line({ vatRatePercent: "5", vatClassifier: "PVM16" })] }, key: "purchase_invoice.reverse_charge_rate", field: "lines[0].vatRatePercent" },
-    { name: "an acquisition code on a standard purchase", over: { lines: [line({ vatClassifier: "PVM16" })] }, key: "purchase_invoice.vat_classifier_not_applicable", field: "lines[0].vatClassifier" },
-    { name: "an acquisition code on an import (PVM21 carries 21%; an import line 0%)", over: { vatTreatment: "import", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM21" })] }, key: "vat_classifier.rate_mismatch", field: "lines[0].vatRatePercent" },
-    { name: "an exempt purchase: PVM12 at 0% is fine, PVM1 at 0% is not", over: { vatTreatment: "exempt", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM12" }), line({ vatRatePercent: "0", vatClassifier: "PVM1" })] }, key: "vat_classifier.rate_mismatch", field: "lines[1].vatRatePercent" },
+    {
+      name: "reverse charge, a line without an item and no classifier (goods or services?)",
+      over: { vatTreatment: "reverse_charge", lines: [line()] },
+      key: "vat_classifier.required",
+      field: "lines[0].vatClassifier",
+    },
+    {
+      name: "reverse charge, goods from outside the EU (an import)",
+      over: { partnerCode: "USTIEK", vatTreatment: "reverse_charge", lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "5" }] },
+      key: "vat_classifier.required",
+      field: "lines[0].vatClassifier",
+    },
+    {
+      name: "reverse charge with PVM1 (an ordinary domestic supply)",
+      over: { vatTreatment: "reverse_charge", lines: [line({ vatClassifier: "PVM1" })] },
+      key: "purchase_invoice.vat_classifier_not_applicable",
+      field: "lines[0].vatClassifier",
+    },
+    {
+      name: "reverse charge at 0% (which would self-assess nothing)",
+      over: { vatTreatment: "reverse_charge", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM21" })] },
+      key: "purchase_invoice.reverse_charge_rate",
+      field: "lines[0].vatRatePercent",
+    },
+    {
+      name: "reverse charge at a reduced rate",
+      over: { vatTreatment: "reverse_charge", lines: [line({ vatRatePercent: "5", vatClassifier: "PVM16" })] },
+      key: "purchase_invoice.reverse_charge_rate",
+      field: "lines[0].vatRatePercent",
+    },
+    {
+      name: "an acquisition code on a standard purchase",
+      over: { lines: [line({ vatClassifier: "PVM16" })] },
+      key: "purchase_invoice.vat_classifier_not_applicable",
+      field: "lines[0].vatClassifier",
+    },
+    {
+      name: "an acquisition code on an import (PVM21 carries 21%; an import line 0%)",
+      over: { vatTreatment: "import", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM21" })] },
+      key: "vat_classifier.rate_mismatch",
+      field: "lines[0].vatRatePercent",
+    },
+    {
+      name: "an exempt purchase: PVM12 at 0% is fine, PVM1 at 0% is not",
+      over: { vatTreatment: "exempt", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM12" }), line({ vatRatePercent: "0", vatClassifier: "PVM1" })] },
+      key: "vat_classifier.rate_mismatch",
+      field: "lines[1].vatRatePercent",
+    },
   ])("$name -> 422 $key naming $field, nothing stored", async ({ over, key, field }) => {
     const w = await world();
     const res = await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", ...over });
@@ -241,8 +340,18 @@ describe("the VAT classifiers each treatment carries", () => {
   // Two classifiers sharing 21%: VAT is rounded once for the rate, and the rounding cent goes to the classifier with
   // the largest taxable amount (src/invoicing/totals.ts), so the breakdown sums to the VAT self-assessed.
   test.each([
-    { name: "up: 0.06 (0.0126 -> 0.01) + 0.07 (0.0147 -> 0.01) = 0.13 (0.0273 -> 0.03): PVM21, the larger, takes the cent", nets: ["0.06", "0.07"], vat: ["0.01", "0.02"], total: "0.03" },
-    { name: "down: 0.03 (0.0063 -> 0.01) + 0.04 (0.0084 -> 0.01) = 0.07 (0.0147 -> 0.01): PVM21, the larger, gives it back", nets: ["0.03", "0.04"], vat: ["0.01", "0.00"], total: "0.01" },
+    {
+      name: "up: 0.06 (0.0126 -> 0.01) + 0.07 (0.0147 -> 0.01) = 0.13 (0.0273 -> 0.03): PVM21, the larger, takes the cent",
+      nets: ["0.06", "0.07"],
+      vat: ["0.01", "0.02"],
+      total: "0.03",
+    },
+    {
+      name: "down: 0.03 (0.0063 -> 0.01) + 0.04 (0.0084 -> 0.01) = 0.07 (0.0147 -> 0.01): PVM21, the larger, gives it back",
+      nets: ["0.03", "0.04"],
+      vat: ["0.01", "0.00"],
+      total: "0.01",
+    },
   ])("the rounding cent of a rate shared by PVM16 and PVM21, $name", async ({ nets, vat, total }) => {
     const w = await world();
     const inv = await registered(w, {
@@ -270,9 +379,20 @@ describe("the tax point (supplyDate)", () => {
   test("a December 2025 supply documented on 2026-01-05 keeps 9% PVM2: stored, registered and posted on the document date", async () => {
     const w = await world();
     const lines = [line({ vatRatePercent: "9", vatClassifier: "PVM2" })];
-    expectError(await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-1", documentDate: "2026-01-05", lines }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
+    expectError(
+      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-1", documentDate: "2026-01-05", lines }),
+      422,
+      "unprocessable",
+      "vat_classifier.not_valid_on_date",
+    );
     // Through the SDK: what an integrator writes.
-    const d = await w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "D-1", documentDate: "2026-01-05", supplyDate: "2025-12-20", lines });
+    const d = await w.api.purchases.invoices.create({
+      partnerCode: "TIEKEJAS",
+      documentNumber: "D-1",
+      documentDate: "2026-01-05",
+      supplyDate: "2025-12-20",
+      lines,
+    });
     const inv = await w.api.purchases.invoices.register({ id: d.id });
     expect(inv).toMatchObject({ documentDate: "2026-01-05", supplyDate: "2025-12-20", vatTotal: "9.00", grossTotal: "109.00" });
     expect((await rows(w)).map((r) => [r.document_date, r.supply_date])).toEqual([["2026-01-05", "2025-12-20"]]);
@@ -283,17 +403,28 @@ describe("the tax point (supplyDate)", () => {
       [w.rules["purchases.vatReceivable"], "9.00", "0.00", null, null],
     ]);
     expect((await ok(w, LIST, { filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] })).rows.map((r: any) => r.id)).toEqual([inv.id]);
-    expectError(await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-2", documentDate: "2026-01-05", supplyDate: "2026-01-06", lines: [line()] }), 422, "unprocessable", "purchase_invoice.supply_date_invalid");
+    expectError(
+      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-2", documentDate: "2026-01-05", supplyDate: "2026-01-06", lines: [line()] }),
+      422,
+      "unprocessable",
+      "purchase_invoice.supply_date_invalid",
+    );
   });
 });
 
 describe("credit notes", () => {
-  const decemberInvoice = (w: World) => registered(w, { documentDate: "2026-01-05", supplyDate: "2025-12-20", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
+  const decemberInvoice = (w: World) =>
+    registered(w, { documentDate: "2026-01-05", supplyDate: "2025-12-20", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
 
   test("a credit note of February 2026 on a December 2025 9% invoice carries 9% PVM2 at the invoice's tax point", async () => {
     const w = await world();
     const inv = await decemberInvoice(w);
-    const note = await registered(w, { type: "credit_note", creditedInvoiceId: inv.id, documentDate: "2026-02-02", lines: [line({ unitPriceExclVat: "40", vatRatePercent: "9", vatClassifier: "PVM2" })] });
+    const note = await registered(w, {
+      type: "credit_note",
+      creditedInvoiceId: inv.id,
+      documentDate: "2026-02-02",
+      lines: [line({ unitPriceExclVat: "40", vatRatePercent: "9", vatClassifier: "PVM2" })],
+    });
     expect(note).toMatchObject({ supplyDate: "2025-12-20", vatTreatment: "standard", grossTotal: "43.60" });
     expect(await journalOf(w, note.journalTransactionId)).toEqual([
       [w.rules["purchases.payables"], "43.60", "0.00", "TIEKEJAS", null],
@@ -304,7 +435,12 @@ describe("credit notes", () => {
   });
 
   test.each([
-    { name: "a pair the invoice does not carry (21% PVM1)", over: { lines: [line()] }, key: "purchase_invoice.credit_vat_mismatch", field: "lines[0].vatRatePercent" },
+    {
+      name: "a pair the invoice does not carry (21% PVM1)",
+      over: { lines: [line()] },
+      key: "purchase_invoice.credit_vat_mismatch",
+      field: "lines[0].vatRatePercent",
+    },
     { name: "a supply date of its own", over: { supplyDate: "2026-01-05" }, key: "purchase_invoice.supply_date_invalid", field: "supplyDate" },
     { name: "another VAT treatment", over: { vatTreatment: "reverse_charge" }, key: "purchase_invoice.credit_target_invalid", field: null },
   ])("$name -> 422 $key, nothing stored", async ({ over, key, field }) => {
@@ -441,7 +577,11 @@ describe("list, tenancy and scopes", () => {
     // A key with every sales scope reaches nothing of purchases.
     const sales = await ok(w, "/v1/account/api-keys/create", { name: "sales", scopes: ["sales:read", "sales:write"] });
     const asSales = { key: sales.key, companyId: w.companyId };
-    expectError(await h.post(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "S-1", documentDate: "2026-03-10", lines: [line()] }, asSales), 403, "forbidden");
+    expectError(
+      await h.post(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "S-1", documentDate: "2026-03-10", lines: [line()] }, asSales),
+      403,
+      "forbidden",
+    );
     expectError(await h.post(REGISTER, { id: b.id }, asSales), 403, "forbidden");
     expectError(await h.post(GET, { id: a.id }, asSales), 403, "forbidden");
     expectError(await h.post(LIST, {}, asSales), 403, "forbidden");

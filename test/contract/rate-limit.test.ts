@@ -21,7 +21,9 @@ async function awayFromWindowEdge(needed = 8): Promise<void> {
 
 /** Whole seconds left in the database's current one-minute window (what X-RateLimit-Reset says, rounded up). */
 async function secondsLeftInWindow(): Promise<number> {
-  const { rows } = await h.db.raw<{ rows: { left: string }[] }>("select ceil(extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())) as left");
+  const { rows } = await h.db.raw<{ rows: { left: string }[] }>(
+    "select ceil(extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())) as left",
+  );
   return Number(rows[0].left);
 }
 
@@ -109,7 +111,15 @@ describe("without a valid key", () => {
 describe("a key id alone never spends a key's budget (issue 7, defect 2)", () => {
   const forgedFor = (keyId: string) => `ak_${keyId.replace(/-/g, "")}_${"A".repeat(43)}`;
   const keyCount = async (keyId: string) =>
-    Number((await h.db("rate_limit_counters").where({ bucket: `key:${keyId}` }).whereRaw("window_start = date_trunc('minute', now())").first("count"))?.count ?? 0);
+    Number(
+      (
+        await h
+          .db("rate_limit_counters")
+          .where({ bucket: `key:${keyId}` })
+          .whereRaw("window_start = date_trunc('minute', now())")
+          .first("count")
+      )?.count ?? 0,
+    );
 
   test("wrong-secret requests naming a key's id are 401, counted against the client address; the key keeps its whole budget", async () => {
     const victim = await h.bootstrap();
@@ -151,7 +161,11 @@ describe("several server processes on one database", () => {
       await setKeyLimit(h.db, t.keyId, 10);
       await awayFromWindowEdge(10);
       const call = (base: string) =>
-        fetch(`${base}/v1/account/companies/list`, { method: "POST", headers: { authorization: `Bearer ${t.apiKey}`, "content-type": "application/json" }, body: "{}" });
+        fetch(`${base}/v1/account/companies/list`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${t.apiKey}`, "content-type": "application/json" },
+          body: "{}",
+        });
       const responses = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 ? second.url : h.url)));
       const statuses = responses.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(10);

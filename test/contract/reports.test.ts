@@ -21,11 +21,16 @@ async function journal(name: string, date: string, lines: [string, "debit" | "cr
 }
 
 const row = (accountCode: string, openingBalance: string, debit: string, credit: string, closingBalance: string) => ({
-  accountCode, openingBalance, debit, credit, closingBalance,
+  accountCode,
+  openingBalance,
+  debit,
+  credit,
+  closingBalance,
 });
 /** Statement lines with a non-zero amount, as line -> amount. */
 const nonZero = (lines: { line: string; amount: string }[]) => Object.fromEntries(lines.filter((l) => l.amount !== "0.00").map((l) => [l.line, l.amount]));
-const rowsOf = (body: any) => body.rows.map(({ accountCode, openingBalance, debit, credit, closingBalance }: any) => row(accountCode, openingBalance, debit, credit, closingBalance));
+const rowsOf = (body: any) =>
+  body.rows.map(({ accountCode, openingBalance, debit, credit, closingBalance }: any) => row(accountCode, openingBalance, debit, credit, closingBalance));
 
 beforeAll(async () => {
   h = await startHarness();
@@ -34,17 +39,75 @@ beforeAll(async () => {
   expect((await post("accounts/apply-template", { template: "lt-standard" })).status).toBe(200);
   expect((await h.post("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" }, o)).status).toBe(200);
   // 2025 has no number series (numbers null); 2026 numbers BZ-1, BZ-2, … in posting order.
-  await journal("capital", "2025-12-10", [["2710", "debit", "10000.00"], ["3010", "credit", "10000"]], "Kapitalas");
-  await journal("sale2025", "2025-12-20", [["2410", "debit", "1210.00", "P1"], ["5000", "credit", "1000.00"], ["4492", "credit", "210.00"]], "Pardavimas 2025");
+  await journal(
+    "capital",
+    "2025-12-10",
+    [
+      ["2710", "debit", "10000.00"],
+      ["3010", "credit", "10000"],
+    ],
+    "Kapitalas",
+  );
+  await journal(
+    "sale2025",
+    "2025-12-20",
+    [
+      ["2410", "debit", "1210.00", "P1"],
+      ["5000", "credit", "1000.00"],
+      ["4492", "credit", "210.00"],
+    ],
+    "Pardavimas 2025",
+  );
   expect((await h.post("/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026 }, o)).status).toBe(200);
-  await journal("rent", "2026-01-05", [["6300", "debit", "500.00"], ["2710", "credit", "500.00"]], "Nuoma"); // BZ-1
-  await journal("sale", "2026-01-31", [["2410", "debit", "605.00", "P1"], ["5000", "credit", "500.00"], ["4492", "credit", "105.00"]], "Pardavimas"); // BZ-2
-  await journal("payment", "2026-02-01", [["2710", "debit", "1210.00"], ["2410", "credit", "1210.00", "P1"]], "Apmokėjimas"); // BZ-3
-  await journal("mistake", "2026-02-10", [["6312", "debit", "99.99"], ["2710", "credit", "99.99"]], "Klaida"); // BZ-4
+  await journal(
+    "rent",
+    "2026-01-05",
+    [
+      ["6300", "debit", "500.00"],
+      ["2710", "credit", "500.00"],
+    ],
+    "Nuoma",
+  ); // BZ-1
+  await journal(
+    "sale",
+    "2026-01-31",
+    [
+      ["2410", "debit", "605.00", "P1"],
+      ["5000", "credit", "500.00"],
+      ["4492", "credit", "105.00"],
+    ],
+    "Pardavimas",
+  ); // BZ-2
+  await journal(
+    "payment",
+    "2026-02-01",
+    [
+      ["2710", "debit", "1210.00"],
+      ["2410", "credit", "1210.00", "P1"],
+    ],
+    "Apmokėjimas",
+  ); // BZ-3
+  await journal(
+    "mistake",
+    "2026-02-10",
+    [
+      ["6312", "debit", "99.99"],
+      ["2710", "credit", "99.99"],
+    ],
+    "Klaida",
+  ); // BZ-4
   const reversal = await post("journal/transactions/reverse", { id: ids.mistake }); // BZ-5, same day
   expect(reversal.status).toBe(200);
   ids.reversal = reversal.body.id;
-  await journal("interest", "2026-03-01", [["2710", "debit", "0.01"], ["5802", "credit", "0.01"]], "Palūkanos"); // BZ-6
+  await journal(
+    "interest",
+    "2026-03-01",
+    [
+      ["2710", "debit", "0.01"],
+      ["5802", "credit", "0.01"],
+    ],
+    "Palūkanos",
+  ); // BZ-6
 });
 afterAll(() => h.close());
 
@@ -60,7 +123,15 @@ describe("trial balance", () => {
       row("5000", "-1000.00", "0.00", "500.00", "-1500.00"),
       row("6300", "0.00", "500.00", "0.00", "500.00"),
     ]);
-    expect(res.body.rows[0]).toEqual({ accountCode: "2410", name: "Pirkėjų skolų vertė", type: "asset", openingBalance: "1210.00", debit: "605.00", credit: "0.00", closingBalance: "1815.00" });
+    expect(res.body.rows[0]).toEqual({
+      accountCode: "2410",
+      name: "Pirkėjų skolų vertė",
+      type: "asset",
+      openingBalance: "1210.00",
+      debit: "605.00",
+      credit: "0.00",
+      closingBalance: "1815.00",
+    });
     expect(res.body.totals).toEqual({ openingBalance: "0.00", debit: "1105.00", credit: "1105.00", closingBalance: "0.00" });
     expect(res.body).toMatchObject({ from: "2026-01-01", to: "2026-01-31", balanced: true });
   });
@@ -94,8 +165,11 @@ describe("trial balance", () => {
   test("empty ranges: before any posting nothing; after the last posting only opening balances", async () => {
     const before = await tb("2024-01-01", "2024-12-31");
     expect(before.body).toEqual({
-      from: "2024-01-01", to: "2024-12-31", rows: [],
-      totals: { openingBalance: "0.00", debit: "0.00", credit: "0.00", closingBalance: "0.00" }, balanced: true,
+      from: "2024-01-01",
+      to: "2024-12-31",
+      rows: [],
+      totals: { openingBalance: "0.00", debit: "0.00", credit: "0.00", closingBalance: "0.00" },
+      balanced: true,
     });
     const after = await tb("2027-01-01", "2027-01-31");
     expect(rowsOf(after.body)).toEqual([
@@ -117,14 +191,66 @@ describe("general ledger", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       account: { code: "2710", name: "Sąskaitos bankuose eurais", type: "asset" },
-      from: "2026-02-01", to: "2026-03-31",
-      openingBalance: "9500.00", debit: "1310.00", credit: "99.99", closingBalance: "10710.01",
+      from: "2026-02-01",
+      to: "2026-03-31",
+      openingBalance: "9500.00",
+      debit: "1310.00",
+      credit: "99.99",
+      closingBalance: "10710.01",
     });
     expect(res.body.entries).toEqual([
-      { date: "2026-02-01", transactionId: ids.payment, lineNo: 1, number: "BZ-3", documentType: "manual", description: "Apmokėjimas", reference: null, partnerCode: null, debit: "1210.00", credit: "0.00", balance: "10710.00" },
-      { date: "2026-02-10", transactionId: ids.mistake, lineNo: 2, number: "BZ-4", documentType: "manual", description: "Klaida", reference: null, partnerCode: null, debit: "0.00", credit: "99.99", balance: "10610.01" },
-      { date: "2026-02-10", transactionId: ids.reversal, lineNo: 2, number: "BZ-5", documentType: "reversal", description: "Reversal of BZ-4", reference: null, partnerCode: null, debit: "99.99", credit: "0.00", balance: "10710.00" },
-      { date: "2026-03-01", transactionId: ids.interest, lineNo: 1, number: "BZ-6", documentType: "manual", description: "Palūkanos", reference: null, partnerCode: null, debit: "0.01", credit: "0.00", balance: "10710.01" },
+      {
+        date: "2026-02-01",
+        transactionId: ids.payment,
+        lineNo: 1,
+        number: "BZ-3",
+        documentType: "manual",
+        description: "Apmokėjimas",
+        reference: null,
+        partnerCode: null,
+        debit: "1210.00",
+        credit: "0.00",
+        balance: "10710.00",
+      },
+      {
+        date: "2026-02-10",
+        transactionId: ids.mistake,
+        lineNo: 2,
+        number: "BZ-4",
+        documentType: "manual",
+        description: "Klaida",
+        reference: null,
+        partnerCode: null,
+        debit: "0.00",
+        credit: "99.99",
+        balance: "10610.01",
+      },
+      {
+        date: "2026-02-10",
+        transactionId: ids.reversal,
+        lineNo: 2,
+        number: "BZ-5",
+        documentType: "reversal",
+        description: "Reversal of BZ-4",
+        reference: null,
+        partnerCode: null,
+        debit: "99.99",
+        credit: "0.00",
+        balance: "10710.00",
+      },
+      {
+        date: "2026-03-01",
+        transactionId: ids.interest,
+        lineNo: 1,
+        number: "BZ-6",
+        documentType: "manual",
+        description: "Palūkanos",
+        reference: null,
+        partnerCode: null,
+        debit: "0.01",
+        credit: "0.00",
+        balance: "10710.01",
+      },
     ]);
   });
 
@@ -142,8 +268,19 @@ describe("general ledger", () => {
   });
 
   test("an account without lines in the range, and a header account", async () => {
-    expect((await gl("3010", "2026-01-01", "2026-12-31")).body).toMatchObject({ openingBalance: "-10000.00", entries: [], debit: "0.00", credit: "0.00", closingBalance: "-10000.00" });
-    expect((await gl("27", "2025-01-01", "2026-12-31")).body).toMatchObject({ account: { code: "27", type: "asset" }, openingBalance: "0.00", entries: [], closingBalance: "0.00" });
+    expect((await gl("3010", "2026-01-01", "2026-12-31")).body).toMatchObject({
+      openingBalance: "-10000.00",
+      entries: [],
+      debit: "0.00",
+      credit: "0.00",
+      closingBalance: "-10000.00",
+    });
+    expect((await gl("27", "2025-01-01", "2026-12-31")).body).toMatchObject({
+      account: { code: "27", type: "asset" },
+      openingBalance: "0.00",
+      entries: [],
+      closingBalance: "0.00",
+    });
   });
 
   test("an unknown account is 404", async () => {
@@ -156,7 +293,10 @@ describe("general ledger", () => {
     const t = await h.tenant();
     const other = { key: t.apiKey, companyId: t.companyId };
     await post("accounts/apply-template", { template: "lt-standard" }, other);
-    const big = (date: string) => ({ date, entries: [...Array.from({ length: 499 }, () => ({ accountCode: "2720", debit: "1.00" })), { accountCode: "3010", credit: "499.00" }] });
+    const big = (date: string) => ({
+      date,
+      entries: [...Array.from({ length: 499 }, () => ({ accountCode: "2720", debit: "1.00" })), { accountCode: "3010", credit: "499.00" }],
+    });
     for (let i = 0; i < 20; i++) expect((await post("journal/transactions/create", big("2026-05-01"), other)).status).toBe(200);
     expect((await post("journal/transactions/create", big("2026-05-02"), other)).status).toBe(200);
     const within = await post("reports/general-ledger", { accountCode: "2720", from: "2026-05-01", to: "2026-05-01" }, other);
@@ -181,12 +321,24 @@ describe("profit and loss", () => {
       income: {
         groups: [
           { code: "50", name: "Pardavimo pajamos", amount: "500.00", accounts: [{ accountCode: "5000", name: "Parduotų prekių pajamos", amount: "500.00" }] },
-          { code: "58", name: "Kitos palūkanų ir panašios pajamos", amount: "0.01", accounts: [{ accountCode: "5802", name: "Kitų suteiktų paskolų ir indėlių palūkanų pajamos", amount: "0.01" }] },
+          {
+            code: "58",
+            name: "Kitos palūkanų ir panašios pajamos",
+            amount: "0.01",
+            accounts: [{ accountCode: "5802", name: "Kitų suteiktų paskolų ir indėlių palūkanų pajamos", amount: "0.01" }],
+          },
         ],
         total: "500.01",
       },
       expenses: {
-        groups: [{ code: "63", name: "Bendrosios ir administracinės sąnaudos", amount: "500.00", accounts: [{ accountCode: "6300", name: "Nuomos sąnaudos", amount: "500.00" }] }],
+        groups: [
+          {
+            code: "63",
+            name: "Bendrosios ir administracinės sąnaudos",
+            amount: "500.00",
+            accounts: [{ accountCode: "6300", name: "Nuomos sąnaudos", amount: "500.00" }],
+          },
+        ],
         total: "500.00",
       },
       netResult: "0.01",
@@ -195,15 +347,29 @@ describe("profit and loss", () => {
     // The VAS 3 form: revenue, G&A (rent), other interest; gross profit, profit before tax and net profit as subtotals.
     expect(statementLines.map((l: { line: string }) => l.line)).toEqual(Array.from({ length: 15 }, (_, i) => `PL.${i + 1}`));
     expect(nonZero(statementLines)).toEqual({ "PL.1": "500.00", "PL.4": "500.00", "PL.6": "-500.00", "PL.10": "0.01", "PL.13": "0.01", "PL.15": "0.01" });
-    expect(statementLines[5]).toEqual({ line: "PL.6", name: "Bendrosios ir administracinės sąnaudos", nameEn: "General and administrative expenses", amount: "-500.00" });
+    expect(statementLines[5]).toEqual({
+      line: "PL.6",
+      name: "Bendrosios ir administracinės sąnaudos",
+      nameEn: "General and administrative expenses",
+      amount: "-500.00",
+    });
   });
 
   test("December 2025: a profit; an empty range is all zeros", async () => {
-    expect((await pl("2025-12-01", "2025-12-31")).body).toMatchObject({ income: { total: "1000.00" }, expenses: { groups: [], total: "0.00" }, netResult: "1000.00" });
+    expect((await pl("2025-12-01", "2025-12-31")).body).toMatchObject({
+      income: { total: "1000.00" },
+      expenses: { groups: [], total: "0.00" },
+      netResult: "1000.00",
+    });
     const empty = (await pl("2026-01-06", "2026-01-30")).body;
     expect({ ...empty, statementLines: nonZero(empty.statementLines) }).toEqual({
-      from: "2026-01-06", to: "2026-01-30", income: { groups: [], total: "0.00" }, expenses: { groups: [], total: "0.00" }, netResult: "0.00",
-      statementLines: {}, unmappedAccounts: [],
+      from: "2026-01-06",
+      to: "2026-01-30",
+      income: { groups: [], total: "0.00" },
+      expenses: { groups: [], total: "0.00" },
+      netResult: "0.00",
+      statementLines: {},
+      unmappedAccounts: [],
     });
     expect((await pl("2026-01-05", "2026-01-05")).body).toMatchObject({ expenses: { total: "500.00" }, netResult: "-500.00" });
   });
@@ -219,29 +385,65 @@ describe("balance sheet", () => {
       date: "2026-03-31",
       fiscalYearStart: "2026-01-01",
       assets: {
-        classes: [{
-          code: "2", name: "TRUMPALAIKIS TURTAS", amount: "11315.01",
-          groups: [
-            { code: "24", name: "Per vienus metus gautinos sumos", amount: "605.00", accounts: [{ accountCode: "2410", name: "Pirkėjų skolų vertė", amount: "605.00" }] },
-            { code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "10710.01", accounts: [{ accountCode: "2710", name: "Sąskaitos bankuose eurais", amount: "10710.01" }] },
-          ],
-        }],
+        classes: [
+          {
+            code: "2",
+            name: "TRUMPALAIKIS TURTAS",
+            amount: "11315.01",
+            groups: [
+              {
+                code: "24",
+                name: "Per vienus metus gautinos sumos",
+                amount: "605.00",
+                accounts: [{ accountCode: "2410", name: "Pirkėjų skolų vertė", amount: "605.00" }],
+              },
+              {
+                code: "27",
+                name: "Pinigai ir pinigų ekvivalentai",
+                amount: "10710.01",
+                accounts: [{ accountCode: "2710", name: "Sąskaitos bankuose eurais", amount: "10710.01" }],
+              },
+            ],
+          },
+        ],
         total: "11315.01",
       },
       equity: {
-        classes: [{
-          code: "3", name: "NUOSAVAS KAPITALAS", amount: "10000.00",
-          groups: [{ code: "30", name: "Kapitalas", amount: "10000.00", accounts: [{ accountCode: "3010", name: "Įstatinis kapitalas – paprastosios akcijos", amount: "10000.00" }] }],
-        }],
+        classes: [
+          {
+            code: "3",
+            name: "NUOSAVAS KAPITALAS",
+            amount: "10000.00",
+            groups: [
+              {
+                code: "30",
+                name: "Kapitalas",
+                amount: "10000.00",
+                accounts: [{ accountCode: "3010", name: "Įstatinis kapitalas – paprastosios akcijos", amount: "10000.00" }],
+              },
+            ],
+          },
+        ],
         currentYearResult: "0.01",
         priorYearsResult: "1000.00",
         total: "11000.01",
       },
       liabilities: {
-        classes: [{
-          code: "4", name: "DOTACIJOS, SUBSIDIJOS, ATIDĖJINIAI, MOKĖTINOS SUMOS IR KITI ĮSIPAREIGOJIMAI", amount: "315.00",
-          groups: [{ code: "44", name: "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai", amount: "315.00", accounts: [{ accountCode: "4492", name: "Mokėtinas pridėtinės vertės mokestis", amount: "315.00" }] }],
-        }],
+        classes: [
+          {
+            code: "4",
+            name: "DOTACIJOS, SUBSIDIJOS, ATIDĖJINIAI, MOKĖTINOS SUMOS IR KITI ĮSIPAREIGOJIMAI",
+            amount: "315.00",
+            groups: [
+              {
+                code: "44",
+                name: "Per vienus metus mokėtinos sumos ir kiti trumpalaikiai įsipareigojimai",
+                amount: "315.00",
+                accounts: [{ accountCode: "4492", name: "Mokėtinas pridėtinės vertės mokestis", amount: "315.00" }],
+              },
+            ],
+          },
+        ],
         total: "315.00",
       },
       totalAssets: "11315.01",
@@ -254,9 +456,19 @@ describe("balance sheet", () => {
     expect(statementLines[0]).toEqual({ line: "A", name: "ILGALAIKIS TURTAS", nameEn: "NON-CURRENT ASSETS", amount: "0.00" });
     expect(statementLines.map((l: { line: string }) => l.line).slice(-3)).toEqual(["G.II.10", "H", "X"]);
     expect(nonZero(statementLines)).toEqual({
-      B: "11315.01", "B.II": "605.00", "B.II.1": "605.00", "B.IV": "10710.01",
-      D: "11000.01", "D.I": "10000.00", "D.I.1": "10000.00", "D.V": "1000.01", "D.V.1": "0.01", "D.V.2": "1000.00",
-      G: "315.00", "G.II": "315.00", "G.II.10": "315.00",
+      B: "11315.01",
+      "B.II": "605.00",
+      "B.II.1": "605.00",
+      "B.IV": "10710.01",
+      D: "11000.01",
+      "D.I": "10000.00",
+      "D.I.1": "10000.00",
+      "D.V": "1000.01",
+      "D.V.1": "0.01",
+      "D.V.2": "1000.00",
+      G: "315.00",
+      "G.II": "315.00",
+      "G.II.10": "315.00",
     });
   });
 
@@ -271,7 +483,12 @@ describe("balance sheet", () => {
       totalEquityAndLiabilities: "11210.00",
       balanced: true,
     });
-    expect((await bs("2025-12-09")).body).toMatchObject({ assets: { classes: [], total: "0.00" }, equity: { classes: [], total: "0.00" }, totalAssets: "0.00", balanced: true });
+    expect((await bs("2025-12-09")).body).toMatchObject({
+      assets: { classes: [], total: "0.00" },
+      equity: { classes: [], total: "0.00" },
+      totalAssets: "0.00",
+      balanced: true,
+    });
     expect((await bs("2025-12-10")).body).toMatchObject({ totalAssets: "10000.00", totalEquityAndLiabilities: "10000.00" });
   });
 
@@ -280,16 +497,53 @@ describe("balance sheet", () => {
     const july = { key: t.apiKey, companyId: t.companyId };
     await post("accounts/apply-template", { template: "lt-standard" }, july);
     expect((await post("accounts/create", { code: "BANKX", name: "Kita banko sąskaita", type: "asset" }, july)).status).toBe(200);
-    await journal("june", "2026-06-30", [["BANKX", "debit", "100.00"], ["5401", "credit", "100.00"]], undefined, july);
-    await journal("july", "2026-07-01", [["2720", "debit", "40.00"], ["5401", "credit", "40.00"]], undefined, july);
+    await journal(
+      "june",
+      "2026-06-30",
+      [
+        ["BANKX", "debit", "100.00"],
+        ["5401", "credit", "100.00"],
+      ],
+      undefined,
+      july,
+    );
+    await journal(
+      "july",
+      "2026-07-01",
+      [
+        ["2720", "debit", "40.00"],
+        ["5401", "credit", "40.00"],
+      ],
+      undefined,
+      july,
+    );
     const june = await bs("2026-06-30", july);
-    expect(june.body).toMatchObject({ fiscalYearStart: "2025-07-01", equity: { currentYearResult: "100.00", priorYearsResult: "0.00", total: "100.00" }, balanced: true });
+    expect(june.body).toMatchObject({
+      fiscalYearStart: "2025-07-01",
+      equity: { currentYearResult: "100.00", priorYearsResult: "0.00", total: "100.00" },
+      balanced: true,
+    });
     const res = await bs("2026-07-15", july);
-    expect(res.body).toMatchObject({ fiscalYearStart: "2026-07-01", equity: { classes: [], currentYearResult: "40.00", priorYearsResult: "100.00", total: "140.00" } });
+    expect(res.body).toMatchObject({
+      fiscalYearStart: "2026-07-01",
+      equity: { classes: [], currentYearResult: "40.00", priorYearsResult: "100.00", total: "140.00" },
+    });
     expect(res.body.assets).toEqual({
       classes: [
-        { code: "2", name: "TRUMPALAIKIS TURTAS", amount: "40.00", groups: [{ code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "40.00", accounts: [{ accountCode: "2720", name: "Kasa eurais", amount: "40.00" }] }] },
-        { code: null, name: "Other assets", amount: "100.00", groups: [{ code: null, name: "Other assets", amount: "100.00", accounts: [{ accountCode: "BANKX", name: "Kita banko sąskaita", amount: "100.00" }] }] },
+        {
+          code: "2",
+          name: "TRUMPALAIKIS TURTAS",
+          amount: "40.00",
+          groups: [
+            { code: "27", name: "Pinigai ir pinigų ekvivalentai", amount: "40.00", accounts: [{ accountCode: "2720", name: "Kasa eurais", amount: "40.00" }] },
+          ],
+        },
+        {
+          code: null,
+          name: "Other assets",
+          amount: "100.00",
+          groups: [{ code: null, name: "Other assets", amount: "100.00", accounts: [{ accountCode: "BANKX", name: "Kita banko sąskaita", amount: "100.00" }] }],
+        },
       ],
       total: "140.00",
     });
@@ -301,12 +555,36 @@ describe("balance sheet", () => {
 
 describe("errors, scope and tenancy", () => {
   const cases: { name: string; path: string; body: Record<string, unknown>; status: number; fields: string[] }[] = [
-    { name: "trial balance ending before it starts", path: "reports/trial-balance", body: { from: "2026-02-01", to: "2026-01-31" }, status: 400, fields: ["to"] },
-    { name: "general ledger ending before it starts", path: "reports/general-ledger", body: { accountCode: "2710", from: "2026-02-01", to: "2026-01-31" }, status: 400, fields: ["to"] },
-    { name: "profit and loss ending before it starts", path: "reports/profit-and-loss", body: { from: "2026-12-31", to: "2026-01-01" }, status: 400, fields: ["to"] },
+    {
+      name: "trial balance ending before it starts",
+      path: "reports/trial-balance",
+      body: { from: "2026-02-01", to: "2026-01-31" },
+      status: 400,
+      fields: ["to"],
+    },
+    {
+      name: "general ledger ending before it starts",
+      path: "reports/general-ledger",
+      body: { accountCode: "2710", from: "2026-02-01", to: "2026-01-31" },
+      status: 400,
+      fields: ["to"],
+    },
+    {
+      name: "profit and loss ending before it starts",
+      path: "reports/profit-and-loss",
+      body: { from: "2026-12-31", to: "2026-01-01" },
+      status: 400,
+      fields: ["to"],
+    },
     { name: "a date that is no date", path: "reports/trial-balance", body: { from: "2026-13-01", to: "2026-12-31" }, status: 400, fields: ["from"] },
     { name: "neither asOf nor the deprecated date", path: "reports/balance-sheet", body: {}, status: 400, fields: ["asOf", "date"] },
-    { name: "an unknown property", path: "reports/profit-and-loss", body: { from: "2026-01-01", to: "2026-01-31", accountCode: "2710" }, status: 400, fields: ["accountCode"] },
+    {
+      name: "an unknown property",
+      path: "reports/profit-and-loss",
+      body: { from: "2026-01-01", to: "2026-01-31", accountCode: "2710" },
+      status: 400,
+      fields: ["accountCode"],
+    },
   ];
   test.each(cases)("$name: $status naming $fields", async ({ path, body, status, fields }) => {
     const res = await post(path, body);

@@ -89,7 +89,14 @@ const journalOf = async (w: World, transactionId: string) => {
     currencyAmount: e.currency_amount === null ? null : new Decimal(e.currency_amount).toFixed(2),
   }));
 };
-const E = (account: string, debit: string, credit: string, partner: string | null = null, currency: string | null = null, currencyAmount: string | null = null) => ({
+const E = (
+  account: string,
+  debit: string,
+  credit: string,
+  partner: string | null = null,
+  currency: string | null = null,
+  currencyAmount: string | null = null,
+) => ({
   account,
   debit,
   credit,
@@ -101,7 +108,9 @@ const E = (account: string, debit: string, credit: string, partner: string | nul
 describe("create (draft)", () => {
   test("a draft has the defaults — due date from the partner's term, EUR, series SF, classifier PVM1 — no number and nothing posted", async () => {
     const w = await world();
-    const body = await draft(w, { lines: [line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined, quantity: "2.5" })] });
+    const body = await draft(w, {
+      lines: [line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined, quantity: "2.5" })],
+    });
     expect(body).toEqual({
       id: expect.stringMatching(UUID),
       type: "invoice",
@@ -164,7 +173,13 @@ describe("create (draft)", () => {
 
   test("the draft as created is the draft as read back; its audit record commits with it, and a refused create writes neither", async () => {
     const w = await world();
-    const body = await draft(w, { notes: "Ąčę", lines: [line({ quantity: "1.5", unitPriceExclVat: "19.9999", discountPercent: "2.5" }), line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined })] });
+    const body = await draft(w, {
+      notes: "Ąčę",
+      lines: [
+        line({ quantity: "1.5", unitPriceExclVat: "19.9999", discountPercent: "2.5" }),
+        line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined }),
+      ],
+    });
     expect(await ok(w, GET, { id: body.id })).toEqual(body);
     const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.create" });
     expect(audit.map((a) => [a.target_ids, a.summary])).toEqual([[[body.id], {}]]);
@@ -176,11 +191,29 @@ describe("create (draft)", () => {
 
   // Totals as EN 16931 computes them: line nets rounded to cents, VAT once per rate on their sum.
   test.each([
-    ["VAT per rate, not per line: 3 × 0.07 at 21% is 0.04 VAT (per line it would be 3 × 0.01)", [line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" })], "0.21", "0.04", "0.25"],
-    ["a discount rounds the line net half-up: 3 × 19.99 less 12.5% = 52.47375 -> 52.47", [line({ quantity: "3", unitPriceExclVat: "19.99", discountPercent: "12.5" })], "52.47", "11.02", "63.49"],
+    [
+      "VAT per rate, not per line: 3 × 0.07 at 21% is 0.04 VAT (per line it would be 3 × 0.01)",
+      [line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" }), line({ unitPriceExclVat: "0.07" })],
+      "0.21",
+      "0.04",
+      "0.25",
+    ],
+    [
+      "a discount rounds the line net half-up: 3 × 19.99 less 12.5% = 52.47375 -> 52.47",
+      [line({ quantity: "3", unitPriceExclVat: "19.99", discountPercent: "12.5" })],
+      "52.47",
+      "11.02",
+      "63.49",
+    ],
     ["fractional quantity and price: 1.333 × 2.5555 = 3.4064815 -> 3.41", [line({ quantity: "1.3333", unitPriceExclVat: "2.5555" })], "3.41", "0.72", "4.13"],
     // Half-up, not banker's rounding (which rounds a half to the even cent): each case is an exact half cent.
-    ["a line net of exactly half a cent rounds up: 1 × 0.125 -> 0.13 (banker's: 0.12)", [line({ unitPriceExclVat: "0.125", vatRatePercent: "0", vatClassifier: "PVM12" })], "0.13", "0.00", "0.13"],
+    [
+      "a line net of exactly half a cent rounds up: 1 × 0.125 -> 0.13 (banker's: 0.12)",
+      [line({ unitPriceExclVat: "0.125", vatRatePercent: "0", vatClassifier: "PVM12" })],
+      "0.13",
+      "0.00",
+      "0.13",
+    ],
     ["VAT of exactly half a cent rounds up: 12.50 at 21% = 2.625 -> 2.63 (banker's: 2.62)", [line({ unitPriceExclVat: "12.50" })], "12.50", "2.63", "15.13"],
     ["VAT of exactly half a cent rounds up: 0.50 at 21% = 0.105 -> 0.11 (banker's: 0.10)", [line({ unitPriceExclVat: "0.50" })], "0.50", "0.11", "0.61"],
     [
@@ -190,7 +223,13 @@ describe("create (draft)", () => {
       "3.32",
       "23.42",
     ],
-    ["a 0% line with its classifier carries no VAT", [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatRatePercent: "0", vatClassifier: "PVM12" })], "150.00", "21.00", "171.00"],
+    [
+      "a 0% line with its classifier carries no VAT",
+      [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatRatePercent: "0", vatClassifier: "PVM12" })],
+      "150.00",
+      "21.00",
+      "171.00",
+    ],
   ])("%s", async (_name, lines, net, vat, gross) => {
     const w = await world();
     const body = await draft(w, { lines });
@@ -219,15 +258,27 @@ describe("create (draft)", () => {
     ["a revenue account of type expense", { lines: [line({ revenueAccountCode: "6000" })] }, "sale_invoice.account_invalid"],
     ["the 9% rate in 2026 (PVM2 ended on 2025-12-31)", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat_classifier.not_valid_on_date"],
     ["the 9% rate in 2026 without a classifier", { lines: [line({ vatRatePercent: "9" })] }, "vat_rate.not_valid_on_date"],
-    ["the 12% rate in 2025 (PVM58 begins on 2026-01-01)", { issueDate: "2025-12-20", lines: [line({ vatRatePercent: "12", vatClassifier: "PVM58" })] }, "vat_classifier.not_valid_on_date"],
+    [
+      "the 12% rate in 2025 (PVM58 begins on 2026-01-01)",
+      { issueDate: "2025-12-20", lines: [line({ vatRatePercent: "12", vatClassifier: "PVM58" })] },
+      "vat_classifier.not_valid_on_date",
+    ],
     ["0% without a classifier (several share it)", { lines: [line({ vatRatePercent: "0" })] }, "vat_classifier.required"],
     ["an unknown classifier", { lines: [line({ vatClassifier: "PVM999" })] }, "vat_classifier.unknown"],
     ["PVM1 on a reduced rate", { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM1" })] }, "vat_classifier.rate_mismatch"],
     ["a due date before the issue date", { dueDate: "2026-03-09" }, "sale_invoice.due_before_issue"],
     ["an unknown currency", { currency: "ABC" }, "currency.unknown"],
     ["a credit note without the invoice it credits", { type: "credit_note" }, "sale_invoice.credit_target_invalid"],
-    ["an amount beyond what one document may carry", { lines: [line({ quantity: "999999999999", unitPriceExclVat: "999999999" })] }, "sale_invoice.total_too_large"],
-    ["a buyer's reverse-charge classifier on a sale (PVM21, services bought from the EU)", { lines: [line({ vatClassifier: "PVM21" })] }, "sale_invoice.vat_classifier_not_applicable"],
+    [
+      "an amount beyond what one document may carry",
+      { lines: [line({ quantity: "999999999999", unitPriceExclVat: "999999999" })] },
+      "sale_invoice.total_too_large",
+    ],
+    [
+      "a buyer's reverse-charge classifier on a sale (PVM21, services bought from the EU)",
+      { lines: [line({ vatClassifier: "PVM21" })] },
+      "sale_invoice.vat_classifier_not_applicable",
+    ],
     ["a supply date after the issue date", { supplyDate: "2026-03-11" }, "sale_invoice.supply_date_invalid"],
     ["returnToStock on an invoice", { lines: [line({ returnToStock: true })] }, "sale_invoice.return_invalid"],
     ["a lot on a line without an item", { lines: [line({ lotNumber: "A" })] }, "sale_invoice.tracking_invalid"],
@@ -302,9 +353,26 @@ describe("drafts only: update and delete", () => {
     await expect(h.db("sale_invoices").where({ id: inv.id }).update({ status: "draft" })).rejects.toThrow(/cannot be changed/);
     await expect(h.db("sale_invoices").where({ id: inv.id }).delete()).rejects.toThrow(/cannot be deleted/);
     await expect(h.db("sale_invoice_lines").where({ invoice_id: inv.id }).update({ quantity: "2" })).rejects.toThrow(/cannot change/);
-    await expect(h.db("sale_invoice_lines").insert({ company_id: w.companyId, invoice_id: inv.id, line_no: 9, description: "x", quantity: 1, unit: "vnt.", unit_price: 1, vat_rate_percent: 21, vat_classifier: "PVM1", net_amount: 1 })).rejects.toThrow(/cannot change/);
+    await expect(
+      h
+        .db("sale_invoice_lines")
+        .insert({
+          company_id: w.companyId,
+          invoice_id: inv.id,
+          line_no: 9,
+          description: "x",
+          quantity: 1,
+          unit: "vnt.",
+          unit_price: 1,
+          vat_rate_percent: 21,
+          vat_classifier: "PVM1",
+          net_amount: 1,
+        }),
+    ).rejects.toThrow(/cannot change/);
     await expect(h.db("sale_invoice_lines").where({ invoice_id: inv.id }).delete()).rejects.toThrow(/cannot change/);
-    expect((await h.db("sale_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no")).map((l) => [l.line_no, l.quantity])).toEqual(inv.lines.map((l: { lineNo: number; quantity: string }) => [l.lineNo, expect.stringMatching(new RegExp(`^${l.quantity}(\\.0+)?$`))]));
+    expect((await h.db("sale_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no")).map((l) => [l.line_no, l.quantity])).toEqual(
+      inv.lines.map((l: { lineNo: number; quantity: string }) => [l.lineNo, expect.stringMatching(new RegExp(`^${l.quantity}(\\.0+)?$`))]),
+    );
     // Its settlement figures may still move (the bank work pays it).
     await h.db("sale_invoices").where({ id: inv.id }).update({ paid_amount: "1.00", status: "partially_paid" });
   });
@@ -313,7 +381,13 @@ describe("drafts only: update and delete", () => {
 describe("issue", () => {
   test("numbers SF-1, snapshots the buyer, posts receivable / revenue / VAT exactly, and keeps the snapshot when the partner changes", async () => {
     const w = await world();
-    const d = await draft(w, { lines: [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", revenueAccountCode: "5001" }), line({ unitPriceExclVat: "10", vatRatePercent: "5", vatClassifier: "PVM3" })] });
+    const d = await draft(w, {
+      lines: [
+        line({ unitPriceExclVat: "100" }),
+        line({ unitPriceExclVat: "50", revenueAccountCode: "5001" }),
+        line({ unitPriceExclVat: "10", vatRatePercent: "5", vatClassifier: "PVM3" }),
+      ],
+    });
     const inv = await ok(w, ISSUE, { id: d.id });
     expect(inv).toMatchObject({
       status: "issued",
@@ -338,7 +412,10 @@ describe("issue", () => {
       E("4492", "0.00", "0.50"),
       E("4492", "0.00", "31.50"),
     ]);
-    await ok(w, "/v1/partners/update", { id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id, name: "Naujas pavadinimas UAB" });
+    await ok(w, "/v1/partners/update", {
+      id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id,
+      name: "Naujas pavadinimas UAB",
+    });
     const again = await ok(w, GET, { id: inv.id });
     expect(again.partner.name).toBe("Šiaurės žuvėdra UAB");
     const stillDraft = await draft(w);
@@ -347,18 +424,42 @@ describe("issue", () => {
 
   test("a line naming an item takes the item's revenue account unless it names its own; a line without either posts to the rule's", async () => {
     const w = await world();
-    await ok(w, "/v1/catalog/items/create", { code: "MOKYM", name: "Mokymai", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "40", revenueAccountCode: "5001" });
-    const d = await draft(w, { lines: [{ itemCode: "MOKYM", quantity: "2" }, { itemCode: "MOKYM", quantity: "1", revenueAccountCode: "5003" }, line({ unitPriceExclVat: "10" })] });
+    await ok(w, "/v1/catalog/items/create", {
+      code: "MOKYM",
+      name: "Mokymai",
+      type: "service",
+      unit: "val.",
+      vatRatePercent: "21",
+      salePriceExclVat: "40",
+      revenueAccountCode: "5001",
+    });
+    const d = await draft(w, {
+      lines: [{ itemCode: "MOKYM", quantity: "2" }, { itemCode: "MOKYM", quantity: "1", revenueAccountCode: "5003" }, line({ unitPriceExclVat: "10" })],
+    });
     expect(d.lines.map((l: any) => l.revenueAccountCode)).toEqual(["5001", "5003", null]);
     const stored = await h.db("sale_invoice_lines").where({ company_id: w.companyId, invoice_id: d.id }).orderBy("line_no");
     expect(stored.map((l) => l.revenue_account_code)).toEqual(["5001", "5003", null]);
     const inv = await ok(w, ISSUE, { id: d.id });
-    expect(await journalOf(w, inv.journalTransactionId)).toEqual([E("2410", "157.30", "0.00", "PIRKEJAS"), E("5001", "0.00", "80.00"), E("5003", "0.00", "40.00"), E("5000", "0.00", "10.00"), E("4492", "0.00", "27.30")]);
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      E("2410", "157.30", "0.00", "PIRKEJAS"),
+      E("5001", "0.00", "80.00"),
+      E("5003", "0.00", "40.00"),
+      E("5000", "0.00", "10.00"),
+      E("4492", "0.00", "27.30"),
+    ]);
   });
 
   test("an item whose revenue account has since become a header account -> 422 on the line, nothing stored", async () => {
     const w = await world();
-    await ok(w, "/v1/catalog/items/create", { code: "SENAS", name: "Senas", type: "service", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "5", revenueAccountCode: "5003" });
+    await ok(w, "/v1/catalog/items/create", {
+      code: "SENAS",
+      name: "Senas",
+      type: "service",
+      unit: "vnt.",
+      vatRatePercent: "21",
+      salePriceExclVat: "5",
+      revenueAccountCode: "5003",
+    });
     // A postable account with no postings may become a header account.
     await ok(w, "/v1/ledger/accounts/update", { code: "5003", isPostable: false });
     const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "SENAS", quantity: "1" }] });
@@ -398,11 +499,29 @@ describe("issue", () => {
       const results = await Promise.all(drafts.map((d) => w.call(ISSUE, { id: d.id })));
       const failing = drafts.map((_, i) => i % 4 === 1);
       expect(results.map((r) => r.status >= 500)).toEqual(failing);
-      const numbers = results.filter((r) => r.status === 200).map((r) => Number(r.body.number.slice(3))).sort((a, b) => a - b);
+      const numbers = results
+        .filter((r) => r.status === 200)
+        .map((r) => Number(r.body.number.slice(3)))
+        .sort((a, b) => a - b);
       expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
       const rows = await invoiceRows(w);
-      expect(rows.filter((r) => r.status === "draft").map((r) => r.id).sort()).toEqual(drafts.filter((_, i) => failing[i]).map((d) => d.id).sort());
-      expect(rows.filter((r) => r.status === "issued").map((r) => Number(r.sequence)).sort((a, b) => a - b)).toEqual(numbers);
+      expect(
+        rows
+          .filter((r) => r.status === "draft")
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(
+        drafts
+          .filter((_, i) => failing[i])
+          .map((d) => d.id)
+          .sort(),
+      );
+      expect(
+        rows
+          .filter((r) => r.status === "issued")
+          .map((r) => Number(r.sequence))
+          .sort((a, b) => a - b),
+      ).toEqual(numbers);
       expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "sale_invoice" })).toHaveLength(15);
       expect((await invoiceEvents(w)).map(([, data]) => (data as { number: string }).number).sort()).toEqual(numbers.map((n) => `SF-${n}`).sort());
       expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.issue" })).toHaveLength(15);
@@ -477,9 +596,17 @@ describe("foreign currency", () => {
   test("the company's override of the issue date: lines carry currency, amount and rate; EUR parts sum to the receivable", async () => {
     const w = await world();
     await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.0837" });
-    const inv = await issued(w, { currency: "USD", lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "0.99", vatRatePercent: "0", vatClassifier: "PVM12" })] });
+    const inv = await issued(w, {
+      currency: "USD",
+      lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "0.99", vatRatePercent: "0", vatClassifier: "PVM12" })],
+    });
     // 333.33 + 0.99 = 334.32 net; VAT 70.00 (333.33 × 21% = 69.9993); gross 404.32 USD = 373.09 EUR (404.32 / 1.0837 = 373.093...).
-    expect(inv).toMatchObject({ currency: "USD", grossTotal: "404.32", grossTotalEur: "373.09", rate: { rate: "1.0837", source: "override", date: "2026-03-10" } });
+    expect(inv).toMatchObject({
+      currency: "USD",
+      grossTotal: "404.32",
+      grossTotalEur: "373.09",
+      rate: { rate: "1.0837", source: "override", date: "2026-03-10" },
+    });
     const entries = await journalOf(w, inv.journalTransactionId);
     expect(entries[0]).toEqual(E("2410", "373.09", "0.00", "PIRKEJAS", "USD", "404.32"));
     const credits = entries.slice(1).reduce((s, e) => s.plus(e.credit), new Decimal(0));
@@ -524,7 +651,11 @@ describe("credit notes", () => {
     const first = await credit(w, inv.id, "40");
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ type: "credit_note", number: "KS-1", grossTotal: "48.40", outstanding: "0.00", creditedInvoiceId: inv.id });
-    expect(await journalOf(w, first.body.journalTransactionId)).toEqual([E("2410", "0.00", "48.40", "PIRKEJAS"), E("5000", "40.00", "0.00"), E("4492", "8.40", "0.00")]);
+    expect(await journalOf(w, first.body.journalTransactionId)).toEqual([
+      E("2410", "0.00", "48.40", "PIRKEJAS"),
+      E("5000", "40.00", "0.00"),
+      E("4492", "8.40", "0.00"),
+    ]);
     expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "issued", creditedAmount: "48.40", outstanding: "72.60" });
     expect((await invoiceEvents(w)).map(([type, data]) => [type, (data as { number: string }).number])).toEqual([
       ["sale_invoice.issued", "SF-1"],
@@ -557,19 +688,30 @@ describe("credit notes", () => {
 
   test.each([
     ["a draft invoice", async (w: World) => (await draft(w)).id],
-    ["another partner's invoice", async (w: World) => {
-      await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" });
-      return (await issued(w, { partnerCode: "KITAS" })).id;
-    }],
-    ["an invoice in another currency", async (w: World) => {
-      await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.1" });
-      return (await issued(w, { currency: "USD" })).id;
-    }],
+    [
+      "another partner's invoice",
+      async (w: World) => {
+        await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" });
+        return (await issued(w, { partnerCode: "KITAS" })).id;
+      },
+    ],
+    [
+      "an invoice in another currency",
+      async (w: World) => {
+        await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.1" });
+        return (await issued(w, { currency: "USD" })).id;
+      },
+    ],
   ])("crediting %s -> 422 sale_invoice.credit_target_invalid", async (_name, target) => {
     const w = await world();
     const id = await target(w);
     const before = (await invoiceRows(w)).length;
-    expectError(await w.call(CREATE, { type: "credit_note", creditedInvoiceId: id, partnerCode: "PIRKEJAS", issueDate: "2026-03-10", currency: "EUR", lines: [line()] }), 422, "unprocessable", "sale_invoice.credit_target_invalid");
+    expectError(
+      await w.call(CREATE, { type: "credit_note", creditedInvoiceId: id, partnerCode: "PIRKEJAS", issueDate: "2026-03-10", currency: "EUR", lines: [line()] }),
+      422,
+      "unprocessable",
+      "sale_invoice.credit_target_invalid",
+    );
     expect(await invoiceRows(w)).toHaveLength(before);
   });
 });
@@ -589,7 +731,11 @@ describe("the tax point (supplyDate)", () => {
     expect([row.issue_date, row.supply_date, row.vat_total]).toEqual(["2026-01-05", "2025-12-20", "9.00"]);
     // Posted on the issue date, in the issue date's number series, with the 9% output VAT.
     expect(await h.db("journal_transactions").where({ id: inv.journalTransactionId }).first()).toMatchObject({ date: "2026-01-05", reference: "SF-1" });
-    expect(await journalOf(w, inv.journalTransactionId)).toEqual([E("2410", "109.00", "0.00", "PIRKEJAS"), E("5000", "0.00", "100.00"), E("4492", "0.00", "9.00")]);
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      E("2410", "109.00", "0.00", "PIRKEJAS"),
+      E("5000", "0.00", "100.00"),
+      E("4492", "0.00", "9.00"),
+    ]);
     expect((await ok(w, GET, { id: inv.id })).supplyDate).toBe("2025-12-20");
     const listed = await ok(w, LIST, { filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] });
     expect(listed.rows.map((r: any) => [r.id, r.supplyDate])).toEqual([[inv.id, "2025-12-20"]]);
@@ -607,13 +753,22 @@ describe("the tax point (supplyDate)", () => {
     expect((await invoiceRows(w))[0].supply_date).toBe("2025-12-20");
     const moved = await ok(w, UPDATE, { id: d.id, supplyDate: null, lines: [line()] });
     expect([moved.supplyDate, (await invoiceRows(w))[0].supply_date]).toEqual(["2026-01-05", null]);
-    expectError(await w.call(UPDATE, { id: d.id, issueDate: "2026-01-04", supplyDate: "2026-01-05" }), 422, "unprocessable", "sale_invoice.supply_date_invalid");
+    expectError(
+      await w.call(UPDATE, { id: d.id, issueDate: "2026-01-04", supplyDate: "2026-01-05" }),
+      422,
+      "unprocessable",
+      "sale_invoice.supply_date_invalid",
+    );
   });
 });
 
 describe("credit notes at the credited invoice's tax point", () => {
   const decemberInvoice = async (w: World) =>
-    issued(w, { issueDate: "2026-01-05", supplyDate: "2025-12-20", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" }), line({ unitPriceExclVat: "50" })] });
+    issued(w, {
+      issueDate: "2026-01-05",
+      supplyDate: "2025-12-20",
+      lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" }), line({ unitPriceExclVat: "50" })],
+    });
 
   test("a credit note of January 2026 on a December 2025 9% invoice carries 9% PVM2: its lines are checked at the invoice's tax point", async () => {
     const w = await world();
@@ -629,19 +784,45 @@ describe("credit notes at the credited invoice's tax point", () => {
     expect(d).toMatchObject({ issueDate: "2026-02-02", supplyDate: "2025-12-20", grossTotal: "43.60" });
     const note = await w.api.sales.invoices.issue({ id: d.id });
     expect(note).toMatchObject({ number: "KS-1", supplyDate: "2025-12-20" });
-    expect(await journalOf(w, note.journalTransactionId!)).toEqual([E("2410", "0.00", "43.60", "PIRKEJAS"), E("5000", "40.00", "0.00"), E("4492", "3.60", "0.00")]);
+    expect(await journalOf(w, note.journalTransactionId!)).toEqual([
+      E("2410", "0.00", "43.60", "PIRKEJAS"),
+      E("5000", "40.00", "0.00"),
+      E("4492", "3.60", "0.00"),
+    ]);
     expect(await ok(w, GET, { id: inv.id })).toMatchObject({ creditedAmount: "43.60", outstanding: "125.90" });
   });
 
   test.each([
-    ["12% PVM58, which did not exist at the invoice's tax point", { lines: [line({ vatRatePercent: "12", vatClassifier: "PVM58" })] }, "vat_classifier.not_valid_on_date", "lines[0].vatClassifier"],
-    ["a rate the invoice does not carry (5% PVM3)", { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] }, "sale_invoice.credit_vat_mismatch", "lines[0].vatRatePercent"],
-    ["a 0% line (PVM12), a rate the invoice does not carry", { lines: [line({ vatRatePercent: "0", vatClassifier: "PVM12" })] }, "sale_invoice.credit_vat_mismatch", "lines[0].vatRatePercent"],
+    [
+      "12% PVM58, which did not exist at the invoice's tax point",
+      { lines: [line({ vatRatePercent: "12", vatClassifier: "PVM58" })] },
+      "vat_classifier.not_valid_on_date",
+      "lines[0].vatClassifier",
+    ],
+    [
+      "a rate the invoice does not carry (5% PVM3)",
+      { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] },
+      "sale_invoice.credit_vat_mismatch",
+      "lines[0].vatRatePercent",
+    ],
+    [
+      "a 0% line (PVM12), a rate the invoice does not carry",
+      { lines: [line({ vatRatePercent: "0", vatClassifier: "PVM12" })] },
+      "sale_invoice.credit_vat_mismatch",
+      "lines[0].vatRatePercent",
+    ],
     ["a supply date of its own", { supplyDate: "2026-01-05" }, "sale_invoice.supply_date_invalid", "supplyDate"],
   ])("%s -> 422 naming the field, nothing stored", async (_name, over, key, field) => {
     const w = await world();
     const inv = await decemberInvoice(w);
-    const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", type: "credit_note", creditedInvoiceId: inv.id, issueDate: "2026-02-02", lines: [line()], ...over });
+    const res = await w.call(CREATE, {
+      partnerCode: "PIRKEJAS",
+      type: "credit_note",
+      creditedInvoiceId: inv.id,
+      issueDate: "2026-02-02",
+      lines: [line()],
+      ...over,
+    });
     expectError(res, 422, "unprocessable", key);
     expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
     expect(await invoiceRows(w)).toHaveLength(1);
@@ -664,12 +845,24 @@ describe("numbers unique across invoices and credit notes", () => {
   test("a credit note may not take an invoice series' prefix, nor an invoice a credit-note series' prefix (create and update)", async () => {
     const w = await world();
     const inv = await issued(w);
-    const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", type: "credit_note", creditedInvoiceId: inv.id, issueDate: "2026-03-10", seriesPrefix: "SF", lines: [line({ unitPriceExclVat: "1" })] });
+    const res = await w.call(CREATE, {
+      partnerCode: "PIRKEJAS",
+      type: "credit_note",
+      creditedInvoiceId: inv.id,
+      issueDate: "2026-03-10",
+      seriesPrefix: "SF",
+      lines: [line({ unitPriceExclVat: "1" })],
+    });
     expectError(res, 422, "unprocessable", "sale_invoice.prefix_in_use");
     expect(res.body.error.fieldErrors).toEqual({ seriesPrefix: [expect.stringContaining("invoices")] });
     const note = await ok(w, ISSUE, { id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "1" })] })).id });
     expect(note.number).toBe("KS-1");
-    expectError(await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", seriesPrefix: "KS", lines: [line()] }), 422, "unprocessable", "sale_invoice.prefix_in_use");
+    expectError(
+      await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", seriesPrefix: "KS", lines: [line()] }),
+      422,
+      "unprocessable",
+      "sale_invoice.prefix_in_use",
+    );
     const other = await draft(w);
     expectError(await w.call(UPDATE, { id: other.id, seriesPrefix: "KS" }), 422, "unprocessable", "sale_invoice.prefix_in_use");
     expect((await h.db("sale_invoices").where({ id: other.id }).first()).series_prefix).toBe("SF");
@@ -682,7 +875,9 @@ describe("numbers unique across invoices and credit notes", () => {
     const invoice = await draft(w, { seriesPrefix: "B1" });
     await ok(w, ISSUE, { id: invoice.id });
     expectError(await w.call(ISSUE, { id: note.id }), 422, "unprocessable", "sale_invoice.prefix_in_use");
-    expect((await h.db("number_series").where({ company_id: w.companyId }).orderBy(["document_type", "prefix"])).map((r) => [r.document_type, r.prefix])).toEqual([
+    expect(
+      (await h.db("number_series").where({ company_id: w.companyId }).orderBy(["document_type", "prefix"])).map((r) => [r.document_type, r.prefix]),
+    ).toEqual([
       ["sale_invoice", "A1"],
       ["sale_invoice", "B1"],
     ]);
@@ -722,7 +917,11 @@ describe("a partner or item deleted while a draft is being written", () => {
   test("the partner", async () => {
     const w = await world();
     await ok(w, "/v1/partners/create", { name: "Laikinas UAB", code: "LAIKINAS" });
-    const res = await racing(w, (c) => c.query("delete from partners where company_id = $1 and code = 'LAIKINAS'", [w.companyId]), { partnerCode: "LAIKINAS", issueDate: "2026-03-10", lines: [line()] });
+    const res = await racing(w, (c) => c.query("delete from partners where company_id = $1 and code = 'LAIKINAS'", [w.companyId]), {
+      partnerCode: "LAIKINAS",
+      issueDate: "2026-03-10",
+      lines: [line()],
+    });
     expectError(res, 422, "unprocessable", "sale_invoice.partner_unknown");
     expect(await invoiceRows(w)).toEqual([]);
   });
@@ -730,7 +929,11 @@ describe("a partner or item deleted while a draft is being written", () => {
   test("an item", async () => {
     const w = await world();
     await ok(w, "/v1/catalog/items/create", { code: "LAIK", name: "Laikina", type: "service", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "5" });
-    const res = await racing(w, (c) => c.query("delete from catalog_items where company_id = $1 and code = 'LAIK'", [w.companyId]), { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "LAIK", quantity: "1" }] });
+    const res = await racing(w, (c) => c.query("delete from catalog_items where company_id = $1 and code = 'LAIK'", [w.companyId]), {
+      partnerCode: "PIRKEJAS",
+      issueDate: "2026-03-10",
+      lines: [{ itemCode: "LAIK", quantity: "1" }],
+    });
     expectError(res, 422, "unprocessable", "sale_invoice.item_unknown");
     expect(await invoiceRows(w)).toEqual([]);
   });
@@ -770,17 +973,31 @@ describe("events go through the one outbox writer", () => {
     const [{ seq: before }] = await h.db("webhook_events").where({ company_id: w.companyId }).max({ seq: "seq" });
     await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" }); // written by emitEvent
     const inv = await issued(w); // written by the issue's one statement
-    const events = await h.db("webhook_events").where({ company_id: w.companyId }).where("seq", ">", before ?? 0).orderBy("seq");
+    const events = await h
+      .db("webhook_events")
+      .where({ company_id: w.companyId })
+      .where("seq", ">", before ?? 0)
+      .orderBy("seq");
     expect(events.map((e) => [e.event_type, e.version])).toEqual([
       ["partner.created", "2026-11-23"],
       ["journal_transaction.posted", "2026-11-23"],
       ["sale_invoice.issued", "2026-11-23"],
     ]);
     expect(events[2].data).toEqual(inv);
-    const deliveries = await h.db("webhook_deliveries").where({ company_id: w.companyId }).whereIn("event_id", events.map((e) => e.id));
-    const jobs = await h.db("graphile_worker.jobs as j")
+    const deliveries = await h
+      .db("webhook_deliveries")
+      .where({ company_id: w.companyId })
+      .whereIn(
+        "event_id",
+        events.map((e) => e.id),
+      );
+    const jobs = await h
+      .db("graphile_worker.jobs as j")
       .join("graphile_worker._private_jobs as p", "p.id", "j.id")
-      .whereIn("j.key", deliveries.map((d) => `whd:${d.id}`))
+      .whereIn(
+        "j.key",
+        deliveries.map((d) => `whd:${d.id}`),
+      )
       .select("j.id", "j.key", "j.task_identifier", "j.queue_name", "j.priority", "j.max_attempts", "j.attempts", "p.payload");
     // What a delivery and its job look like, apart from their own ids and times: the same for every event.
     const shape = (e: Record<string, any>) => {
@@ -790,14 +1007,24 @@ describe("events go through the one outbox writer", () => {
         const { id: _id, event_id: _e, created_at: _c, next_attempt_at, event_seq, event_type, ...rest } = d;
         return {
           delivery: { ...rest, event: [event_seq, event_type], scheduled: next_attempt_at !== null },
-          job: job && { task: job.task_identifier, queue: job.queue_name, priority: job.priority, maxAttempts: job.max_attempts, attempts: job.attempts, payload: job.payload },
+          job: job && {
+            task: job.task_identifier,
+            queue: job.queue_name,
+            priority: job.priority,
+            maxAttempts: job.max_attempts,
+            attempts: job.attempts,
+            payload: job.payload,
+          },
         };
       });
     };
     const expected = (e: Record<string, any>) => [
       {
         delivery: { ...shape(events[0])[0].delivery, event: [e.seq, e.event_type] },
-        job: { ...shape(events[0])[0].job!, payload: { companyId: w.companyId, subscriptionId: sub.id, deliveryId: deliveries.find((d) => d.event_id === e.id)!.id } },
+        job: {
+          ...shape(events[0])[0].job!,
+          payload: { companyId: w.companyId, subscriptionId: sub.id, deliveryId: deliveries.find((d) => d.event_id === e.id)!.id },
+        },
       },
     ];
     expect(shape(events[0])).toEqual([
@@ -842,9 +1069,13 @@ describe("list", () => {
     const overdue = await issued(w, { issueDate, dueDate: yesterday });
     const dueToday = await issued(w, { issueDate, dueDate: today });
     const paid = await issued(w, { issueDate, dueDate: yesterday });
-    await h.db("sale_invoices").where({ id: paid.id }).update({ paid_amount: h.db.raw("gross_total"), outstanding: 0, status: "paid" });
+    await h
+      .db("sale_invoices")
+      .where({ id: paid.id })
+      .update({ paid_amount: h.db.raw("gross_total"), outstanding: 0, status: "paid" });
     const notIssued = await draft(w, { issueDate, dueDate: yesterday });
-    const ids = async (value: boolean) => (await ok(w, LIST, { filter: [{ field: "overdue", op: "eq", value }], sort: [{ field: "createdAt", dir: "asc" }] })).rows.map((r: any) => r.id);
+    const ids = async (value: boolean) =>
+      (await ok(w, LIST, { filter: [{ field: "overdue", op: "eq", value }], sort: [{ field: "createdAt", dir: "asc" }] })).rows.map((r: any) => r.id);
     expect(await ids(true)).toEqual([overdue.id]);
     expect(await ids(false)).toEqual([dueToday.id, paid.id, notIssued.id]);
     // The same through the open-documents rollup, with totals.
@@ -891,7 +1122,14 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
         ["2026-01-01", "2026-01-31"],
       ],
       [[{ field: "issueDate", op: "gte", value: "2026-01-15" }], "issue_date >= ?", ["2026-01-15"]], // not whole months: aggregated
-      [[{ field: "overdue", op: "eq", value: false }, { field: "currency", op: "eq", value: "EUR" }], "not (status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)", []],
+      [
+        [
+          { field: "overdue", op: "eq", value: false },
+          { field: "currency", op: "eq", value: "EUR" },
+        ],
+        "not (status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)",
+        [],
+      ],
     ];
     const OVERDUE = "status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date";
     cases.push(
@@ -940,7 +1178,10 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
       }
     };
     await check("empty");
-    const a = await draft(w, { issueDate: "2026-01-05", lines: [line({ unitPriceExclVat: "100.05" }), line({ quantity: "3", unitPriceExclVat: "7.333", vatRatePercent: "12", vatClassifier: "PVM58" })] });
+    const a = await draft(w, {
+      issueDate: "2026-01-05",
+      lines: [line({ unitPriceExclVat: "100.05" }), line({ quantity: "3", unitPriceExclVat: "7.333", vatRatePercent: "12", vatClassifier: "PVM58" })],
+    });
     const b = await draft(w, { issueDate: "2026-02-05", partnerCode: "KITAS", lines: [line({ unitPriceExclVat: "10" })] });
     const c = await draft(w, { issueDate: "2026-01-20", lines: [line({ unitPriceExclVat: "50" })] });
     await check("three drafts");
@@ -949,13 +1190,25 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
     await ok(w, ISSUE, { id: a.id });
     await ok(w, ISSUE, { id: b.id });
     await check("two issued");
-    const credit = await ok(w, CREATE, { type: "credit_note", creditedInvoiceId: a.id, partnerCode: "PIRKEJAS", issueDate: "2026-02-10", lines: [line({ unitPriceExclVat: "20" })] });
+    const credit = await ok(w, CREATE, {
+      type: "credit_note",
+      creditedInvoiceId: a.id,
+      partnerCode: "PIRKEJAS",
+      issueDate: "2026-02-10",
+      lines: [line({ unitPriceExclVat: "20" })],
+    });
     await ok(w, ISSUE, { id: credit.id });
     await check("credit note issued");
     // What the bank module does: settlement columns only, straight in SQL.
-    await h.db("sale_invoices").where({ id: b.id }).update({ paid_amount: h.db.raw("gross_total"), outstanding: 0, status: "paid" });
+    await h
+      .db("sale_invoices")
+      .where({ id: b.id })
+      .update({ paid_amount: h.db.raw("gross_total"), outstanding: 0, status: "paid" });
     await check("paid in full");
-    await h.db("sale_invoices").where({ id: a.id }).update({ paid_amount: "20.00", outstanding: h.db.raw("outstanding - 20"), status: "partially_paid" });
+    await h
+      .db("sale_invoices")
+      .where({ id: a.id })
+      .update({ paid_amount: "20.00", outstanding: h.db.raw("outstanding - 20"), status: "partially_paid" });
     await check("paid in part");
     await h.db("sale_invoices").where({ company_id: w.companyId }).whereIn("status", ["paid", "partially_paid"]).update({ updated_at: h.db.fn.now() });
     await check("a change that moves no figure");
@@ -963,7 +1216,10 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
     await check("draft deleted");
 
     // Which lists read a rollup: 1000 documents added to each rollup by hand show in those lists' counts only.
-    for (const [table, column, value] of [["sale_invoice_totals", "month", "2026-01-01"], ["sale_invoice_open_totals", "due_date", "2026-01-19"]]) {
+    for (const [table, column, value] of [
+      ["sale_invoice_totals", "month", "2026-01-01"],
+      ["sale_invoice_open_totals", "due_date", "2026-01-19"],
+    ]) {
       await h.db.raw(
         `insert into ${table} (company_id, status, type, partner_code, currency, series_prefix, ${column}, stripe, documents, net_total, vat_total, gross_total, outstanding)
          values (?, 'issued', 'invoice', 'PIRKEJAS', 'EUR', 'SF', ?, 15, 1000, 0, 0, 0, 0)
@@ -972,24 +1228,36 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
       );
     }
     const count = async (filter: unknown[]) => (await ok(w, LIST, { filter, totals: ["grossTotal"], pageSize: 1 })).total;
-    const stored = async (condition: string) => Number((await h.db("sale_invoices").where({ company_id: w.companyId }).whereRaw(condition).count({ n: "*" }))[0].n);
+    const stored = async (condition: string) =>
+      Number((await h.db("sale_invoices").where({ company_id: w.companyId }).whereRaw(condition).count({ n: "*" }))[0].n);
     const routed: [unknown[], string, number][] = [
       [[], "true", 1000],
       [[{ field: "partnerCode", op: "eq", value: "PIRKEJAS" }], "partner_code = 'PIRKEJAS'", 1000],
-      [[{ field: "issueDate", op: "gte", value: "2026-01-01" }, { field: "issueDate", op: "lte", value: "2026-01-31" }], "issue_date between '2026-01-01' and '2026-01-31'", 1000],
+      [
+        [
+          { field: "issueDate", op: "gte", value: "2026-01-01" },
+          { field: "issueDate", op: "lte", value: "2026-01-31" },
+        ],
+        "issue_date between '2026-01-01' and '2026-01-31'",
+        1000,
+      ],
       [[{ field: "overdue", op: "eq", value: true }], OVERDUE, 1000],
       [[{ field: "issueDate", op: "gte", value: "2026-01-02" }], "issue_date >= '2026-01-02'", 0],
       [[{ field: "number", op: "contains", value: "SF" }], "strpos(number, 'SF') > 0", 0],
       [[{ field: "overdue", op: "eq", value: false }], `not (${OVERDUE})`, 0],
     ];
-    for (const [filter, condition, extra] of routed) expect({ filter, total: await count(filter) }).toEqual({ filter, total: (await stored(condition)) + extra });
+    for (const [filter, condition, extra] of routed)
+      expect({ filter, total: await count(filter) }).toEqual({ filter, total: (await stored(condition)) + extra });
   });
 });
 
 describe("pdf", () => {
   test("renders seller, buyer, number, lines and totals with every Lithuanian letter, extracted back with pdf.js", async () => {
     const w = await world();
-    await ok(w, "/v1/partners/update", { id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id, name: "ĄČĘĖĮŠŲŪŽ ąčęėįšųūž UAB" });
+    await ok(w, "/v1/partners/update", {
+      id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id,
+      name: "ĄČĘĖĮŠŲŪŽ ąčęėįšųūž UAB",
+    });
     const inv = await issued(w, { notes: "Apmokėti per 14 dienų", lines: [line({ description: "Žąsų plunksnų pagalvė" })] });
     const res = await ok(w, PDF, { id: inv.id });
     expect(res).toMatchObject({ fileName: "SF-1.pdf", contentType: "application/pdf" });
@@ -1070,7 +1338,13 @@ describe("property: random invoices", () => {
     for (const e of entries.slice(1)) {
       if (e.currencyAmount === null) continue;
       const exact = new Decimal(e.currencyAmount).dividedBy(doc.rate.rate);
-      expect({ run, off: exact.minus(side === "debit" ? e.credit : e.debit).abs().lessThan("0.01") }).toEqual({ run, off: true });
+      expect({
+        run,
+        off: exact
+          .minus(side === "debit" ? e.credit : e.debit)
+          .abs()
+          .lessThan("0.01"),
+      }).toEqual({ run, off: true });
     }
   };
   const counts = async (w: World) => ({
@@ -1091,24 +1365,50 @@ describe("property: random invoices", () => {
       ];
       // Requests that must be refused (422, key), each built from the run's invoice.
       const REFUSALS: { name: string; key: string; at: "create" | "issue"; body: (inv: any) => Record<string, unknown> }[] = [
-        { name: "9% after 2025", key: "vat_classifier.not_valid_on_date", at: "create", body: () => ({ lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }) },
-        { name: "a buyer's reverse-charge code", key: "sale_invoice.vat_classifier_not_applicable", at: "create", body: () => ({ lines: [line({ vatClassifier: "PVM16" })] }) },
+        {
+          name: "9% after 2025",
+          key: "vat_classifier.not_valid_on_date",
+          at: "create",
+          body: () => ({ lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }),
+        },
+        {
+          name: "a buyer's reverse-charge code",
+          key: "sale_invoice.vat_classifier_not_applicable",
+          at: "create",
+          body: () => ({ lines: [line({ vatClassifier: "PVM16" })] }),
+        },
         {
           name: "a credit note above the gross",
           key: "sale_invoice.credit_exceeds_gross",
           at: "issue",
-          body: (inv) => ({ type: "credit_note", creditedInvoiceId: inv.id, currency: inv.currency, lines: [line({ unitPriceExclVat: new Decimal(inv.grossTotal).plus("0.01").toFixed(2), vatRatePercent: inv.lines[0].vatRatePercent, vatClassifier: inv.lines[0].vatClassifier })] }),
+          body: (inv) => ({
+            type: "credit_note",
+            creditedInvoiceId: inv.id,
+            currency: inv.currency,
+            lines: [
+              line({
+                unitPriceExclVat: new Decimal(inv.grossTotal).plus("0.01").toFixed(2),
+                vatRatePercent: inv.lines[0].vatRatePercent,
+                vatClassifier: inv.lines[0].vatClassifier,
+              }),
+            ],
+          }),
         },
         {
           name: "a credit note with a pair its invoice lacks",
           key: "sale_invoice.credit_vat_mismatch",
           at: "create",
-          body: (inv) => ({ type: "credit_note", creditedInvoiceId: inv.id, currency: inv.currency, lines: [line({ vatRatePercent: "0", vatClassifier: "PVM14" })] }),
+          body: (inv) => ({
+            type: "credit_note",
+            creditedInvoiceId: inv.id,
+            currency: inv.currency,
+            lines: [line({ vatRatePercent: "0", vatClassifier: "PVM14" })],
+          }),
         },
       ];
       for (let run = 0; run < 12; run++) {
         const random = rng(20261124 + run);
-        const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+        const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
         const w = await world();
         await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.08371234" });
         await ok(w, "/v1/reference/exchange-rates/set", { currency: "JPY", date: "2026-03-10", rate: "161.37" });
@@ -1130,13 +1430,26 @@ describe("property: random invoices", () => {
         const before = await counts(w);
         const body = { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...refusal.body(inv) };
         const res = refusal.at === "create" ? await w.call(CREATE, body) : await w.call(ISSUE, { id: (await ok(w, CREATE, body)).id });
-        expect({ run, refusal: refusal.name, status: res.status, key: res.body.error?.key }).toEqual({ run, refusal: refusal.name, status: 422, key: refusal.key });
+        expect({ run, refusal: refusal.name, status: res.status, key: res.body.error?.key }).toEqual({
+          run,
+          refusal: refusal.name,
+          status: 422,
+          key: refusal.key,
+        });
         // Nothing issued, numbered or posted (a refused issue leaves its draft, which is deleted to compare).
         if (refusal.at === "issue") await ok(w, DELETE, { id: (await invoiceRows(w).where({ status: "draft" }).first()).id });
         expect({ run, after: await counts(w) }).toEqual({ run, after: before });
 
         // A credit note of part of the invoice: a random share of each of some of its lines, same rate and classifier.
-        const part = lines.filter(() => random() < 0.7).map((l) => ({ ...l, quantity: new Decimal(l.quantity).times(pick(["0.25", "0.5", "1"])).toDecimalPlaces(4, Decimal.ROUND_DOWN).toFixed() }));
+        const part = lines
+          .filter(() => random() < 0.7)
+          .map((l) => ({
+            ...l,
+            quantity: new Decimal(l.quantity)
+              .times(pick(["0.25", "0.5", "1"]))
+              .toDecimalPlaces(4, Decimal.ROUND_DOWN)
+              .toFixed(),
+          }));
         const noteLines = part.length ? part : [lines[0]];
         const note = await ok(w, ISSUE, { id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, currency, lines: noteLines })).id });
         await checkPosting(w, note, run, "credit");

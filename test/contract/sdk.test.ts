@@ -84,14 +84,37 @@ describe("paginate", () => {
     const stored = await h.db("partners").where({ company_id: c.companyId }).orderBy("code", "desc").pluck("code");
     expect(codes).toEqual(stored);
     expect(codes).toHaveLength(7);
-    expect(c.sent.map((s) => [s.path, s.body])).toEqual([1, 2, 3].map((page) => ["/v1/partners/list", { sort: [{ field: "code", dir: "desc" }], page, pageSize: 3 }]));
+    expect(c.sent.map((s) => [s.path, s.body])).toEqual(
+      [1, 2, 3].map((page) => ["/v1/partners/list", { sort: [{ field: "code", dir: "desc" }], page, pageSize: 3 }]),
+    );
   });
 
   test.each([
-    { name: "a filter is sent on every page", request: { filter: [{ field: "isSupplier" as const, op: "eq" as const, value: true }] }, pageSize: 2, limit: undefined, codes: ["D4", "J3", "S5"], requests: 2 },
-    { name: "pageSize equal to the total ends after one page", request: {}, pageSize: 7, limit: undefined, codes: PARTNERS.map((p) => p.code).sort(), requests: 1 },
+    {
+      name: "a filter is sent on every page",
+      request: { filter: [{ field: "isSupplier" as const, op: "eq" as const, value: true }] },
+      pageSize: 2,
+      limit: undefined,
+      codes: ["D4", "J3", "S5"],
+      requests: 2,
+    },
+    {
+      name: "pageSize equal to the total ends after one page",
+      request: {},
+      pageSize: 7,
+      limit: undefined,
+      codes: PARTNERS.map((p) => p.code).sort(),
+      requests: 1,
+    },
     { name: "limit stops early without asking for more", request: {}, pageSize: 2, limit: 3, codes: ["A7", "B2", "D4"], requests: 2 },
-    { name: "nothing matches: one request, no rows", request: { filter: [{ field: "name" as const, op: "contains" as const, value: "Vilniaus" }] }, pageSize: 2, limit: undefined, codes: [], requests: 1 },
+    {
+      name: "nothing matches: one request, no rows",
+      request: { filter: [{ field: "name" as const, op: "contains" as const, value: "Vilniaus" }] },
+      pageSize: 2,
+      limit: undefined,
+      codes: [],
+      requests: 1,
+    },
   ])("$name", async ({ request, pageSize, limit, codes, requests }) => {
     c.sent.length = 0;
     const got: string[] = [];
@@ -166,12 +189,23 @@ describe("retries", () => {
         throw new TypeError("fetch failed");
       }
       // A 409 of the server itself, or a proxy's 503 page (not the contract's envelope).
-      if (step === 409) return Response.json({ error: { code: "conflict", message: "in progress", requestId: "r1", key: "idempotency.in_progress" } }, { status: 409, headers: { "x-request-id": "r1", "retry-after": "0" } });
+      if (step === 409)
+        return Response.json(
+          { error: { code: "conflict", message: "in progress", requestId: "r1", key: "idempotency.in_progress" } },
+          { status: 409, headers: { "x-request-id": "r1", "retry-after": "0" } },
+        );
       return new Response("<html>busy</html>", { status: step, headers: { "content-type": "text/html", "retry-after": "0" } });
     };
     const retries: RetryEvent[] = [];
     // No contract middleware here: the stand-in answers are not the server's.
-    const api = new AccountingApi({ apiKey: t.apiKey, companyId: t.companyId, baseUrl: h.url, fetch: fetcher, maxRetries, onRetry: (event) => void retries.push(event) });
+    const api = new AccountingApi({
+      apiKey: t.apiKey,
+      companyId: t.companyId,
+      baseUrl: h.url,
+      fetch: fetcher,
+      maxRetries,
+      onRetry: (event) => void retries.push(event),
+    });
     return { ...t, attempts, retries, api };
   }
 
@@ -410,13 +444,24 @@ describe("exactly one of id and code", () => {
 
 describe("the harness's SDK client", () => {
   test.each([
-    { name: "a 200 whose body breaks the operation's schema", status: 200, body: { id: 42, name: "Be kodo" }, message: /partners\/get \(200\) breaks the contract/ },
-    { name: "a status the operation does not declare", status: 418, body: { error: { code: "internal", message: "x", requestId: "r1" } }, message: /status 418 is not in the contract/ },
+    {
+      name: "a 200 whose body breaks the operation's schema",
+      status: 200,
+      body: { id: 42, name: "Be kodo" },
+      message: /partners\/get \(200\) breaks the contract/,
+    },
+    {
+      name: "a status the operation does not declare",
+      status: 418,
+      body: { error: { code: "internal", message: "x", requestId: "r1" } },
+      message: /status 418 is not in the contract/,
+    },
     { name: "a body that is not JSON", status: 200, body: "<html>", message: /not JSON/ },
   ])("fails the call on $name", async ({ status, body, message }) => {
     // The real server never answers so; a fetch standing in for it proves the check the harness adds to every call.
     const { options } = (await h.tenant()).api;
-    const fake = async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-request-id": "r1" } });
+    const fake = async () =>
+      new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-request-id": "r1" } });
     await expect(new AccountingApi({ ...options, fetch: fake }).partners.get({ code: "P1" })).rejects.toThrow(message);
   });
 });
@@ -433,11 +478,21 @@ describe("verifying real deliveries", () => {
     expect(event.id).toBe(delivery.headers["webhook-id"]);
     expect(await h.db("webhook_events").where({ company_id: c.companyId, id: event.id })).toHaveLength(1);
 
-    const reason = (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof WebhookSignatureError ? e.reason : String(e)));
+    const reason = (p: Promise<unknown>) =>
+      p.then(
+        () => "ok",
+        (e) => (e instanceof WebhookSignatureError ? e.reason : String(e)),
+      );
     expect(await reason(verifyWebhookSignature(delivery.body.replace("MC", "MX"), delivery.headers, sub.secret))).toBe("no_matching_signature");
     expect(await reason(verifyWebhookSignature(delivery.body, delivery.headers, "whsec_someone_else"))).toBe("no_matching_signature");
-    expect(await reason(verifyWebhookSignature(delivery.body, delivery.headers, sub.secret, { now: Date.now() / 1000 + 3600 }))).toBe("timestamp_outside_tolerance");
-    expect(await reason(verifyWebhookSignature(delivery.body, { "x-service-signature": delivery.headers["x-service-signature"] }, sub.secret, { allowLegacy: true }))).toBe("ok");
+    expect(await reason(verifyWebhookSignature(delivery.body, delivery.headers, sub.secret, { now: Date.now() / 1000 + 3600 }))).toBe(
+      "timestamp_outside_tolerance",
+    );
+    expect(
+      await reason(
+        verifyWebhookSignature(delivery.body, { "x-service-signature": delivery.headers["x-service-signature"] }, sub.secret, { allowLegacy: true }),
+      ),
+    ).toBe("ok");
   });
 
   test("during a secret rotation a delivery verifies under the old secret and under the new one", async () => {
@@ -461,12 +516,26 @@ describe("a 400 says what a field expects in words, never a regular expression",
   const cases = [
     {
       name: "an amount with 3 decimals",
-      send: (api: AccountingApi) => api.ledger.journal.transactions.create({ date: "2026-03-02", entries: [{ accountCode: "2710", debit: "12.345" }, { accountCode: "3010", credit: "12.35" }] }),
+      send: (api: AccountingApi) =>
+        api.ledger.journal.transactions.create({
+          date: "2026-03-02",
+          entries: [
+            { accountCode: "2710", debit: "12.345" },
+            { accountCode: "3010", credit: "12.35" },
+          ],
+        }),
       fieldErrors: { "entries[0].debit": ["expected a positive amount: up to 15 integer digits and 2 decimals, above 0"] },
     },
     {
       name: "a date that is no day of the calendar (its format, not its pattern)",
-      send: (api: AccountingApi) => api.ledger.journal.transactions.create({ date: "2026-02-30", entries: [{ accountCode: "2710", debit: "1.00" }, { accountCode: "3010", credit: "1.00" }] }),
+      send: (api: AccountingApi) =>
+        api.ledger.journal.transactions.create({
+          date: "2026-02-30",
+          entries: [
+            { accountCode: "2710", debit: "1.00" },
+            { accountCode: "3010", credit: "1.00" },
+          ],
+        }),
       fieldErrors: { date: [ACCOUNTING_DATE] },
     },
     {
@@ -506,7 +575,9 @@ describe("a 400 says what a field expects in words, never a regular expression",
 describe("the contract's examples, as a newcomer copies them", () => {
   const document = contractDocument;
   const example = (operationId: string) => {
-    const op = Object.values(document.paths).map((item: any) => item.post).find((o: any) => o.operationId === operationId);
+    const op = Object.values(document.paths)
+      .map((item: any) => item.post)
+      .find((o: any) => o.operationId === operationId);
     return op.requestBody.content["application/json"].example;
   };
 
@@ -528,7 +599,13 @@ describe("the balance sheet's day: asOf, or the deprecated date", () => {
   test("asOf and date answer the same sheet, with asOf and date both the day; both or neither is 400", async () => {
     const c = await h.tenant();
     await c.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
-    await c.api.ledger.journal.transactions.create({ date: "2026-03-02", entries: [{ accountCode: "2710", debit: "100.00" }, { accountCode: "3010", credit: "100.00" }] });
+    await c.api.ledger.journal.transactions.create({
+      date: "2026-03-02",
+      entries: [
+        { accountCode: "2710", debit: "100.00" },
+        { accountCode: "3010", credit: "100.00" },
+      ],
+    });
     const byAsOf = await c.api.ledger.reports.balanceSheet({ asOf: "2026-03-31" });
     const byDate = await c.api.ledger.reports.balanceSheet({ date: "2026-03-31" });
     expect(byDate).toEqual(byAsOf);
@@ -551,8 +628,7 @@ describe("the balance sheet's day: asOf, or the deprecated date", () => {
 describe("bank/statements/import answers the ids of the transactions it created", () => {
   test("in the file's order, per statement; a re-import answers only the new one", async () => {
     const w = await bankWorld(h);
-    const file = (entries: CamtEntry[]) =>
-      base64(buildCamt("02", [{ id: "2026-03", iban: w.account.iban, opening: "0", entries }]));
+    const file = (entries: CamtEntry[]) => base64(buildCamt("02", [{ id: "2026-03", iban: w.account.iban, opening: "0", entries }]));
     const entries: CamtEntry[] = [
       { amount: "30.00", ref: "R3", bookingDate: "2026-03-20" },
       { amount: "10.00", ref: "R1", bookingDate: "2026-03-02" },
@@ -566,10 +642,16 @@ describe("bank/statements/import answers the ids of the transactions it created"
     const [statement] = first.byStatement;
     expect(statement.imported).toBe(3);
     expect(await refOf(statement.transactionIds)).toEqual(["R3", "R1", "R2"]);
-    expect(await h.db("bank_transactions").where({ company_id: w.companyId, statement_id: statement.statementId }).pluck("id")).toEqual(expect.arrayContaining(statement.transactionIds));
+    expect(await h.db("bank_transactions").where({ company_id: w.companyId, statement_id: statement.statementId }).pluck("id")).toEqual(
+      expect.arrayContaining(statement.transactionIds),
+    );
     expect((await w.api.bank.transactions.get({ id: statement.transactionIds[1] })).amount).toBe("10.00");
 
-    const again = await w.api.bank.statements.import({ bankAccountId: w.account.id, format: "camt.053", contentBase64: file([...entries, { amount: "7.00", ref: "R4", bookingDate: "2026-03-25" }]) });
+    const again = await w.api.bank.statements.import({
+      bankAccountId: w.account.id,
+      format: "camt.053",
+      contentBase64: file([...entries, { amount: "7.00", ref: "R4", bookingDate: "2026-03-25" }]),
+    });
     expect([again.imported, again.duplicates]).toEqual([1, 3]);
     expect(await refOf(again.byStatement[0].transactionIds)).toEqual(["R4"]);
     expect(await h.db("bank_transactions").where({ company_id: w.companyId })).toHaveLength(4);

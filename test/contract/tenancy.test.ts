@@ -22,7 +22,9 @@ beforeAll(async () => {
   const v = await h.tenant({ name: "Auka UAB" });
   const partnerCode = uniq("VP");
   const partner = await ok(h.post("/v1/partners/create", { name: "Aukos partneris", code: partnerCode }, { key: v.apiKey, companyId: v.companyId }));
-  const restricted = await ok(h.post("/v1/account/api-keys/create", { name: "restricted", scopes: ["partners:read"], companyIds: [v.companyId] }, { key: v.apiKey }));
+  const restricted = await ok(
+    h.post("/v1/account/api-keys/create", { name: "restricted", scopes: ["partners:read"], companyIds: [v.companyId] }, { key: v.apiKey }),
+  );
   victim = { ...v, partnerId: partner.id, partnerCode, restrictedKeyId: restricted.id };
 
   const i = await h.tenant({ name: "Įsibrovėlis UAB" });
@@ -38,9 +40,18 @@ async function accountState(accountId: string) {
     account: await h.db("accounts").where({ id: accountId }).select(),
     companies: await h.db("companies").where({ account_id: accountId }).orderBy("id").select(),
     partners: await h.db("partners").whereIn("company_id", companyIds).orderBy(["company_id", "id"]).select(),
-    apiKeys: await h.db("api_keys").where({ account_id: accountId }).orderBy("id").select("id", "name", "scopes", "company_ids", "revoked_at", "rate_limit_per_minute"),
+    apiKeys: await h
+      .db("api_keys")
+      .where({ account_id: accountId })
+      .orderBy("id")
+      .select("id", "name", "scopes", "company_ids", "revoked_at", "rate_limit_per_minute"),
     keysNamingItsCompanies: await h.db("api_keys").whereRaw("company_ids && ?::uuid[]", [companyIds]).orderBy("id").pluck("id"),
-    idempotency: await h.db("idempotency_keys").where({ account_id: accountId }).orWhereIn("company_id", companyIds).orderBy(["account_id", "key"]).select("account_id", "company_id", "key"),
+    idempotency: await h
+      .db("idempotency_keys")
+      .where({ account_id: accountId })
+      .orWhereIn("company_id", companyIds)
+      .orderBy(["account_id", "key"])
+      .select("account_id", "company_id", "key"),
   };
 }
 
@@ -67,8 +78,16 @@ async function expectSameAsNonexistent(probe: Probe, foreignId: string, auth: st
   const foreign = await send(foreignId);
   const randomId = randomUUID();
   const missing = await send(randomId);
-  expect({ status: foreign.status, code: foreign.body?.error?.code, key: foreign.body?.error?.key }).toEqual({ status: 404, code: "not_found", key: probe.key });
-  expect({ status: missing.status, code: missing.body?.error?.code, key: missing.body?.error?.key }).toEqual({ status: 404, code: "not_found", key: probe.key });
+  expect({ status: foreign.status, code: foreign.body?.error?.code, key: foreign.body?.error?.key }).toEqual({
+    status: 404,
+    code: "not_found",
+    key: probe.key,
+  });
+  expect({ status: missing.status, code: missing.body?.error?.code, key: missing.body?.error?.key }).toEqual({
+    status: 404,
+    code: "not_found",
+    key: probe.key,
+  });
   expect(normalized(foreign, foreignId)).toEqual(normalized(missing, randomId));
   expect(JSON.stringify(foreign.body)).not.toMatch(/Auka|Aukos/);
   // The same headers apart from the per-request ones.
@@ -78,15 +97,29 @@ async function expectSameAsNonexistent(probe: Probe, foreignId: string, auth: st
 
 describe("another account gets 404 not_found, exactly as for an id that does not exist", () => {
   const probes: [string, Probe, () => string][] = [
-    ["account/companies/get with its company id", { path: "/v1/account/companies/get", body: (id) => ({ id }), key: "company.not_found" }, () => victim.companyId],
+    [
+      "account/companies/get with its company id",
+      { path: "/v1/account/companies/get", body: (id) => ({ id }), key: "company.not_found" },
+      () => victim.companyId,
+    ],
     [
       "account/companies/update with its company id",
-      { path: "/v1/account/companies/update", body: (id) => ({ id, name: "Užgrobta", email: "x@example.com" }), options: () => ({ idempotencyKey: uniq("upd") }), key: "company.not_found" },
+      {
+        path: "/v1/account/companies/update",
+        body: (id) => ({ id, name: "Užgrobta", email: "x@example.com" }),
+        options: () => ({ idempotencyKey: uniq("upd") }),
+        key: "company.not_found",
+      },
       () => victim.companyId,
     ],
     [
       "partners/create with X-Company-Id of its company",
-      { path: "/v1/partners/create", body: () => ({ name: "Svetimas", code: uniq("X") }), options: (id) => ({ companyId: id, idempotencyKey: uniq("pc") }), key: "company.not_found" },
+      {
+        path: "/v1/partners/create",
+        body: () => ({ name: "Svetimas", code: uniq("X") }),
+        options: (id) => ({ companyId: id, idempotencyKey: uniq("pc") }),
+        key: "company.not_found",
+      },
       () => victim.companyId,
     ],
     [
@@ -105,7 +138,11 @@ describe("another account gets 404 not_found, exactly as for an id that does not
       () => victim.partnerId,
     ],
     ["account/api-keys/revoke with its key id", { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" }, () => victim.keyId],
-    ["account/api-keys/revoke with its restricted key's id", { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" }, () => victim.restrictedKeyId],
+    [
+      "account/api-keys/revoke with its restricted key's id",
+      { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" },
+      () => victim.restrictedKeyId,
+    ],
     [
       "account/api-keys/create with companyIds of its company",
       { path: "/v1/account/api-keys/create", body: (id) => ({ name: "Svetimas raktas", scopes: ["*"], companyIds: [id] }), key: "company.not_found" },
@@ -113,7 +150,11 @@ describe("another account gets 404 not_found, exactly as for an id that does not
     ],
     [
       "account/api-keys/create with companyIds of its own and the other account's company",
-      { path: "/v1/account/api-keys/create", body: (id) => ({ name: "Mišrus raktas", scopes: ["*"], companyIds: [intruder.companyId, id] }), key: "company.not_found" },
+      {
+        path: "/v1/account/api-keys/create",
+        body: (id) => ({ name: "Mišrus raktas", scopes: ["*"], companyIds: [intruder.companyId, id] }),
+        key: "company.not_found",
+      },
       () => victim.companyId,
     ],
   ];
@@ -186,9 +227,9 @@ describe("another account gets 404 not_found, exactly as for an id that does not
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.headers.get("x-idempotent-replay")).toBeNull();
     expect(b.body.id).not.toBe(a.body.id);
-    expect(await h.db("partners").where({ code: "SAME" }).whereIn("company_id", [one.companyId, other.companyId]).orderBy("company_id").pluck("company_id")).toEqual(
-      [one.companyId, other.companyId].sort(),
-    );
+    expect(
+      await h.db("partners").where({ code: "SAME" }).whereIn("company_id", [one.companyId, other.companyId]).orderBy("company_id").pluck("company_id"),
+    ).toEqual([one.companyId, other.companyId].sort());
   });
 });
 
@@ -202,17 +243,35 @@ describe("a key restricted to one company cannot reach a sibling company of the 
     account = await h.tenant({ name: "Pirma UAB" });
     sibling = (await ok(h.post("/v1/account/companies/create", { name: "Sesuo UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: account.apiKey }))).id;
     siblingPartner = (await ok(h.post("/v1/partners/create", { name: "Sesers partneris", code: uniq("SP") }, { key: account.apiKey, companyId: sibling }))).id;
-    const created = await ok(h.post("/v1/account/api-keys/create", { name: "only first", scopes: ["*"], companyIds: [account.companyId] }, { key: account.apiKey }));
+    const created = await ok(
+      h.post("/v1/account/api-keys/create", { name: "only first", scopes: ["*"], companyIds: [account.companyId] }, { key: account.apiKey }),
+    );
     restricted = { id: created.id, key: created.key };
   });
 
   const probes: [string, Probe, () => string][] = [
     ["account/companies/get", { path: "/v1/account/companies/get", body: (id) => ({ id }), key: "company.not_found" }, () => sibling],
     ["account/companies/update", { path: "/v1/account/companies/update", body: (id) => ({ id, name: "Perimta" }), key: "company.not_found" }, () => sibling],
-    ["partners/create", { path: "/v1/partners/create", body: () => ({ name: "Per sieną", code: uniq("S") }), options: (id) => ({ companyId: id }), key: "company.not_found" }, () => sibling],
-    ["partners/get", { path: "/v1/partners/get", body: () => ({ id: siblingPartner }), options: (id) => ({ companyId: id }), key: "company.not_found" }, () => sibling],
-    ["partners/get (sibling's partner id in its own company)", { path: "/v1/partners/get", body: (id) => ({ id }), options: () => ({ companyId: account.companyId }), key: "partner.not_found" }, () => siblingPartner],
-    ["account/api-keys/revoke of the account's unrestricted key", { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" }, () => account.keyId],
+    [
+      "partners/create",
+      { path: "/v1/partners/create", body: () => ({ name: "Per sieną", code: uniq("S") }), options: (id) => ({ companyId: id }), key: "company.not_found" },
+      () => sibling,
+    ],
+    [
+      "partners/get",
+      { path: "/v1/partners/get", body: () => ({ id: siblingPartner }), options: (id) => ({ companyId: id }), key: "company.not_found" },
+      () => sibling,
+    ],
+    [
+      "partners/get (sibling's partner id in its own company)",
+      { path: "/v1/partners/get", body: (id) => ({ id }), options: () => ({ companyId: account.companyId }), key: "partner.not_found" },
+      () => siblingPartner,
+    ],
+    [
+      "account/api-keys/revoke of the account's unrestricted key",
+      { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" },
+      () => account.keyId,
+    ],
   ];
 
   test.each(probes)("%s: 404 like a nonexistent id, nothing changed", async (_name, probe, foreignId) => {
@@ -227,7 +286,11 @@ describe("a key restricted to one company cannot reach a sibling company of the 
     const s = await send(sibling);
     const randomId = randomUUID();
     const r = await send(randomId);
-    expect({ status: s.status, code: s.body.error?.code, key: s.body.error?.key }).toEqual({ status: 403, code: "forbidden", key: "api_key.company_escalation" });
+    expect({ status: s.status, code: s.body.error?.code, key: s.body.error?.key }).toEqual({
+      status: 403,
+      code: "forbidden",
+      key: "api_key.company_escalation",
+    });
     expect(normalized(s, sibling)).toEqual(normalized(r, randomId));
     expect(await accountState(account.accountId)).toEqual(before);
   });

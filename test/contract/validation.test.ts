@@ -169,7 +169,12 @@ describe("schema violations name every offending field at once, by path", () => 
     {
       name: "a bad field name in the second filter item",
       path: LIST,
-      body: { filter: [{ field: "code", op: "eq", value: "x" }, { field: "f".repeat(65), op: "eq", value: "x" }] },
+      body: {
+        filter: [
+          { field: "code", op: "eq", value: "x" },
+          { field: "f".repeat(65), op: "eq", value: "x" },
+        ],
+      },
       fields: ["filter[1].field"],
     },
     {
@@ -261,8 +266,20 @@ describe("arrays of distinct items", () => {
   });
 
   test.each([
-    { name: "two equal scopes", path: "/v1/account/api-keys/create", body: { name: "Dup", scopes: ["partners:read", "partners:read"] }, field: "scopes", duplicate: true },
-    { name: "equal event types", path: "/v1/webhooks/subscriptions/create", body: { url: "https://hooks.example.test/in", eventTypes: ["sale_invoice.paid", "sale_invoice.issued", "sale_invoice.paid"] }, field: "eventTypes", duplicate: true },
+    {
+      name: "two equal scopes",
+      path: "/v1/account/api-keys/create",
+      body: { name: "Dup", scopes: ["partners:read", "partners:read"] },
+      field: "scopes",
+      duplicate: true,
+    },
+    {
+      name: "equal event types",
+      path: "/v1/webhooks/subscriptions/create",
+      body: { url: "https://hooks.example.test/in", eventTypes: ["sale_invoice.paid", "sale_invoice.issued", "sale_invoice.paid"] },
+      field: "eventTypes",
+      duplicate: true,
+    },
   ])("$name within the bound: 400 naming the field as duplicate items", async ({ path, body, field }) => {
     const res = await h.post(path, body, { key, companyId: path.includes("webhooks") ? companyId : undefined });
     expect(expectFieldErrors(res, [field])[field].join(" ")).toMatch(/duplicate items/);
@@ -286,12 +303,20 @@ describe("list request bounds (account/companies/list)", () => {
     { name: "11 filter items", body: { filter: filters(11) }, fields: ["filter"] },
     { name: "0 totals", body: { totals: [] } },
     // Companies total nothing: too many totals, and each of them is refused too.
-    { name: "11 totals", body: { totals: Array.from({ length: 11 }, (_, i) => `t${i}`) }, fields: ["totals", ...Array.from({ length: 11 }, (_, i) => `totals[${i}]`)] },
+    {
+      name: "11 totals",
+      body: { totals: Array.from({ length: 11 }, (_, i) => `t${i}`) },
+      fields: ["totals", ...Array.from({ length: 11 }, (_, i) => `totals[${i}]`)],
+    },
     { name: "an empty field name", body: { sort: [{ field: "" }] }, fields: ["sort[0].field"] },
     { name: "65-character totals name (companies total nothing)", body: { totals: ["t".repeat(65)] }, fields: ["totals", "totals[0]"] },
     { name: "`in` with 0 values", body: { filter: [{ field: "code", op: "in", value: [] }] }, fields: ["filter[0].value"] },
     { name: "`in` with 100 values", body: { filter: [{ field: "code", op: "in", value: Array.from({ length: 100 }, (_, i) => `c${i}`) }] } },
-    { name: "`in` with 101 values", body: { filter: [{ field: "code", op: "in", value: Array.from({ length: 101 }, (_, i) => `c${i}`) }] }, fields: ["filter[0].value"] },
+    {
+      name: "`in` with 101 values",
+      body: { filter: [{ field: "code", op: "in", value: Array.from({ length: 101 }, (_, i) => `c${i}`) }] },
+      fields: ["filter[0].value"],
+    },
     { name: "a filter value that is an object", body: { filter: [{ field: "code", op: "eq", value: { a: 1 } }] }, fields: ["filter[0].value"] },
     { name: "an unknown property of a sort item", body: { sort: [{ field: "name", direction: "asc" }] }, fields: ["sort[0].direction"] },
   ])("$name", async ({ body, fields }) => {
@@ -322,15 +347,46 @@ describe("list request bounds (account/companies/list)", () => {
   });
 
   test.each<{ name: string; body: Record<string, unknown>; fields: string[]; message: RegExp }>([
-    { name: "an unknown filter field", body: { filter: [{ field: "password", op: "eq", value: "x" }] }, fields: ["filter[0].field"], message: /must be one of: .*"code"/ },
+    {
+      name: "an unknown filter field",
+      body: { filter: [{ field: "password", op: "eq", value: "x" }] },
+      fields: ["filter[0].field"],
+      message: /must be one of: .*"code"/,
+    },
     { name: "an unknown sort field", body: { sort: [{ field: "accountId" }] }, fields: ["sort[0].field"], message: /must be one of/ },
-    { name: "an operator that does not apply to the field", body: { filter: [{ field: "id", op: "contains", value: "1" }] }, fields: ["filter[0].op"], message: /does not apply/ },
-    { name: "a value of the wrong type for the field", body: { filter: [{ field: "code", op: "eq", value: 5 }] }, fields: ["filter[0].value"], message: /string/ },
-    { name: "a bad value inside `in`", body: { filter: [{ field: "id", op: "in", value: ["00000000-0000-4000-8000-000000000000", "x"] }] }, fields: ["filter[0].value[1]"], message: /UUID/ },
-    { name: "an array for a single-value op", body: { filter: [{ field: "code", op: "eq", value: ["a"] }] }, fields: ["filter[0].value"], message: /single value/ },
+    {
+      name: "an operator that does not apply to the field",
+      body: { filter: [{ field: "id", op: "contains", value: "1" }] },
+      fields: ["filter[0].op"],
+      message: /does not apply/,
+    },
+    {
+      name: "a value of the wrong type for the field",
+      body: { filter: [{ field: "code", op: "eq", value: 5 }] },
+      fields: ["filter[0].value"],
+      message: /string/,
+    },
+    {
+      name: "a bad value inside `in`",
+      body: { filter: [{ field: "id", op: "in", value: ["00000000-0000-4000-8000-000000000000", "x"] }] },
+      fields: ["filter[0].value[1]"],
+      message: /UUID/,
+    },
+    {
+      name: "an array for a single-value op",
+      body: { filter: [{ field: "code", op: "eq", value: ["a"] }] },
+      fields: ["filter[0].value"],
+      message: /single value/,
+    },
     {
       name: "several list errors at once",
-      body: { filter: [{ field: "code", op: "eq", value: "x" }, { field: "nope", op: "eq", value: "x" }], sort: [{ field: "nope" }] },
+      body: {
+        filter: [
+          { field: "code", op: "eq", value: "x" },
+          { field: "nope", op: "eq", value: "x" },
+        ],
+        sort: [{ field: "nope" }],
+      },
       fields: ["filter[1].field", "sort[0].field"],
       message: /must be one of/,
     },
@@ -352,7 +408,12 @@ describe("values the database cannot hold are a 400, never a 500", () => {
       body: () => ({ id: companyId, address: { line1: "a\u0000", city: "Vilnius", postalCode: "01100", countryCode: "LT" } }),
       field: "address.line1",
     },
-    { name: "a list filter value with U+0000", path: LIST, body: () => ({ filter: [{ field: "name", op: "contains", value: "a\u0000" }] }), field: "filter[0].value" },
+    {
+      name: "a list filter value with U+0000",
+      path: LIST,
+      body: () => ({ filter: [{ field: "name", op: "contains", value: "a\u0000" }] }),
+      field: "filter[0].value",
+    },
   ])("$name -> 400 naming $field", async ({ path, body, company, field }) => {
     const res = await h.post(path, body(), { key, companyId: company ? companyId : undefined });
     expect(res.body.error.code).not.toBe("internal");

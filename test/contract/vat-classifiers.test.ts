@@ -2,7 +2,15 @@
 // (src/reference/vat-classifiers.ts), as tables of classifier, rate and date; which documents carry which kinds of
 // classifier, and the reverse-charge classifier a purchase line gets by default.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { checkLineVat, KINDS_BY_DOCUMENT, kindProblem, lineVatProblem, reverseChargeClassifier, standardRate, type VatDocument } from "../../src/reference/vat-classifiers.js";
+import {
+  checkLineVat,
+  KINDS_BY_DOCUMENT,
+  kindProblem,
+  lineVatProblem,
+  reverseChargeClassifier,
+  standardRate,
+  type VatDocument,
+} from "../../src/reference/vat-classifiers.js";
 import { ApiError } from "../../src/shared/errors.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
@@ -39,7 +47,9 @@ describe("reference/vat-classifiers/list", () => {
       "PVM5 exempt 0.00 2025-01-01..",
       "PVM58 reduced 12.00 2026-01-01..",
     ]);
-    expect(Object.fromEntries(res.body.rows.filter((r: any) => r.replacedBy.length).map((r: any) => [r.code, r.replacedBy]))).toEqual({ PVM2: ["PVM58", "PVM3", "PVM1"] });
+    expect(Object.fromEntries(res.body.rows.filter((r: any) => r.replacedBy.length).map((r: any) => [r.code, r.replacedBy]))).toEqual({
+      PVM2: ["PVM58", "PVM3", "PVM1"],
+    });
     for (const r of res.body.rows) {
       expect(r.countryCode).toBe("LT");
       expect(r.source.length).toBeGreaterThan(10);
@@ -101,7 +111,10 @@ describe("a document line's classifier and rate at its tax point date", () => {
   test("checkLineVat throws the 422 naming the field", async () => {
     const error = await checkLineVat(h.db, { classifier: "PVM2", ratePercent: "9", taxPointDate: "2026-01-02" }).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ key: "vat_classifier.not_valid_on_date", fieldErrors: { vatClassifier: [expect.stringContaining("2025-01-01..2025-12-31")] } });
+    expect(error).toMatchObject({
+      key: "vat_classifier.not_valid_on_date",
+      fieldErrors: { vatClassifier: [expect.stringContaining("2025-01-01..2025-12-31")] },
+    });
     expect(error.fieldErrors.vatClassifier[0]).toContain("PVM58, PVM3, PVM1");
     await expect(checkLineVat(h.db, { classifier: "PVM2", ratePercent: "9", taxPointDate: "2025-12-15" })).resolves.toBeUndefined();
   });
@@ -130,12 +143,11 @@ describe("which documents carry which classifiers", () => {
     purchase_import: ["zero", "exempt", "outside_scope"],
     purchase_exempt: ["zero", "exempt", "outside_scope"],
   };
-  test.each((Object.keys(CARRIES) as VatDocument[]).flatMap((document) => KINDS.map((kind) => ({ document, kind, carried: CARRIES[document].includes(kind) }))))(
-    "$document carries $kind: $carried",
-    ({ document, kind, carried }) => {
-      expect(kindProblem("PVM99", kind, document) === undefined).toBe(carried);
-    },
-  );
+  test.each(
+    (Object.keys(CARRIES) as VatDocument[]).flatMap((document) => KINDS.map((kind) => ({ document, kind, carried: CARRIES[document].includes(kind) }))),
+  )("$document carries $kind: $carried", ({ document, kind, carried }) => {
+    expect(kindProblem("PVM99", kind, document) === undefined).toBe(carried);
+  });
 
   test("the table in the code is the one above, and a refusal says what the document carries", () => {
     expect(Object.keys(KINDS_BY_DOCUMENT).sort()).toEqual(Object.keys(CARRIES).sort());

@@ -16,8 +16,8 @@ afterAll(() => h.close());
 
 const LIST = "/v1/reference/vat-rates/list";
 const list = (body: object, o: { key?: string; companyId?: string } = {}) => h.post(LIST, body, { key: o.key ?? key, companyId: o.companyId ?? companyId });
-const summary = (res: ApiResponse) => res.body.rows.map((r: { rate: string; validFrom: string; validTo: string | null }) => `${r.rate} ${r.validFrom}..${r.validTo ?? ""}`);
-
+const summary = (res: ApiResponse) =>
+  res.body.rows.map((r: { rate: string; validFrom: string; validTo: string | null }) => `${r.rate} ${r.validFrom}..${r.validTo ?? ""}`);
 
 // This test runs after 2026-01-01: the 9% rows (and the 2025 scope of 5%) are history.
 const today = new Date().toISOString().slice(0, 10);
@@ -52,13 +52,45 @@ describe("Lithuania", () => {
   });
 
   test.each([
-    { name: "valid today", body: { filter: [{ field: "validToday", op: "eq", value: true }] }, rows: ["12.00 2026-01-01..", "5.00 2026-01-01..", "21.00 2025-01-01..", "0.00 2025-01-01.."] },
-    { name: "no longer valid", body: { filter: [{ field: "validToday", op: "ne", value: true }] }, rows: ["9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"] },
-    { name: "valid on 2025-06-30 (from <= day, to >= day)", body: { filter: [{ field: "validFrom", op: "lte", value: "2025-06-30" }, { field: "validTo", op: "gte", value: "2025-06-30" }] }, rows: ["9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"] },
+    {
+      name: "valid today",
+      body: { filter: [{ field: "validToday", op: "eq", value: true }] },
+      rows: ["12.00 2026-01-01..", "5.00 2026-01-01..", "21.00 2025-01-01..", "0.00 2025-01-01.."],
+    },
+    {
+      name: "no longer valid",
+      body: { filter: [{ field: "validToday", op: "ne", value: true }] },
+      rows: ["9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"],
+    },
+    {
+      name: "valid on 2025-06-30 (from <= day, to >= day)",
+      body: {
+        filter: [
+          { field: "validFrom", op: "lte", value: "2025-06-30" },
+          { field: "validTo", op: "gte", value: "2025-06-30" },
+        ],
+      },
+      rows: ["9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"],
+    },
     { name: "kind standard", body: { filter: [{ field: "kind", op: "eq", value: "standard" }] }, rows: ["21.00 2025-01-01.."] },
-    { name: "rate in 5, 9 (decimal compare)", body: { filter: [{ field: "rate", op: "in", value: ["5", 9] }] }, rows: ["5.00 2026-01-01..", "9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"] },
+    {
+      name: "rate in 5, 9 (decimal compare)",
+      body: { filter: [{ field: "rate", op: "in", value: ["5", 9] }] },
+      rows: ["5.00 2026-01-01..", "9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"],
+    },
     { name: "rate gte 12", body: { filter: [{ field: "rate", op: "gte", value: "12" }] }, rows: ["12.00 2026-01-01..", "21.00 2025-01-01.."] },
-    { name: "sort by rate ascending", body: { sort: [{ field: "rate" }, { field: "validFrom" }] }, rows: ["0.00 2025-01-01..", "5.00 2025-01-01..2025-12-31", "5.00 2026-01-01..", "9.00 2025-01-01..2025-12-31", "12.00 2026-01-01..", "21.00 2025-01-01.."] },
+    {
+      name: "sort by rate ascending",
+      body: { sort: [{ field: "rate" }, { field: "validFrom" }] },
+      rows: [
+        "0.00 2025-01-01..",
+        "5.00 2025-01-01..2025-12-31",
+        "5.00 2026-01-01..",
+        "9.00 2025-01-01..2025-12-31",
+        "12.00 2026-01-01..",
+        "21.00 2025-01-01..",
+      ],
+    },
   ])("$name", async ({ body, rows }) => {
     const res = await list(body);
     expect(res.status).toBe(200);

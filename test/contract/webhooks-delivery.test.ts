@@ -79,7 +79,14 @@ describe("a delivery", () => {
     const partner = await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
     const [got] = await receiver.waitFor(path, 1);
     const [event] = await h.db("webhook_events").where({ company_id: w.companyId });
-    expect(got.json).toEqual({ id: event.id, version: "2026-11-23", companyId: w.companyId, eventType: "partner.created", createdAt: new Date(event.created_at).toISOString(), data: partner });
+    expect(got.json).toEqual({
+      id: event.id,
+      version: "2026-11-23",
+      companyId: w.companyId,
+      eventType: "partner.created",
+      createdAt: new Date(event.created_at).toISOString(),
+      data: partner,
+    });
     expect(Object.keys(got.json)).toEqual(["id", "version", "companyId", "eventType", "createdAt", "data"]);
     expect(eventValidator(got.json) ? [] : eventValidator.errors).toEqual([]);
     expect(got.headers["content-type"]).toBe("application/json");
@@ -92,7 +99,13 @@ describe("a delivery", () => {
     // A forged body, another secret, or a replay outside the window do not verify.
     expect(verifyV2(got.headers["x-service-signature-v2"] as string, got.body.replace("P1", "P2"), secret)).toBe(false);
     expect(verifyV2(got.headers["x-service-signature-v2"] as string, got.body, secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A"))).toBe(false);
-    expect(verifyV2((got.headers["x-service-signature-v2"] as string).replace(/^t=(\d+)/, (_m, t) => `t=${Number(t) - 600}`), got.body, secret)).toBe(false);
+    expect(
+      verifyV2(
+        (got.headers["x-service-signature-v2"] as string).replace(/^t=(\d+)/, (_m, t) => `t=${Number(t) - 600}`),
+        got.body,
+        secret,
+      ),
+    ).toBe(false);
     const row = await until("the delivery to be recorded", async () => {
       const d = await delivery(w.companyId, event.id, sub.id);
       return d.status === "succeeded" && d;
@@ -100,7 +113,15 @@ describe("a delivery", () => {
     expect(row).toMatchObject({ attempts: 1, last_response_status: 200, last_error: null, next_attempt_at: null });
     const listed = await w.ok("/v1/webhooks/deliveries/list", {});
     expect(listed.rows).toEqual([
-      expect.objectContaining({ eventId: event.id, eventType: "partner.created", subscriptionId: sub.id, status: "succeeded", attempts: 1, lastResponseStatus: 200, nextAttemptAt: null }),
+      expect.objectContaining({
+        eventId: event.id,
+        eventType: "partner.created",
+        subscriptionId: sub.id,
+        status: "succeeded",
+        attempts: 1,
+        lastResponseStatus: 200,
+        nextAttemptAt: null,
+      }),
     ]);
   });
 
@@ -229,8 +250,15 @@ describe("pause after 5 undelivered events", () => {
     // What the race leaves behind: the event's transaction read the subscription as active, so its delivery is
     // pending, not held; its job ran while the subscription was paused and did nothing, so no job is left for it.
     const created = await w.ok("/v1/partners/create", { name: "Lenktynės", code: "RACE-1" });
-    const event = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "partner.created" }).whereRaw("data->>'code' = 'RACE-1'").first("id");
-    await h.db("webhook_deliveries").where({ company_id: w.companyId, subscription_id: sub.id, event_id: event.id }).update({ status: "pending", next_attempt_at: h.db.fn.now() });
+    const event = await h
+      .db("webhook_events")
+      .where({ company_id: w.companyId, event_type: "partner.created" })
+      .whereRaw("data->>'code' = 'RACE-1'")
+      .first("id");
+    await h
+      .db("webhook_deliveries")
+      .where({ company_id: w.companyId, subscription_id: sub.id, event_id: event.id })
+      .update({ status: "pending", next_attempt_at: h.db.fn.now() });
     await h.db("graphile_worker._private_jobs").whereRaw("payload->>'subscriptionId' = ?", [sub.id]).delete();
     expect(receiver.received(path)).toHaveLength(0);
 
@@ -248,7 +276,11 @@ describe("pause after 5 undelivered events", () => {
     for (let i = 1; i <= 9; i++) await w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` });
     await receiver.waitFor(path, 9);
     const s = await until("all outcomes recorded", async () => {
-      const done = await h.db("webhook_deliveries").where({ company_id: w.companyId, subscription_id: sub.id }).whereIn("status", ["failed", "succeeded"]).count({ n: "*" });
+      const done = await h
+        .db("webhook_deliveries")
+        .where({ company_id: w.companyId, subscription_id: sub.id })
+        .whereIn("status", ["failed", "succeeded"])
+        .count({ n: "*" });
       return done[0].n === "9" && (await w.ok(`${SUB}/get`, { id: sub.id }));
     });
     expect(s).toMatchObject({ status: "active", consecutiveFailures: 4 });
@@ -273,7 +305,9 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
     const other = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
     expect(() => new Webhook(other).verify(got.body, headers)).toThrow("No matching signature found");
     expect(() => new Webhook(secret).verify(got.body, { ...headers, "webhook-id": crypto.randomUUID() })).toThrow("No matching signature found");
-    expect(() => new Webhook(secret).verify(got.body, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 600) })).toThrow("Message timestamp too old");
+    expect(() => new Webhook(secret).verify(got.body, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 600) })).toThrow(
+      "Message timestamp too old",
+    );
     // The service's own two headers still verify with the same secret.
     expect(verifyV2(headers["x-service-signature-v2"], got.body, secret)).toBe(true);
     expect(verifyV1(headers["x-service-signature"], got.body, secret)).toBe(true);
@@ -301,7 +335,10 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
     expect(legacy).toMatch(/[-_]/);
     const id = crypto.randomUUID();
     await h.db("webhook_subscriptions").insert({
-      company_id: w.companyId, id, url: receiver.url(path), event_types: ["*"],
+      company_id: w.companyId,
+      id,
+      url: receiver.url(path),
+      event_types: ["*"],
       secret_sealed: seal(h.config.secretsKey!, legacy, secretContext(w.companyId, id)),
     });
     await w.ok("/v1/partners/create", { name: "A", code: "A1" });
@@ -331,7 +368,10 @@ describe("rotation, redeliver, tenancy, isolation", () => {
       expect(verifyV1(v1, got.body, secret)).toBe(true);
     }
     // Once the overlap ends, only the new secret signs.
-    await h.db("webhook_subscriptions").where({ id: sub.id }).update({ previous_secret_expires_at: h.db.raw("now() - interval '1 second'") });
+    await h
+      .db("webhook_subscriptions")
+      .where({ id: sub.id })
+      .update({ previous_secret_expires_at: h.db.raw("now() - interval '1 second'") });
     await w.ok("/v1/partners/create", { name: "B", code: "B1" });
     const [, second] = await receiver.waitFor(path, 2);
     expect(verifyV2(second.headers["x-service-signature-v2"] as string, second.body, newSecret)).toBe(true);
@@ -419,10 +459,14 @@ describe("rotation, redeliver, tenancy, isolation", () => {
         [w.companyId],
       );
       expect(idle.rows[0].n).toBe(0);
-      await until("no job left for the company", async () => {
-        const left = await h.db("graphile_worker._private_jobs").whereRaw("payload->>'companyId' = ?", [w.companyId]).count({ n: "*" });
-        return left[0].n === "0";
-      }, { timeoutMs: 10_000 });
+      await until(
+        "no job left for the company",
+        async () => {
+          const left = await h.db("graphile_worker._private_jobs").whereRaw("payload->>'companyId' = ?", [w.companyId]).count({ n: "*" });
+          return left[0].n === "0";
+        },
+        { timeoutMs: 10_000 },
+      );
     } finally {
       await second.stop();
     }

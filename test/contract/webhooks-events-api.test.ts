@@ -39,8 +39,21 @@ type Tenant = Awaited<ReturnType<Harness["tenant"]>>;
 
 /** The company's events as stored, newest first (the list's default order), as envelopes. */
 async function stored(companyId: string) {
-  const rows = await h.db("webhook_events").where({ company_id: companyId }).orderBy([{ column: "created_at", order: "desc" }, { column: "seq", order: "asc" }]);
-  return rows.map((r) => ({ id: r.id, version: r.version, companyId: r.company_id, eventType: r.event_type, createdAt: new Date(r.created_at).toISOString(), data: r.data }));
+  const rows = await h
+    .db("webhook_events")
+    .where({ company_id: companyId })
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "seq", order: "asc" },
+    ]);
+  return rows.map((r) => ({
+    id: r.id,
+    version: r.version,
+    companyId: r.company_id,
+    eventType: r.event_type,
+    createdAt: new Date(r.created_at).toISOString(),
+    data: r.data,
+  }));
 }
 
 /** A key of the tenant's account holding exactly `scopes`, as an SDK client on the tenant's company. */
@@ -83,7 +96,10 @@ describe("events/list and events/get", () => {
     await t.api.partners.update({ id: a.id, name: "A2" });
     const posted = await t.api.ledger.journal.transactions.create({
       date: "2026-03-10",
-      entries: [{ accountCode: "2410", debit: "12.50" }, { accountCode: "5000", credit: "12.50" }],
+      entries: [
+        { accountCode: "2410", debit: "12.50" },
+        { accountCode: "5000", credit: "12.50" },
+      ],
     });
     await sleep(20);
     const reversal = await t.api.ledger.journal.transactions.reverse({ id: posted.id });
@@ -109,7 +125,9 @@ describe("events/list and events/get", () => {
       ["journal_transaction.reversed", { reversedId: posted.id, reversal }],
       ["journal_transaction.posted", posted],
     ]);
-    expect(ids(await list([{ field: "objectId", op: "in", value: [b.id, reversal.id] }]))).toEqual(ids(of((e) => [b.id, reversal.id].includes((e.data as { id?: string }).id!))));
+    expect(ids(await list([{ field: "objectId", op: "in", value: [b.id, reversal.id] }]))).toEqual(
+      ids(of((e) => [b.id, reversal.id].includes((e.data as { id?: string }).id!))),
+    );
     expect(ids(await list([{ field: "id", op: "eq", value: all[3].id }]))).toEqual([all[3].id]);
     // Oldest first when asked.
     expect(ids((await t.api.events.list({ sort: [{ field: "createdAt", dir: "asc" }] })).rows)).toEqual(
@@ -122,7 +140,11 @@ describe("events/list and events/get", () => {
     for (let i = 1; i <= 5; i++) await t.api.partners.create({ name: `P${i}`, code: `P${i}` });
     const all = await stored(t.companyId);
     const pages = await Promise.all([1, 2, 3].map((page) => t.api.events.list({ page, pageSize: 2 })));
-    expect(pages.map((p) => [p.page, p.pageSize, p.total, p.rows.length])).toEqual([[1, 2, 5, 2], [2, 2, 5, 2], [3, 2, 5, 1]]);
+    expect(pages.map((p) => [p.page, p.pageSize, p.total, p.rows.length])).toEqual([
+      [1, 2, 5, 2],
+      [2, 2, 5, 2],
+      [3, 2, 5, 1],
+    ]);
     expect(pages.flatMap((p) => p.rows)).toEqual(all);
     const paginated = [];
     for await (const row of t.api.paginate(t.api.events.list, {}, { pageSize: 2 })) paginated.push(row);
@@ -181,7 +203,11 @@ describe("events/list and events/get", () => {
 
 describe("retention", () => {
   test("prune_events runs hourly; it deletes events older than EVENT_RETENTION_DAYS and their deliveries, never one with a delivery pending or held", async () => {
-    expect(parseCrontab(crontab).filter((i) => i.task === "prune_events").map((i) => i.options.maxAttempts)).toEqual([1]);
+    expect(
+      parseCrontab(crontab)
+        .filter((i) => i.task === "prune_events")
+        .map((i) => i.options.maxAttempts),
+    ).toEqual([1]);
     expect(crontab).toContain("47 * * * * prune_events ?max=1");
     const t = await h.tenant();
     const sub = await t.api.webhooks.subscriptions.create({ url: receiver.url("/retention"), eventTypes: ["*"] });
@@ -190,21 +216,37 @@ describe("retention", () => {
     const events = await h.db("webhook_events").where({ company_id: t.companyId }).orderBy("seq").select("id", "data");
     const byName = Object.fromEntries(events.map((e) => [e.data.name, e.id as string]));
     // Ages and delivery states as time would have made them (the 31-day-old events were written directly).
-    await h.db("webhook_events").where({ company_id: t.companyId }).whereNot({ id: byName.fresh }).update({ created_at: h.db.raw("now() - interval '31 days'") });
-    await h.db("webhook_events").where({ company_id: t.companyId, id: byName.fresh }).update({ created_at: h.db.raw("now() - interval '29 days'") });
+    await h
+      .db("webhook_events")
+      .where({ company_id: t.companyId })
+      .whereNot({ id: byName.fresh })
+      .update({ created_at: h.db.raw("now() - interval '31 days'") });
+    await h
+      .db("webhook_events")
+      .where({ company_id: t.companyId, id: byName.fresh })
+      .update({ created_at: h.db.raw("now() - interval '29 days'") });
     await h.db("webhook_deliveries").where({ company_id: t.companyId, event_id: byName["old none"] }).delete();
-    for (const [name, status] of [["fresh", "succeeded"], ["old succeeded", "succeeded"], ["old failed", "failed"], ["old held", "held"]] as const) {
+    for (const [name, status] of [
+      ["fresh", "succeeded"],
+      ["old succeeded", "succeeded"],
+      ["old failed", "failed"],
+      ["old held", "held"],
+    ] as const) {
       await h.db("webhook_deliveries").where({ company_id: t.companyId, event_id: byName[name] }).update({ status, next_attempt_at: null });
     }
     const otherEvents = await h.db("webhook_events").whereNot({ company_id: t.companyId }).count({ n: "*" });
 
     const logged: string[] = [];
-    await pruneEventsTask({ db: h.db, config: { ...h.config, eventRetentionDays: 30 } })(undefined, { logger: { info: (m: string) => logged.push(m) } } as never);
+    await pruneEventsTask({ db: h.db, config: { ...h.config, eventRetentionDays: 30 } })(undefined, {
+      logger: { info: (m: string) => logged.push(m) },
+    } as never);
     expect(logged).toEqual(["pruned 3 events older than 30 days and their 2 deliveries"]);
 
     const kept = ["fresh", "old pending", "old held"];
     expect((await t.api.events.list({})).rows.map((e) => (e.data as { name: string }).name).sort()).toEqual([...kept].sort());
-    expect((await h.db("webhook_deliveries").where({ company_id: t.companyId }).select("event_id")).map((d) => d.event_id).sort()).toEqual(kept.map((n) => byName[n]).sort());
+    expect((await h.db("webhook_deliveries").where({ company_id: t.companyId }).select("event_id")).map((d) => d.event_id).sort()).toEqual(
+      kept.map((n) => byName[n]).sort(),
+    );
     await expectApiError(t.api.events.get({ id: byName["old failed"] }), 404, "not_found", "event.not_found");
     expect((await t.api.webhooks.deliveries.list({ filter: [{ field: "subscriptionId", op: "eq", value: sub.id }] })).total).toBe(3);
     expect(await h.db("webhook_events").whereNot({ company_id: t.companyId }).count({ n: "*" })).toEqual(otherEvents);
@@ -242,7 +284,14 @@ describe("webhooks/subscriptions/test", () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(100);
     const [got] = receiver.received(path);
     expect(receiver.received(path)).toHaveLength(1);
-    expect(got.json).toEqual({ id: result.eventId, version: "2026-11-23", companyId: t.companyId, eventType: "ping", createdAt: result.sentAt, data: { subscriptionId: sub.id, url: sub.url } });
+    expect(got.json).toEqual({
+      id: result.eventId,
+      version: "2026-11-23",
+      companyId: t.companyId,
+      eventType: "ping",
+      createdAt: result.sentAt,
+      data: { subscriptionId: sub.id, url: sub.url },
+    });
     expect(got.headers).toMatchObject({
       "content-type": "application/json",
       "webhook-id": result.eventId,
@@ -262,7 +311,11 @@ describe("webhooks/subscriptions/test", () => {
   test.each([
     { name: "answers 500", answer: { status: 500 }, want: { ok: false, status: 500, error: null } },
     { name: "answers 410", answer: { status: 410 }, want: { ok: false, status: 410, error: null } },
-    { name: "answers later than WEBHOOK_TIMEOUT_MS", answer: { status: 200, delayMs: TIMEOUT_MS + 1000 }, want: { ok: false, status: null, error: `timeout after ${TIMEOUT_MS} ms` } },
+    {
+      name: "answers later than WEBHOOK_TIMEOUT_MS",
+      answer: { status: 200, delayMs: TIMEOUT_MS + 1000 },
+      want: { ok: false, status: null, error: `timeout after ${TIMEOUT_MS} ms` },
+    },
   ])("a receiver that $name: 200 with ok false and what happened", async ({ answer, want }) => {
     const t = await h.tenant();
     const path = newPath();
@@ -308,9 +361,17 @@ describe("webhooks/subscriptions/test", () => {
       event_types: ["*"],
       secret_sealed: seal(strict.config.secretsKey!, "whsec_dGVzdA==", secretContext(t.companyId, id)),
     });
-    expect(await t.api.webhooks.subscriptions.test({ id })).toMatchObject({ ok: false, status: null, error: `URL refused: must use port 443 or 8443, not ${port}` });
+    expect(await t.api.webhooks.subscriptions.test({ id })).toMatchObject({
+      ok: false,
+      status: null,
+      error: `URL refused: must use port 443 or 8443, not ${port}`,
+    });
     await strict.db("webhook_subscriptions").where({ id }).update({ url: "https://mapped.hooks.test/guarded" });
-    expect(await t.api.webhooks.subscriptions.test({ id })).toMatchObject({ ok: false, status: null, error: "URL refused: mapped.hooks.test resolves to a private address (::ffff:127.0.0.1)" });
+    expect(await t.api.webhooks.subscriptions.test({ id })).toMatchObject({
+      ok: false,
+      status: null,
+      error: "URL refused: mapped.hooks.test resolves to a private address (::ffff:127.0.0.1)",
+    });
     expect(receiver.received("/guarded")).toEqual([]);
   });
 

@@ -83,9 +83,13 @@ describe("the outbox", () => {
     const deliveries = await h.db("webhook_deliveries").where({ company_id: w.companyId }).orderBy("event_seq");
     expect(deliveries.map((d) => [d.event_id, d.subscription_id, d.status, d.attempts])).toEqual(rows.map((r) => [r.id, sub.id, "pending", 0]));
     // The jobs view has no payload: it is read from graphile-worker's own table.
-    const jobs = await h.db("graphile_worker.jobs as j")
+    const jobs = await h
+      .db("graphile_worker.jobs as j")
       .join("graphile_worker._private_jobs as p", "p.id", "j.id")
-      .whereIn("j.key", deliveries.map((d) => `whd:${d.id}`))
+      .whereIn(
+        "j.key",
+        deliveries.map((d) => `whd:${d.id}`),
+      )
       .select("j.task_identifier", "j.queue_name", "p.payload");
     expect(jobs.map((j) => [j.task_identifier, j.queue_name, j.payload]).sort()).toEqual(
       deliveries.map((d) => ["deliver_webhook", `webhooks:${sub.id}`, { companyId: w.companyId, subscriptionId: sub.id, deliveryId: d.id }]).sort(),
@@ -99,10 +103,22 @@ describe("the outbox", () => {
     await w.ok("/v1/partners/create", { name: "A", code: "A1" });
     const before = (await events(w.companyId)).length;
     expectError(await w.call("/v1/partners/create", { name: "B", code: "A1" }), 409, "conflict", "partner.code_taken");
-    const unbalanced = { date: "2026-03-10", entries: [{ accountCode: "2410", debit: "10.00" }, { accountCode: "5000", credit: "9.00" }] };
+    const unbalanced = {
+      date: "2026-03-10",
+      entries: [
+        { accountCode: "2410", debit: "10.00" },
+        { accountCode: "5000", credit: "9.00" },
+      ],
+    };
     expectError(await w.call("/v1/ledger/journal/transactions/create", unbalanced), 422, "unprocessable", "journal.unbalanced");
     await w.ok("/v1/ledger/periods/lock", { month: "2026-01" });
-    const intoLocked = { date: "2026-01-10", entries: [{ accountCode: "2410", debit: "10.00" }, { accountCode: "5000", credit: "10.00" }] };
+    const intoLocked = {
+      date: "2026-01-10",
+      entries: [
+        { accountCode: "2410", debit: "10.00" },
+        { accountCode: "5000", credit: "10.00" },
+      ],
+    };
     expectError(await w.call("/v1/ledger/journal/transactions/create", intoLocked), 409, "conflict", "period.locked");
     const after = await events(w.companyId);
     // Only the lock itself was written.
@@ -116,7 +132,10 @@ describe("the outbox", () => {
     await w.ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
     const posted = await w.ok("/v1/ledger/journal/transactions/create", {
       date: "2026-03-10",
-      entries: [{ accountCode: "2410", debit: "12.50" }, { accountCode: "5000", credit: "12.50" }],
+      entries: [
+        { accountCode: "2410", debit: "12.50" },
+        { accountCode: "5000", credit: "12.50" },
+      ],
     });
     const reversal = await w.ok("/v1/ledger/journal/transactions/reverse", { id: posted.id });
     const lock = await w.ok("/v1/ledger/periods/lock", { through: "2026-04-15" });
@@ -156,13 +175,27 @@ describe("the outbox", () => {
 describe("subscriptions", () => {
   test("create shows the secret once; it is stored AES-256-GCM encrypted and never listed", async () => {
     const w = await world();
-    const res = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"] });
+    const res = await w.call(`${SUB}/create`, {
+      url: RECEIVER,
+      eventTypes: ["partner.created", "period.locked"],
+      description: "ERP",
+      ownerEmails: ["ops@example.com"],
+    });
     expect(res.status).toBe(200);
     const { secret, ...sub } = res.body;
     // Standard Webhooks' form: `whsec_` and the standard base64 of 32 random bytes (issue 28, item 4).
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice("whsec_".length), "base64")).toHaveLength(32);
-    expect(sub).toMatchObject({ url: RECEIVER, eventTypes: ["partner.created", "period.locked"], description: "ERP", ownerEmails: ["ops@example.com"], status: "active", consecutiveFailures: 0, pausedAt: null, previousSecretExpiresAt: null });
+    expect(sub).toMatchObject({
+      url: RECEIVER,
+      eventTypes: ["partner.created", "period.locked"],
+      description: "ERP",
+      ownerEmails: ["ops@example.com"],
+      status: "active",
+      consecutiveFailures: 0,
+      pausedAt: null,
+      previousSecretExpiresAt: null,
+    });
     const row = await h.db("webhook_subscriptions").where({ company_id: w.companyId, id: sub.id }).first();
     expect(row.secret_sealed.includes(Buffer.from(secret))).toBe(false);
     expect(row.secret_sealed.includes(Buffer.from(secret.slice(6)))).toBe(false);
@@ -201,7 +234,7 @@ describe("subscriptions", () => {
     expect(resumed).toMatchObject({ status: "active", pausedAt: null, consecutiveFailures: 0 });
   });
 
-  test("\"*\" goes alone; unknown and repeated event types are refused", async () => {
+  test('"*" goes alone; unknown and repeated event types are refused', async () => {
     const w = await world();
     const mixed = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*", "partner.created"] });
     expectError(mixed, 400, "validation");
@@ -224,7 +257,9 @@ describe("subscriptions", () => {
     const context = secretContext(w.companyId, sub.id);
     expect(unseal(h.config.secretsKey!, row.secret_sealed, context)).toBe(second);
     expect(unseal(h.config.secretsKey!, row.previous_secret_sealed, context)).toBe(first);
-    const [{ hours }] = (await h.db.raw("select extract(epoch from previous_secret_expires_at - updated_at) / 3600 as hours from webhook_subscriptions where id = ?", [sub.id])).rows;
+    const [{ hours }] = (
+      await h.db.raw("select extract(epoch from previous_secret_expires_at - updated_at) / 3600 as hours from webhook_subscriptions where id = ?", [sub.id])
+    ).rows;
     expect(Number(hours)).toBeCloseTo(24, 5);
     expect(Date.parse(rotated.previousSecretExpiresAt)).toBe(new Date(row.previous_secret_expires_at).getTime());
     const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "webhooks.subscriptions.rotate-secret" });
@@ -322,7 +357,8 @@ describe("SSRF: URLs the service must not call", () => {
     const t = await strict.tenant();
     const api = t.api.webhooks.subscriptions;
     // A subscription as it was stored before (private URLs allowed then): written directly.
-    const [row] = await strict.db("webhook_subscriptions")
+    const [row] = await strict
+      .db("webhook_subscriptions")
       .insert({ company_id: t.companyId, url: "https://old.hooks.test/hook", event_types: ["*"], secret_sealed: Buffer.alloc(40) })
       .returning("id");
     for (const url of ["https://[::ffff:0:7f00:1]/x", "https://compatible.hooks.test/x", "https://hooks.example.test:5432/x"]) {

@@ -32,7 +32,10 @@ test("the job of a worker killed with SIGKILL mid-job runs again in another work
   await first.kill9();
   expect(await h.db("exchange_rates").count({ n: "*" })).toEqual([{ n: "0" }]);
 
-  const second = await startServerProcess({ ...env, EXCHANGE_RATES_URL: ecb.serve("fast", { hist: ecbXml([{ date: "2026-03-02", rates: { USD: "1.0812" } }]) }) }, []);
+  const second = await startServerProcess(
+    { ...env, EXCHANGE_RATES_URL: ecb.serve("fast", { hist: ecbXml([{ date: "2026-03-02", rates: { USD: "1.0812" } }]) }) },
+    [],
+  );
   try {
     const started = Date.now();
     await until("the job to complete in the second worker", async () => {

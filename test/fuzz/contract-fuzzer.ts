@@ -114,22 +114,43 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
     let status = 0;
     const started = performance.now();
     try {
-      const res = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw, idempotencyKey });
+      const res = await h.post(op.path, undefined, {
+        key: tenant.apiKey,
+        companyId: op.companyScoped ? tenant.companyId : undefined,
+        rawBody: raw,
+        idempotencyKey,
+      });
       status = res.status;
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
       if (label.startsWith("valid ")) report.validByStatus[status] = (report.validByStatus[status] ?? 0) + 1;
       if (status === 200) report.succeeded.add(op.operationId);
-      if (status >= 500) report.failures.push({ operation: op.operationId, case: label, status, problem: `answered ${status}: ${JSON.stringify(res.body).slice(0, 300)}` });
+      if (status >= 500)
+        report.failures.push({ operation: op.operationId, case: label, status, problem: `answered ${status}: ${JSON.stringify(res.body).slice(0, 300)}` });
       else if (status === 400 && !Object.keys(res.body?.error?.fieldErrors ?? {}).length) {
-        report.failures.push({ operation: op.operationId, case: label, status, problem: `a 400 that names no field: ${JSON.stringify(res.body).slice(0, 300)}` });
+        report.failures.push({
+          operation: op.operationId,
+          case: label,
+          status,
+          problem: `a 400 that names no field: ${JSON.stringify(res.body).slice(0, 300)}`,
+        });
       } else if (status === 200) collectHints(res.body, hints, exclude);
       // The same request again under the same Idempotency-Key is a replay of what the handler answered (a body the
       // contract refuses, 400, never reached it and is refused again; 5xx are not stored).
       if (idempotencyKey && status < 500) {
-        const again = await h.post(op.path, undefined, { key: tenant.apiKey, companyId: op.companyScoped ? tenant.companyId : undefined, rawBody: raw, idempotencyKey });
+        const again = await h.post(op.path, undefined, {
+          key: tenant.apiKey,
+          companyId: op.companyScoped ? tenant.companyId : undefined,
+          rawBody: raw,
+          idempotencyKey,
+        });
         report.requests++;
         if (again.status !== status || (status !== 400 && again.headers.get("x-idempotent-replay") !== "true")) {
-          report.failures.push({ operation: op.operationId, case: `${label} (replayed)`, status: again.status, problem: `replay answered ${again.status} (first ${status}), x-idempotent-replay ${again.headers.get("x-idempotent-replay")}` });
+          report.failures.push({
+            operation: op.operationId,
+            case: `${label} (replayed)`,
+            status: again.status,
+            problem: `replay answered ${again.status} (first ${status}), x-idempotent-replay ${again.headers.get("x-idempotent-replay")}`,
+          });
         }
       }
     } catch (error) {
@@ -140,7 +161,8 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
       const ms = Math.round(performance.now() - started);
       report.slowest.push({ operation: op.operationId, case: label.slice(0, 120), status, ms });
       report.slowest.sort((a, b) => b.ms - a.ms).splice(10);
-      if (process.env.FUZZ_TRACE_MS && ms >= Number(process.env.FUZZ_TRACE_MS)) process.stderr.write(`slow: ${op.operationId} [${label.slice(0, 120)}] -> ${status} in ${ms} ms\n`);
+      if (process.env.FUZZ_TRACE_MS && ms >= Number(process.env.FUZZ_TRACE_MS))
+        process.stderr.write(`slow: ${op.operationId} [${label.slice(0, 120)}] -> ${status} in ${ms} ms\n`);
     }
   };
 
@@ -150,9 +172,13 @@ export async function fuzzContract(h: Harness, options: FuzzOptions): Promise<Fu
   const keyFor = (op: Operation, n: number) => (op.mutating && n % 3 === 0 ? `fuzz-${options.seed}-${++idempotencyKeys}` : undefined);
   for (const pass of [0, 1]) {
     for (const op of operations) {
-      const sampled = fc.sample(sampler.arbitrary(op.schema), { numRuns: pass ? options.valid : Math.max(2, Math.ceil(options.valid / 3)), seed: options.seed + pass });
+      const sampled = fc.sample(sampler.arbitrary(op.schema), {
+        numRuns: pass ? options.valid : Math.max(2, Math.ceil(options.valid / 3)),
+        seed: options.seed + pass,
+      });
       const bodies = op.example === undefined ? sampled : [op.example, ...sampled];
-      for (const [n, body] of bodies.entries()) await send(op, `valid ${JSON.stringify(body).slice(0, 200)}`, JSON.stringify(body), pass ? keyFor(op, n) : undefined);
+      for (const [n, body] of bodies.entries())
+        await send(op, `valid ${JSON.stringify(body).slice(0, 200)}`, JSON.stringify(body), pass ? keyFor(op, n) : undefined);
       if (!pass) continue;
       for (const [n, mutation] of mutations(bodies[0] ?? {}, options.broken, random).entries()) await send(op, mutation.label, mutation.raw, keyFor(op, n + 1));
     }
@@ -171,7 +197,10 @@ export function describeReport(report: FuzzReport, options: FuzzOptions): string
     `contract fuzzer (seed ${options.seed}): ${report.requests} requests over ${report.operations} operations (${options.valid} valid + ${options.broken} broken bodies each, after a learning pass)`,
     `statuses: ${histogram(report.byStatus)}; of the valid bodies: ${histogram(report.validByStatus)}`,
     `operations that answered 200: ${report.succeeded.size} of ${report.operations}`,
-    `slowest: ${report.slowest.slice(0, 5).map((r) => `${r.operation} ${r.ms} ms (${r.status})`).join(", ")}`,
+    `slowest: ${report.slowest
+      .slice(0, 5)
+      .map((r) => `${r.operation} ${r.ms} ms (${r.status})`)
+      .join(", ")}`,
     `failures: ${report.failures.length}`,
     ...report.failures.slice(0, 50).map((f) => `  ${f.operation} [${f.case}] -> ${f.status}: ${f.problem}`),
   ];

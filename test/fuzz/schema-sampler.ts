@@ -19,7 +19,8 @@ export class SchemaSampler {
   /** Follows `$ref`s and merges `allOf` into one schema. */
   resolve(schema: Schema): Schema {
     let s = schema;
-    while (s.$ref) s = { ...this.schemas[String(s.$ref).replace("#/components/schemas/", "")], ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== "$ref")) };
+    while (s.$ref)
+      s = { ...this.schemas[String(s.$ref).replace("#/components/schemas/", "")], ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== "$ref")) };
     if (!Array.isArray(s.allOf)) return s;
     const parts = s.allOf.map((part: Schema) => this.resolve(part));
     const merged: Schema = { ...s, allOf: undefined };

@@ -29,8 +29,22 @@ export interface BankWorld {
 export async function bankWorld(h: Harness): Promise<BankWorld> {
   const t = await h.tenant();
   await t.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
-  await t.api.partners.create({ code: "PIRKEJAS", name: "Pirkėjas UAB", isCustomer: true, isSupplier: false, iban: ibanOf("LT", "7044060001234567"), paymentTermDays: 14 });
-  await t.api.partners.create({ code: "TIEKEJAS", name: "Tiekėjas UAB", isCustomer: false, isSupplier: true, iban: ibanOf("LT", "4010051000000001"), paymentTermDays: 30 });
+  await t.api.partners.create({
+    code: "PIRKEJAS",
+    name: "Pirkėjas UAB",
+    isCustomer: true,
+    isSupplier: false,
+    iban: ibanOf("LT", "7044060001234567"),
+    paymentTermDays: 14,
+  });
+  await t.api.partners.create({
+    code: "TIEKEJAS",
+    name: "Tiekėjas UAB",
+    isCustomer: false,
+    isSupplier: true,
+    iban: ibanOf("LT", "4010051000000001"),
+    paymentTermDays: 30,
+  });
   const account = await t.api.bank.accounts.create({ name: "Swedbank EUR", iban: newIban(), bic: "HABALT22" });
   return { companyId: t.companyId, apiKey: t.apiKey, api: t.api, account };
 }
@@ -55,7 +69,13 @@ export async function issuedSale(w: BankWorld, net: string, over: Record<string,
 let purchaseSeq = 0;
 /** A registered purchase invoice from TIEKEJAS with one line of `net` (+21 % VAT). */
 export async function registeredPurchase(w: BankWorld, net: string, over: Record<string, unknown> = {}) {
-  const draft = await w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: `PR-${++purchaseSeq}`, documentDate: "2026-03-02", lines: [lineOf(net)], ...over });
+  const draft = await w.api.purchases.invoices.create({
+    partnerCode: "TIEKEJAS",
+    documentNumber: `PR-${++purchaseSeq}`,
+    documentDate: "2026-03-02",
+    lines: [lineOf(net)],
+    ...over,
+  });
   return w.api.purchases.invoices.register({ id: draft.id });
 }
 

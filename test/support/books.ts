@@ -61,8 +61,23 @@ export function agreeingPackage(): BooksPackage {
       ],
     },
     journal: [
-      { date: "2026-06-10", description: "Pardavimas", reference: "SF-42", entries: [{ accountCode: "2410", debit: "610.00" }, { accountCode: "5000", credit: "610.00" }] },
-      { date: "2026-06-15", reference: "T-100", entries: [{ accountCode: "2040", debit: "100.00" }, { accountCode: "4430", credit: "100.00" }] },
+      {
+        date: "2026-06-10",
+        description: "Pardavimas",
+        reference: "SF-42",
+        entries: [
+          { accountCode: "2410", debit: "610.00" },
+          { accountCode: "5000", credit: "610.00" },
+        ],
+      },
+      {
+        date: "2026-06-15",
+        reference: "T-100",
+        entries: [
+          { accountCode: "2040", debit: "100.00" },
+          { accountCode: "4430", credit: "100.00" },
+        ],
+      },
       {
         date: "2026-06-30",
         entries: [
@@ -74,13 +89,39 @@ export function agreeingPackage(): BooksPackage {
     ],
     openReceivables: [
       { partnerCode: "111111111", number: "SF-7", issueDate: "2025-12-20", grossTotal: "1210.00", vatTotal: "210.00" },
-      { partnerCode: "111111111", number: "SF-42", issueDate: "2026-06-10", dueDate: "2026-07-10", grossTotal: "605.00", vatTotal: "105.00", outstanding: "300.00" },
+      {
+        partnerCode: "111111111",
+        number: "SF-42",
+        issueDate: "2026-06-10",
+        dueDate: "2026-07-10",
+        grossTotal: "605.00",
+        vatTotal: "105.00",
+        outstanding: "300.00",
+      },
       { partnerCode: "111111111", number: "INV/2026/3", issueDate: "2026-05-05", grossTotal: "110.00", currency: "USD", fxRate: "1.1" },
     ],
     openPayables: [{ partnerCode: "222222222", documentNumber: "T-100", documentDate: "2026-06-15", grossTotal: "500.00", vatTotal: "86.78" }],
     fixedAssets: [
-      { groupCode: "VANS", code: "FA-1", name: "Ford Transit", acquisitionDate: "2025-06-10", acquisitionCost: "2000.00", accumulatedDepreciation: "800.00", depreciatedMonths: 12 },
-      { groupCode: "VANS", code: "FA-2", name: "VW Caddy", acquisitionDate: "2024-01-20", acquisitionCost: "1000.00", salvageValue: "800.00", accumulatedDepreciation: "200.00", depreciatedMonths: 10, usefulLifeMonths: 10 },
+      {
+        groupCode: "VANS",
+        code: "FA-1",
+        name: "Ford Transit",
+        acquisitionDate: "2025-06-10",
+        acquisitionCost: "2000.00",
+        accumulatedDepreciation: "800.00",
+        depreciatedMonths: 12,
+      },
+      {
+        groupCode: "VANS",
+        code: "FA-2",
+        name: "VW Caddy",
+        acquisitionDate: "2024-01-20",
+        acquisitionCost: "1000.00",
+        salvageValue: "800.00",
+        accumulatedDepreciation: "200.00",
+        depreciatedMonths: 10,
+        usefulLifeMonths: 10,
+      },
     ],
     stock: [
       { itemCode: "DAZAI", quantity: "10", unitCost: "40" },
@@ -98,7 +139,15 @@ export function pkgWith(change: (p: BooksPackage) => void): BooksPackage {
 
 /** Row counts of everything an import writes, for "nothing was stored". */
 export async function storedRows(h: Harness, w: Pick<BooksWorld, "companyId">) {
-  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await h.db(table).where({ company_id: w.companyId, ...where }).count({ n: "*" }))[0].n);
+  const count = async (table: string, where: Record<string, unknown> = {}) =>
+    Number(
+      (
+        await h
+          .db(table)
+          .where({ company_id: w.companyId, ...where })
+          .count({ n: "*" })
+      )[0].n,
+    );
   return {
     accounts: await count("ledger_accounts"),
     partners: await count("partners"),
@@ -120,5 +169,9 @@ export async function storedRows(h: Harness, w: Pick<BooksWorld, "companyId">) {
 /** A journal transaction's lines as [account, debit, credit], in line order. */
 export async function journalLines(h: Harness, w: Pick<BooksWorld, "companyId">, transactionId: string): Promise<string[][]> {
   const money = (v: string) => new Decimal(v).toFixed(2);
-  return (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [e.account_code, money(e.debit), money(e.credit)]);
+  return (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [
+    e.account_code,
+    money(e.debit),
+    money(e.credit),
+  ]);
 }

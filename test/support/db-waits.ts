@@ -22,9 +22,9 @@ export async function waitForLockWaiters(db: Db, wait: LockWait = {}): Promise<v
   const { count = 1, timeoutMs = 30_000 } = wait;
   const conditions = ["datname = current_database()", "wait_event_type = 'Lock'", "pid <> pg_backend_pid()"];
   const bindings: (string | number)[] = [];
-  if (wait.waitEvent) (conditions.push("wait_event = ?"), bindings.push(wait.waitEvent));
-  if (wait.queryLike) (conditions.push("query ilike ?"), bindings.push(wait.queryLike));
-  if (wait.excludePid !== undefined) (conditions.push("pid <> ?"), bindings.push(wait.excludePid));
+  if (wait.waitEvent) conditions.push("wait_event = ?"), bindings.push(wait.waitEvent);
+  if (wait.queryLike) conditions.push("query ilike ?"), bindings.push(wait.queryLike);
+  if (wait.excludePid !== undefined) conditions.push("pid <> ?"), bindings.push(wait.excludePid);
   const sql = `select count(*)::int as n from pg_stat_activity where ${conditions.join(" and ")}`;
   let seen = 0;
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 25))) {

@@ -49,7 +49,12 @@ export async function okBody(res: Promise<ApiResponse>): Promise<any> {
 }
 
 /** Sends `body` to `path` as `w` does (its key and company) and returns the body of the 200 it must answer. */
-export async function ok(w: { call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse> }, path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<any> {
+export async function ok(
+  w: { call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse> },
+  path: string,
+  body: unknown,
+  extra?: Partial<RequestOptions>,
+): Promise<any> {
   const res = await (extra === undefined ? w.call(path, body) : w.call(path, body, extra));
   if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

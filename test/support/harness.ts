@@ -205,7 +205,9 @@ export function assertMatchesContract(contract: ContractApi, path: string, respo
     const validator = contract.backend.validator;
     const bodyResult = validator.validateResponse(response.body, op.operationId, response.status);
     if (bodyResult.errors?.length) problems.push(`body: ${JSON.stringify(bodyResult.errors)}`);
-    const declared = op.operation.responses?.[String(response.status)] as { headers?: Record<string, { required?: boolean; schema: { type?: string; enum?: string[] } }> } | undefined;
+    const declared = op.operation.responses?.[String(response.status)] as
+      | { headers?: Record<string, { required?: boolean; schema: { type?: string; enum?: string[] } }> }
+      | undefined;
     if (!declared) problems.push(`status ${response.status} is not in the contract`);
     // Declared headers only (openapi-backend's header check treats every declared header as required and every
     // transport header as unknown).
@@ -236,12 +238,14 @@ export function assertMatchesContract(contract: ContractApi, path: string, respo
     const key = (response.body as { error?: { key?: string } } | undefined)?.error?.key;
     const doc = contract.document as unknown as Record<string, Record<string, string[]> | undefined>;
     const keys = [...(doc["x-error-keys"]?.[response.status] ?? []), ...(doc["x-unrouted-error-keys"]?.[response.status] ?? [])];
-    if (key !== undefined && !keys.includes(key)) problems.push(`error.key ${key} of a request outside the operations is not declared for ${response.status} (x-error-keys, x-unrouted-error-keys)`);
+    if (key !== undefined && !keys.includes(key))
+      problems.push(`error.key ${key} of a request outside the operations is not declared for ${response.status} (x-error-keys, x-unrouted-error-keys)`);
   }
   if (response.status !== 200 && (response.body as { error?: { requestId?: string } })?.error?.requestId !== requestId) {
     problems.push("error.requestId differs from X-Request-Id");
   }
-  if (problems.length) throw new Error(`response of ${path} (${response.status}) breaks the contract:\n${problems.join("\n")}\n${JSON.stringify(response.body)}`);
+  if (problems.length)
+    throw new Error(`response of ${path} (${response.status}) breaks the contract:\n${problems.join("\n")}\n${JSON.stringify(response.body)}`);
 }
 
 let cachedEnvelope: ValidateFunction | undefined;

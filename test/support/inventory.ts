@@ -70,7 +70,10 @@ export async function layerRows(h: Harness, companyId: string) {
 
 /** The ledger balance (debit − credit) of an account. */
 export async function accountBalance(h: Harness, companyId: string, accountCode: string): Promise<string> {
-  const row = await h.db("journal_entries").where({ company_id: companyId, account_code: accountCode }).first(h.db.raw("coalesce(sum(debit - credit), 0)::text as balance"));
+  const row = await h
+    .db("journal_entries")
+    .where({ company_id: companyId, account_code: accountCode })
+    .first(h.db.raw("coalesce(sum(debit - credit), 0)::text as balance"));
   return new Decimal(row.balance).toFixed(2);
 }
 

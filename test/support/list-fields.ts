@@ -23,7 +23,8 @@ const refName = (node: any): string => {
 /** The enum a field-name schema names, or a message saying that it is not typed (a list on the plain ListRequest). */
 const enumOf = (schemas: Record<string, any>, node: any, what: string, operationId: string): string[] => {
   const values = node.$ref || node.allOf ? schemas[refName(node)]?.enum : undefined;
-  if (!Array.isArray(values)) throw new Error(`${operationId}: its ${what} field names are not an enum; declare the list's request with ListRequestOf<…> (README, "Working on it")`);
+  if (!Array.isArray(values))
+    throw new Error(`${operationId}: its ${what} field names are not an enum; declare the list's request with ListRequestOf<…> (README, "Working on it")`);
   return values;
 };
 

@@ -63,7 +63,11 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string | undefined>, args: string[] = ["--no-worker"]): Promise<ServerProcess> {
   const port = await freePort();
   // Its own process group, so that kill9() reaches every process it starts.
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), "src/main.ts", ...args], { cwd: ROOT, detached: true, env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }) });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), "src/main.ts", ...args], {
+    cwd: ROOT,
+    detached: true,
+    env: childEnv({ LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" }),
+  });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

@@ -41,10 +41,12 @@ describe("LT VAT codes: format, the fixed 1, the mod-11 check digit", () => {
 
   test("a weighted sum of 10 twice gives check digit 0", () => {
     // Found by search: both weightings leave 10 for these digits, so the check digit is 0.
-    const digits = [...Array(100000).keys()].map((n) => `1${String(n).padStart(6, "0")}1`).find((d) => {
-      const sum = (offset: number) => [...d].reduce((s, c, i) => s + (1 + ((i + offset) % 9)) * Number(c), 0) % 11;
-      return sum(0) === 10 && sum(2) === 10;
-    })!;
+    const digits = [...Array(100000).keys()]
+      .map((n) => `1${String(n).padStart(6, "0")}1`)
+      .find((d) => {
+        const sum = (offset: number) => [...d].reduce((s, c, i) => s + (1 + ((i + offset) % 9)) * Number(c), 0) % 11;
+        return sum(0) === 10 && sum(2) === 10;
+      })!;
     expect(digits).toBeDefined();
     expect(ltCheckDigit(digits)).toBe(0);
     expect(vatCodeProblem(`LT${digits}0`)).toBeUndefined();

@@ -77,7 +77,12 @@ describe("VAT is rounded once per rate, not per line", () => {
   test("property: the breakdown always sums to the VAT total, and gross = net + VAT", () => {
     const amount = fc.integer({ min: -50_000, max: 5_000_000 }).map((c) => new Decimal(c).dividedBy(100).toFixed(2));
     const arb = fc.array(
-      fc.record({ quantity: fc.constantFrom("1", "2", "0.5", "3.3333", "10"), unitPrice: amount.map((a) => new Decimal(a).abs().toFixed(2)), vatRatePercent: fc.constantFrom("21", "9", "12", "5", "0"), vatClassifier: fc.constantFrom("PVM1", "PVM2", "PVM5") }),
+      fc.record({
+        quantity: fc.constantFrom("1", "2", "0.5", "3.3333", "10"),
+        unitPrice: amount.map((a) => new Decimal(a).abs().toFixed(2)),
+        vatRatePercent: fc.constantFrom("21", "9", "12", "5", "0"),
+        vatClassifier: fc.constantFrom("PVM1", "PVM2", "PVM5"),
+      }),
       { minLength: 1, maxLength: 20 },
     );
     fc.assert(
@@ -94,11 +99,20 @@ describe("VAT is rounded once per rate, not per line", () => {
 describe("conversion of a document's parts to EUR", () => {
   test.each([
     { name: "USD at 1.0812", parts: ["100.00", "21.00"], rate: "1.0812", want: ["92.49", "19.42"], total: "111.91" },
-    { name: "rounding leaves a cent over: it goes to the largest remainder", parts: ["0.01", "0.01", "0.01"], rate: "2", want: ["0.01", "0.01", "0.00"], total: "0.02" },
+    {
+      name: "rounding leaves a cent over: it goes to the largest remainder",
+      parts: ["0.01", "0.01", "0.01"],
+      rate: "2",
+      want: ["0.01", "0.01", "0.00"],
+      total: "0.02",
+    },
     { name: "JPY at 162.41", parts: ["10000.00", "2100.00"], rate: "162.41", want: ["61.57", "12.93"], total: "74.50" },
     { name: "a rate of 1 changes nothing", parts: ["10.10", "2.12"], rate: "1", want: ["10.10", "2.12"], total: "12.22" },
   ])("$name", ({ parts, rate, want, total }) => {
-    const r = convertParts(parts.map((p) => new Decimal(p)), new Decimal(rate));
+    const r = convertParts(
+      parts.map((p) => new Decimal(p)),
+      new Decimal(rate),
+    );
     expect({ parts: r.parts.map(fixed), total: fixed(r.total) }).toEqual({ parts: want, total });
   });
 
@@ -109,7 +123,14 @@ describe("conversion of a document's parts to EUR", () => {
       fc.property(fc.array(part, { minLength: 1, maxLength: 12 }), rate, (parts, r) => {
         const { parts: out, total } = convertParts(parts, r);
         expect(fixed(out.reduce((s, p) => s.plus(p), new Decimal(0)))).toBe(fixed(total));
-        expect(fixed(total)).toBe(fixed(parts.reduce((s, p) => s.plus(p), new Decimal(0)).dividedBy(r).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)));
+        expect(fixed(total)).toBe(
+          fixed(
+            parts
+              .reduce((s, p) => s.plus(p), new Decimal(0))
+              .dividedBy(r)
+              .toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+          ),
+        );
         out.forEach((o, i) => expect(o.minus(parts[i].dividedBy(r)).abs().lessThan("0.01")).toBe(true));
       }),
     );

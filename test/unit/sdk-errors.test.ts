@@ -74,7 +74,12 @@ describe("an answer other than 200", () => {
       body: { error: { code: "unavailable", message: "busy", requestId: "r1" } },
       want: { code: "http_error", key: undefined },
     },
-    { name: "a body that is not JSON (a proxy's page)", status: 502, body: "<html>Bad gateway</html>", want: { code: "http_error", key: undefined, message: "HTTP 502: <html>Bad gateway</html>" } },
+    {
+      name: "a body that is not JSON (a proxy's page)",
+      status: 502,
+      body: "<html>Bad gateway</html>",
+      want: { code: "http_error", key: undefined, message: "HTTP 502: <html>Bad gateway</html>" },
+    },
   ])("$name", ({ status, body, want }) => {
     const error = answer(status, body);
     expect(error).toMatchObject({ status, requestId: "r1", body, ...want });

@@ -9,7 +9,8 @@ import { AccountingApi, type AccountingApiError, type RequestBody } from "../../
 
 const ID = "3f1c0a5e-1f4b-4c8a-9e2d-5b6a7c8d9e0f";
 const body = <Id extends Parameters<typeof check>[0]>(_id: Id, value: RequestBody<Id>) => value;
-const check = (_id: "partners_get" | "partners_delete" | "catalog_items_get" | "catalog_items_delete" | "inventory_warehouses_get" | "ledger_accounts_get") => undefined;
+const check = (_id: "partners_get" | "partners_delete" | "catalog_items_get" | "catalog_items_delete" | "inventory_warehouses_get" | "ledger_accounts_get") =>
+  undefined;
 
 /** Never called: these lines matter to the type-checker only. */
 export function refusedAtCompileTime(api: AccountingApi, error: AccountingApiError): unknown[] {
@@ -57,16 +58,20 @@ describe("the contract the SDK's types come from", () => {
   const document = loadDocument() as any;
   const schema = (ref: string) => document.components.schemas[ref.replace("#/components/schemas/", "")];
 
-  test.each(["/v1/partners/get", "/v1/partners/delete", "/v1/catalog/items/get", "/v1/catalog/items/delete", "/v1/inventory/warehouses/get", "/v1/ledger/accounts/get"])(
-    "%s takes a oneOf of {id} and {code}, each closed",
-    (path) => {
-      const request = schema(document.paths[path].post.requestBody.content["application/json"].schema.$ref);
-      expect(request.oneOf).toHaveLength(2);
-      const branches = request.oneOf.map((b: { $ref: string }) => schema(b.$ref));
-      expect(branches.map((b: any) => [Object.keys(b.properties), b.required, b.additionalProperties])).toEqual([
-        [["id"], ["id"], false],
-        [["code"], ["code"], false],
-      ]);
-    },
-  );
+  test.each([
+    "/v1/partners/get",
+    "/v1/partners/delete",
+    "/v1/catalog/items/get",
+    "/v1/catalog/items/delete",
+    "/v1/inventory/warehouses/get",
+    "/v1/ledger/accounts/get",
+  ])("%s takes a oneOf of {id} and {code}, each closed", (path) => {
+    const request = schema(document.paths[path].post.requestBody.content["application/json"].schema.$ref);
+    expect(request.oneOf).toHaveLength(2);
+    const branches = request.oneOf.map((b: { $ref: string }) => schema(b.$ref));
+    expect(branches.map((b: any) => [Object.keys(b.properties), b.required, b.additionalProperties])).toEqual([
+      [["id"], ["id"], false],
+      [["code"], ["code"], false],
+    ]);
+  });
 });

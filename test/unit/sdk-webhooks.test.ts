@@ -39,13 +39,33 @@ describe("verifyWebhookSignature", () => {
     { name: "another secret", headers: () => signed(["whsec_someone_else"]), secret: NEW, want: "no_matching_signature" },
     { name: "the old secret alone once the rotation is over", headers: () => signed([NEW]), secret: OLD, want: "no_matching_signature" },
     { name: "a body signed for another body", headers: () => signed([NEW], NOW, BODY.replace("P1", "P2")), secret: NEW, want: "no_matching_signature" },
-    { name: "t moved (the v1 value then signs another t)", headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW}`, `t=${NOW + 1}`) }), secret: NEW, want: "no_matching_signature" },
+    {
+      name: "t moved (the v1 value then signs another t)",
+      headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW}`, `t=${NOW + 1}`) }),
+      secret: NEW,
+      want: "no_matching_signature",
+    },
     { name: "no signature header", headers: () => ({}), secret: NEW, want: "missing_signature" },
     { name: "the legacy header alone, not allowed", headers: () => legacyOnly(signed([NEW])), secret: NEW, want: "missing_signature" },
-    { name: "v2 without t", headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW},`, "") }), secret: NEW, want: "malformed_signature" },
+    {
+      name: "v2 without t",
+      headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW},`, "") }),
+      secret: NEW,
+      want: "malformed_signature",
+    },
     { name: "v2 without v1", headers: () => ({ "x-service-signature-v2": `t=${NOW}` }), secret: NEW, want: "malformed_signature" },
-    { name: "v2 with two t", headers: () => ({ "x-service-signature-v2": `t=${NOW},${signed([NEW])["x-service-signature-v2"]}` }), secret: NEW, want: "malformed_signature" },
-    { name: "v2 with t not a number", headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW}`, "t=soon") }), secret: NEW, want: "malformed_signature" },
+    {
+      name: "v2 with two t",
+      headers: () => ({ "x-service-signature-v2": `t=${NOW},${signed([NEW])["x-service-signature-v2"]}` }),
+      secret: NEW,
+      want: "malformed_signature",
+    },
+    {
+      name: "v2 with t not a number",
+      headers: () => ({ "x-service-signature-v2": signed([NEW])["x-service-signature-v2"].replace(`t=${NOW}`, "t=soon") }),
+      secret: NEW,
+      want: "malformed_signature",
+    },
     { name: "a v1 value of another length", headers: () => ({ "x-service-signature-v2": `t=${NOW},v1=abc` }), secret: NEW, want: "no_matching_signature" },
   ] as const)("$name -> $want", async ({ headers, secret, want }) => {
     expect(await outcome(() => verifyWebhookSignature(BODY, headers(), secret, { now: NOW }))).toBe(want);
@@ -56,7 +76,12 @@ describe("verifyWebhookSignature", () => {
     { name: "the legacy header during a rotation, receiver on the old secret", headers: () => legacyOnly(signed([NEW, OLD])), secret: OLD, want: "ok" },
     { name: "the legacy header of another body", headers: () => legacyOnly(signed([NEW], NOW, "{}")), secret: NEW, want: "no_matching_signature" },
     { name: "the legacy header without sha256=", headers: () => ({ "x-service-signature": "md5=00" }), secret: NEW, want: "malformed_signature" },
-    { name: "both headers: v2 is the one checked (stale t refused)", headers: () => signed([NEW], NOW - 3600), secret: NEW, want: "timestamp_outside_tolerance" },
+    {
+      name: "both headers: v2 is the one checked (stale t refused)",
+      headers: () => signed([NEW], NOW - 3600),
+      secret: NEW,
+      want: "timestamp_outside_tolerance",
+    },
   ] as const)("allowLegacy: $name -> $want", async ({ headers, secret, want }) => {
     expect(await outcome(() => verifyWebhookSignature(BODY, headers(), secret, { now: NOW, allowLegacy: true }))).toBe(want);
   });
@@ -71,7 +96,10 @@ describe("verifyWebhookSignature", () => {
     { name: "Node's req.headers (lower case)", headers: (h: Record<string, string>) => ({ ...h, "content-type": "application/json" }) },
     { name: "a Fetch API Headers object", headers: (h: Record<string, string>) => new Headers(h) },
     { name: "a plain object in mixed case", headers: (h: Record<string, string>) => ({ "X-Service-Signature-V2": h["x-service-signature-v2"] }) },
-    { name: "a header given as an array (repeated)", headers: (h: Record<string, string>) => ({ "x-service-signature-v2": h["x-service-signature-v2"].split(/,(?=v1=)/) }) },
+    {
+      name: "a header given as an array (repeated)",
+      headers: (h: Record<string, string>) => ({ "x-service-signature-v2": h["x-service-signature-v2"].split(/,(?=v1=)/) }),
+    },
   ])("headers as $name", async ({ headers }) => {
     const h = signed([NEW, OLD]) as unknown as Record<string, string>;
     expect(await outcome(() => verifyWebhookSignature(BODY, headers(h), OLD, { now: NOW }))).toBe("ok");

@@ -84,7 +84,12 @@ export class AccountingApi {
     this.raw = createFetchClient<paths>({
       baseUrl,
       headers: { ...clientHeaders(), ...lowerCased(options.headers), authorization: `Bearer ${options.apiKey}` },
-      fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), { maxRetries: this.maxRetries, safe, onRequest: options.onRequest, onRetry: options.onRetry }),
+      fetch: retryingFetch(options.fetch ?? ((request) => fetch(request)), {
+        maxRetries: this.maxRetries,
+        safe,
+        onRequest: options.onRequest,
+        onRetry: options.onRetry,
+      }),
     });
     for (const m of options.middleware ?? []) this.raw.use(m);
     Object.assign(this, bind(this, RESOURCE_PATHS as unknown as Bound, this.reads));
@@ -116,11 +121,14 @@ export class AccountingApi {
     if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey;
     else if (write && this.maxRetries > 0) headers["idempotency-key"] = `sdk-${crypto.randomUUID()}`;
     // The path and body are typed by the generated operation that calls this; here they are passed through.
-    const { data, error, response } = await (this.raw.POST as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, {
-      body: body ?? {},
-      headers,
-      signal: options.signal,
-    });
+    const { data, error, response } = await (this.raw.POST as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(
+      path,
+      {
+        body: body ?? {},
+        headers,
+        signal: options.signal,
+      },
+    );
     if (response.status !== 200) throw new AccountingApiError(response, error ?? data);
     return { data, response };
   }

@@ -123,7 +123,8 @@ function isEnvelope(body: unknown): body is ErrorEnvelope {
  */
 function describeCause(cause: unknown): string {
   const inner = (cause as { cause?: unknown } | null)?.cause as { message?: unknown; code?: unknown } | undefined;
-  const message = (e: unknown) => (typeof e === "string" ? e : typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : "");
+  const message = (e: unknown) =>
+    typeof e === "string" ? e : typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : "";
   const reason = message(inner) || (typeof inner?.code === "string" ? inner.code : "");
   return [message(cause), reason].filter(Boolean).join(": ");
 }

@@ -7,7 +7,11 @@ export type OperationId = keyof operations;
 type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B : never;
 
 /** The request body of an operation, as the contract declares it (a property with a default is optional). */
-export type RequestBody<Id extends OperationId> = operations[Id] extends { requestBody: infer R } ? JsonContent<R> : operations[Id] extends { requestBody?: infer R } ? JsonContent<R> : never;
+export type RequestBody<Id extends OperationId> = operations[Id] extends { requestBody: infer R }
+  ? JsonContent<R>
+  : operations[Id] extends { requestBody?: infer R }
+    ? JsonContent<R>
+    : never;
 
 /** The body of an operation's 200 response. */
 export type ResponseData<Id extends OperationId> = operations[Id] extends { responses: { 200: infer R } } ? JsonContent<R> : never;
@@ -33,7 +37,8 @@ export interface WithResponse<T> {
   response: Response;
 }
 
-type Args<Id extends OperationId> = {} extends RequestBody<Id> ? [body?: RequestBody<Id>, options?: RequestOptions] : [body: RequestBody<Id>, options?: RequestOptions];
+type Args<Id extends OperationId> =
+  {} extends RequestBody<Id> ? [body?: RequestBody<Id>, options?: RequestOptions] : [body: RequestBody<Id>, options?: RequestOptions];
 
 /**
  * One operation of the API: call it with the request body to get the 200 body; any other answer throws an
@@ -50,7 +55,9 @@ export interface Operation<Id extends OperationId> {
 }
 
 /** The operations whose 200 body is a page of the shared list engine (`rows`, `page`, `pageSize`, `total`). */
-export type ListOperationId = { [K in OperationId]: ResponseData<K> extends { rows: unknown[]; page: number; pageSize: number; total: number } ? K : never }[OperationId];
+export type ListOperationId = {
+  [K in OperationId]: ResponseData<K> extends { rows: unknown[]; page: number; pageSize: number; total: number } ? K : never;
+}[OperationId];
 
 /** One row of a list operation. */
 export type ListRow<Id extends ListOperationId> = ResponseData<Id> extends { rows: (infer R)[] } ? R : never;

@@ -18,7 +18,11 @@ type Page = { rows: unknown[]; page: number; pageSize: number; total: number };
  * broken by id), so rows created or deleted while paging can shift later pages: filter on a stable field (e.g.
  * `createdAt` up to a moment) when that matters.
  */
-export async function* pages<Id extends ListOperationId>(operation: Operation<Id>, request?: Omit<RequestBody<Id>, "page">, options: PageOptions = {}): AsyncGenerator<ResponseData<Id>> {
+export async function* pages<Id extends ListOperationId>(
+  operation: Operation<Id>,
+  request?: Omit<RequestBody<Id>, "page">,
+  options: PageOptions = {},
+): AsyncGenerator<ResponseData<Id>> {
   const { pageSize, limit, ...requestOptions } = options;
   const send = operation as unknown as (body: object, options: RequestOptions) => Promise<Page>;
   for (let page = 1, seen = 0; ; page++) {
@@ -36,7 +40,11 @@ export async function* pages<Id extends ListOperationId>(operation: Operation<Id
  * for await (const invoice of paginate(api.sales.invoices.list, { filter: [{ field: "status", op: "eq", value: "issued" }] })) { … }
  * ```
  */
-export async function* paginate<Id extends ListOperationId>(operation: Operation<Id>, request?: Omit<RequestBody<Id>, "page">, options: PageOptions = {}): AsyncGenerator<ListRow<Id>> {
+export async function* paginate<Id extends ListOperationId>(
+  operation: Operation<Id>,
+  request?: Omit<RequestBody<Id>, "page">,
+  options: PageOptions = {},
+): AsyncGenerator<ListRow<Id>> {
   let left = options.limit ?? Infinity;
   if (left <= 0) return;
   for await (const page of pages(operation, request, options)) {

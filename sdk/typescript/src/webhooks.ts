@@ -82,7 +82,12 @@ function equal(a: string, b: string): boolean {
  * body exactly as received (a string or bytes: never a re-serialised parse). `secret` may be several secrets, e.g.
  * the old and the new one while you roll yours over.
  */
-export async function verifyWebhookSignature(payload: string | Uint8Array, headers: HeadersLike, secret: string | readonly string[], options: VerifyOptions = {}): Promise<void> {
+export async function verifyWebhookSignature(
+  payload: string | Uint8Array,
+  headers: HeadersLike,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): Promise<void> {
   const secrets = [secret].flat().filter((s) => s);
   if (secrets.length === 0) throw new TypeError("verifyWebhookSignature: a signing secret is required");
   const body = bytes(payload);
@@ -90,9 +95,18 @@ export async function verifyWebhookSignature(payload: string | Uint8Array, heade
   if (v2 === undefined) {
     const legacy = header(headers, LEGACY_SIGNATURE_HEADER);
     if (legacy === undefined || !options.allowLegacy) {
-      throw new WebhookSignatureError("missing_signature", legacy === undefined ? `no ${SIGNATURE_HEADER} header` : `no ${SIGNATURE_HEADER} header (${LEGACY_SIGNATURE_HEADER} alone is accepted only with allowLegacy)`);
+      throw new WebhookSignatureError(
+        "missing_signature",
+        legacy === undefined
+          ? `no ${SIGNATURE_HEADER} header`
+          : `no ${SIGNATURE_HEADER} header (${LEGACY_SIGNATURE_HEADER} alone is accepted only with allowLegacy)`,
+      );
     }
-    const values = legacy.split(",").map((v) => v.trim()).filter((v) => v.startsWith("sha256=")).map((v) => v.slice("sha256=".length));
+    const values = legacy
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v.startsWith("sha256="))
+      .map((v) => v.slice("sha256=".length));
     if (values.length === 0) throw new WebhookSignatureError("malformed_signature", `${LEGACY_SIGNATURE_HEADER} has no sha256= value`);
     for (const s of secrets) {
       const expected = await hmacHex(s, [body]);
@@ -128,7 +142,12 @@ export async function verifyWebhookSignature(payload: string | Uint8Array, heade
  * Verifies a delivery ({@link verifyWebhookSignature}) and returns its event, typed by `eventType`. De-duplicate on
  * `event.id` (also the `webhook-id` header): the same event may be delivered more than once.
  */
-export async function constructWebhookEvent(payload: string | Uint8Array, headers: HeadersLike, secret: string | readonly string[], options: VerifyOptions = {}): Promise<WebhookEvent> {
+export async function constructWebhookEvent(
+  payload: string | Uint8Array,
+  headers: HeadersLike,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): Promise<WebhookEvent> {
   await verifyWebhookSignature(payload, headers, secret, options);
   return JSON.parse(typeof payload === "string" ? payload : new TextDecoder().decode(payload)) as WebhookEvent;
 }

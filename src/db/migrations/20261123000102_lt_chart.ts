@@ -23,7 +23,10 @@ const LT_STANDARD: {
 
 /** An account's SAF-T type from its class, as the template then mapped it. */
 const saftAccountTypeOf = (code: string, type: AccountType): SaftAccountType =>
-  code === "999" ? "KT" : (({ "1": "IT", "2": "TT", "3": "NK", "4": "I", "5": "P", "6": "S" }) as Record<string, SaftAccountType>)[code[0]] ?? ({ asset: "TT", liability: "I", equity: "NK", income: "P", expense: "S" } as const)[type];
+  code === "999"
+    ? "KT"
+    : (({ "1": "IT", "2": "TT", "3": "NK", "4": "I", "5": "P", "6": "S" } as Record<string, SaftAccountType>)[code[0]] ??
+      ({ asset: "TT", liability: "I", equity: "NK", income: "P", expense: "S" } as const)[type]);
 
 // The chart follows the AVNT sample chart (issue 8). Accounts carry their SAF-T mapping (AccountTableID, AccountType),
 // the contra flag and their line in the Lithuanian financial statements; and the companies that applied the old
@@ -183,7 +186,8 @@ export const OLD_TEMPLATE: [code: string, name: string][] = [
   ["6803", "Neigiama valiutos kurso pasikeitimo įtaka"],
   ["6809", "Kitos finansinės veiklos sąnaudos"],
   ["69", "Pelno mokestis"],
-  ["6900", "Pelno mokesčio sąnaudos"]];
+  ["6900", "Pelno mokesčio sąnaudos"],
+];
 
 /**
  * The old template's accounts that the new one does not have as they are (same code and name): those tell a company
@@ -204,7 +208,9 @@ export async function up(knex: Knex): Promise<void> {
   // Every existing account gets its SAF-T type from its class (or type).
   const accounts: { company_id: string; code: string; type: AccountType }[] = await knex("ledger_accounts").select("company_id", "code", "type");
   for (const a of accounts) {
-    await knex("ledger_accounts").where({ company_id: a.company_id, code: a.code }).update({ saft_account_type: saftAccountTypeOf(a.code, a.type) });
+    await knex("ledger_accounts")
+      .where({ company_id: a.company_id, code: a.code })
+      .update({ saft_account_type: saftAccountTypeOf(a.code, a.type) });
   }
 
   for (const companyId of await companiesWithOldTemplate(knex)) await rewriteChart(knex, companyId);
@@ -213,7 +219,10 @@ export async function up(knex: Knex): Promise<void> {
 /** The companies holding at least 20 of the old template's own accounts as it seeded them (code and name). */
 export async function companiesWithOldTemplate(knex: Knex): Promise<string[]> {
   const rows: { company_id: string }[] = await knex("ledger_accounts")
-    .whereIn(["code", "name"], OLD_ONLY.map(([code, name]) => [code, name]))
+    .whereIn(
+      ["code", "name"],
+      OLD_ONLY.map(([code, name]) => [code, name]),
+    )
     .groupBy("company_id")
     .having(knex.raw("count(*) >= 20"))
     .select("company_id");
@@ -222,8 +231,12 @@ export async function companiesWithOldTemplate(knex: Knex): Promise<string[]> {
 
 /** Exported for its test (test/contract/lt-chart.test.ts), which seeds an old chart and rewrites it. */
 export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<string, string> = new Map(OLD_ONLY)): Promise<void> {
-  const rows: { code: string; name: string; parent_code: string | null }[] = await knex("ledger_accounts").where("company_id", companyId).select("code", "name", "parent_code");
-  const posted = new Set((await knex("journal_entries").where("company_id", companyId).distinct("account_code")).map((r: { account_code: string }) => r.account_code));
+  const rows: { code: string; name: string; parent_code: string | null }[] = await knex("ledger_accounts")
+    .where("company_id", companyId)
+    .select("code", "name", "parent_code");
+  const posted = new Set(
+    (await knex("journal_entries").where("company_id", companyId).distinct("account_code")).map((r: { account_code: string }) => r.account_code),
+  );
   const seeded = new Set(rows.filter((r) => oldNames.get(r.code) === r.name && !posted.has(r.code)).map((r) => r.code));
   // Leaves first: an account goes once nothing is left under it.
   const children = new Map<string, number>();
@@ -247,13 +260,20 @@ export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<
     (await knex("ledger_accounts").where("company_id", companyId).select("code", "type", "is_postable")).map((r: any) => [r.code, r]),
   );
   for (const a of LT_STANDARD) {
-    const mapping = { is_contra: a.isContra, statement_line: a.statementLine, saft_account_table_id: a.saftAccountTableId, saft_account_type: a.saftAccountType };
+    const mapping = {
+      is_contra: a.isContra,
+      statement_line: a.statementLine,
+      saft_account_table_id: a.saftAccountTableId,
+      saft_account_type: a.saftAccountType,
+    };
     const current = remaining.get(a.code);
     if (current) {
       if (current.type === a.type) {
         const parent = a.parentCode ? remaining.get(a.parentCode) : undefined;
         const reparent = parent && !parent.is_postable ? { parent_code: a.parentCode } : {};
-        await knex("ledger_accounts").where({ company_id: companyId, code: a.code }).update({ name: a.name, name_en: a.nameEn, ...reparent, ...mapping, updated_at: knex.fn.now() });
+        await knex("ledger_accounts")
+          .where({ company_id: companyId, code: a.code })
+          .update({ name: a.name, name_en: a.nameEn, ...reparent, ...mapping, updated_at: knex.fn.now() });
       }
       continue;
     }

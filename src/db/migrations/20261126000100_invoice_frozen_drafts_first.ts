@@ -9,8 +9,12 @@ const FROZEN_COLUMNS = "array['status', 'paid_amount', 'credited_amount', 'outst
 /** The function, with the old row's JSON built in its declarations (as before) or only where it is compared. */
 const frozenFunction = (jsonUpFront: boolean) => `
     create or replace function invoice_frozen() returns trigger language plpgsql as $$
-    ${jsonUpFront ? `declare
-      old_doc jsonb := to_jsonb(old) - ${FROZEN_COLUMNS};` : ""}
+    ${
+      jsonUpFront
+        ? `declare
+      old_doc jsonb := to_jsonb(old) - ${FROZEN_COLUMNS};`
+        : ""
+    }
     begin
       if old.status = 'draft' then
         return case when tg_op = 'DELETE' then old else new end;

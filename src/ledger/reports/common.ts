@@ -68,7 +68,9 @@ export function groupAccounts(chart: Map<string, ChartAccount>, type: AccountTyp
       code,
       name: code === null ? OTHER_NAME[type] : headerName(chart, code),
       amount: money(sumDecimals(accounts.map((a) => a.amount))),
-      accounts: accounts.sort((a, b) => byCode(a.accountCode, b.accountCode)).map((a) => ({ accountCode: a.accountCode, name: a.name, amount: money(a.amount) })),
+      accounts: accounts
+        .sort((a, b) => byCode(a.accountCode, b.accountCode))
+        .map((a) => ({ accountCode: a.accountCode, name: a.name, amount: money(a.amount) })),
     }));
 }
 

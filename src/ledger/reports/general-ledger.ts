@@ -30,8 +30,16 @@ export async function generalLedger(db: Db, companyId: string, input: Request): 
       .orderBy([{ column: "e.date" }, { column: "t.created_at" }, { column: "t.id" }, { column: "e.line_no" }])
       .limit(GENERAL_LEDGER_MAX_ENTRIES + 1)
       .select(
-        "e.date", "e.transaction_id", "e.line_no", "t.number", "t.document_type", "t.reference", "e.partner_code",
-        db.raw("coalesce(e.description, t.description) as description"), db.raw("e.debit::text"), db.raw("e.credit::text"),
+        "e.date",
+        "e.transaction_id",
+        "e.line_no",
+        "t.number",
+        "t.document_type",
+        "t.reference",
+        "e.partner_code",
+        db.raw("coalesce(e.description, t.description) as description"),
+        db.raw("e.debit::text"),
+        db.raw("e.credit::text"),
       ),
   ]);
   if (entries.length > GENERAL_LEDGER_MAX_ENTRIES) {

@@ -35,7 +35,10 @@ export function balanceSheetLines(amounts: Map<string, Decimal>): StatementLineA
 export function profitAndLossLines(amounts: Map<string, Decimal>): StatementLineAmount[] {
   const totals = new Map(amounts);
   for (const [subtotal, parts] of Object.entries(PL_SUBTOTALS)) {
-    totals.set(subtotal, parts.reduce((sum, part) => sum.plus(totals.get(part) ?? 0), new Decimal(0)));
+    totals.set(
+      subtotal,
+      parts.reduce((sum, part) => sum.plus(totals.get(part) ?? 0), new Decimal(0)),
+    );
   }
   return PROFIT_AND_LOSS.map((line) => ({ line, ...STATEMENT_LINES[line], amount: money(totals.get(line) ?? new Decimal(0)) }));
 }

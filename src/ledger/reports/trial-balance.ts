@@ -39,7 +39,15 @@ export async function trialBalance(db: Db, companyId: string, range: { from: str
     totals.debit = totals.debit.plus(r.debit);
     totals.credit = totals.credit.plus(r.credit);
     totals.closing = totals.closing.plus(closing);
-    return { accountCode: r.account_code, name: r.name, type: r.type, openingBalance: money(r.opening), debit: money(r.debit), credit: money(r.credit), closingBalance: money(closing) };
+    return {
+      accountCode: r.account_code,
+      name: r.name,
+      type: r.type,
+      openingBalance: money(r.opening),
+      debit: money(r.debit),
+      credit: money(r.credit),
+      closingBalance: money(closing),
+    };
   });
   return {
     from: range.from,
