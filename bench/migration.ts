@@ -168,7 +168,7 @@ const { db } = database;
 const csvDir = mkdtempSync(join(tmpdir(), "acct-bench-copy-"));
 chmodSync(csvDir, 0o755);
 const csv = (rows: (string | number | boolean | null)[][]) =>
-  rows.map((r) => r.map((v) => (v === null ? "" : `"${String(v).replace(/"/g, '""')}"`)).join(",")).join("\n") + "\n";
+  `${rows.map((r) => r.map((v) => (v === null ? "" : `"${String(v).replace(/"/g, '""')}"`)).join(",")).join("\n")}\n`;
 function writeCsv(companyId: string) {
   const file = (name: string, rows: (string | number | boolean | null)[][]) => {
     writeFileSync(join(csvDir, `${name}.csv`), csv(rows));

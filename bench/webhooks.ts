@@ -23,13 +23,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 // ---- the receiver: records when each (event, subscription path) arrived ---------------------------------------
 const receipts = new Map<string, { at: number; createdAt: number; id: string }>();
-let received = 0;
+let _received = 0;
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
     const at = Date.now();
-    received++;
+    _received++;
     try {
       const event = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       if (event.id) receipts.set(`${req.url}|${event.id}`, { at, createdAt: Date.parse(event.createdAt), id: event.id });

@@ -62,7 +62,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
 /** A doc comment's lines, with `*\/` neutralised. */
 const comment = (lines, indent) => {
   const body = lines.flatMap((l) => String(l).split("\n")).map((l) => l.replaceAll("*/", "*\\/"));
-  return [`${indent}/**`, ...body.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)), `${indent} */`].join("\n") + "\n";
+  return `${[`${indent}/**`, ...body.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)), `${indent} */`].join("\n")}\n`;
 };
 
 const acceptsIdempotencyKey = (op) => (op.parameters ?? []).some((p) => (p.$ref ?? "").endsWith("/IdempotencyHeader") || p.name === "Idempotency-Key");
@@ -120,9 +120,9 @@ function groupTag(node) {
 function typeOf(node, indent, parentTag) {
   let text = "{\n";
   for (const [name, child] of Object.entries(node)) {
-    const inner = indent + "  ";
+    const inner = `${indent}  `;
     if (child.$op) {
-      text += comment(opDoc(child.$op), inner) + `${inner}${name}: Operation<"${child.$op.op.operationId}">;\n`;
+      text += `${comment(opDoc(child.$op), inner)}${inner}${name}: Operation<"${child.$op.op.operationId}">;\n`;
     } else {
       // A group carries its tag's description, once: not again on a sub-group of the same tag.
       const tag = groupTag(child);
@@ -131,18 +131,18 @@ function typeOf(node, indent, parentTag) {
       text += `${inner}${name}: ${typeOf(child, inner, tag)};\n`;
     }
   }
-  return text + indent + "}";
+  return `${text + indent}}`;
 }
 
-function valueOf(node, indent) {
+function valueText(node, indent) {
   let text = "{\n";
   for (const [name, child] of Object.entries(node)) {
-    const inner = indent + "  ";
+    const inner = `${indent}  `;
     text += child.$op
       ? `${inner}${name}: [${JSON.stringify(child.$op.path)}, ${JSON.stringify(child.$op.op.operationId)}, ${acceptsIdempotencyKey(child.$op.op)}],\n`
-      : `${inner}${name}: ${valueOf(child, inner)},\n`;
+      : `${inner}${name}: ${valueText(child, inner)},\n`;
   }
-  return text + indent + "}";
+  return `${text + indent}}`;
 }
 
 const resources = `${GENERATED}import type { Operation } from "../operation.js";
@@ -153,7 +153,7 @@ export const API_VERSION = ${JSON.stringify(doc.info.version)};
 ${comment([doc.info.title, "", "Every operation of the contract, grouped by its path: `POST /v1/sales/invoices/create` is `sales.invoices.create`."], "")}export interface Resources ${typeOf(tree, "")}
 
 /** Each operation's path, operationId and whether it takes an \`Idempotency-Key\`, in the shape of {@link Resources}. */
-export const RESOURCE_PATHS = ${valueOf(tree, "")} as const;
+export const RESOURCE_PATHS = ${valueText(tree, "")} as const;
 `;
 writeFileSync(join(out, "resources.ts"), resources);
 
@@ -193,5 +193,5 @@ writeFileSync(join(out, "errors.ts"), errors);
 // The package's version is the contract's.
 const pkgPath = join(sdk, "package.json");
 const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
-if (pkg.version !== doc.info.version) writeFileSync(pkgPath, JSON.stringify({ ...pkg, version: doc.info.version }, null, 2) + "\n");
+if (pkg.version !== doc.info.version) writeFileSync(pkgPath, `${JSON.stringify({ ...pkg, version: doc.info.version }, null, 2)}\n`);
 console.log("sdk/typescript/src/generated/schema.ts, sdk/typescript/src/generated/resources.ts, sdk/typescript/src/generated/errors.ts");

@@ -26,7 +26,7 @@ export function resolveSecretsKey(config: Config): Buffer {
   const file = join(config.dataDir, "secrets.key");
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+    writeFileSync(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
   }
   chmodSync(file, 0o600);
   const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");

@@ -198,7 +198,7 @@ function openingPair(input: { accumulatedDepreciation?: string; depreciatedMonth
   if ((input.accumulatedDepreciation === undefined) !== (input.depreciatedMonths === undefined)) {
     const missing = input.accumulatedDepreciation === undefined ? "accumulatedDepreciation" : "depreciatedMonths";
     throw unprocessableFields("Depreciation to date needs both accumulatedDepreciation and depreciatedMonths.", "fixed_asset.opening_incomplete", {
-      [missing]: ["is required together with " + (missing === "depreciatedMonths" ? "accumulatedDepreciation" : "depreciatedMonths")],
+      [missing]: [`is required together with ${missing === "depreciatedMonths" ? "accumulatedDepreciation" : "depreciatedMonths"}`],
     });
   }
 }

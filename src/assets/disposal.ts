@@ -62,7 +62,7 @@ export async function disposeAsset(trx: Db, companyId: string, keyId: string, in
   const proceedsAccount = proceeds.isZero() ? null : input.accountCode!;
   if (proceedsAccount) {
     const account = await trx("ledger_accounts").where({ company_id: companyId, code: proceedsAccount }).first("is_postable");
-    if (!account || !account.is_postable) {
+    if (!account?.is_postable) {
       throw unprocessableField(`Account ${proceedsAccount} ${account ? "is not postable" : "does not exist"}.`, "fixed_asset.disposal_account_invalid", {
         accountCode: [`account ${proceedsAccount} ${account ? "is not postable" : "does not exist"}`],
       });

@@ -140,7 +140,7 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
     }
   }
   if (key) {
-    throw new ApiError("unprocessable", Object.values(errors)[0][0].replace(/^./, (c) => c.toUpperCase()) + ".", { key, params, fieldErrors: errors });
+    throw new ApiError("unprocessable", `${Object.values(errors)[0][0].replace(/^./, (c) => c.toUpperCase())}.`, { key, params, fieldErrors: errors });
   }
   const total = allocations.reduce((s, a) => s.plus(a.flow), new Decimal(0));
   if (!total.equals(tx.amount)) {
@@ -171,7 +171,7 @@ async function documentEur(trx: Db, companyId: string, a: Allocation): Promise<D
   return rest.minus(atRate).abs().lessThanOrEqualTo("0.01") ? rest : atRate;
 }
 
-const nextStatus = (side: Side, doc: Record<string, any>, paid: Decimal, outstanding: Decimal) =>
+const nextStatus = (side: Side, paid: Decimal, outstanding: Decimal) =>
   outstanding.isZero() ? (paid.isZero() ? "credited" : "paid") : paid.isZero() ? OPEN_STATUS[side] : "partially_paid";
 
 export async function matchTransaction(trx: Db, company: CompanyContext, keyId: string, input: MatchInput): Promise<BankTransaction> {
@@ -280,7 +280,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     const outstanding = new Decimal(doc.outstanding).minus(a.amount);
     await trx(TABLE[a.side!])
       .where({ company_id: company.id, id: doc.id })
-      .update({ paid_amount: money(paid), outstanding: money(outstanding), status: nextStatus(a.side!, doc, paid, outstanding), updated_at: trx.fn.now() });
+      .update({ paid_amount: money(paid), outstanding: money(outstanding), status: nextStatus(a.side!, paid, outstanding), updated_at: trx.fn.now() });
     // Fully paid by this payment: announced in this transaction (never for a part payment), and only the first time
     // (an invoice paid, unmatched and paid again is not announced twice).
     const column = a.side === "sale" ? "sale_invoice_id" : "purchase_invoice_id";
@@ -371,7 +371,7 @@ export async function unmatchTransaction(trx: Db, companyId: string, keyId: stri
             .whereNot("m.id", match.id)
             .first("a.match_id")
         : undefined;
-      const status = doc.migrated && !livePayments && !outstanding.isZero() ? OPEN_STATUS[side] : nextStatus(side, doc, paid, outstanding);
+      const status = doc.migrated && !livePayments && !outstanding.isZero() ? OPEN_STATUS[side] : nextStatus(side, paid, outstanding);
       await trx(TABLE[side])
         .where({ company_id: companyId, id: doc.id })
         .update({ paid_amount: money(paid), outstanding: money(outstanding), status, updated_at: trx.fn.now() });

@@ -101,7 +101,7 @@ async function execute(db: Db, config: Config, command: string, values: Record<s
 }
 
 async function main(): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       allowPositionals: true,

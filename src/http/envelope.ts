@@ -17,7 +17,7 @@ export interface ErrorEnvelope {
   };
 }
 
-const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE - 1) + "…" : text);
+const clip = (text: string) => (text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text);
 
 // Built with Object.fromEntries: a field may be named by a client's own property name, `__proto__` included, which
 // an assignment would take for the prototype (and lose).

@@ -87,7 +87,7 @@ function limitByAddress(db: Db, perMinute: number): Koa.Middleware {
   return async (ctx, next) => {
     // Liveness touches nothing and must not wait on the database.
     if (ctx.path === "/health/live") return next();
-    let state;
+    let state: Awaited<ReturnType<typeof hit>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       // Bounded like readiness: a database that does not answer (or a pooler queueing for it) must not hold these.

@@ -82,7 +82,7 @@ type ObjectSchema = { type?: unknown; properties?: Record<string, unknown>; requ
 
 const isUnion = (e: ErrorObject) => e.keyword === "anyOf" || e.keyword === "oneOf";
 const pointer = (name: string) => name.replace(/~/g, "~0").replace(/\//g, "~1");
-const within = (e: ErrorObject, path: string) => e.instancePath === path || e.instancePath.startsWith(path + "/");
+const within = (e: ErrorObject, path: string) => e.instancePath === path || e.instancePath.startsWith(`${path}/`);
 
 /**
  * A union of objects (`oneOf: [{id}, {code}]`) judged by the body's own keys, not by ajv's errors (ajv reports a
@@ -139,7 +139,7 @@ function errorsWithin(errors: ErrorObject[]): (path: string) => ErrorObject[] {
   return (path) => {
     const found: ErrorObject[] = [];
     for (let i = firstAtOrAfter(path); i < sorted.length && sorted[i].instancePath === path; i++) found.push(sorted[i]);
-    const prefix = path + "/";
+    const prefix = `${path}/`;
     for (let i = firstAtOrAfter(prefix); i < sorted.length && sorted[i].instancePath.startsWith(prefix); i++) found.push(sorted[i]);
     return found.sort((a, b) => order.get(a)! - order.get(b)!);
   };

@@ -251,7 +251,7 @@ export class OperationWriter {
   async finish(posting?: Posting): Promise<StockOperation> {
     const { trx, companyId, header } = this;
     let journalTransactionId: string | null = null;
-    if (posting && posting.entries.length) {
+    if (posting?.entries.length) {
       const transaction = await post(trx, {
         companyId,
         date: header.date,

@@ -218,7 +218,7 @@ export async function resolveLines(
       // purchases.ts). Quantities have 4 decimals, as stock does (the contract's PositiveQuantity).
       const path = `lines[${i}].warehouseCode`;
       if (!warehouses.includes(input.warehouseCode)) fail(path, `${prefix}.warehouse_unknown`, `warehouse ${input.warehouseCode} does not exist`);
-      else if (!item || item.type !== "product") fail(path, `${prefix}.warehouse_without_product`, "only a line of a product item moves stock");
+      else if (item?.type !== "product") fail(path, `${prefix}.warehouse_without_product`, "only a line of a product item moves stock");
     }
     trackingProblems(side, rules, input, item, i, (path, message) => fail(path, `${prefix}.tracking_invalid`, message));
     if (!input.itemCode || item) {

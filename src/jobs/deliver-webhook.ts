@@ -341,7 +341,7 @@ async function record(trx: Db, config: Config, p: Target, c: Claimed, result: At
     .where({ company_id: p.companyId, id: c.subscription_id })
     .increment("consecutive_failures", 1)
     .returning(["consecutive_failures", "status"]);
-  if (!sub || sub.status !== "active" || sub.consecutive_failures < PAUSE_AFTER) return;
+  if (sub?.status !== "active" || sub.consecutive_failures < PAUSE_AFTER) return;
   await pause(trx, p.companyId, c.subscription_id);
 }
 

@@ -170,7 +170,7 @@ const stockHeld = (current: string, requested: string, value?: Decimal) =>
 
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
   const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
-  if (!account || !account.is_postable) {
+  if (!account?.is_postable) {
     throw unprocessable(`Account ${input.accountCode} ${account ? "is not postable" : "does not exist"}.`, "posting_rule.account_invalid", {
       rule: input.rule,
       accountCode: input.accountCode,

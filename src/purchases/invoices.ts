@@ -500,7 +500,7 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
     ...parts.credits.flatMap((p, i) => entry(p, creditsEur.parts[i], creditSide)),
     ...parts.debits.flatMap((p, i) => entry(p, debitsEur.parts[i], debitSide)),
   ];
-  let transaction;
+  let transaction: Awaited<ReturnType<typeof post>>;
   try {
     transaction = await post(trx, {
       companyId: company.id,

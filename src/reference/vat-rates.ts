@@ -2,7 +2,7 @@
 // "Today" is the country's calendar day, so a rate change at midnight in Vilnius is not three hours late.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import { Decimal, formatDecimal } from "../shared/decimal.js";
+import { formatDecimal } from "../shared/decimal.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
 type VatRate = components["schemas"]["Reference.VatRate"];

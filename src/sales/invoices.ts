@@ -10,7 +10,6 @@ import { lookupRate } from "../reference/index.js";
 import { POSTING_RULES, type PostingRuleName } from "../ledger/index.js";
 import { preparedQuery } from "../db/prepared.js";
 import { ApiError, conflict, notFound, unprocessable, type FieldErrors } from "../shared/errors.js";
-import { emitEvent } from "../events/index.js";
 import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inventory/index.js";
 import { throwRuleFailures } from "../shared/identifiers.js";
 import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/index.js";

@@ -212,6 +212,6 @@ export function throwRuleFailures(fieldErrors: FieldErrors, keys: Record<string,
   const fields = Object.keys(fieldErrors);
   if (fields.length === 0) return;
   const key = fields.length === 1 ? keys[fields[0]] : severalKey;
-  const message = fields.map((f) => `${f} ${fieldErrors[f].join("; ")}`).join(". ") + ".";
+  const message = `${fields.map((f) => `${f} ${fieldErrors[f].join("; ")}`).join(". ")}.`;
   throw new ApiError("unprocessable", message, { key, params: { fields }, fieldErrors });
 }

@@ -148,7 +148,7 @@ function plan(spec: ListSpec, request: ListRequest): Plan {
   const totals: Plan["totals"] = [];
   (request.totals ?? []).forEach((name, i) => {
     const field = fieldOf(spec, name);
-    if (!field || !field.total)
+    if (!field?.total)
       return fail(
         `totals[${i}]`,
         `is not a totalable field; one of: ${

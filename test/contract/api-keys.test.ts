@@ -2,7 +2,7 @@
 // works at once; revocation is immediate and idempotent; the request's scopes are checked.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";

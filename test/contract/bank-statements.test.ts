@@ -572,7 +572,7 @@ describe("camt.053 import", () => {
     ],
     [
       "a second element after the root",
-      (iban) => buildCamt("02", [{ iban, opening: "0", entries: [] }]) + "<Document/>",
+      (iban) => `${buildCamt("02", [{ iban, opening: "0", entries: [] }])}<Document/>`,
       422,
       "unprocessable",
       "bank.statement_invalid",
@@ -599,13 +599,12 @@ describe("camt.053 import", () => {
   test("a body of 900 KB of line breaks and one stray character is answered at once (400), without backtracking; base64 with CRLF line breaks is read", async () => {
     const w = await bankWorld(h);
     // The pattern this replaced took time quadratic in the run of line breaks: minutes for this body.
-    for (const contentBase64 of ["\n".repeat(900_000) + "!", "\r\n".repeat(450_000) + "=!", "QUJD" + "\n".repeat(900_000) + "==*"]) {
+    for (const contentBase64 of [`${"\n".repeat(900_000)}!`, `${"\r\n".repeat(450_000)}=!`, `QUJD${"\n".repeat(900_000)}==*`]) {
       const started = Date.now();
       const error = await expectApiError(importFile(w, "", { contentBase64 }), 400, "validation", "bank.statement_invalid");
       expect([Date.now() - started < AT_ONCE_MS, error.fieldErrors]).toEqual([true, { contentBase64: ["is not base64"] }]);
     }
-    const mime =
-      base64(buildCamt("02", [{ iban: w.account.iban, opening: "0", entries: [{ amount: "3.00", ref: "CRLF-1" }] }])).replace(/.{76}/g, "$&\r\n") + "\r\n";
+    const mime = `${base64(buildCamt("02", [{ iban: w.account.iban, opening: "0", entries: [{ amount: "3.00", ref: "CRLF-1" }] }])).replace(/.{76}/g, "$&\r\n")}\r\n`;
     expect(await importFile(w, "", { contentBase64: mime })).toMatchObject({ imported: 1, closingBalance: "3.00" });
     expect((await storedRows(w)).map((r) => [r.bank_reference, r.amount])).toEqual([["CRLF-1", "3.00"]]);
   });

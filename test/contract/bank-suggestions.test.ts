@@ -18,7 +18,7 @@ const STRANGER_IBAN = ibanOf("LT", "2140300000000999");
 /** ISO 11649 creditor reference of `ref`. */
 function rf(ref: string): string {
   let remainder = 0;
-  for (const ch of ref + "RF00") {
+  for (const ch of `${ref}RF00`) {
     const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
     for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
   }

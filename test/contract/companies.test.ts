@@ -1,7 +1,7 @@
 // account/companies/{create,get,list,update}: defaults, the profile round trip, paging/sorting/filtering,
 // partial updates, and code uniqueness within an account.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { ltCompanyCode } from "../support/codes.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
@@ -21,9 +21,9 @@ const GET = "/v1/account/companies/get";
 const LIST = "/v1/account/companies/list";
 const UPDATE = "/v1/account/companies/update";
 
-let seq = 0;
+let _seq = 0;
 // Valid Lithuanian legal entity codes: a Lithuanian company's code must pass the mod-11 check (src/shared/identifiers.ts).
-const code = (_prefix = "C") => (++seq, ltCompanyCode());
+const code = (_prefix = "C") => (++_seq, ltCompanyCode());
 
 const fullCompany = () => ({
   name: "Pilnoji UAB",

@@ -9,7 +9,7 @@ import { ecbFileUrl } from "../../src/reference/ecb.js";
 import { backfillExchangeRatesTask } from "../../src/jobs/backfill-exchange-rates.js";
 import { syncExchangeRatesTask } from "../../src/jobs/sync-exchange-rates.js";
 import { ecbXml, startEcbServer, type EcbRateDay, type EcbServer } from "../support/ecb-server.js";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { expectError } from "../support/expect.js";
 import { runCli } from "../support/processes.js";
 import { ISO_INSTANT as ISO } from "../support/patterns.js";
@@ -31,7 +31,7 @@ const HIST_FROM = "2025-12-01";
 const HIST90_FROM = "2026-02-08";
 const HOLIDAYS = new Set(["2025-12-25", "2025-12-26", "2026-01-01", "2026-04-03", "2026-04-06", "2026-05-01"]);
 const DAILY_RATES = { USD: "1.0523", JPY: "162.41", GBP: "0.85105", CZK: "24.930" };
-const CURRENCIES = Object.keys(DAILY_RATES).sort();
+const _CURRENCIES = Object.keys(DAILY_RATES).sort();
 
 const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 

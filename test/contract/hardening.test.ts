@@ -52,7 +52,7 @@ function parseRawResponse(raw: string) {
 describe("defect 3: any body structure is a 400 naming body, never a 500", () => {
   test.each([
     ["arrays, 100,000 levels", "[".repeat(100_000) + "]".repeat(100_000)],
-    ["objects, 100,000 levels", '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)],
+    ["objects, 100,000 levels", `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`],
     ["arrays, one level over the cap", "[".repeat(MAX_BODY_DEPTH + 1) + "]".repeat(MAX_BODY_DEPTH + 1)],
     ["a deep value inside a valid-looking body", `{"name":"X","code":"Y","address":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`],
   ])("%s", async (_name, raw) => {
@@ -144,7 +144,7 @@ describe("defect 6: amounts that match the contract never overflow", () => {
       const res = await h.post(
         "/v1/ledger/journal/transactions/create",
         {
-          date: "2026-04-0" + (i + 1),
+          date: `2026-04-0${i + 1}`,
           entries: [
             { accountCode: "2410", debit: MAX },
             { accountCode: "4430", credit: MAX },
@@ -306,12 +306,12 @@ describe("defect 10: behind one trusted proxy, the client address is the one the
     // nginx appends the peer it saw ($proxy_add_x_forwarded_for): whatever the client sent stays on the left.
     const statuses = [];
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(local.url + "/health", { headers: { "x-forwarded-for": `198.51.100.${i + 1}, 203.0.113.77` } });
+      const res = await fetch(`${local.url}/health`, { headers: { "x-forwarded-for": `198.51.100.${i + 1}, 203.0.113.77` } });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 429]);
     // Another client (another address added by the proxy) still has its own budget.
-    expect((await fetch(local.url + "/health", { headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.78" } })).status).toBe(200);
+    expect((await fetch(`${local.url}/health`, { headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.78" } })).status).toBe(200);
     const counted = await local.db("rate_limit_counters").whereLike("bucket", "%203.0.113.77%").select("bucket");
     expect(counted.length).toBe(1);
     expect(await local.db("rate_limit_counters").whereLike("bucket", "%198.51.100%").select("bucket")).toEqual([]);

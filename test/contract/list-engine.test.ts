@@ -106,18 +106,16 @@ describe("operators against field types", () => {
       ]);
     const c = await h.bootstrap("Companies list account");
     companiesKey = c.apiKey;
-    await h
-      .db("companies")
-      .insert(
-        [C1, C2, C3].map((x) => ({
-          ...x,
-          account_id: c.accountId,
-          country_code: "LT",
-          base_currency: "EUR",
-          invoice_currency: "EUR",
-          updated_at: x.created_at,
-        })),
-      );
+    await h.db("companies").insert(
+      [C1, C2, C3].map((x) => ({
+        ...x,
+        account_id: c.accountId,
+        country_code: "LT",
+        base_currency: "EUR",
+        invoice_currency: "EUR",
+        updated_at: x.created_at,
+      })),
+    );
   });
 
   test("the 2024 dataset as a sees it: its override in place of the ECB rate, not b's", async () => {
@@ -654,41 +652,37 @@ describe("stable paging under ties", () => {
     );
     await h.db("exchange_rates").insert(rows);
     tieTenant = await h.tenant({ name: "Lygiosios UAB" });
-    await h
-      .db("number_series")
-      .insert(
-        Array.from({ length: 11 }, (_, i) => ({
+    await h.db("number_series").insert(
+      Array.from({ length: 11 }, (_, i) => ({
+        company_id: tieTenant.companyId,
+        document_type: "journal",
+        prefix: "J",
+        year: 2000 + i,
+        next_number: 1,
+        created_at: "2024-01-01T00:00:00Z",
+      })).concat(
+        Array.from({ length: 10 }, (_, i) => ({
           company_id: tieTenant.companyId,
           document_type: "journal",
-          prefix: "J",
-          year: 2000 + i,
+          prefix: `P${i % 2}`,
+          year: 2030 + i,
           next_number: 1,
           created_at: "2024-01-01T00:00:00Z",
-        })).concat(
-          Array.from({ length: 10 }, (_, i) => ({
-            company_id: tieTenant.companyId,
-            document_type: "journal",
-            prefix: `P${i % 2}`,
-            year: 2030 + i,
-            next_number: 1,
-            created_at: "2024-01-01T00:00:00Z",
-          })),
-        ),
-      );
+        })),
+      ),
+    );
     const c = await h.bootstrap("Tie companies");
     companyAccountKey = c.apiKey;
-    await h
-      .db("companies")
-      .insert(
-        Array.from({ length: 13 }, (_, i) => ({
-          account_id: c.accountId,
-          name: "Tas pats UAB",
-          code: `T${i}`,
-          country_code: "LT",
-          base_currency: "EUR",
-          invoice_currency: "EUR",
-        })),
-      );
+    await h.db("companies").insert(
+      Array.from({ length: 13 }, (_, i) => ({
+        account_id: c.accountId,
+        name: "Tas pats UAB",
+        code: `T${i}`,
+        country_code: "LT",
+        base_currency: "EUR",
+        invoice_currency: "EUR",
+      })),
+    );
   });
 
   type Walk = { path: string; options: () => RequestOptions; body: Record<string, unknown>; key: (r: any) => string; primary?: (r: any) => string | number };

@@ -36,7 +36,7 @@ describe("rule 1: concurrent imports", () => {
     const file = join(dir, "package.json");
     writeFileSync(file, JSON.stringify(pkgWith((p) => p.partners!.push({ code: "333333333", name: "UAB Kitas" }))));
     const holder = await h.db.transaction();
-    let outcomes;
+    let outcomes: any[] = [];
     try {
       // The test holds the company's import lock (the same call the import makes first).
       await lockCompanyBooks(holder, w.companyId);
@@ -83,7 +83,7 @@ describe("rule 1: concurrent imports", () => {
     // A's SF 2026 series exists; the import raises it (rule 8) after its master data, opening balances and journal.
     await a.api.reference.series.create({ documentType: "sale_invoice", prefix: "SF", year: 2026, startAt: 1 });
     const holder = await h.db.transaction();
-    let first;
+    let first: any;
     try {
       // Holding that row holds A's import inside its transaction, with everything before it written.
       await holder("number_series").where({ company_id: a.companyId, document_type: "sale_invoice", prefix: "SF", year: 2026 }).forUpdate();
@@ -102,7 +102,7 @@ describe("rule 1: concurrent imports", () => {
       await holder.rollback();
     }
     const done = await first;
-    expect("value" in done && done.value.numberSeries.map((s) => [s.prefix, s.nextNumber, s.created])).toEqual([["SF", 43, false]]);
+    expect("value" in done && done.value.numberSeries.map((s: any) => [s.prefix, s.nextNumber, s.created])).toEqual([["SF", 43, false]]);
     expect([(await storedRows(h, a)).transactions, (await storedRows(h, b)).transactions]).toEqual([4, 4]);
   });
 });

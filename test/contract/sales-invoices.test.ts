@@ -70,7 +70,7 @@ async function pdfText(bytes: Buffer): Promise<string> {
   let text = "";
   for (let p = 1; p <= doc.numPages; p++) {
     const content = await (await doc.getPage(p)).getTextContent();
-    text += content.items.map((i: any) => ("str" in i ? i.str : "")).join(" ") + "\n";
+    text += `${content.items.map((i: any) => ("str" in i ? i.str : "")).join(" ")}\n`;
   }
   return text;
 }
@@ -354,20 +354,18 @@ describe("drafts only: update and delete", () => {
     await expect(h.db("sale_invoices").where({ id: inv.id }).delete()).rejects.toThrow(/cannot be deleted/);
     await expect(h.db("sale_invoice_lines").where({ invoice_id: inv.id }).update({ quantity: "2" })).rejects.toThrow(/cannot change/);
     await expect(
-      h
-        .db("sale_invoice_lines")
-        .insert({
-          company_id: w.companyId,
-          invoice_id: inv.id,
-          line_no: 9,
-          description: "x",
-          quantity: 1,
-          unit: "vnt.",
-          unit_price: 1,
-          vat_rate_percent: 21,
-          vat_classifier: "PVM1",
-          net_amount: 1,
-        }),
+      h.db("sale_invoice_lines").insert({
+        company_id: w.companyId,
+        invoice_id: inv.id,
+        line_no: 9,
+        description: "x",
+        quantity: 1,
+        unit: "vnt.",
+        unit_price: 1,
+        vat_rate_percent: 21,
+        vat_classifier: "PVM1",
+        net_amount: 1,
+      }),
     ).rejects.toThrow(/cannot change/);
     await expect(h.db("sale_invoice_lines").where({ invoice_id: inv.id }).delete()).rejects.toThrow(/cannot change/);
     expect((await h.db("sale_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no")).map((l) => [l.line_no, l.quantity])).toEqual(

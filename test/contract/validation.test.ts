@@ -21,9 +21,9 @@ const CREATE = "/v1/account/companies/create";
 const LIST = "/v1/account/companies/list";
 const MB = 1024 * 1024;
 
-let seq = 0;
+let _seq = 0;
 // A valid Lithuanian legal entity code: the companies here are Lithuanian.
-const uniqueCode = () => (++seq, ltCompanyCode());
+const uniqueCode = () => (++_seq, ltCompanyCode());
 const validCompany = (overrides: Record<string, unknown> = {}) => ({ name: "Validacija UAB", code: uniqueCode(), countryCode: "LT", ...overrides });
 
 /** A 400 `validation` whose fieldErrors name exactly `fields`, each with at least one non-empty message. */
@@ -210,7 +210,7 @@ describe("length limits at the edge and one past it", () => {
     expect(ok.status).toBe(200);
     expect(ok.body.name).toBe(name);
     expect((await h.db("companies").where({ id: ok.body.id }).first()).name).toBe(name);
-    expectFieldErrors(await h.post(CREATE, validCompany({ name: name + "Ą" }), { key }), ["name"]);
+    expectFieldErrors(await h.post(CREATE, validCompany({ name: `${name}Ą` }), { key }), ["name"]);
   });
 
   test("code of 64 characters is accepted; 65 is refused", async () => {
@@ -219,7 +219,7 @@ describe("length limits at the edge and one past it", () => {
     const ok = await h.post(CREATE, validCompany({ code, countryCode: "LV" }), { key });
     expect(ok.status).toBe(200);
     expect(ok.body.code).toBe(code);
-    expectFieldErrors(await h.post(CREATE, validCompany({ code: code + "y", countryCode: "LV" }), { key }), ["code"]);
+    expectFieldErrors(await h.post(CREATE, validCompany({ code: `${code}y`, countryCode: "LV" }), { key }), ["code"]);
   });
 
   test.each<{ name: string; idempotencyKey: string; ok: boolean }>([
@@ -438,7 +438,7 @@ describe("values the database cannot hold are a 400, never a 500", () => {
 
 describe("body size limit (1 MB by default)", () => {
   // `{}` padded with whitespace is valid JSON of any length, and a valid (empty) list request.
-  const padded = (bytes: number) => "{}" + " ".repeat(bytes - 2);
+  const padded = (bytes: number) => `{}${" ".repeat(bytes - 2)}`;
 
   test("1048577 bytes of valid JSON -> 413 payload_too_large in the envelope", async () => {
     const res = await h.post(LIST, undefined, { key, rawBody: padded(MB + 1) });
@@ -500,7 +500,7 @@ describe("body size limit (1 MB by default)", () => {
   test("an oversized create is refused before anything is stored", async () => {
     const code = uniqueCode();
     const json = JSON.stringify(validCompany({ code }));
-    const res = await h.post(CREATE, undefined, { key, rawBody: json.slice(0, -1) + " ".repeat(MB) + "}" });
+    const res = await h.post(CREATE, undefined, { key, rawBody: `${json.slice(0, -1) + " ".repeat(MB)}}` });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe("payload_too_large");
     expect(await h.db("companies").where({ code })).toHaveLength(0);

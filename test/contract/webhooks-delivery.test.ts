@@ -329,7 +329,7 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
     const w = await world();
     const path = newPath();
     // 32 bytes whose base64url has both "-" and "_": the standard decoder of the library refuses it as given.
-    const bytes = Buffer.from("fb" + "ff".repeat(30) + "fe", "hex");
+    const bytes = Buffer.from(`fb${"ff".repeat(30)}fe`, "hex");
     const legacy = `whsec_${bytes.toString("base64url")}`;
     expect(legacy).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(legacy).toMatch(/[-_]/);

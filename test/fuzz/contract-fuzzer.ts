@@ -73,7 +73,10 @@ const MAX_HINTS_PER_NAME = 20;
 
 /** Remembers scalar values of successful responses by property name, as hints for later bodies. */
 function collectHints(value: unknown, hints: Map<string, Set<unknown>>, exclude: Set<unknown>, name?: string): void {
-  if (Array.isArray(value)) return value.forEach((v) => collectHints(v, hints, exclude, name));
+  if (Array.isArray(value)) {
+    for (const v of value) collectHints(v, hints, exclude, name);
+    return;
+  }
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) collectHints(v, hints, exclude, k);
     return;

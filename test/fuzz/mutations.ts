@@ -169,7 +169,7 @@ export function mutations(valid: unknown, count: number, random: () => number): 
       const path = pick(fields);
       const replacement = pick(REPLACEMENTS);
       out.push({
-        label: `${label(path)} <- ${replacement.length > 40 ? replacement.slice(0, 37) + "..." : replacement}`,
+        label: `${label(path)} <- ${replacement.length > 40 ? `${replacement.slice(0, 37)}...` : replacement}`,
         raw: withRawAt(valid, path, replacement),
       });
     } else {

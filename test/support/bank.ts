@@ -7,7 +7,7 @@ import type { Harness } from "./harness.js";
 /** An IBAN of `country` with `bban`, its check digits computed (ISO 13616). */
 export function ibanOf(country: string, bban: string): string {
   let remainder = 0;
-  for (const ch of bban + country + "00") {
+  for (const ch of `${bban + country}00`) {
     const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
     for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
   }

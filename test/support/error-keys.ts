@@ -50,7 +50,7 @@ function program(): ts.Program {
   const configPath = join(ROOT, "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const files = parsed.fileNames.filter((f) => f.startsWith(join(ROOT, "src") + "/"));
+  const files = parsed.fileNames.filter((f) => f.startsWith(`${join(ROOT, "src")}/`));
   return ts.createProgram(files, { ...parsed.options, noEmit: true });
 }
 
@@ -174,7 +174,7 @@ function resolve(checker: ts.TypeChecker, callee: ts.Expression): FunctionLike |
   let symbol = checker.getSymbolAtLocation(callee);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   for (const d of symbol?.declarations ?? []) {
-    if (!d.getSourceFile().fileName.startsWith(join(ROOT, "src") + "/")) continue;
+    if (!d.getSourceFile().fileName.startsWith(`${join(ROOT, "src")}/`)) continue;
     if (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d)) return d.body ? d : undefined;
     if (ts.isVariableDeclaration(d) && d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return d.initializer;
   }
@@ -195,7 +195,7 @@ export function allRaisedKeys(): KeySite[] {
   const { program, checker } = load();
   const out: KeySite[] = [];
   for (const file of program.getSourceFiles()) {
-    if (!file.fileName.startsWith(join(ROOT, "src") + "/")) continue;
+    if (!file.fileName.startsWith(`${join(ROOT, "src")}/`)) continue;
     keysRaisedIn(file, checker, out);
   }
   return out;
@@ -206,7 +206,7 @@ export function keysByOperation(): Map<string, KeySite[]> {
   const { program, checker } = load();
   const result = new Map<string, KeySite[]>();
   for (const file of program.getSourceFiles()) {
-    if (!file.fileName.startsWith(join(ROOT, "src/handlers") + "/")) continue;
+    if (!file.fileName.startsWith(`${join(ROOT, "src/handlers")}/`)) continue;
     const visit = (n: ts.Node) => {
       if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === "defineHandler") {
         const [id, fn] = n.arguments;

@@ -19,7 +19,10 @@ function declaredAnywhere(): string[] {
     else if (value && typeof value === "object") Object.values(value).forEach(addAll);
   };
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     for (const [k, v] of Object.entries(node)) {
       if (/^x-(trait-|unrouted-)?error-keys$/.test(k)) addAll(v);

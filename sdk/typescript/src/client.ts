@@ -63,6 +63,7 @@ export interface AccountingApi extends Resources {}
  * for await (const p of api.paginate(api.partners.list, { sort: [{ field: "name" }] })) console.log(p.code);
  * ```
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated resources (interface AccountingApi) are merged into the class on purpose
 export class AccountingApi {
   /** The openapi-fetch client underneath, typed by the contract's paths: `raw.POST(path, { body })` gives `{ data, error, response }`. */
   readonly raw: FetchClient<paths>;

@@ -38,6 +38,7 @@ export interface WithResponse<T> {
 }
 
 type Args<Id extends OperationId> =
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every property of T is optional
   {} extends RequestBody<Id> ? [body?: RequestBody<Id>, options?: RequestOptions] : [body: RequestBody<Id>, options?: RequestOptions];
 
 /**

@@ -2,7 +2,7 @@
 // class (1-digit) and group (2-digit) headers.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
-import { Decimal, formatDecimal, sumDecimals } from "../../shared/decimal.js";
+import { type Decimal, formatDecimal, sumDecimals } from "../../shared/decimal.js";
 import { validationError } from "../../shared/errors.js";
 
 export type AccountType = components["schemas"]["Ledger.AccountType"];
