@@ -4,6 +4,7 @@
 // table holds it.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { PartnersRow } from "../db/rows.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { conflict, notFound, validationError, type FieldErrors } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
@@ -33,7 +34,7 @@ const COLUMNS = {
 } as const;
 type Field = keyof typeof COLUMNS;
 
-export function partnerToApi(row: Record<string, any>): Partner {
+export function partnerToApi(row: PartnersRow): Partner {
   return {
     id: row.id,
     code: row.code,
@@ -41,7 +42,7 @@ export function partnerToApi(row: Record<string, any>): Partner {
     vatCode: row.vat_code,
     registrationCode: row.registration_code,
     countryCode: row.country_code,
-    address: row.address,
+    address: row.address as Partner["address"],
     email: row.email,
     phone: row.phone,
     iban: row.iban,
@@ -49,8 +50,8 @@ export function partnerToApi(row: Record<string, any>): Partner {
     isSupplier: row.is_supplier,
     isPrivatePerson: row.is_private_person,
     paymentTermDays: row.payment_term_days,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -97,7 +98,7 @@ const referenced = (row: { id: string; code: string }, action: string) =>
 export async function createPartner(trx: Db, companyId: string, input: CreateInput): Promise<Partner> {
   checkRules(input);
   try {
-    const [row] = await trx("partners")
+    const [row] = await trx<PartnersRow>("partners")
       .insert({ company_id: companyId, ...toColumns(input) })
       .returning("*");
     const partner = partnerToApi(row);
@@ -110,13 +111,13 @@ export async function createPartner(trx: Db, companyId: string, input: CreateInp
 }
 
 /** The partner named by exactly one of id and code (400 otherwise, 404 when there is none). */
-async function findPartner(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<Record<string, any>> {
+async function findPartner(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<PartnersRow> {
   if ((key.id === undefined) === (key.code === undefined)) {
     const message = "send exactly one of id and code";
     throw validationError({ id: [message], code: [message] }, "Name the partner by id or by code.");
   }
   const where = key.id !== undefined ? { company_id: companyId, id: key.id } : { company_id: companyId, code: key.code };
-  const query = db("partners").where(where).first();
+  const query = db<PartnersRow>("partners").where(where).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The partner", "partner.not_found", key.id !== undefined ? { id: key.id } : { code: key.code });
   return row;
@@ -133,7 +134,7 @@ export async function updatePartner(trx: Db, companyId: string, input: UpdateInp
   const columns = toColumns(changes);
   if (Object.keys(columns).length === 0) return partnerToApi(current);
   try {
-    const [row] = await trx("partners")
+    const [row] = await trx<PartnersRow>("partners")
       .where({ company_id: companyId, id })
       .update({ ...columns, updated_at: trx.fn.now() })
       .returning("*");
@@ -143,7 +144,7 @@ export async function updatePartner(trx: Db, companyId: string, input: UpdateInp
   } catch (error) {
     if (uniqueViolation(error) === "partners_company_code_key") throw codeTaken(changes.code!);
     // Only the code is a referenced key; a foreign-key failure here means a row references the old code.
-    if (foreignKeyViolation(error) !== undefined) throw referenced(current as { id: string; code: string }, "given another code");
+    if (foreignKeyViolation(error) !== undefined) throw referenced(current, "given another code");
     throw error;
   }
 }
@@ -153,7 +154,7 @@ export async function deletePartner(trx: Db, companyId: string, input: KeyInput)
   try {
     await trx("partners").where({ company_id: companyId, id: current.id }).delete();
   } catch (error) {
-    if (foreignKeyViolation(error) !== undefined) throw referenced(current as { id: string; code: string }, "deleted");
+    if (foreignKeyViolation(error) !== undefined) throw referenced(current, "deleted");
     throw error;
   }
   const partner = partnerToApi(current);
@@ -185,6 +186,6 @@ const partnerListSpec: ListSpec = {
 };
 
 export async function listPartners(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("partners").where("company_id", companyId), partnerListSpec, request, ["*"]);
+  const result = await runList<PartnersRow>(db, () => db("partners").where("company_id", companyId), partnerListSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(partnerToApi) };
 }
