@@ -6,8 +6,10 @@
 // every issued document's posting balances, its receivable is its gross in EUR, and refusals leave nothing behind.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
+import type { AccountingApi, RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "../support/world.js";
 import { UUID } from "../support/patterns.js";
 import { TEST_TIMEOUT_MS } from "../support/timing.js";
 import pg from "pg";
@@ -20,48 +22,39 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const CREATE = "/v1/sales/invoices/create";
-const UPDATE = "/v1/sales/invoices/update";
-const DELETE = "/v1/sales/invoices/delete";
-const ISSUE = "/v1/sales/invoices/issue";
-const GET = "/v1/sales/invoices/get";
-const LIST = "/v1/sales/invoices/list";
-const PDF = "/v1/sales/invoices/pdf";
-
-interface World {
-  companyId: string;
-  o: RequestOptions;
-  /** The typed SDK on the company, as integrators call it. */
-  api: Awaited<ReturnType<Harness["tenant"]>>["api"];
-  call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
-}
+type CreateBody = RequestBody<"sales_invoices_create">;
+type ListBody = RequestBody<"sales_invoices_list">;
+type Filter = NonNullable<ListBody["filter"]>[number];
+type Invoice = ResponseData<"sales_invoices_get">;
 
 const ADDRESS = { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" };
 
 /** A tenant with the lt-standard chart, a customer PIRKEJAS (14-day term), a supplier-only partner and two items. */
-async function world(): Promise<World> {
-  const t = await h.tenant({ vatCode: "LT100001919017", address: ADDRESS });
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w: World = { companyId: t.companyId, o, api: t.api, call: (path, body, extra = {}) => h.post(path, body, { ...o, ...extra }) };
-  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  await ok(w, "/v1/partners/create", {
-    name: "Šiaurės žuvėdra UAB",
-    code: "PIRKEJAS",
-    vatCode: "LT119511515",
-    registrationCode: "300000003",
-    countryCode: "LT",
-    address: { line1: "Ąžuolų g. 7", city: "Kaunas", postalCode: "LT-44001", countryCode: "LT" },
-    paymentTermDays: 14,
+const salesWorld = () =>
+  world(h, {
+    company: { vatCode: "LT100001919017", address: ADDRESS },
+    partners: [
+      {
+        name: "Šiaurės žuvėdra UAB",
+        code: "PIRKEJAS",
+        vatCode: "LT119511515",
+        registrationCode: "300000003",
+        countryCode: "LT",
+        address: { line1: "Ąžuolų g. 7", city: "Kaunas", postalCode: "LT-44001", countryCode: "LT" },
+        paymentTermDays: 14,
+      },
+      { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true },
+    ],
+    items: [
+      { code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "60" },
+      { code: "NOPRICE", name: "Be kainos", type: "product", unit: "vnt.", vatRatePercent: "21" },
+    ],
   });
-  await ok(w, "/v1/partners/create", { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true });
-  await ok(w, "/v1/catalog/items/create", { code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "60" });
-  await ok(w, "/v1/catalog/items/create", { code: "NOPRICE", name: "Be kainos", type: "product", unit: "vnt.", vatRatePercent: "21" });
-  return w;
-}
 
 const line = (over: Record<string, unknown> = {}) => ({ description: "Paslauga", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21", ...over });
-const draft = (w: World, over: Record<string, unknown> = {}) => ok(w, CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...over });
-const issued = async (w: World, over: Record<string, unknown> = {}) => ok(w, ISSUE, { id: (await draft(w, over)).id });
+const draft = (w: World, over: Record<string, unknown> = {}) =>
+  w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...over });
+const issued = async (w: World, over: Record<string, unknown> = {}) => w.api.sales.invoices.issue({ id: (await draft(w, over)).id });
 
 /** The text of a PDF as pdf.js extracts it, page by page. */
 async function pdfText(bytes: Buffer): Promise<string> {
@@ -78,7 +71,7 @@ async function pdfText(bytes: Buffer): Promise<string> {
 const invoiceEvents = async (w: World) =>
   (await h.db("webhook_events").where({ company_id: w.companyId }).whereLike("event_type", "sale_invoice.%").orderBy("seq")).map((e) => [e.event_type, e.data]);
 const invoiceRows = (w: World) => h.db("sale_invoices").where({ company_id: w.companyId });
-const journalOf = async (w: World, transactionId: string) => {
+const journalOf = async (w: World, transactionId: string | null) => {
   const entries = await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no");
   return entries.map((e) => ({
     account: e.account_code,
@@ -107,7 +100,7 @@ const E = (
 
 describe("create (draft)", () => {
   test("a draft has the defaults — due date from the partner's term, EUR, series SF, classifier PVM1 — no number and nothing posted", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const body = await draft(w, {
       lines: [line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined, quantity: "2.5" })],
     });
@@ -172,7 +165,7 @@ describe("create (draft)", () => {
   });
 
   test("the draft as created is the draft as read back; its audit record commits with it, and a refused create writes neither", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const body = await draft(w, {
       notes: "Ąčę",
       lines: [
@@ -180,11 +173,15 @@ describe("create (draft)", () => {
         line({ itemCode: "KONS", description: undefined, unitPriceExclVat: undefined, vatRatePercent: undefined }),
       ],
     });
-    expect(await ok(w, GET, { id: body.id })).toEqual(body);
+    expect(await w.api.sales.invoices.get({ id: body.id })).toEqual(body);
     const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.create" });
     expect(audit.map((a) => [a.target_ids, a.summary])).toEqual([[[body.id], {}]]);
-    const refused = await w.call(CREATE, { partnerCode: "NERA", issueDate: "2026-03-10", lines: [line()] });
-    expectError(refused, 422, "unprocessable", "sale_invoice.partner_unknown");
+    await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "NERA", issueDate: "2026-03-10", lines: [line()] }),
+      422,
+      "unprocessable",
+      "sale_invoice.partner_unknown",
+    );
     expect(await h.db("audit_log").where({ company_id: w.companyId, operation: "sales.invoices.create" })).toHaveLength(1);
     expect(await invoiceRows(w)).toHaveLength(1);
   });
@@ -231,7 +228,7 @@ describe("create (draft)", () => {
       "171.00",
     ],
   ])("%s", async (_name, lines, net, vat, gross) => {
-    const w = await world();
+    const w = await salesWorld();
     const body = await draft(w, { lines });
     expect([body.netTotal, body.vatTotal, body.grossTotal]).toEqual([net, vat, gross]);
     const [row] = await invoiceRows(w);
@@ -239,7 +236,7 @@ describe("create (draft)", () => {
   });
 
   test("the breakdown splits a rate by classifier and gives the rounding cent to the largest, so it sums to the per-rate VAT", async () => {
-    const w = await world();
+    const w = await salesWorld();
     // At 0%: two classifiers; at 21%: 0.05 + 0.05 + 0.05 = 0.15 -> 0.03 VAT (0.0315), classifiers' own shares 0.01 + 0.02.
     const body = await draft(w, {
       lines: [line({ unitPriceExclVat: "0.05" }), line({ unitPriceExclVat: "0.10" })],
@@ -268,7 +265,7 @@ describe("create (draft)", () => {
     ["PVM1 on a reduced rate", { lines: [line({ vatRatePercent: "5", vatClassifier: "PVM1" })] }, "vat_classifier.rate_mismatch"],
     ["a due date before the issue date", { dueDate: "2026-03-09" }, "sale_invoice.due_before_issue"],
     ["an unknown currency", { currency: "ABC" }, "currency.unknown"],
-    ["a credit note without the invoice it credits", { type: "credit_note" }, "sale_invoice.credit_target_invalid"],
+    ["a credit note without the invoice it credits", { type: "credit_note" as const }, "sale_invoice.credit_target_invalid"],
     [
       "an amount beyond what one document may carry",
       { lines: [line({ quantity: "999999999999", unitPriceExclVat: "999999999" })] },
@@ -283,15 +280,19 @@ describe("create (draft)", () => {
     ["returnToStock on an invoice", { lines: [line({ returnToStock: true })] }, "sale_invoice.return_invalid"],
     ["a lot on a line without an item", { lines: [line({ lotNumber: "A" })] }, "sale_invoice.tracking_invalid"],
   ])("%s -> 422, nothing stored", async (_name, over, key) => {
-    const w = await world();
-    const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...over });
-    expectError(res, 422, "unprocessable", key);
+    const w = await salesWorld();
+    await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...over }),
+      422,
+      "unprocessable",
+      key,
+    );
     expect(await invoiceRows(w)).toHaveLength(0);
     expect(await h.db("sale_invoice_lines").where({ company_id: w.companyId })).toHaveLength(0);
   });
 
   test("a December 2025 supply keeps its 9% in 2025, with its classifier", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const body = await draft(w, { issueDate: "2025-12-31", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
     expect(body.vatBreakdown).toEqual([{ vatRatePercent: "9.00", vatClassifier: "PVM2", taxableAmount: "100.00", vatAmount: "9.00" }]);
   });
@@ -305,49 +306,54 @@ describe("create (draft)", () => {
     ["a quantity with 5 decimals", { lines: [line({ quantity: "1.00001" })] }, "lines[0].quantity"],
     ["a unit price with 5 decimals", { lines: [line({ unitPriceExclVat: "0.12345" })] }, "lines[0].unitPriceExclVat"],
   ])("%s -> 400 naming the field", async (_name, over, field) => {
-    const w = await world();
-    const res = await w.call(CREATE, Object.assign({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()] }, over));
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await salesWorld();
+    const body = invalid(Object.assign({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()] }, over));
+    const error = await expectApiError(w.api.sales.invoices.create(body), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await invoiceRows(w)).toHaveLength(0);
   });
 });
 
 describe("drafts only: update and delete", () => {
   test("update replaces lines and recomputes totals; delete removes the draft and its lines", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w);
-    const updated = await ok(w, UPDATE, { id: d.id, notes: "Ačiū!", lines: [line({ unitPriceExclVat: "10" }), line({ unitPriceExclVat: "20" })] });
+    const updated = await w.api.sales.invoices.update({
+      id: d.id,
+      notes: "Ačiū!",
+      lines: [line({ unitPriceExclVat: "10" }), line({ unitPriceExclVat: "20" })],
+    });
     expect(updated).toMatchObject({ notes: "Ačiū!", netTotal: "30.00", vatTotal: "6.30", grossTotal: "36.30" });
     expect(updated.lines.map((l: any) => l.lineNo)).toEqual([1, 2]);
     expect(await h.db("sale_invoice_lines").where({ company_id: w.companyId, invoice_id: d.id })).toHaveLength(2);
-    await ok(w, DELETE, { id: d.id });
+    await w.api.sales.invoices.delete({ id: d.id });
     expect(await invoiceRows(w)).toHaveLength(0);
     expect(await h.db("sale_invoice_lines").where({ company_id: w.companyId })).toHaveLength(0);
   });
 
   test("an update whose new issue date makes a line's rate invalid is refused, the draft unchanged", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, { issueDate: "2025-12-30", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
-    expectError(await w.call(UPDATE, { id: d.id, issueDate: "2026-01-02" }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
+    await expectApiError(w.api.sales.invoices.update({ id: d.id, issueDate: "2026-01-02" }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
     expect((await invoiceRows(w))[0].issue_date).toBe("2025-12-30");
   });
 
   test.each([
-    ["update", UPDATE, (id: string) => ({ id, notes: "pakeista" })],
-    ["delete", DELETE, (id: string) => ({ id })],
-    ["issue again", ISSUE, (id: string) => ({ id })],
-  ])("%s of an issued invoice -> 409 sale_invoice.not_draft, nothing changes", async (_name, path, body) => {
-    const w = await world();
+    ["update", (api: AccountingApi, id: string) => api.sales.invoices.update({ id, notes: "pakeista" })],
+    ["delete", (api: AccountingApi, id: string) => api.sales.invoices.delete({ id })],
+    ["issue again", (api: AccountingApi, id: string) => api.sales.invoices.issue({ id })],
+  ])("%s of an issued invoice -> 409 sale_invoice.not_draft, nothing changes", async (_name, send) => {
+    const w = await salesWorld();
     const inv = await issued(w);
     const before = await invoiceRows(w);
-    expectError(await w.call(path, body(inv.id)), 409, "conflict", "sale_invoice.not_draft");
+    await expectApiError(send(w.api, inv.id), 409, "conflict", "sale_invoice.not_draft");
+
     expect(await invoiceRows(w)).toEqual(before);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
   });
 
   test("the database itself refuses to change or delete an issued invoice or its lines", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
     await expect(h.db("sale_invoices").where({ id: inv.id }).update({ net_total: "1.00" })).rejects.toThrow(/cannot be changed/);
     await expect(h.db("sale_invoices").where({ id: inv.id }).update({ status: "draft" })).rejects.toThrow(/cannot be changed/);
@@ -378,7 +384,7 @@ describe("drafts only: update and delete", () => {
 
 describe("issue", () => {
   test("numbers SF-1, snapshots the buyer, posts receivable / revenue / VAT exactly, and keeps the snapshot when the partner changes", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, {
       lines: [
         line({ unitPriceExclVat: "100" }),
@@ -386,7 +392,7 @@ describe("issue", () => {
         line({ unitPriceExclVat: "10", vatRatePercent: "5", vatClassifier: "PVM3" }),
       ],
     });
-    const inv = await ok(w, ISSUE, { id: d.id });
+    const inv = await w.api.sales.invoices.issue({ id: d.id });
     expect(inv).toMatchObject({
       status: "issued",
       number: "SF-1",
@@ -410,19 +416,19 @@ describe("issue", () => {
       E("4492", "0.00", "0.50"),
       E("4492", "0.00", "31.50"),
     ]);
-    await ok(w, "/v1/partners/update", {
+    await w.api.partners.update({
       id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id,
       name: "Naujas pavadinimas UAB",
     });
-    const again = await ok(w, GET, { id: inv.id });
+    const again = await w.api.sales.invoices.get({ id: inv.id });
     expect(again.partner.name).toBe("Šiaurės žuvėdra UAB");
     const stillDraft = await draft(w);
-    expect((await ok(w, GET, { id: stillDraft.id })).partner.name).toBe("Naujas pavadinimas UAB");
+    expect((await w.api.sales.invoices.get({ id: stillDraft.id })).partner.name).toBe("Naujas pavadinimas UAB");
   });
 
   test("a line naming an item takes the item's revenue account unless it names its own; a line without either posts to the rule's", async () => {
-    const w = await world();
-    await ok(w, "/v1/catalog/items/create", {
+    const w = await salesWorld();
+    await w.api.catalog.items.create({
       code: "MOKYM",
       name: "Mokymai",
       type: "service",
@@ -437,7 +443,7 @@ describe("issue", () => {
     expect(d.lines.map((l: any) => l.revenueAccountCode)).toEqual(["5001", "5003", null]);
     const stored = await h.db("sale_invoice_lines").where({ company_id: w.companyId, invoice_id: d.id }).orderBy("line_no");
     expect(stored.map((l) => l.revenue_account_code)).toEqual(["5001", "5003", null]);
-    const inv = await ok(w, ISSUE, { id: d.id });
+    const inv = await w.api.sales.invoices.issue({ id: d.id });
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
       E("2410", "157.30", "0.00", "PIRKEJAS"),
       E("5001", "0.00", "80.00"),
@@ -448,8 +454,8 @@ describe("issue", () => {
   });
 
   test("an item whose revenue account has since become a header account -> 422 on the line, nothing stored", async () => {
-    const w = await world();
-    await ok(w, "/v1/catalog/items/create", {
+    const w = await salesWorld();
+    await w.api.catalog.items.create({
       code: "SENAS",
       name: "Senas",
       type: "service",
@@ -459,20 +465,24 @@ describe("issue", () => {
       revenueAccountCode: "5003",
     });
     // A postable account with no postings may become a header account.
-    await ok(w, "/v1/ledger/accounts/update", { code: "5003", isPostable: false });
-    const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "SENAS", quantity: "1" }] });
-    expectError(res, 422, "unprocessable", "sale_invoice.account_invalid");
-    expect(res.body.error.fieldErrors["lines[0].revenueAccountCode"][0]).toMatch(/5003 is a header account/);
+    await w.api.ledger.accounts.update({ code: "5003", isPostable: false });
+    const error = await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "SENAS", quantity: "1" }] }),
+      422,
+      "unprocessable",
+      "sale_invoice.account_invalid",
+    );
+    expect(error.fieldErrors?.["lines[0].revenueAccountCode"][0]).toMatch(/5003 is a header account/);
     expect(await invoiceRows(w)).toHaveLength(0);
   });
 
   test("50 concurrent issues take SF-1..SF-50: consecutive, no gaps, no duplicates, one posting each", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const drafts = [];
     for (let i = 0; i < 50; i++) drafts.push(await draft(w));
-    const results = await Promise.all(drafts.map((d) => w.call(ISSUE, { id: d.id })));
+    const results = await Promise.all(drafts.map((d) => settle(w.api.sales.invoices.issue({ id: d.id }))));
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
-    const numbers = results.map((r) => Number(r.body.number.slice(3))).sort((a, b) => a - b);
+    const numbers = results.map((r) => Number(r.data!.number!.slice(3))).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "sale_invoice" })).toHaveLength(50);
     const series = await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" });
@@ -480,7 +490,7 @@ describe("issue", () => {
   });
 
   test("an issue that fails after taking its number gives it back: 20 concurrent issues, 5 failing at commit, number SF-1..SF-15", async () => {
-    const w = await world();
+    const w = await salesWorld();
     // A test-only deferred check that fails at COMMIT, after the numbering statement, for the drafts that ask for it.
     await h.db.raw(`
       create or replace function test_fail_at_commit() returns trigger language plpgsql as $$
@@ -494,12 +504,12 @@ describe("issue", () => {
     try {
       const drafts = [];
       for (let i = 0; i < 20; i++) drafts.push(await draft(w, i % 4 === 1 ? { notes: "fail-at-commit" } : {}));
-      const results = await Promise.all(drafts.map((d) => w.call(ISSUE, { id: d.id })));
+      const results = await Promise.all(drafts.map((d) => settle(w.api.sales.invoices.issue({ id: d.id }))));
       const failing = drafts.map((_, i) => i % 4 === 1);
       expect(results.map((r) => r.status >= 500)).toEqual(failing);
       const numbers = results
         .filter((r) => r.status === 200)
-        .map((r) => Number(r.body.number.slice(3)))
+        .map((r) => Number(r.data!.number!.slice(3)))
         .sort((a, b) => a - b);
       expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
       const rows = await invoiceRows(w);
@@ -533,7 +543,7 @@ describe("issue", () => {
   });
 
   test("each year has its own series: SF-1 of 2026 and SF-1 of 2027 are two invoices", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const a = await issued(w, { issueDate: "2026-12-31" });
     const b = await issued(w, { issueDate: "2027-01-01" });
     expect([a.number, b.number]).toEqual(["SF-1", "SF-1"]);
@@ -544,25 +554,24 @@ describe("issue", () => {
   });
 
   test("a line's revenue account that takes no postings any more -> 422 sale_invoice.posting_rejected naming the entry; nothing numbered or posted", async () => {
-    const w = await world();
-    await ok(w, "/v1/ledger/accounts/create", { code: "5099", name: "Kitos pajamos", type: "income" });
+    const w = await salesWorld();
+    await w.api.ledger.accounts.create({ code: "5099", name: "Kitos pajamos", type: "income" });
     const d = await draft(w, { lines: [line(), line({ revenueAccountCode: "5099" })] });
-    await ok(w, "/v1/ledger/accounts/update", { code: "5099", isPostable: false });
-    const res = await w.call(ISSUE, { id: d.id });
-    expectError(res, 422, "unprocessable", "sale_invoice.posting_rejected");
+    await w.api.ledger.accounts.update({ code: "5099", isPostable: false });
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "sale_invoice.posting_rejected");
     // Receivable, revenue 5000, revenue 5099, VAT: the third entry names the account.
-    expect(res.body.error.fieldErrors).toEqual({ "entries[2].accountCode": ["account 5099 is not postable"] });
+    expect(error.fieldErrors).toEqual({ "entries[2].accountCode": ["account 5099 is not postable"] });
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
     expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
   });
 
   test("into a locked month -> 409 period.locked; the draft stays a draft and no number is used", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const first = await issued(w);
-    await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
+    await w.api.ledger.periods.lock({ month: "2026-04" });
     const d = await draft(w, { issueDate: "2026-04-15" });
-    expectError(await w.call(ISSUE, { id: d.id }), 409, "conflict", "period.locked");
+    await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 409, "conflict", "period.locked");
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
     expect((await invoiceEvents(w)).map(([type, data]) => [type, (data as { number: string }).number])).toEqual([["sale_invoice.issued", "SF-1"]]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
@@ -571,29 +580,28 @@ describe("issue", () => {
   });
 
   test("an idempotent retry of issue replays the same number; one posting", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w);
-    const first = await w.call(ISSUE, { id: d.id }, { idempotencyKey: "issue-1" });
-    const replay = await w.call(ISSUE, { id: d.id }, { idempotencyKey: "issue-1" });
-    expect(first.status).toBe(200);
-    expect(replay.status).toBe(200);
-    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
-    expect(replay.body).toEqual(first.body);
+    const first = await w.api.sales.invoices.issue.withResponse({ id: d.id }, { idempotencyKey: "issue-1" });
+    const replay = await w.api.sales.invoices.issue.withResponse({ id: d.id }, { idempotencyKey: "issue-1" });
+    expect(first.response.headers.get("x-idempotent-replay")).toBeNull();
+    expect(replay.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.data).toEqual(first.data);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
   });
 
   test("an invoice that totals 0.00 -> 422 sale_invoice.nothing_to_post, no number used", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, { lines: [line({ unitPriceExclVat: "0" })] });
-    expectError(await w.call(ISSUE, { id: d.id }), 422, "unprocessable", "sale_invoice.nothing_to_post");
+    await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "sale_invoice.nothing_to_post");
     expect(await h.db("number_series").where({ company_id: w.companyId })).toEqual([]);
   });
 });
 
 describe("foreign currency", () => {
   test("the company's override of the issue date: lines carry currency, amount and rate; EUR parts sum to the receivable", async () => {
-    const w = await world();
-    await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.0837" });
+    const w = await salesWorld();
+    await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.0837" });
     const inv = await issued(w, {
       currency: "USD",
       lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "0.99", vatRatePercent: "0", vatClassifier: "PVM12" })],
@@ -616,7 +624,7 @@ describe("foreign currency", () => {
   });
 
   test("an ECB rate found 3 days back is used and named", async () => {
-    const w = await world();
+    const w = await salesWorld();
     await h.db("exchange_rates").insert({ currency_code: "SEK", rate_date: "2026-03-06", rate: "11.2345" });
     const inv = await issued(w, { currency: "SEK", issueDate: "2026-03-09", lines: [line({ unitPriceExclVat: "1000" })] });
     expect(inv.rate).toEqual({ rate: "11.2345", source: "ecb", date: "2026-03-06" });
@@ -624,64 +632,68 @@ describe("foreign currency", () => {
   });
 
   test("no rate within 7 days -> 422 fx.rate_missing; the draft stays a draft", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, { currency: "NOK" });
-    expectError(await w.call(ISSUE, { id: d.id }), 422, "unprocessable", "fx.rate_missing");
+    await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "fx.rate_missing");
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
     expect(await h.db("number_series").where({ company_id: w.companyId })).toEqual([]);
   });
 
   test("a catalog price is not taken as a price in another currency", async () => {
-    const w = await world();
-    const res = await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", currency: "USD", lines: [{ itemCode: "KONS", quantity: "1" }] });
-    expectError(res, 422, "unprocessable", "sale_invoice.line_incomplete");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].unitPriceExclVat"]);
+    const w = await salesWorld();
+    const error = await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", currency: "USD", lines: [{ itemCode: "KONS", quantity: "1" }] }),
+      422,
+      "unprocessable",
+      "sale_invoice.line_incomplete",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].unitPriceExclVat"]);
   });
 });
 
 describe("credit notes", () => {
   const credit = async (w: World, invoiceId: string, price: string, extra: Record<string, unknown> = {}) =>
-    w.call(ISSUE, { id: (await draft(w, { type: "credit_note", creditedInvoiceId: invoiceId, lines: [line({ unitPriceExclVat: price })], ...extra })).id });
+    w.api.sales.invoices.issue({
+      id: (await draft(w, { type: "credit_note", creditedInvoiceId: invoiceId, lines: [line({ unitPriceExclVat: price })], ...extra })).id,
+    });
 
   test("partial then full: KS-1 and KS-2 post the opposite entries; the invoice's outstanding falls to 0 and it becomes credited", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
     const first = await credit(w, inv.id, "40");
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ type: "credit_note", number: "KS-1", grossTotal: "48.40", outstanding: "0.00", creditedInvoiceId: inv.id });
-    expect(await journalOf(w, first.body.journalTransactionId)).toEqual([
+    expect(first).toMatchObject({ type: "credit_note", number: "KS-1", grossTotal: "48.40", outstanding: "0.00", creditedInvoiceId: inv.id });
+    expect(await journalOf(w, first.journalTransactionId!)).toEqual([
       E("2410", "0.00", "48.40", "PIRKEJAS"),
       E("5000", "40.00", "0.00"),
       E("4492", "8.40", "0.00"),
     ]);
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "issued", creditedAmount: "48.40", outstanding: "72.60" });
+    expect(await w.api.sales.invoices.get({ id: inv.id })).toMatchObject({ status: "issued", creditedAmount: "48.40", outstanding: "72.60" });
     expect((await invoiceEvents(w)).map(([type, data]) => [type, (data as { number: string }).number])).toEqual([
       ["sale_invoice.issued", "SF-1"],
       ["sale_invoice.credited", "KS-1"],
     ]);
-    expect((await invoiceEvents(w))[1][1]).toEqual(first.body);
+    expect((await invoiceEvents(w))[1][1]).toEqual(first);
     const second = await credit(w, inv.id, "60");
-    expect(second.body.number).toBe("KS-2");
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "credited", creditedAmount: "121.00", outstanding: "0.00" });
+    expect(second.number).toBe("KS-2");
+    expect(await w.api.sales.invoices.get({ id: inv.id })).toMatchObject({ status: "credited", creditedAmount: "121.00", outstanding: "0.00" });
   });
 
   test("crediting more than the gross -> 422 sale_invoice.credit_exceeds_gross, nothing posted", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
-    const res = await credit(w, inv.id, "100.01");
-    expectError(res, 422, "unprocessable", "sale_invoice.credit_exceeds_gross");
+    await expectApiError(credit(w, inv.id, "100.01"), 422, "unprocessable", "sale_invoice.credit_exceeds_gross");
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
-    expect((await ok(w, GET, { id: inv.id })).creditedAmount).toBe("0.00");
+    expect((await w.api.sales.invoices.get({ id: inv.id })).creditedAmount).toBe("0.00");
   });
 
   test("on a paid invoice the credit note carries what is owed back as its outstanding", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
     // The bank work will record payments; here the settlement columns are set as it will set them.
     await h.db("sale_invoices").where({ id: inv.id }).update({ paid_amount: "121.00", outstanding: "0.00", status: "paid" });
-    const res = await credit(w, inv.id, "50");
-    expect(res.body).toMatchObject({ grossTotal: "60.50", outstanding: "60.50" });
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "paid", creditedAmount: "60.50", outstanding: "0.00" });
+    expect(await credit(w, inv.id, "50")).toMatchObject({ grossTotal: "60.50", outstanding: "60.50" });
+
+    expect(await w.api.sales.invoices.get({ id: inv.id })).toMatchObject({ status: "paid", creditedAmount: "60.50", outstanding: "0.00" });
   });
 
   test.each([
@@ -689,23 +701,30 @@ describe("credit notes", () => {
     [
       "another partner's invoice",
       async (w: World) => {
-        await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" });
+        await w.api.partners.create({ name: "Kitas", code: "KITAS" });
         return (await issued(w, { partnerCode: "KITAS" })).id;
       },
     ],
     [
       "an invoice in another currency",
       async (w: World) => {
-        await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.1" });
+        await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.1" });
         return (await issued(w, { currency: "USD" })).id;
       },
     ],
   ])("crediting %s -> 422 sale_invoice.credit_target_invalid", async (_name, target) => {
-    const w = await world();
+    const w = await salesWorld();
     const id = await target(w);
     const before = (await invoiceRows(w)).length;
-    expectError(
-      await w.call(CREATE, { type: "credit_note", creditedInvoiceId: id, partnerCode: "PIRKEJAS", issueDate: "2026-03-10", currency: "EUR", lines: [line()] }),
+    await expectApiError(
+      w.api.sales.invoices.create({
+        type: "credit_note",
+        creditedInvoiceId: id,
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-10",
+        currency: "EUR",
+        lines: [line()],
+      }),
       422,
       "unprocessable",
       "sale_invoice.credit_target_invalid",
@@ -716,14 +735,19 @@ describe("credit notes", () => {
 
 describe("the tax point (supplyDate)", () => {
   test("a December 2025 supply invoiced on 2026-01-05 keeps 9% PVM2: accepted, stored, posted, shown in get, list and the PDF", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const lines = [line({ vatRatePercent: "9", vatClassifier: "PVM2" })];
     // At the issue date alone the 9% rate is gone.
-    expectError(await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-01-05", lines }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
+    await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-01-05", lines }),
+      422,
+      "unprocessable",
+      "vat_classifier.not_valid_on_date",
+    );
     const d = await draft(w, { issueDate: "2026-01-05", supplyDate: "2025-12-20", lines });
     expect(d).toMatchObject({ issueDate: "2026-01-05", supplyDate: "2025-12-20", vatTotal: "9.00", grossTotal: "109.00" });
     expect(d.vatBreakdown).toEqual([{ vatRatePercent: "9.00", vatClassifier: "PVM2", taxableAmount: "100.00", vatAmount: "9.00" }]);
-    const inv = await ok(w, ISSUE, { id: d.id });
+    const inv = await w.api.sales.invoices.issue({ id: d.id });
     expect(inv).toMatchObject({ status: "issued", number: "SF-1", issueDate: "2026-01-05", supplyDate: "2025-12-20", grossTotalEur: "109.00" });
     const [row] = await invoiceRows(w);
     expect([row.issue_date, row.supply_date, row.vat_total]).toEqual(["2026-01-05", "2025-12-20", "9.00"]);
@@ -734,25 +758,24 @@ describe("the tax point (supplyDate)", () => {
       E("5000", "0.00", "100.00"),
       E("4492", "0.00", "9.00"),
     ]);
-    expect((await ok(w, GET, { id: inv.id })).supplyDate).toBe("2025-12-20");
-    const listed = await ok(w, LIST, { filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] });
+    expect((await w.api.sales.invoices.get({ id: inv.id })).supplyDate).toBe("2025-12-20");
+    const listed = await w.api.sales.invoices.list({ filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] });
     expect(listed.rows.map((r: any) => [r.id, r.supplyDate])).toEqual([[inv.id, "2025-12-20"]]);
-    expect((await ok(w, LIST, { filter: [{ field: "issueDate", op: "lte", value: "2025-12-31" }] })).rows).toEqual([]);
-    const pdf = Buffer.from((await ok(w, PDF, { id: inv.id })).contentBase64, "base64");
+    expect((await w.api.sales.invoices.list({ filter: [{ field: "issueDate", op: "lte", value: "2025-12-31" }] })).rows).toEqual([]);
+    const pdf = Buffer.from((await w.api.sales.invoices.pdf({ id: inv.id })).contentBase64, "base64");
     expect(await pdfText(pdf)).toContain("Tiekimo data / Supply date: 2025-12-20");
   });
 
   test("an update moves the tax point: null makes it the issue date again, and the lines are checked at it (refused, the draft unchanged)", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, { issueDate: "2026-01-05", supplyDate: "2025-12-20", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
-    const res = await w.call(UPDATE, { id: d.id, supplyDate: null });
-    expectError(res, 422, "unprocessable", "vat_classifier.not_valid_on_date");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].vatClassifier"]);
+    const error = await expectApiError(w.api.sales.invoices.update({ id: d.id, supplyDate: null }), 422, "unprocessable", "vat_classifier.not_valid_on_date");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].vatClassifier"]);
     expect((await invoiceRows(w))[0].supply_date).toBe("2025-12-20");
-    const moved = await ok(w, UPDATE, { id: d.id, supplyDate: null, lines: [line()] });
+    const moved = await w.api.sales.invoices.update({ id: d.id, supplyDate: null, lines: [line()] });
     expect([moved.supplyDate, (await invoiceRows(w))[0].supply_date]).toEqual(["2026-01-05", null]);
-    expectError(
-      await w.call(UPDATE, { id: d.id, issueDate: "2026-01-04", supplyDate: "2026-01-05" }),
+    await expectApiError(
+      w.api.sales.invoices.update({ id: d.id, issueDate: "2026-01-04", supplyDate: "2026-01-05" }),
       422,
       "unprocessable",
       "sale_invoice.supply_date_invalid",
@@ -769,7 +792,7 @@ describe("credit notes at the credited invoice's tax point", () => {
     });
 
   test("a credit note of January 2026 on a December 2025 9% invoice carries 9% PVM2: its lines are checked at the invoice's tax point", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await decemberInvoice(w);
     // Through the SDK: what an integrator writes.
     const d = await w.api.sales.invoices.create({
@@ -787,7 +810,7 @@ describe("credit notes at the credited invoice's tax point", () => {
       E("5000", "40.00", "0.00"),
       E("4492", "3.60", "0.00"),
     ]);
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ creditedAmount: "43.60", outstanding: "125.90" });
+    expect(await w.api.sales.invoices.get({ id: inv.id })).toMatchObject({ creditedAmount: "43.60", outstanding: "125.90" });
   });
 
   test.each([
@@ -811,29 +834,32 @@ describe("credit notes at the credited invoice's tax point", () => {
     ],
     ["a supply date of its own", { supplyDate: "2026-01-05" }, "sale_invoice.supply_date_invalid", "supplyDate"],
   ])("%s -> 422 naming the field, nothing stored", async (_name, over, key, field) => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await decemberInvoice(w);
-    const res = await w.call(CREATE, {
-      partnerCode: "PIRKEJAS",
-      type: "credit_note",
-      creditedInvoiceId: inv.id,
-      issueDate: "2026-02-02",
-      lines: [line()],
-      ...over,
-    });
-    expectError(res, 422, "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const error = await expectApiError(
+      w.api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        issueDate: "2026-02-02",
+        lines: [line()],
+        ...over,
+      }),
+      422,
+      "unprocessable",
+      key,
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await invoiceRows(w)).toHaveLength(1);
   });
 
   test("a credit note whose line was changed in the database to a pair the invoice lacks is refused at issue; nothing is numbered or posted", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
     const d = await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "10" })] });
     await h.db("sale_invoice_lines").where({ invoice_id: d.id }).update({ vat_rate_percent: 5, vat_classifier: "PVM3" });
-    const res = await w.call(ISSUE, { id: d.id });
-    expectError(res, 422, "unprocessable", "sale_invoice.credit_vat_mismatch");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].vatRatePercent"]);
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "sale_invoice.credit_vat_mismatch");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].vatRatePercent"]);
     expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_credit_note" })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
   });
@@ -841,38 +867,44 @@ describe("credit notes at the credited invoice's tax point", () => {
 
 describe("numbers unique across invoices and credit notes", () => {
   test("a credit note may not take an invoice series' prefix, nor an invoice a credit-note series' prefix (create and update)", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
-    const res = await w.call(CREATE, {
-      partnerCode: "PIRKEJAS",
-      type: "credit_note",
-      creditedInvoiceId: inv.id,
-      issueDate: "2026-03-10",
-      seriesPrefix: "SF",
-      lines: [line({ unitPriceExclVat: "1" })],
+    const error = await expectApiError(
+      w.api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        issueDate: "2026-03-10",
+        seriesPrefix: "SF",
+        lines: [line({ unitPriceExclVat: "1" })],
+      }),
+      422,
+      "unprocessable",
+      "sale_invoice.prefix_in_use",
+    );
+    expect(error.fieldErrors).toEqual({ seriesPrefix: [expect.stringContaining("invoices")] });
+    const note = await w.api.sales.invoices.issue({
+      id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "1" })] })).id,
     });
-    expectError(res, 422, "unprocessable", "sale_invoice.prefix_in_use");
-    expect(res.body.error.fieldErrors).toEqual({ seriesPrefix: [expect.stringContaining("invoices")] });
-    const note = await ok(w, ISSUE, { id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "1" })] })).id });
     expect(note.number).toBe("KS-1");
-    expectError(
-      await w.call(CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", seriesPrefix: "KS", lines: [line()] }),
+    await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", seriesPrefix: "KS", lines: [line()] }),
       422,
       "unprocessable",
       "sale_invoice.prefix_in_use",
     );
     const other = await draft(w);
-    expectError(await w.call(UPDATE, { id: other.id, seriesPrefix: "KS" }), 422, "unprocessable", "sale_invoice.prefix_in_use");
+    await expectApiError(w.api.sales.invoices.update({ id: other.id, seriesPrefix: "KS" }), 422, "unprocessable", "sale_invoice.prefix_in_use");
     expect((await h.db("sale_invoices").where({ id: other.id }).first()).series_prefix).toBe("SF");
   });
 
   test("drafts of both types on one prefix before either was issued: the second to be issued is refused before it takes a number", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const first = await issued(w, { seriesPrefix: "A1" });
     const note = await draft(w, { type: "credit_note", creditedInvoiceId: first.id, seriesPrefix: "B1", lines: [line({ unitPriceExclVat: "1" })] });
     const invoice = await draft(w, { seriesPrefix: "B1" });
-    await ok(w, ISSUE, { id: invoice.id });
-    expectError(await w.call(ISSUE, { id: note.id }), 422, "unprocessable", "sale_invoice.prefix_in_use");
+    await w.api.sales.invoices.issue({ id: invoice.id });
+    await expectApiError(w.api.sales.invoices.issue({ id: note.id }), 422, "unprocessable", "sale_invoice.prefix_in_use");
     expect(
       (await h.db("number_series").where({ company_id: w.companyId }).orderBy(["document_type", "prefix"])).map((r) => [r.document_type, r.prefix]),
     ).toEqual([
@@ -883,93 +915,92 @@ describe("numbers unique across invoices and credit notes", () => {
   });
 
   test("the database refuses a second document of the year showing the same number (a series made around the rule): 409, nothing posted", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const inv = await issued(w);
     const note = await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "1" })] });
     await h.db("sale_invoices").where({ id: note.id }).update({ series_prefix: "SF" });
     await h.db("number_series").insert({ company_id: w.companyId, document_type: "sale_credit_note", prefix: "SF", year: 2026, next_number: 1 });
-    expectError(await w.call(ISSUE, { id: note.id }), 409, "conflict", "sale_invoice.number_taken");
+    await expectApiError(w.api.sales.invoices.issue({ id: note.id }), 409, "conflict", "sale_invoice.number_taken");
     expect((await h.db("sale_invoices").where({ id: note.id }).first()).status).toBe("draft");
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
-    expect((await ok(w, GET, { id: inv.id })).creditedAmount).toBe("0.00");
+    expect((await w.api.sales.invoices.get({ id: inv.id })).creditedAmount).toBe("0.00");
   });
 });
 
 describe("a partner or item deleted while a draft is being written", () => {
   // The deletion is committed while the create waits on it: the draft sees them gone (422), never a foreign-key 500.
-  const racing = async (w: World, remove: (c: pg.Client) => Promise<unknown>, body: Record<string, unknown>) => {
+  const racing = async (w: World, remove: (c: pg.Client) => Promise<unknown>, body: RequestBody<"sales_invoices_create">, key: string) => {
     const blocker = new pg.Client({ connectionString: h.connectionString });
     await blocker.connect();
     try {
       await blocker.query("begin");
       await remove(blocker);
-      const request = w.call(CREATE, body);
+      const request = expectApiError(w.api.sales.invoices.create(body), 422, "unprocessable", key);
       await waitForLockWaiters(h.db, { count: 1, excludePid: (blocker as any).processID, what: "the create waiting on the deletion" });
       await blocker.query("commit");
-      return await request;
+      await request;
     } finally {
       await blocker.end();
     }
   };
 
   test("the partner", async () => {
-    const w = await world();
-    await ok(w, "/v1/partners/create", { name: "Laikinas UAB", code: "LAIKINAS" });
-    const res = await racing(w, (c) => c.query("delete from partners where company_id = $1 and code = 'LAIKINAS'", [w.companyId]), {
-      partnerCode: "LAIKINAS",
-      issueDate: "2026-03-10",
-      lines: [line()],
-    });
-    expectError(res, 422, "unprocessable", "sale_invoice.partner_unknown");
+    const w = await salesWorld();
+    await w.api.partners.create({ name: "Laikinas UAB", code: "LAIKINAS" });
+    await racing(
+      w,
+      (c) => c.query("delete from partners where company_id = $1 and code = 'LAIKINAS'", [w.companyId]),
+      { partnerCode: "LAIKINAS", issueDate: "2026-03-10", lines: [line()] },
+      "sale_invoice.partner_unknown",
+    );
     expect(await invoiceRows(w)).toEqual([]);
   });
 
   test("an item", async () => {
-    const w = await world();
-    await ok(w, "/v1/catalog/items/create", { code: "LAIK", name: "Laikina", type: "service", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "5" });
-    const res = await racing(w, (c) => c.query("delete from catalog_items where company_id = $1 and code = 'LAIK'", [w.companyId]), {
-      partnerCode: "PIRKEJAS",
-      issueDate: "2026-03-10",
-      lines: [{ itemCode: "LAIK", quantity: "1" }],
-    });
-    expectError(res, 422, "unprocessable", "sale_invoice.item_unknown");
+    const w = await salesWorld();
+    await w.api.catalog.items.create({ code: "LAIK", name: "Laikina", type: "service", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "5" });
+    await racing(
+      w,
+      (c) => c.query("delete from catalog_items where company_id = $1 and code = 'LAIK'", [w.companyId]),
+      { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "LAIK", quantity: "1" }] },
+      "sale_invoice.item_unknown",
+    );
     expect(await invoiceRows(w)).toEqual([]);
   });
 });
 
 describe("issue checks again what may have changed since the draft", () => {
   test("an item deactivated after the draft was written: 422 sale_invoice.item_inactive naming the line, nothing numbered or posted", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w, { lines: [line(), { itemCode: "KONS", quantity: "1" }] });
     const item = await h.db("catalog_items").where({ company_id: w.companyId, code: "KONS" }).first();
-    await ok(w, "/v1/catalog/items/update", { id: item.id, active: false });
-    const res = await w.call(ISSUE, { id: d.id });
-    expectError(res, 422, "unprocessable", "sale_invoice.item_inactive");
-    expect(res.body.error.fieldErrors).toEqual({ "lines[1].itemCode": ["item KONS is not active any more"] });
+    await w.api.catalog.items.update({ id: item.id, active: false });
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "sale_invoice.item_inactive");
+    expect(error.fieldErrors).toEqual({ "lines[1].itemCode": ["item KONS is not active any more"] });
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
     expect(await h.db("number_series").where({ company_id: w.companyId })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
-    await ok(w, "/v1/catalog/items/update", { id: item.id, active: true });
-    expect((await ok(w, ISSUE, { id: d.id })).number).toBe("SF-1");
+    await w.api.catalog.items.update({ id: item.id, active: true });
+    expect((await w.api.sales.invoices.issue({ id: d.id })).number).toBe("SF-1");
   });
 
   test("a line whose classifier no longer fits a sale (changed in the database) is refused at issue, naming it", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w);
     await h.db("sale_invoice_lines").where({ invoice_id: d.id }).update({ vat_classifier: "PVM16" });
-    const res = await w.call(ISSUE, { id: d.id });
-    expectError(res, 422, "unprocessable", "sale_invoice.vat_classifier_not_applicable");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].vatClassifier"]);
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "sale_invoice.vat_classifier_not_applicable");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].vatClassifier"]);
+
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
   });
 });
 
 describe("events go through the one outbox writer", () => {
   test("a subscribed company: each event of an issue gets its delivery and job exactly as emitEvent makes them, in emission order", async () => {
-    const w = await world();
-    const sub = await ok(w, "/v1/webhooks/subscriptions/create", { url: "http://127.0.0.1:9/hook", eventTypes: ["*"] });
+    const w = await salesWorld();
+    const sub = await w.api.webhooks.subscriptions.create({ url: "http://127.0.0.1:9/hook", eventTypes: ["*"] });
     const [{ seq: before }] = await h.db("webhook_events").where({ company_id: w.companyId }).max({ seq: "seq" });
-    await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" }); // written by emitEvent
+    await w.api.partners.create({ name: "Kitas", code: "KITAS" }); // written by emitEvent
     const inv = await issued(w); // written by the issue's one statement
     const events = await h
       .db("webhook_events")
@@ -1040,24 +1071,27 @@ describe("events go through the one outbox writer", () => {
 
 describe("list", () => {
   test("filters on status, partner, dates, overdue; totals over every matching row", async () => {
-    const w = await world();
-    await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" });
+    const w = await salesWorld();
+    await w.api.partners.create({ name: "Kitas", code: "KITAS" });
     const a = await issued(w, { issueDate: "2026-01-05", dueDate: "2026-01-10" });
     const b = await issued(w, { issueDate: "2026-02-05", partnerCode: "KITAS", lines: [line({ unitPriceExclVat: "10" })] });
     const c = await draft(w, { issueDate: "2099-01-01" });
-    const ids = async (body: unknown) => (await ok(w, LIST, body)).rows.map((r: any) => r.id);
+    const ids = async (body: ListBody) => (await w.api.sales.invoices.list(body)).rows.map((r) => r.id);
     expect(await ids({})).toEqual([c.id, b.id, a.id]);
     expect(await ids({ filter: [{ field: "status", op: "eq", value: "draft" }] })).toEqual([c.id]);
     expect(await ids({ filter: [{ field: "partnerCode", op: "eq", value: "KITAS" }] })).toEqual([b.id]);
     expect(await ids({ filter: [{ field: "issueDate", op: "gte", value: "2026-02-01" }], sort: [{ field: "issueDate", dir: "asc" }] })).toEqual([b.id, c.id]);
-    const totals = await ok(w, LIST, { filter: [{ field: "status", op: "ne", value: "draft" }], totals: ["grossTotal", "outstanding", "netTotal"] });
+    const totals = await w.api.sales.invoices.list({
+      filter: [{ field: "status", op: "ne", value: "draft" }],
+      totals: ["grossTotal", "outstanding", "netTotal"],
+    });
     expect(totals.totals).toEqual({ grossTotal: "133.10", outstanding: "133.10", netTotal: "110.00" });
     expect(totals.rows[0].lines).toHaveLength(1);
-    expectError(await w.call(LIST, { filter: [{ field: "noSuchField", op: "eq", value: 1 }] }), 400, "validation");
+    await expectApiError(w.api.sales.invoices.list(invalid({ filter: [{ field: "noSuchField", op: "eq", value: 1 }] })), 400, "validation");
   });
 
   test("overdue: issued with something outstanding and due before the database's today (Vilnius), whatever the JS clock says", async () => {
-    const w = await world();
+    const w = await salesWorld();
     // Dates relative to the database's own day (TEST-AUDIT 7): the API judges "overdue" by it.
     const { rows } = await h.db.raw(
       `select ((now() at time zone 'Europe/Vilnius')::date - 20)::text as issued, ((now() at time zone 'Europe/Vilnius')::date - 1)::text as yesterday,
@@ -1073,18 +1107,22 @@ describe("list", () => {
       .update({ paid_amount: h.db.raw("gross_total"), outstanding: 0, status: "paid" });
     const notIssued = await draft(w, { issueDate, dueDate: yesterday });
     const ids = async (value: boolean) =>
-      (await ok(w, LIST, { filter: [{ field: "overdue", op: "eq", value }], sort: [{ field: "createdAt", dir: "asc" }] })).rows.map((r: any) => r.id);
+      (await w.api.sales.invoices.list({ filter: [{ field: "overdue", op: "eq", value }], sort: [{ field: "createdAt", dir: "asc" }] })).rows.map(
+        (r: any) => r.id,
+      );
     expect(await ids(true)).toEqual([overdue.id]);
     expect(await ids(false)).toEqual([dueToday.id, paid.id, notIssued.id]);
     // The same through the open-documents rollup, with totals.
-    expect((await ok(w, LIST, { filter: [{ field: "overdue", op: "eq", value: true }], totals: ["outstanding"] })).totals).toEqual({ outstanding: "121.00" });
+    expect((await w.api.sales.invoices.list({ filter: [{ field: "overdue", op: "eq", value: true }], totals: ["outstanding"] })).totals).toEqual({
+      outstanding: "121.00",
+    });
   });
 });
 
 describe("list totals from the rollup (sale_invoice_totals)", () => {
   test("stay exact through create, update, issue, credit note, payment-like settlement updates and delete", async () => {
-    const w = await world();
-    await ok(w, "/v1/partners/create", { name: "Kitas", code: "KITAS" });
+    const w = await salesWorld();
+    await w.api.partners.create({ name: "Kitas", code: "KITAS" });
     const rollup = async () =>
       (
         await h.db.raw(
@@ -1105,7 +1143,7 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
         )
       ).rows;
     // List requests the rollup answers, each with the SQL condition that selects the same invoices.
-    const cases: [unknown[], string, (string | string[])[]][] = [
+    const cases: [Filter[], string, (string | string[])[]][] = [
       [[], "true", []],
       [[{ field: "status", op: "eq", value: "issued" }], "status = ?", ["issued"]],
       [[{ field: "status", op: "in", value: ["issued", "partially_paid", "paid"] }], "status = any(?)", [["issued", "partially_paid", "paid"]]],
@@ -1160,7 +1198,7 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
         open: await openGroups("sale_invoices", "status in ('issued', 'partially_paid') and outstanding > 0"),
       });
       for (const [filter, condition, bindings] of cases) {
-        const listed = await ok(w, LIST, { filter, totals: ["netTotal", "vatTotal", "grossTotal", "outstanding"], pageSize: 1 });
+        const listed = await w.api.sales.invoices.list({ filter, totals: ["netTotal", "vatTotal", "grossTotal", "outstanding"], pageSize: 1 });
         const { rows } = await h.db.raw(
           `select count(*)::int as n, coalesce(sum(net_total), 0) as net, coalesce(sum(vat_total), 0) as vat, coalesce(sum(gross_total), 0) as gross,
                   coalesce(sum(outstanding), 0) as outstanding from sale_invoices where company_id = ? and ${condition}`,
@@ -1183,19 +1221,25 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
     const b = await draft(w, { issueDate: "2026-02-05", partnerCode: "KITAS", lines: [line({ unitPriceExclVat: "10" })] });
     const c = await draft(w, { issueDate: "2026-01-20", lines: [line({ unitPriceExclVat: "50" })] });
     await check("three drafts");
-    await ok(w, UPDATE, { id: c.id, issueDate: "2026-03-01", dueDate: "2026-03-15", partnerCode: "KITAS", lines: [line({ unitPriceExclVat: "55.55" })] });
+    await w.api.sales.invoices.update({
+      id: c.id,
+      issueDate: "2026-03-01",
+      dueDate: "2026-03-15",
+      partnerCode: "KITAS",
+      lines: [line({ unitPriceExclVat: "55.55" })],
+    });
     await check("draft updated (month, partner, amount)");
-    await ok(w, ISSUE, { id: a.id });
-    await ok(w, ISSUE, { id: b.id });
+    await w.api.sales.invoices.issue({ id: a.id });
+    await w.api.sales.invoices.issue({ id: b.id });
     await check("two issued");
-    const credit = await ok(w, CREATE, {
+    const credit = await w.api.sales.invoices.create({
       type: "credit_note",
       creditedInvoiceId: a.id,
       partnerCode: "PIRKEJAS",
       issueDate: "2026-02-10",
       lines: [line({ unitPriceExclVat: "20" })],
     });
-    await ok(w, ISSUE, { id: credit.id });
+    await w.api.sales.invoices.issue({ id: credit.id });
     await check("credit note issued");
     // What the bank module does: settlement columns only, straight in SQL.
     await h
@@ -1210,7 +1254,7 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
     await check("paid in part");
     await h.db("sale_invoices").where({ company_id: w.companyId }).whereIn("status", ["paid", "partially_paid"]).update({ updated_at: h.db.fn.now() });
     await check("a change that moves no figure");
-    await ok(w, DELETE, { id: c.id });
+    await w.api.sales.invoices.delete({ id: c.id });
     await check("draft deleted");
 
     // Which lists read a rollup: 1000 documents added to each rollup by hand show in those lists' counts only.
@@ -1225,10 +1269,10 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
         [w.companyId, value],
       );
     }
-    const count = async (filter: unknown[]) => (await ok(w, LIST, { filter, totals: ["grossTotal"], pageSize: 1 })).total;
+    const count = async (filter: Filter[]) => (await w.api.sales.invoices.list({ filter, totals: ["grossTotal"], pageSize: 1 })).total;
     const stored = async (condition: string) =>
       Number((await h.db("sale_invoices").where({ company_id: w.companyId }).whereRaw(condition).count({ n: "*" }))[0].n);
-    const routed: [unknown[], string, number][] = [
+    const routed: [Filter[], string, number][] = [
       [[], "true", 1000],
       [[{ field: "partnerCode", op: "eq", value: "PIRKEJAS" }], "partner_code = 'PIRKEJAS'", 1000],
       [
@@ -1251,13 +1295,13 @@ describe("list totals from the rollup (sale_invoice_totals)", () => {
 
 describe("pdf", () => {
   test("renders seller, buyer, number, lines and totals with every Lithuanian letter, extracted back with pdf.js", async () => {
-    const w = await world();
-    await ok(w, "/v1/partners/update", {
+    const w = await salesWorld();
+    await w.api.partners.update({
       id: (await h.db("partners").where({ company_id: w.companyId, code: "PIRKEJAS" }).first()).id,
       name: "ĄČĘĖĮŠŲŪŽ ąčęėįšųūž UAB",
     });
     const inv = await issued(w, { notes: "Apmokėti per 14 dienų", lines: [line({ description: "Žąsų plunksnų pagalvė" })] });
-    const res = await ok(w, PDF, { id: inv.id });
+    const res = await w.api.sales.invoices.pdf({ id: inv.id });
     expect(res).toMatchObject({ fileName: "SF-1.pdf", contentType: "application/pdf" });
     const bytes = Buffer.from(res.contentBase64, "base64");
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
@@ -1283,32 +1327,33 @@ describe("pdf", () => {
 
 describe("tenancy and scopes", () => {
   test("another account's invoice is 404 on get, issue, update, delete and pdf; nothing changes", async () => {
-    const w = await world();
-    const other = await world();
+    const w = await salesWorld();
+    const other = await salesWorld();
     const d = await draft(other);
-    for (const [path, body] of [
-      [GET, { id: d.id }],
-      [ISSUE, { id: d.id }],
-      [UPDATE, { id: d.id, notes: "x" }],
-      [DELETE, { id: d.id }],
-      [PDF, { id: d.id }],
-    ] as const) {
-      expectError(await w.call(path, body), 404, "not_found", "sale_invoice.not_found");
+    const invoices = w.api.sales.invoices;
+    for (const call of [
+      invoices.get({ id: d.id }),
+      invoices.issue({ id: d.id }),
+      invoices.update({ id: d.id, notes: "x" }),
+      invoices.delete({ id: d.id }),
+      invoices.pdf({ id: d.id }),
+    ]) {
+      await expectApiError(call, 404, "not_found", "sale_invoice.not_found");
     }
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
-    expect((await ok(w, LIST, {})).rows).toEqual([]);
+    expect((await w.api.sales.invoices.list({})).rows).toEqual([]);
   });
 
   test("a sales:read key lists but cannot create or issue (403); a purchases key cannot read sales", async () => {
-    const w = await world();
+    const w = await salesWorld();
     const d = await draft(w);
-    const read = await ok(w, "/v1/account/api-keys/create", { name: "read", scopes: ["sales:read"] });
-    const purchases = await ok(w, "/v1/account/api-keys/create", { name: "p", scopes: ["purchases:write"] });
-    const as = (key: string) => ({ key, companyId: w.companyId });
-    expect((await h.post(LIST, {}, as(read.key))).status).toBe(200);
-    expectError(await h.post(ISSUE, { id: d.id }, as(read.key)), 403, "forbidden");
-    expectError(await h.post(CREATE, { partnerCode: "PIRKEJAS", lines: [line()] }, as(read.key)), 403, "forbidden");
-    expectError(await h.post(GET, { id: d.id }, as(purchases.key)), 403, "forbidden");
+    const read = await w.api.account.apiKeys.create({ name: "read", scopes: ["sales:read"] });
+    const purchases = await w.api.account.apiKeys.create({ name: "p", scopes: ["purchases:write"] });
+    const reader = h.sdk(read.key, w.companyId);
+    expect((await reader.sales.invoices.list({})).rows.map((r) => r.id)).toEqual([d.id]);
+    await expectApiError(reader.sales.invoices.issue({ id: d.id }), 403, "forbidden");
+    await expectApiError(reader.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()] }), 403, "forbidden");
+    await expectApiError(h.sdk(purchases.key, w.companyId).sales.invoices.get({ id: d.id }), 403, "forbidden");
     expect((await h.db("sale_invoices").where({ id: d.id }).first()).status).toBe("draft");
   });
 });
@@ -1362,7 +1407,7 @@ describe("property: random invoices", () => {
         ["0", "PVM12"],
       ];
       // Requests that must be refused (422, key), each built from the run's invoice.
-      const REFUSALS: { name: string; key: string; at: "create" | "issue"; body: (inv: any) => Record<string, unknown> }[] = [
+      const REFUSALS: { name: string; key: string; at: "create" | "issue"; body: (inv: Invoice) => Partial<CreateBody> }[] = [
         {
           name: "9% after 2025",
           key: "vat_classifier.not_valid_on_date",
@@ -1407,9 +1452,9 @@ describe("property: random invoices", () => {
       for (let run = 0; run < 12; run++) {
         const random = rng(20261124 + run);
         const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
-        const w = await world();
-        await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.08371234" });
-        await ok(w, "/v1/reference/exchange-rates/set", { currency: "JPY", date: "2026-03-10", rate: "161.37" });
+        const w = await salesWorld();
+        await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.08371234" });
+        await w.api.reference.exchangeRates.set({ currency: "JPY", date: "2026-03-10", rate: "161.37" });
         const currency = pick(["EUR", "USD", "JPY"]);
         const lines = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
           const [rate, classifier] = pick(PAIRS);
@@ -1427,15 +1472,17 @@ describe("property: random invoices", () => {
         const refusal = pick(REFUSALS);
         const before = await counts(w);
         const body = { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line()], ...refusal.body(inv) };
-        const res = refusal.at === "create" ? await w.call(CREATE, body) : await w.call(ISSUE, { id: (await ok(w, CREATE, body)).id });
-        expect({ run, refusal: refusal.name, status: res.status, key: res.body.error?.key }).toEqual({
+        const res = await settle(
+          refusal.at === "create" ? w.api.sales.invoices.create(body) : w.api.sales.invoices.issue({ id: (await w.api.sales.invoices.create(body)).id }),
+        );
+        expect({ run, refusal: refusal.name, status: res.status, key: res.error?.key }).toEqual({
           run,
           refusal: refusal.name,
           status: 422,
           key: refusal.key,
         });
         // Nothing issued, numbered or posted (a refused issue leaves its draft, which is deleted to compare).
-        if (refusal.at === "issue") await ok(w, DELETE, { id: (await invoiceRows(w).where({ status: "draft" }).first()).id });
+        if (refusal.at === "issue") await w.api.sales.invoices.delete({ id: (await invoiceRows(w).where({ status: "draft" }).first()).id });
         expect({ run, after: await counts(w) }).toEqual({ run, after: before });
 
         // A credit note of part of the invoice: a random share of each of some of its lines, same rate and classifier.
@@ -1449,9 +1496,11 @@ describe("property: random invoices", () => {
               .toFixed(),
           }));
         const noteLines = part.length ? part : [lines[0]];
-        const note = await ok(w, ISSUE, { id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, currency, lines: noteLines })).id });
+        const note = await w.api.sales.invoices.issue({
+          id: (await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, currency, lines: noteLines })).id,
+        });
         await checkPosting(w, note, run, "credit");
-        const after = await ok(w, GET, { id: inv.id });
+        const after = await w.api.sales.invoices.get({ id: inv.id });
         expect({ run, credited: after.creditedAmount, outstanding: after.outstanding }).toEqual({
           run,
           credited: note.grossTotal,

@@ -41,6 +41,22 @@ export async function expectApiError(call: Promise<unknown>, status: number, cod
  */
 export const invalid = (body: unknown): never => body as never;
 
+/** How an SDK call ended: 200 with its body, or the status of the AccountingApiError it threw. */
+export type Settled<T> = { status: 200; data: T; error?: undefined } | { status: number; data?: undefined; error: AccountingApiError };
+
+/**
+ * Awaits an SDK call that may succeed or fail (races, tables of outcomes) without throwing on an error answer; any
+ * other failure (a broken contract, a network error) still fails the test.
+ */
+export async function settle<T>(call: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { status: 200, data: await call };
+  } catch (e) {
+    if (!(e instanceof AccountingApiError) || e.status === 0) throw e;
+    return { status: e.status, error: e };
+  }
+}
+
 /** The body of an answer that must be a 200; any other answer fails the test with the answer. */
 export async function okBody(res: Promise<ApiResponse>): Promise<any> {
   const r = await res;
