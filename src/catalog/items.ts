@@ -2,6 +2,7 @@
 // decimal strings in and out and `numeric` in Postgres; nothing here turns them into JS numbers.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { CatalogItemsRow, LedgerAccountsRow } from "../db/rows.js";
 import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { formatDecimal } from "../shared/decimal.js";
 import { conflict, notFound, unprocessable, validationError, type FieldErrors } from "../shared/errors.js";
@@ -34,7 +35,7 @@ type Field = keyof typeof COLUMNS;
 
 const price = (value: string | null) => (value === null ? null : formatDecimal(value, "unitPrice"));
 
-export function catalogItemToApi(row: Record<string, any>): CatalogItem {
+export function catalogItemToApi(row: CatalogItemsRow): CatalogItem {
   return {
     id: row.id,
     code: row.code,
@@ -50,8 +51,8 @@ export function catalogItemToApi(row: Record<string, any>): CatalogItem {
     revenueAccountCode: row.revenue_account_code,
     expenseAccountCode: row.expense_account_code,
     active: row.active,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -94,7 +95,7 @@ const ACCOUNT_FIELDS = [
 async function accountProblems(db: Db, companyId: string, input: Partial<Record<Field, unknown>>) {
   const sent = ACCOUNT_FIELDS.filter((f) => typeof input[f.field] === "string");
   if (sent.length === 0) return [];
-  const rows: { code: string; type: string; is_postable: boolean }[] = await db("ledger_accounts")
+  const rows: Pick<LedgerAccountsRow, "code" | "type" | "is_postable">[] = await db<LedgerAccountsRow>("ledger_accounts")
     .where("company_id", companyId)
     .whereIn(
       "code",
@@ -123,11 +124,11 @@ const toColumns = (input: Partial<Record<Field, unknown>>) =>
   );
 
 const codeTaken = (code: string) => conflict(`A catalog item with code ${code} already exists.`, "catalog_item.code_taken", { code });
-const referenced = (row: Record<string, any>, action: string) =>
+const referenced = (row: Pick<CatalogItemsRow, "id" | "code">, action: string) =>
   conflict(`The catalog item ${row.code} is referenced by other records; it cannot be ${action}.`, "catalog_item.referenced", { id: row.id, code: row.code });
 
 /** Constraint violations that the contract's patterns should have prevented; mapped so they are never a 500. */
-function mapWriteError(error: unknown, code: string | undefined, current?: Record<string, any>): never {
+function mapWriteError(error: unknown, code: string | undefined, current?: CatalogItemsRow): never {
   if (uniqueViolation(error) === "catalog_items_company_code_key") throw codeTaken(code!);
   const account = ACCOUNT_FIELDS.find(
     (f) => foreignKeyViolation(error) === `catalog_items_${f.field === "revenueAccountCode" ? "revenue" : "expense"}_account_fkey`,
@@ -140,7 +141,7 @@ function mapWriteError(error: unknown, code: string | undefined, current?: Recor
 export async function createCatalogItem(trx: Db, company: CompanyContext, input: CreateInput): Promise<CatalogItem> {
   const vat = await checkRules(trx, company, input, input);
   try {
-    const [row] = await trx("catalog_items")
+    const [row] = await trx<CatalogItemsRow>("catalog_items")
       .insert({ company_id: company.id, ...toColumns({ ...input, ...vat }) })
       .returning("*");
     return catalogItemToApi(row);
@@ -149,13 +150,13 @@ export async function createCatalogItem(trx: Db, company: CompanyContext, input:
   }
 }
 
-async function findItem(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<Record<string, any>> {
+async function findItem(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<CatalogItemsRow> {
   if ((key.id === undefined) === (key.code === undefined)) {
     const message = "send exactly one of id and code";
     throw validationError({ id: [message], code: [message] }, "Name the item by id or by code.");
   }
   const where = key.id !== undefined ? { company_id: companyId, id: key.id } : { company_id: companyId, code: key.code };
-  const query = db("catalog_items").where(where).first();
+  const query = db<CatalogItemsRow>("catalog_items").where(where).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The catalog item", "catalog_item.not_found", key.id !== undefined ? { id: key.id } : { code: key.code });
   return row;
@@ -177,7 +178,7 @@ export async function updateCatalogItem(trx: Db, company: CompanyContext, input:
   const columns = toColumns({ ...changes, ...vat });
   if (Object.keys(columns).length === 0) return catalogItemToApi(current);
   try {
-    const [row] = await trx("catalog_items")
+    const [row] = await trx<CatalogItemsRow>("catalog_items")
       .where({ company_id: company.id, id })
       .update({ ...columns, updated_at: trx.fn.now() })
       .returning("*");
@@ -222,6 +223,6 @@ const catalogItemListSpec: ListSpec = {
 };
 
 export async function listCatalogItems(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("catalog_items").where("company_id", companyId), catalogItemListSpec, request, ["*"]);
+  const result = await runList<CatalogItemsRow>(db, () => db("catalog_items").where("company_id", companyId), catalogItemListSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(catalogItemToApi) };
 }

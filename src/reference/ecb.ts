@@ -15,6 +15,15 @@ export interface EcbDay {
   rates: { currency: string; rate: string }[];
 }
 
+/** A Cube element as the parser gives it (any of it may be missing or of another type in a hostile file). */
+interface Cube {
+  time?: unknown;
+  currency?: unknown;
+  rate?: unknown;
+  /** Always an array (the parser's isArray). */
+  Cube?: Cube[];
+}
+
 export type EcbFile = "daily" | "hist-90d" | "hist";
 
 /** The address of one of the three files, from EXCHANGE_RATES_URL (the folder, or any `.xml` file in it). */
@@ -39,7 +48,7 @@ const malformed = (detail: string) =>
 
 /** Parses an ECB rates document into days, newest first. Throws `exchange_rates.source_malformed`. */
 export function parseEcbXml(xml: string): EcbDay[] {
-  let doc: Record<string, any>;
+  let doc: { "gesmes:Envelope"?: { Cube?: Cube[] } };
   try {
     doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseAttributeValue: false, isArray: (name) => name === "Cube" }).parse(xml, true);
   } catch (error) {
@@ -52,7 +61,7 @@ export function parseEcbXml(xml: string): EcbDay[] {
   for (const dayCube of outer.Cube ?? []) {
     const date = dayCube.time;
     if (typeof date !== "string" || !isIsoDate(date)) throw malformed(`a Cube has time=${JSON.stringify(date)}`);
-    const rates = (dayCube.Cube ?? []).map((c: { currency?: string; rate?: string }) => {
+    const rates = (dayCube.Cube ?? []).map((c) => {
       if (typeof c.currency !== "string" || !/^[A-Z]{3}$/.test(c.currency)) throw malformed(`a rate on ${date} has currency=${JSON.stringify(c.currency)}`);
       if (typeof c.rate !== "string" || !RATE.test(c.rate) || new Decimal(c.rate).isZero())
         throw malformed(`${c.currency} on ${date} has rate=${JSON.stringify(c.rate)}`);

@@ -2,6 +2,7 @@
 // of the product converts currency with. Rates are units of the currency per 1 EUR.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { ExchangeRateOverridesRow } from "../db/rows.js";
 import { trimDecimal } from "../shared/decimal.js";
 import { notFound, unprocessable } from "../shared/errors.js";
 import { emitEventToSubscribedCompanies } from "../events/index.js";
@@ -94,16 +95,16 @@ export async function setOverride(
   return { currencyCode: rows[0].currency_code, date: rows[0].rate_date, rate: trimDecimal(rows[0].rate) };
 }
 
-const overrideToApi = (row: Record<string, any>): Override => ({
+const overrideToApi = (row: ExchangeRateOverridesRow): Override => ({
   currencyCode: row.currency_code,
   date: row.rate_date,
   rate: trimDecimal(row.rate),
   setByKeyId: row.set_by_key_id,
-  setAt: new Date(row.set_at).toISOString(),
+  setAt: row.set_at.toISOString(),
 });
 
 export async function deleteOverride(trx: Db, companyId: string, input: { currency: string; date: string }): Promise<Override> {
-  const [row] = await trx("exchange_rate_overrides")
+  const [row] = await trx<ExchangeRateOverridesRow>("exchange_rate_overrides")
     .where({ company_id: companyId, currency_code: input.currency, rate_date: input.date })
     .delete()
     .returning("*");
@@ -126,7 +127,9 @@ const overrideListSpec: ListSpec = {
 };
 
 export async function listOverrides(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("exchange_rate_overrides").where("company_id", companyId), overrideListSpec, request, ["*"]);
+  const result = await runList<ExchangeRateOverridesRow>(db, () => db("exchange_rate_overrides").where("company_id", companyId), overrideListSpec, request, [
+    "*",
+  ]);
   return { ...result, rows: result.rows.map(overrideToApi), totals: trimTotals(result.totals) };
 }
 

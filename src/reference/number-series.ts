@@ -3,6 +3,7 @@
 // consecutive numbers and a rolled-back document gives its number back. Series never go down (a trigger).
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { NumberSeriesRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { conflict } from "../shared/errors.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
@@ -13,7 +14,7 @@ export type DocumentType = NumberSeries["documentType"];
 
 export const formatNumber = (prefix: string, n: number | string) => `${prefix}-${n}`;
 
-function seriesToApi(row: Record<string, any>): NumberSeries {
+function seriesToApi(row: NumberSeriesRow): NumberSeries {
   return {
     id: row.id,
     documentType: row.document_type,
@@ -21,8 +22,8 @@ function seriesToApi(row: Record<string, any>): NumberSeries {
     year: row.year,
     nextNumber: Number(row.next_number),
     nextFormatted: formatNumber(row.prefix, row.next_number),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -33,7 +34,7 @@ function seriesToApi(row: Record<string, any>): NumberSeries {
 export async function createSeries(trx: Db, companyId: string, input: CreateInput): Promise<NumberSeries> {
   const startAt = input.startAt ?? 1;
   const identity = { company_id: companyId, document_type: input.documentType, prefix: input.prefix, year: input.year };
-  const existing = await trx("number_series").where(identity).forUpdate().first();
+  const existing = await trx<NumberSeriesRow>("number_series").where(identity).forUpdate().first();
   if (existing) {
     if (startAt <= Number(existing.next_number)) {
       throw conflict(
@@ -42,15 +43,15 @@ export async function createSeries(trx: Db, companyId: string, input: CreateInpu
         { id: existing.id, nextNumber: Number(existing.next_number) },
       );
     }
-    const [raised] = await trx("number_series")
+    const [raised] = await trx<NumberSeriesRow>("number_series")
       .where({ company_id: companyId, id: existing.id })
-      .update({ next_number: startAt, updated_at: trx.fn.now() })
+      .update({ next_number: String(startAt), updated_at: trx.fn.now() })
       .returning("*");
     return seriesToApi(raised);
   }
   try {
-    const [created] = await trx("number_series")
-      .insert({ ...identity, next_number: startAt })
+    const [created] = await trx<NumberSeriesRow>("number_series")
+      .insert({ ...identity, next_number: String(startAt) })
       .returning("*");
     return seriesToApi(created);
   } catch (error) {
@@ -102,6 +103,6 @@ const seriesListSpec: ListSpec = {
 };
 
 export async function listSeries(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("number_series").where("company_id", companyId), seriesListSpec, request, ["*"]);
+  const result = await runList<NumberSeriesRow>(db, () => db("number_series").where("company_id", companyId), seriesListSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(seriesToApi) };
 }

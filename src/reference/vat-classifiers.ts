@@ -3,23 +3,16 @@
 // happened, PVM įstatymas Art. 14), never "today": a December 2025 supply invoiced in January 2026 keeps 9%.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { VatClassifiersRow } from "../db/rows.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { ApiError } from "../shared/errors.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
 type VatClassifier = components["schemas"]["Reference.VatClassifier"];
 
-export interface ClassifierRow {
-  code: string;
-  kind: string;
-  rate: string;
-  valid_from: string;
-  valid_to: string | null;
-  replaced_by: string[];
-  default_for_rate: boolean;
-}
+export type ClassifierRow = Pick<VatClassifiersRow, "code" | "kind" | "rate" | "valid_from" | "valid_to" | "replaced_by" | "default_for_rate">;
 
-function classifierToApi(row: Record<string, any>): VatClassifier {
+function classifierToApi(row: VatClassifiersRow): VatClassifier {
   return {
     countryCode: row.country_code,
     code: row.code,
@@ -50,7 +43,7 @@ const listSpec: ListSpec = {
 };
 
 export async function listVatClassifiers(db: Db, countryCode: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("vat_classifiers").where("country_code", countryCode), listSpec, request, ["*"]);
+  const result = await runList<VatClassifiersRow>(db, () => db("vat_classifiers").where("country_code", countryCode), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(classifierToApi) };
 }
 

@@ -2,6 +2,7 @@
 // "Today" is the country's calendar day, so a rate change at midnight in Vilnius is not three hours late.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { VatRatesRow } from "../db/rows.js";
 import { formatDecimal } from "../shared/decimal.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
@@ -13,7 +14,10 @@ const timeZoneOf = (countryCode: string) => TIME_ZONES[countryCode] ?? "UTC";
 /** SQL for the country's current date; its one binding is the time zone. */
 const TODAY_SQL = "(now() at time zone ?)::date";
 
-function vatRateToApi(row: Record<string, any>): VatRate {
+/** A vat_rates row with whether it applies on the country's today. */
+type VatRateListRow = VatRatesRow & { valid_today: boolean };
+
+function vatRateToApi(row: VatRateListRow): VatRate {
   return {
     countryCode: row.country_code,
     rate: formatDecimal(row.rate, "percent"),
@@ -48,7 +52,7 @@ function vatRateListSpec(timeZone: string): ListSpec {
 
 export async function listVatRates(db: Db, countryCode: string, request: ListRequest) {
   const timeZone = timeZoneOf(countryCode);
-  const result = await runList<Record<string, any>>(
+  const result = await runList<VatRateListRow>(
     db,
     () => db("vat_rates").where("country_code", countryCode),
     vatRateListSpec(timeZone),
