@@ -2,21 +2,27 @@
 // (src/http/pipeline.ts calls recordAudit; handlers may refine the note). Records cannot be changed (trigger).
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
+import { SqlParams } from "../db/sql-params.js";
 
-/** What a handler may say about its mutation; the defaults are derived from the operation and its result. */
-export interface AuditNote {
+/** What a mutation may say about itself; the defaults are derived from the operation and its result. */
+export interface AuditDetails {
   /** Defaults to the operation's path as dotted words (`partners.create`). */
   operation?: string;
   /** Defaults to the result's `id`. */
   targetIds?: string[];
   /** Defaults to the identifying scalars of the result (code, number, name, date...). */
   summary?: Record<string, unknown>;
+}
+
+/** A request's audit note, as a mutating handler receives it (`ctx.audit`): the details it may refine, and who asks. */
+export interface AuditNote extends AuditDetails {
+  /** The account, company, key, request and operation of the request: set by the pipeline. */
+  readonly context: AuditContext;
   /**
-   * The operation's last statement, run right before commit, which writes the audit record itself (`row`, the
-   * columns recordAudit would insert). For a document numbered from a series (src/sales/numbering.ts): its
-   * series row stays locked from that statement to the commit, so nothing else may run in between.
+   * Set by auditRecordOf when the mutation writes the record itself, in its own last statement: the pipeline then
+   * writes none.
    */
-  finish?: (trx: Db, row: AuditRow) => Promise<void>;
+  written?: boolean;
 }
 
 /** The columns of one audit_log row as recordAudit writes it. */
@@ -65,7 +71,7 @@ export function defaultOperation(operationPath: string): string {
     .join(".");
 }
 
-export function auditRow(context: AuditContext, note: AuditNote, result: unknown): AuditRow {
+export function auditRow(context: AuditContext, note: AuditDetails, result: unknown): AuditRow {
   const r = (result && typeof result === "object" ? result : {}) as Record<string, unknown>;
   const targetIds = note.targetIds ?? (typeof r.id === "string" ? [r.id] : []);
   const summary = note.summary ?? Object.fromEntries(SUMMARY_FIELDS.filter((f) => ["string", "number", "boolean"].includes(typeof r[f])).map((f) => [f, r[f]]));
@@ -80,20 +86,33 @@ export function auditRow(context: AuditContext, note: AuditNote, result: unknown
   };
 }
 
-// Every mutation's last statement (src/http/pipeline.ts): prepared once per connection, not built and planned anew.
-const AUDIT_INSERT_SQL = `
-  insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
-  values ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text[], $6::jsonb, $7::text)`;
+/**
+ * The insert of `row` into audit_log, with its values as parameters of `p`: the one text of an audit record's
+ * write, for recordAudit and for a statement that writes the record among its own writes. `summary` may rewrite the
+ * summary's SQL (jsonb), reading the tables of `from`.
+ */
+export function auditInsertSql(p: SqlParams, row: AuditRow, options: { summary?: (json: string) => string; from?: string } = {}): string {
+  const summary = p.jsonb(row.summary);
+  return `insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
+    select ${p.uuid(row.account_id)}, ${p.uuid(row.company_id)}, ${p.uuid(row.key_id)}, ${p.text(row.operation)}, ${p.texts(row.target_ids)},
+           ${options.summary ? options.summary(summary) : summary}, ${p.text(row.request_id)}${options.from ? `\n      from ${options.from}` : ""}`;
+}
 
-export async function recordAudit(trx: Db, context: AuditContext, note: AuditNote, result: unknown): Promise<void> {
-  const row = auditRow(context, note, result);
-  await preparedQuery(trx, "audit_insert", AUDIT_INSERT_SQL, [
-    row.account_id,
-    row.company_id,
-    row.key_id,
-    row.operation,
-    row.target_ids,
-    JSON.stringify(row.summary),
-    row.request_id,
-  ]);
+// Every mutation's last statement (src/http/pipeline.ts): prepared once per connection, not built and planned anew.
+export async function recordAudit(trx: Db, context: AuditContext, note: AuditDetails, result: unknown): Promise<void> {
+  const p = new SqlParams();
+  await preparedQuery(trx, "audit_insert", auditInsertSql(p, auditRow(context, note, result)), p.values);
+}
+
+/**
+ * The record of a mutation that writes it in its own last statement, as data for that statement: a document's
+ * issue, whose numbering statement holds its series row locked until commit, so that nothing may run after it
+ * (src/sales/numbering.ts), and a sales draft's create (one write). The mutation names its targets and summary
+ * (`details`, over what the handler set); the note is marked written, so the pipeline adds no record of its own, and
+ * the statement must then be the transaction's last, as the pipeline's insert would have been
+ * (commitBehindLastStatement, src/db/transaction.ts).
+ */
+export function auditRecordOf(note: AuditNote, details: AuditDetails): AuditRow {
+  note.written = true;
+  return auditRow(note.context, { ...note, ...details }, undefined);
 }

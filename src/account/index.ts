@@ -1,3 +1,3 @@
 // The face of the account module: what other modules may use of it (issue 23; STYLE 20). Anything not exported here is
 // the module's own business; dependency-cruiser (.dependency-cruiser.cjs) refuses an import past this file.
-export { recordAudit, type AuditNote, type AuditRow } from "./audit.js";
+export { auditInsertSql, auditRecordOf, recordAudit, type AuditNote, type AuditRow } from "./audit.js";

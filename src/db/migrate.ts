@@ -1,6 +1,7 @@
 import { runMigrations } from "graphile-worker";
 import pg from "pg";
 import { createDb, createJobPool, type Db } from "./connection.js";
+import { applyDefinitions, pendingDefinitions } from "./definitions.js";
 import { migrationSource } from "./migrations/index.js";
 
 // Serialises concurrent starts (several API processes and workers on one database) on one session-level
@@ -16,6 +17,8 @@ export async function migrate(directConnectionString: string): Promise<void> {
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await db.migrate.latest({ migrationSource });
+    // Then the functions whose definition changed (src/db/functions), in the same lock.
+    await applyDefinitions(db);
     const jobs = createJobPool({ connectionString: directConnectionString, max: 1, applicationName: "accounting-migrate", onError: () => undefined });
     try {
       await runMigrations({ pgPool: jobs });
@@ -28,7 +31,10 @@ export async function migrate(directConnectionString: string): Promise<void> {
   }
 }
 
-/** Names of the migrations this build has that the database has not applied (empty when it is current). */
+/**
+ * Names of the migrations this build has that the database has not applied, and of the definitions whose text it
+ * does not have (`definition:<name>`, src/db/definitions.ts): empty when it is current.
+ */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const known = await migrationSource.getMigrations([]);
   const applied = new Set<string>(
@@ -36,5 +42,6 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
       .pluck("name")
       .catch(() => [])) as string[],
   );
-  return known.filter((name) => !applied.has(name));
+  const definitions = await pendingDefinitions(db).catch(() => ["(unreadable)"]);
+  return [...known.filter((name) => !applied.has(name)), ...definitions.map((name) => `definition:${name}`)];
 }

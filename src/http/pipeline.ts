@@ -8,7 +8,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
 import { commitBehindLastStatement, retryOnLostConnection, withTransaction } from "../db/transaction.js";
-import { auditRow, recordAudit, type AuditNote } from "../account/audit.js";
+import { recordAudit, type AuditNote } from "../account/audit.js";
 import { ApiError, unprocessable, validationError } from "../shared/errors.js";
 import type { Handler, OffloadedBody } from "../handlers/types.js";
 import type { Logger } from "../log.js";
@@ -124,23 +124,22 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
 
     const handler = handlers.get(op.operationId)!;
     const requestId: string = ctx.state.requestId;
+    const auditContext = { accountId: principal.accountId, companyId: company?.id ?? null, keyId: principal.keyId, requestId, operationPath: op.path };
     const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, offloaded, db: handlerDb, principal, company, requestId, config, audit });
     if (!op.mutating) {
-      ctx.body = await retryOnLostConnection(() => call(db, {}));
+      ctx.body = await retryOnLostConnection(() => call(db, { context: auditContext }));
       return;
     }
     // A mutation and its audit record commit together, or neither does.
-    const auditContext = { accountId: principal.accountId, companyId: company?.id ?? null, keyId: principal.keyId, requestId, operationPath: op.path };
     const run = async (trx: Db) => {
       await assertKeyStillValid(trx, principal.keyId);
-      const note: AuditNote = {};
+      const note: AuditNote = { context: auditContext };
       const result = await call(trx, note);
-      // A handler that numbers a document finishes with one statement that also writes the audit record. Either way
-      // that statement is the transaction's last, with COMMIT right behind it (with an Idempotency-Key this is a
-      // savepoint, and the idempotency record is the last statement: runIdempotent).
-      await commitBehindLastStatement(trx, () =>
-        note.finish ? note.finish(trx, auditRow(auditContext, note, result)) : recordAudit(trx, auditContext, note, result),
-      );
+      // The record is the transaction's last statement, with COMMIT right behind it (with an Idempotency-Key this is
+      // a savepoint, and the idempotency record is the last statement: runIdempotent). A mutation whose own last
+      // statement must be the transaction's (a document's numbering, which holds its series row locked until commit)
+      // took the record as data and wrote it there (auditRecordOf).
+      if (!note.written) await commitBehindLastStatement(trx, () => recordAudit(trx, auditContext, note, result));
       return result;
     };
     const idempotencyKey = ctx.get("idempotency-key");

@@ -13,9 +13,12 @@ import { ApiError, conflict, notFound, unprocessable, type FieldErrors } from ".
 import { refuseReturnsBeyondSold, returnSaleStock, takeSaleStock } from "../inventory/index.js";
 import { throwRuleFailures } from "../shared/identifiers.js";
 import { checkPosting, plannedTransaction, type PostingRequest } from "../ledger/index.js";
-import type { AuditNote, AuditRow } from "../account/index.js";
+import { auditInsertSql, auditRecordOf, type AuditNote, type AuditRow } from "../account/index.js";
+import { commitBehindLastStatement } from "../db/transaction.js";
+import { SqlParams } from "../db/sql-params.js";
 import { randomUUID } from "node:crypto";
-import { fillIn, finishSaleIssue, placeholders, prefixInUse, refusePrefixOfOtherType } from "./numbering.js";
+import { finishSaleIssue, prefixInUse, refusePrefixOfOtherType, type SaleIssue } from "./numbering.js";
+import { fillIn, placeholders } from "./placeholders.js";
 import { checkLinesVat } from "../invoicing/index.js";
 import type { ListRequest, ListSpec } from "../shared/list-engine.js";
 import { computeTotals, convertParts } from "../invoicing/index.js";
@@ -142,40 +145,37 @@ async function creditTarget(db: Db, companyId: string, id: string, partnerCode: 
   return target;
 }
 
-// A draft's lines as statement parameters, whatever their number: fourteen, each column an array (serials, an array
-// per line, as JSON), which insertLinesSql reads from $n on into the draft named by the SQL `company` and `invoice`.
-function lineParams(lines: DocumentLine[]): unknown[] {
+// Inserts a draft's lines, whatever their number, into the draft named by the SQL `draft.company` and `draft.invoice`
+// (read `from` another CTE): each column one array parameter (serials, an array per line, as JSON), in line order.
+function insertLinesSql(p: SqlParams, draft: { company: string; invoice: string; from?: string }, lines: DocumentLine[]): string {
   const column = <T>(pick: (l: DocumentLine) => T) => lines.map(pick);
-  return [
-    column((l) => l.itemCode),
-    column((l) => l.description),
-    column((l) => l.quantity),
-    column((l) => l.unit),
-    column((l) => l.unitPrice),
-    column((l) => l.discountPercent),
-    column((l) => l.vatRatePercent),
-    column((l) => l.vatClassifier),
-    column((l) => l.accountCode),
-    column((l) => l.warehouseCode),
-    column((l) => l.lotNumber),
-    JSON.stringify(column((l) => l.serials)),
-    column((l) => l.returnToStock),
-    column((l) => l.netAmount.toFixed(2)),
-  ];
-}
-const insertLinesSql = (company: string, invoice: string, from: string, n: number) => `
+  const columns = {
+    item_code: p.texts(column((l) => l.itemCode)),
+    description: p.texts(column((l) => l.description)),
+    quantity: p.numerics(column((l) => l.quantity)),
+    unit: p.texts(column((l) => l.unit)),
+    unit_price: p.numerics(column((l) => l.unitPrice)),
+    discount_percent: p.numerics(column((l) => l.discountPercent)),
+    vat_rate_percent: p.numerics(column((l) => l.vatRatePercent)),
+    vat_classifier: p.texts(column((l) => l.vatClassifier)),
+    account_code: p.texts(column((l) => l.accountCode)),
+    warehouse_code: p.texts(column((l) => l.warehouseCode)),
+    lot_number: p.texts(column((l) => l.lotNumber)),
+    serials: `array(select jsonb_array_elements(${p.jsonb(column((l) => l.serials))}))`,
+    return_to_stock: p.booleans(column((l) => l.returnToStock)),
+    net_amount: p.numerics(column((l) => l.netAmount.toFixed(2))),
+  };
+  return `
     insert into sale_invoice_lines (company_id, invoice_id, line_no, item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent,
                                     vat_classifier, revenue_account_code, warehouse_code, lot_number, serials, return_to_stock, net_amount)
-    select ${company}, ${invoice}, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
+    select ${draft.company}, ${draft.invoice}, l.line_no, l.item_code, l.description, l.quantity, l.unit, l.unit_price, l.discount_percent, l.vat_rate_percent,
            l.vat_classifier, l.account_code, l.warehouse_code, l.lot_number,
            case when jsonb_typeof(l.serials) = 'array' then array(select x.v from jsonb_array_elements_text(l.serials) with ordinality x(v, o) order by x.o) end,
            l.return_to_stock, l.net_amount
-      from ${from}unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::numeric[], $${n + 3}::text[], $${n + 4}::numeric[], $${n + 5}::numeric[], $${n + 6}::numeric[],
-                  $${n + 7}::text[], $${n + 8}::text[], $${n + 9}::text[], $${n + 10}::text[], array(select jsonb_array_elements($${n + 11}::jsonb)),
-                  $${n + 12}::boolean[], $${n + 13}::numeric[])
-             with ordinality l(item_code, description, quantity, unit, unit_price, discount_percent, vat_rate_percent, vat_classifier, account_code, warehouse_code,
-                               lot_number, serials, return_to_stock, net_amount, line_no)
+      from ${draft.from ? `${draft.from}, ` : ""}unnest(${Object.values(columns).join(", ")})
+             with ordinality l(${Object.keys(columns).join(", ")}, line_no)
     returning *`;
+}
 
 // A stored line (alias l) as JSON, amounts as text (a JSON number is a JS float): how statements return lines.
 const LINE_AS_JSON = `json_build_object('line_no', l.line_no, 'item_code', l.item_code, 'description', l.description, 'quantity', l.quantity::text,
@@ -186,11 +186,9 @@ const LINE_AS_JSON = `json_build_object('line_no', l.line_no, 'item_code', l.ite
 /** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
 async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
   if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
-  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", insertLinesSql("$1::uuid", "$2::uuid", "", 3), [
-    companyId,
-    invoiceId,
-    ...lineParams(lines),
-  ]);
+  const p = new SqlParams();
+  const text = insertLinesSql(p, { company: p.uuid(companyId), invoice: p.uuid(invoiceId) }, lines);
+  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", text, p.values);
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
@@ -250,33 +248,33 @@ const DRAFT_READ_SQL = `
                                                                       'purchase_price_excl_vat', c.purchase_price_excl_vat::text) order by c.code), '[]')
             from (select * from catalog_items where company_id = $1::uuid and code = any($5::text[]) order by code for key share) c) as items`;
 
-// A new draft, its lines (each column an array; serials, an array per line, as JSON) and, through the API, the
-// request's audit record: one statement, the request's last, with COMMIT right behind it (src/http/pipeline.ts,
-// AuditNote.finish). Returns the draft's row and its lines as stored (numbers as text: a JSON number is a JS float).
-const DRAFT_WRITE_SQL = `
+// A new draft, its lines and the request's audit record: one statement, the request's last, with COMMIT right behind
+// it. Returns the draft's row and its lines as stored (numbers as text: a JSON number is a JS float).
+function draftWriteStatement(draft: Record<string, string | null>, lines: DocumentLine[], audit: AuditRow) {
+  const p = new SqlParams();
+  const text = `
   with inv as (
     insert into sale_invoices (company_id, id, type, series_prefix, partner_code, issue_date, supply_date, due_date, currency, notes, credited_invoice_id,
                                net_total, vat_total, gross_total, vat_breakdown)
-    values ($1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::date, $7::date, $8::date, $9::text, $10::text, $11::uuid, $12::numeric, $13::numeric, $14::numeric, $15::jsonb)
+    values (${p.uuid(draft.company_id)}, ${p.uuid(draft.id)}, ${p.text(draft.type)}, ${p.text(draft.series_prefix)}, ${p.text(draft.partner_code)},
+            ${p.date(draft.issue_date)}, ${p.date(draft.supply_date)}, ${p.date(draft.due_date)}, ${p.text(draft.currency)}, ${p.text(draft.notes)},
+            ${p.uuid(draft.credited_invoice_id)}, ${p.numeric(draft.net_total)}, ${p.numeric(draft.vat_total)}, ${p.numeric(draft.gross_total)},
+            ${p.jsonbText(draft.vat_breakdown)})
     returning *
-  ), lines as (${insertLinesSql("inv.company_id", "inv.id", "inv, ", 16)}
+  ), lines as (${insertLinesSql(p, { company: "inv.company_id", invoice: "inv.id", from: "inv" }, lines)}
   ), audit as (
-    insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
-    select a.account_id, a.company_id, a.key_id, a.operation, a.target_ids, a.summary, a.request_id
-      from jsonb_populate_record(null::audit_log, $30::jsonb) a
-     where $30::jsonb is not null
-    returning 1
+    ${auditInsertSql(p, audit)}
   )
-  select inv.*,
-         (select coalesce(json_agg(${LINE_AS_JSON} order by l.line_no), '[]') from lines l) as written_lines,
-         (select count(*) from audit)::int as audited
+  select inv.*, (select coalesce(json_agg(${LINE_AS_JSON} order by l.line_no), '[]') from lines l) as written_lines
     from inv`;
+  return { text, values: p.values };
+}
 
 /**
- * Creates a draft. Through the API (`audit`, the request's note) the draft, its lines and the audit record are
- * written by the request's last statement: the returned document is completed then (it carries its id until then).
+ * Creates a draft. The draft, its lines and the request's audit record are written by one statement, the
+ * transaction's last, with COMMIT right behind it.
  */
-export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput, audit?: AuditNote): Promise<SaleInvoice> {
+export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput, audit: AuditNote): Promise<SaleInvoice> {
   const type = input.type ?? "invoice";
   if ((type === "credit_note") !== (input.creditedInvoiceId !== undefined)) {
     throw unprocessable(
@@ -302,38 +300,26 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   if (read.other_type_prefix) throw prefixInUse(SERIES[type], seriesPrefix);
   const supplyDate = resolveSupplyDate("sales", input.supplyDate, null, issueDate, target && taxPointOf(target));
   const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target, read.items);
-  const totals = totalsColumns(resolved.totals);
   const id = randomUUID();
-  const write = async (t: Db, auditRecord: AuditRow | null): Promise<SaleInvoice> => {
-    const [row] = await preparedQuery<Record<string, any>>(t, "sale_draft_write", DRAFT_WRITE_SQL, [
-      company.id,
-      id,
-      type,
-      seriesPrefix,
-      input.partnerCode,
-      issueDate,
-      supplyDate,
-      dueDate,
-      currency,
-      input.notes ?? null,
-      target?.id ?? null,
-      totals.net_total,
-      totals.vat_total,
-      totals.gross_total,
-      totals.vat_breakdown,
-      ...lineParams(resolved.lines),
-      auditRecord ? JSON.stringify(auditRecord) : null,
-    ]);
-    const { written_lines, audited: _, ...draft } = row;
-    // The response is built from what was written: no read back.
-    return saleInvoiceToApi(draft, written_lines, partner);
+  const draft = {
+    company_id: company.id,
+    id,
+    type,
+    series_prefix: seriesPrefix,
+    partner_code: input.partnerCode,
+    issue_date: issueDate,
+    supply_date: supplyDate,
+    due_date: dueDate,
+    currency,
+    notes: input.notes ?? null,
+    credited_invoice_id: target?.id ?? null,
+    ...totalsColumns(resolved.totals),
   };
-  if (!audit) return write(trx, null);
-  // Through the API: the write is the request's last statement and records the audit too; until it runs the
-  // document is its id (what the audit record names).
-  const created = { id } as SaleInvoice;
-  audit.finish = async (t, auditRecord) => void Object.assign(created, await write(t, auditRecord));
-  return created;
+  const { text, values } = draftWriteStatement(draft, resolved.lines, auditRecordOf(audit, { targetIds: [id] }));
+  const [row] = await commitBehindLastStatement(trx, () => preparedQuery<Record<string, any>>(trx, "sale_draft_write", text, values));
+  const { written_lines, ...written } = row;
+  // The response is built from what was written: no read back.
+  return saleInvoiceToApi(written, written_lines, partner);
 }
 
 export async function getSaleInvoice(db: Db, companyId: string, id: string): Promise<SaleInvoice> {
@@ -381,14 +367,6 @@ export async function deleteSaleInvoice(trx: Db, companyId: string, id: string):
   return result;
 }
 
-/**
- * Issues a draft. Order matters for concurrency: the draft row is locked first (a second `issue` of the same
- * draft waits, then finds it issued: 409), then a credited invoice; everything is checked and written that can be
- * without the number, and the series row is taken last, by the one statement that numbers, posts and announces
- * the document (src/sales/numbering.ts), held until commit: numbers stay consecutive, a rollback gives the
- * number back, and the series is locked for that statement and the commit only. With `audit` (a request's note),
- * that statement runs as the request's last and writes its audit record; the returned document is completed then.
- */
 // What issuing reads, in one round trip: the draft (locked), its lines, its partner, the posting rules it needs, the
 // lines' items (to check them again, and for stock), the company's warehouses, and whether the series the document
 // would start (the first of its prefix and year) would repeat the numbers of the other sales document type's series
@@ -430,7 +408,15 @@ const ISSUE_READ_SQL = `
    where i.company_id = $1::uuid and i.id = $2::uuid
      for update of i`;
 
-export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit?: AuditNote): Promise<SaleInvoice> {
+/**
+ * Issues a draft. Order matters for concurrency: the draft row is locked first (a second `issue` of the same
+ * draft waits, then finds it issued: 409), then a credited invoice; everything is checked and written that can be
+ * without the number, and the series row is taken last, by the one statement that numbers, posts and announces
+ * the document and writes the request's audit record (`audit`: src/sales/numbering.ts). That statement is the
+ * transaction's last, with COMMIT right behind it: numbers stay consecutive, a rollback gives the number back, and
+ * the series is locked for that statement and the commit only.
+ */
+export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit: AuditNote): Promise<SaleInvoice> {
   const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [
     company.id,
     id,
@@ -595,7 +581,6 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   // The document as it will be once numbered: placeholders where the number, the posting's id and the time go.
   const snapshot = partnerSnapshot(partner);
   const columns = {
-    partner_snapshot: JSON.stringify(snapshot),
     rate: quote.rate,
     rate_source: quote.source,
     rate_date: quote.date,
@@ -615,38 +600,34 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     },
     lines,
   );
-  issued.issuedAt = ph.now;
-  issued.updatedAt = ph.now;
+  issued.issuedAt = ph.createdAt;
+  issued.updatedAt = ph.createdAt;
   const stockLink = stock?.plannedLink(ph.journalId);
-  const finish = {
+  const summary = { number: ph.number, type: issued.type, grossTotal: issued.grossTotal, currency: issued.currency };
+  const issue: SaleIssue = {
     companyId: company.id,
-    documentType: isCredit ? ("sale_credit_note" as const) : ("sale_invoice" as const),
-    prefix: draft.series_prefix as string,
+    documentType: isCredit ? "sale_credit_note" : "sale_invoice",
+    prefix: draft.series_prefix,
     year: Number(String(draft.issue_date).slice(0, 4)),
     invoiceId: id,
+    issued: { ...columns, partner_snapshot: snapshot },
     posting: request,
     total: checked.total,
-    columns,
     stockOperationIds: stockLink ? [stockLink.operationId] : [],
     events: [
       {
-        type: "journal_transaction.posted" as const,
-        data: plannedTransaction(request, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.now }),
+        type: "journal_transaction.posted",
+        data: plannedTransaction(request, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.createdAt }),
       },
       ...(stockLink ? [{ type: "inventory.stock_moved" as const, data: stockLink.event }] : []),
-      { type: isCredit ? ("sale_invoice.credited" as const) : ("sale_invoice.issued" as const), data: issued },
+      { type: isCredit ? "sale_invoice.credited" : "sale_invoice.issued", data: issued },
     ],
-    ph,
+    audit: auditRecordOf(audit, { targetIds: [id], summary }),
+    placeholders: ph,
   };
-  const summary = { number: ph.number, type: issued.type, grossTotal: issued.grossTotal, currency: issued.currency };
-  if (audit) {
-    // Through the API: the numbering statement is the request's last, and writes its audit record too.
-    audit.summary = summary;
-    audit.finish = async (t, row) => void fillIn(issued, ph, await finishSaleIssue(t, finish, row));
-  } else {
-    fillIn(issued, ph, await finishSaleIssue(trx, finish, null));
-  }
-  return issued;
+  // The transaction's last statement, with COMMIT right behind it: the series row it locks is free as soon as the
+  // server has committed (src/db/transaction.ts).
+  return fillIn(issued, ph, await commitBehindLastStatement(trx, () => finishSaleIssue(trx, issue)));
 }
 
 /**

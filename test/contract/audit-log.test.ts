@@ -155,6 +155,21 @@ const CASES: MutationCase[] = [
     table: () => ({ table: "posting_rules", where: { company_id: companyA, rule: "bank.fees" } }),
   },
   {
+    // Written by the issue's numbering statement itself (src/sales/numbering.ts), with the number it takes.
+    operation: "sales.invoices.issue",
+    company: "A",
+    run: async () => {
+      const partnerCode = unique("C");
+      await ok("/v1/partners/create", { name: "Pirkėjas UAB", code: partnerCode });
+      const line = { description: "Konsultacija", quantity: "2", unitPriceExclVat: "50", vatRatePercent: "21" };
+      const draft = await ok("/v1/sales/invoices/create", { partnerCode, issueDate: "2026-02-10", lines: [line] });
+      return h.post("/v1/sales/invoices/issue", { id: draft.body.id }, inA());
+    },
+    targets: (res) => [res.body.id],
+    summary: (res) => ({ number: res.body.number, type: "invoice", grossTotal: "121.00", currency: "EUR" }),
+    table: (res) => ({ table: "sale_invoices", where: { company_id: companyA, id: res.body.id } }),
+  },
+  {
     operation: "reference.series.create",
     company: "A",
     run: () => h.post("/v1/reference/series/create", { documentType: "journal", prefix: unique("S"), year: 2030 }, inA()),

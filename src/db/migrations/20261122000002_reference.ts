@@ -1,7 +1,10 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // Reference data: ECB exchange rates (global), company overrides, number series.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "number_series_never_lowered");
   await knex.raw(`
     -- ECB euro reference rates: units of currency per 1 EUR. Global reference data shared by all companies.
     create table exchange_rates (
@@ -37,15 +40,6 @@ export async function up(knex: Knex): Promise<void> {
       constraint number_series_identity_key unique (company_id, document_type, prefix, year)
     );
 
-    -- A series only moves forward (import rule 8 relies on it): no code path can lower it.
-    create function number_series_never_lowered() returns trigger language plpgsql as $$
-    begin
-      if new.next_number < old.next_number then
-        raise exception 'number series % cannot be lowered from % to %', old.id, old.next_number, new.next_number
-          using errcode = 'check_violation', constraint = 'number_series_never_lowered';
-      end if;
-      return new;
-    end $$;
     create trigger number_series_never_lowered before update on number_series
       for each row execute function number_series_never_lowered();
   `);

@@ -1,10 +1,13 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // The general ledger and the audit log. Invariants live here as well as in code, so that no code path can
 // break them: journal rows are immutable and can only be written together with their header, a transaction
 // balances at commit, nothing is posted into a locked month, account hierarchy rules hold, audit records are
 // append-only.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "refuse_change", "journal_transaction_balanced", "ledger_account_checks");
   await knex.raw(`
     -- ------------------------------------------------------------------------------------------------------
     -- Audit log: every successful mutation, written in the mutation's own transaction. Its ids are copied from the
@@ -23,12 +26,6 @@ export async function up(knex: Knex): Promise<void> {
       primary key (account_id, id)
     );
     create index audit_log_company_idx on audit_log (company_id, occurred_at);
-
-    create function refuse_change() returns trigger language plpgsql as $$
-    begin
-      raise exception '% rows cannot be changed or deleted (%)', tg_table_name, tg_op
-        using errcode = 'integrity_constraint_violation';
-    end $$;
 
     create trigger audit_log_append_only before update or delete on audit_log
       for each row execute function refuse_change();
@@ -127,85 +124,13 @@ export async function up(knex: Knex): Promise<void> {
       primary key (company_id, month)
     );
 
-    -- A posting holds the company's period lock in shared mode; locking and unlocking take it exclusively. So a
-    -- month cannot be locked while a posting into it is being committed, and the check below cannot go stale.
-    create function journal_transaction_checks() returns trigger language plpgsql as $$
-    begin
-      -- Marks the header as open for entries in this database transaction only, with its date (see
-      -- journal_entry_checks). A transaction-local setting: gone at commit, undone with a rolled-back savepoint,
-      -- and visible at once (also to entries written by the same statement).
-      perform set_config('ledger.open_' || replace(new.id::text, '-', ''), new.date::text, true);
-      perform pg_advisory_xact_lock_shared(7301, hashtext(new.company_id::text));
-      if exists (select 1 from ledger_period_locks where company_id = new.company_id and month = date_trunc('month', new.date)) then
-        raise exception 'period % of company % is locked', to_char(new.date, 'YYYY-MM'), new.company_id
-          using errcode = 'check_violation', constraint = 'ledger_period_locked';
-      end if;
-      return new;
-    end $$;
-    create trigger journal_transaction_checks before insert on journal_transactions
-      for each row execute function journal_transaction_checks();
+    -- The header and line checks (a month not locked, lines written with their header on postable accounts) are
+    -- src/db/functions/journal_transactions_checks.sql and journal_entries_checks.sql, fired per statement since
+    -- migrations 20261125000200 and 20261125000100.
 
-    -- Entries are written with their header, in the header's own database transaction (savepoints included), on
-    -- postable accounts.
-    create function journal_entry_checks() returns trigger language plpgsql as $$
-    declare
-      header_date text := coalesce(current_setting('ledger.open_' || replace(new.transaction_id::text, '-', ''), true), '');
-    begin
-      if header_date = '' then
-        raise exception 'entries can only be added in the transaction that creates their journal transaction'
-          using errcode = 'check_violation', constraint = 'journal_entries_with_header';
-      end if;
-      if new.date::text <> header_date then
-        raise exception 'entry date % differs from its transaction date %', new.date, header_date
-          using errcode = 'check_violation', constraint = 'journal_entries_date';
-      end if;
-      if not (select is_postable from ledger_accounts where company_id = new.company_id and code = new.account_code) then
-        raise exception 'account % is not postable', new.account_code
-          using errcode = 'check_violation', constraint = 'journal_entries_postable_account';
-      end if;
-      return new;
-    end $$;
-    create trigger journal_entry_checks before insert on journal_entries
-      for each row execute function journal_entry_checks();
-
-    -- At commit: at least two entries, debits = credits = the header's total.
-    create function journal_transaction_balanced() returns trigger language plpgsql as $$
-    declare
-      debits numeric;
-      credits numeric;
-      lines int;
-    begin
-      select coalesce(sum(debit), 0), coalesce(sum(credit), 0), count(*) into debits, credits, lines
-        from journal_entries where company_id = new.company_id and transaction_id = new.id;
-      if lines < 2 or debits <> credits or debits <> new.total then
-        raise exception 'journal transaction % does not balance (% lines, debits %, credits %, total %)', new.id, lines, debits, credits, new.total
-          using errcode = 'check_violation', constraint = 'journal_transactions_balanced';
-      end if;
-      return null;
-    end $$;
     create constraint trigger journal_transaction_balanced after insert on journal_transactions
       deferrable initially deferred for each row execute function journal_transaction_balanced();
 
-    -- Account hierarchy: a parent is never postable; an account with postings keeps its type and stays postable.
-    create function ledger_account_checks() returns trigger language plpgsql as $$
-    begin
-      if new.parent_code is not null and (select is_postable from ledger_accounts where company_id = new.company_id and code = new.parent_code) then
-        raise exception 'parent account % is postable', new.parent_code
-          using errcode = 'check_violation', constraint = 'ledger_accounts_parent_not_postable';
-      end if;
-      if tg_op = 'UPDATE' then
-        if new.is_postable and not old.is_postable and exists (select 1 from ledger_accounts where company_id = new.company_id and parent_code = new.code) then
-          raise exception 'account % has sub-accounts and cannot be postable', new.code
-            using errcode = 'check_violation', constraint = 'ledger_accounts_parent_not_postable';
-        end if;
-        if (new.type <> old.type or (old.is_postable and not new.is_postable))
-           and exists (select 1 from journal_entries where company_id = new.company_id and account_code = new.code) then
-          raise exception 'account % has postings', new.code
-            using errcode = 'check_violation', constraint = 'ledger_accounts_has_postings';
-        end if;
-      end if;
-      return new;
-    end $$;
     create trigger ledger_account_checks before insert or update on ledger_accounts
       for each row execute function ledger_account_checks();
 
@@ -230,8 +155,6 @@ export async function down(knex: Knex): Promise<void> {
     drop table ledger_accounts;
     drop table audit_log;
     drop function journal_transaction_balanced();
-    drop function journal_entry_checks();
-    drop function journal_transaction_checks();
     drop function ledger_account_checks();
     drop function refuse_change();
   `);

@@ -1,70 +1,13 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // The posting function's two statements (src/ledger/posting.ts) as PL/pgSQL functions, for the reason the gate's is
 // one (migration 20261123000003): PL/pgSQL caches each statement's plan per server connection, so a posting is
 // planned once per connection also through a transaction-pooling PgBouncer, where named prepared statements cannot
 // be used (issue 15). The statements are unchanged; the triggers of the ledger migration still check every row.
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    -- The accounts (code, postable), partners and period lock a posting's lines name, in one round trip.
-    create function ledger_posting_context(p_company_id uuid, p_account_codes text[], p_partner_codes text[], p_date date)
-      returns table (accounts json, partners json, locked boolean)
-      language plpgsql stable as $$
-    begin
-      return query
-      select (select coalesce(json_agg(json_build_array(a.code, a.is_postable)), '[]') from ledger_accounts a where a.company_id = p_company_id and a.code = any(p_account_codes)),
-             (select coalesce(json_agg(p.code), '[]') from partners p where p.company_id = p_company_id and p.code = any(p_partner_codes)),
-             exists (select 1 from ledger_period_locks l where l.company_id = p_company_id and l.month = date_trunc('month', p_date));
-    end
-    $$;
-
-    -- Number (from the company's journal series of the year, when it has one), header and lines of one posting.
-    create function ledger_post(
-      p_company_id uuid, p_year integer, p_date date, p_description text, p_reference text, p_document_type text,
-      p_source_type text, p_source_id text, p_reverses_id uuid, p_total numeric, p_account_codes text[], p_partner_codes text[],
-      p_created_by_key_id uuid, l_accounts text[], l_debits numeric[], l_credits numeric[], l_partners text[],
-      l_currencies text[], l_currency_amounts numeric[], l_rates numeric[], l_descriptions text[])
-      returns table (company_id uuid, id uuid, number text, date date, description text, reference text, document_type text,
-                     source_type text, source_id text, reverses_id uuid, total numeric, account_codes text[], partner_codes text[],
-                     created_by_key_id uuid, created_at timestamptz, entries json)
-      language plpgsql volatile as $$
-    #variable_conflict use_column
-    begin
-      return query
-      with taken as (
-        update number_series s set next_number = s.next_number + 1, updated_at = now()
-          from (select ns.id from number_series ns where ns.company_id = p_company_id and ns.document_type = 'journal' and ns.year = p_year
-                 order by ns.created_at, ns.id limit 1 for update) target
-         where s.company_id = p_company_id and s.id = target.id
-         returning s.prefix || '-' || (s.next_number - 1) as number
-      ), header as (
-        insert into journal_transactions (company_id, number, date, description, reference, document_type, source_type, source_id,
-                                          reverses_id, total, account_codes, partner_codes, created_by_key_id)
-        values (p_company_id, (select t.number from taken t), p_date, p_description, p_reference, p_document_type, p_source_type, p_source_id,
-                p_reverses_id, p_total, p_account_codes, p_partner_codes, p_created_by_key_id)
-        returning *
-      ), lines as (
-        insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit, partner_code,
-                                     currency, currency_amount, rate, description)
-        select h.company_id, h.id, l.line_no, h.date, l.account_code, l.debit, l.credit, l.partner_code,
-               l.currency, l.currency_amount, l.rate, l.description
-          from header h,
-               unnest(l_accounts, l_debits, l_credits, l_partners, l_currencies, l_currency_amounts, l_rates, l_descriptions)
-                 with ordinality as l(account_code, debit, credit, partner_code, currency, currency_amount, rate, description, line_no)
-        returning *
-      )
-      -- Amounts leave as text: a JSON number would become a JS float.
-      select h.company_id, h.id, h.number, h.date, h.description, h.reference, h.document_type, h.source_type, h.source_id,
-             h.reverses_id, h.total, h.account_codes, h.partner_codes, h.created_by_key_id, h.created_at,
-             (select json_agg(json_build_object(
-                       'line_no', l.line_no, 'account_code', l.account_code, 'debit', l.debit::text, 'credit', l.credit::text,
-                       'partner_code', l.partner_code, 'currency', l.currency, 'currency_amount', l.currency_amount::text,
-                       'rate', l.rate::text, 'description', l.description) order by l.line_no)
-                from lines l)
-        from header h;
-    end
-    $$;
-  `);
+  // Their current text: src/db/functions/ledger_posting_context.sql and ledger_post.sql (issue 23).
+  await define(knex, "ledger_posting_context", "ledger_post");
 }
 
 export async function down(knex: Knex): Promise<void> {

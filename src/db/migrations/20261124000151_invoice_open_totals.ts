@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // The overdue filter of the invoice lists (issued or partly paid, something outstanding, due before today in
 // Vilnius) reads per-group sums too: sale_invoice_open_totals and purchase_invoice_open_totals hold the documents
@@ -22,22 +23,14 @@ const SIDES = [
 ] as const;
 
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "invoice_list_totals");
   for (const s of SIDES) {
     const key = `company_id, status, type, partner_code, currency, ${s.extra}, due_date`;
     const grouped = (source: string, sign: string) =>
       `select company_id, status, type, partner_code, currency, ${s.extra}, due_date,
               ${sign} as documents, ${sign} * net_total as net_total, ${sign} * vat_total as vat_total, ${sign} * gross_total as gross_total, ${sign} * outstanding as outstanding
          from ${source} where status in (${s.open}) and outstanding > 0`;
-    const apply = (rows: string) => `
-      insert into ${s.rollup} as t (${key}, stripe, documents, net_total, vat_total, gross_total, outstanding)
-      select ${key}, (pg_backend_pid() % 16)::smallint, sum(documents), sum(net_total), sum(vat_total), sum(gross_total), sum(outstanding)
-        from (${rows}) d
-       group by ${key}
-      having sum(documents) <> 0 or sum(net_total) <> 0 or sum(vat_total) <> 0 or sum(gross_total) <> 0 or sum(outstanding) <> 0
-       order by ${key}
-      on conflict (${key}, stripe) do update
-         set documents = t.documents + excluded.documents, net_total = t.net_total + excluded.net_total, vat_total = t.vat_total + excluded.vat_total,
-             gross_total = t.gross_total + excluded.gross_total, outstanding = t.outstanding + excluded.outstanding;`;
     await knex.raw(`
       create table ${s.rollup} (
         company_id uuid not null references companies (id),
@@ -56,21 +49,7 @@ export async function up(knex: Knex): Promise<void> {
         primary key (${key}, stripe)
       );
 
-      create function ${s.rollup}_insert() returns trigger language plpgsql as $$
-      begin
-        ${apply(grouped("new_rows", "1"))}
-        return null;
-      end $$;
-      create function ${s.rollup}_update() returns trigger language plpgsql as $$
-      begin
-        ${apply(`${grouped("new_rows", "1")} union all ${grouped("old_rows", "-1")}`)}
-        return null;
-      end $$;
-      create function ${s.rollup}_delete() returns trigger language plpgsql as $$
-      begin
-        ${apply(grouped("old_rows", "-1"))}
-        return null;
-      end $$;
+      -- (their functions: src/db/functions/invoice_list_totals.ts)
       create trigger ${s.rollup}_insert after insert on ${s.table} referencing new table as new_rows
         for each statement execute function ${s.rollup}_insert();
       create trigger ${s.rollup}_update after update on ${s.table} referencing old table as old_rows new table as new_rows

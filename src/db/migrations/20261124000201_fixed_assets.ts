@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // Fixed assets (issue 11): groups (their accounts), asset cards with their running figures, and the monthly
 // depreciation runs with one row per asset and month. The invariants live here too: depreciation never exceeds the
@@ -6,6 +7,8 @@ import type { Knex } from "knex";
 // (primary key), and a posted month's rows never change (refuse_change). New tables only, plus one more journal
 // document type: the migration runs the same on a database that already has data.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "asset_depreciation_run_checks");
   await knex.raw(`
     alter table journal_transactions drop constraint journal_transactions_document_type_check;
     alter table journal_transactions add constraint journal_transactions_document_type_check check (document_type in
@@ -119,14 +122,6 @@ export async function up(knex: Knex): Promise<void> {
     -- A posted month never changes: its lines are immutable, and its run only receives its journal transaction once.
     create trigger asset_depreciation_lines_immutable before update or delete on asset_depreciation_lines
       for each row execute function refuse_change();
-    create function asset_depreciation_run_checks() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' or old.journal_transaction_id is not null or new.month <> old.month or new.company_id <> old.company_id
-         or new.total <> old.total or new.asset_count <> old.asset_count then
-        raise exception 'a posted depreciation month cannot be changed or deleted' using errcode = 'integrity_constraint_violation';
-      end if;
-      return new;
-    end $$;
     create trigger asset_depreciation_runs_immutable before update or delete on asset_depreciation_runs
       for each row execute function asset_depreciation_run_checks();
   `);

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // Inventory (issue 11): warehouses, stock operations and their movements, FIFO cost layers and what each outgoing
 // movement took from which layer. Quantities are numeric(16, 4) (up to 12 integer digits and 4 decimals), unit
@@ -8,6 +9,8 @@ import type { Knex } from "knex";
 // `inventory/stock/levels` need not add up every layer. Only new tables and two nullable columns: the migration
 // runs on a database with data.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "stock_history_frozen");
   await knex.raw(`
     create table warehouses (
       company_id uuid not null references companies (id),
@@ -128,11 +131,6 @@ export async function up(knex: Knex): Promise<void> {
       constraint stock_balances_item_fkey foreign key (company_id, item_code) references catalog_items (company_id, code) on update restrict
     );
 
-    -- Movements and consumptions are history: never changed, never deleted.
-    create function stock_history_frozen() returns trigger language plpgsql as $$
-    begin
-      raise exception 'stock movements are history and never change' using errcode = 'P0001', constraint = 'stock_history_frozen';
-    end $$;
     create trigger stock_movements_frozen before update or delete on stock_movements for each row execute function stock_history_frozen();
     create trigger stock_consumptions_frozen before update or delete on stock_consumptions for each row execute function stock_history_frozen();
 

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // A key revoked while a write of it is in flight (issue 7, defect 8). Every write reads its key again as its
 // transaction begins; that read now first takes the key's advisory lock in shared mode, held until the write's
@@ -8,13 +9,8 @@ import type { Knex } from "knex";
 // A function, so that the read runs after the lock is granted, with a snapshot that sees a revocation committed
 // during the wait, in one round trip.
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create function api_key_write_guard(p_key_id uuid) returns boolean language plpgsql volatile as $$
-    begin
-      perform pg_advisory_xact_lock_shared(7303, hashtext(p_key_id::text));
-      return exists (select 1 from api_keys where id = p_key_id and revoked_at is null);
-    end $$;
-  `);
+  // Its current text: src/db/functions/api_key_write_guard.sql (issue 23).
+  await define(knex, "api_key_write_guard");
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,5 +1,4 @@
 import type { Knex } from "knex";
-import { up as previous } from "./20261124000631_stock_take_short_balance.js";
 
 // stock_take_fifo (migration 20261124000631) updated each layer it took as it took it: one statement per layer, and
 // since migration 20261126000200 each such statement also moves the layers' sums (a statement trigger). A sale of
@@ -7,128 +6,11 @@ import { up as previous } from "./20261124000631_stock_take_short_balance.js";
 // the layers. Now the loop notes what it takes (as before, for the consumptions) and one statement lowers every layer
 // taken after it; a later line of the same call that meets a layer an earlier line took from counts what is left
 // of it. The same layers, locked in the same order, the same results; the signature is unchanged.
-export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create or replace function stock_take_fifo(
-      p_company_id uuid, p_operation_id uuid, p_kind text, p_date date, p_warehouse_id uuid, p_source_type text, p_source_id uuid,
-      p_key_id uuid, l_line_nos int[], l_movement_ids uuid[], l_items text[], l_warehouses uuid[], l_quantities numeric[], l_lots text[])
-      returns table (line_no int, layer_id uuid, quantity numeric, unit_cost numeric, value numeric, lot_number text, expiry_date text,
-                     serial_number text, available numeric, created_at timestamptz)
-      language plpgsql volatile as $$
-    #variable_conflict use_column
-    declare
-      i int;
-      need numeric;
-      took numeric;
-      q numeric;
-      v numeric;
-      layer record;
-      p_layer uuid[] := '{}';
-      p_movement uuid[] := '{}';
-      p_quantity numeric[] := '{}';
-      p_cost numeric[] := '{}';
-      p_value numeric[] := '{}';
-      m_value numeric[] := '{}';
-      m_total numeric;
-      op_created timestamptz;
-      short_item text;
-      short_warehouse uuid;
-      left_quantity numeric;
-      left_value numeric;
-    begin
-      for i in 1 .. coalesce(array_length(l_items, 1), 0) loop
-        need := l_quantities[i];
-        took := 0;
-        m_total := 0;
-        for layer in
-          select s.id, s.remaining_quantity, s.remaining_value, s.unit_cost, s.lot_number, s.expiry_date, s.serial_number
-            from stock_layers s
-           where s.company_id = p_company_id and s.item_code = l_items[i] and s.warehouse_id = l_warehouses[i]
-             and s.remaining_quantity > 0 and s.date <= p_date and (l_lots[i] is null or s.lot_number = l_lots[i])
-           order by s.date, s.seq
-             for update
-        loop
-          exit when need <= 0;
-          -- What an earlier line of this call took from the layer is not written yet (one update after the loop).
-          left_quantity := layer.remaining_quantity;
-          left_value := layer.remaining_value;
-          if layer.id = any(p_layer) then
-            select left_quantity - sum(t.q), left_value - sum(t.v) into left_quantity, left_value
-              from unnest(p_layer, p_quantity, p_value) as t (l, q, v) where t.l = layer.id;
-          end if;
-          continue when left_quantity <= 0;
-          q := least(left_quantity, need);
-          v := case when q = left_quantity then left_value
-                    else least(round(q * layer.unit_cost, 2), left_value) end;
-          p_layer := p_layer || layer.id;
-          p_movement := p_movement || l_movement_ids[i];
-          p_quantity := p_quantity || q;
-          p_cost := p_cost || layer.unit_cost;
-          p_value := p_value || v;
-          line_no := l_line_nos[i]; layer_id := layer.id; quantity := q; unit_cost := layer.unit_cost; value := v;
-          lot_number := layer.lot_number; expiry_date := layer.expiry_date::text; serial_number := layer.serial_number;
-          available := null; created_at := null;
-          return next;
-          need := need - q;
-          took := took + q;
-          m_total := m_total + v;
-        end loop;
-        if need > 0 then
-          line_no := l_line_nos[i]; layer_id := null; quantity := null; unit_cost := null; value := null;
-          lot_number := null; expiry_date := null; serial_number := null; available := took; created_at := null;
-          return next;
-          return;
-        end if;
-        m_value := m_value || m_total;
-      end loop;
-
-      -- Every layer taken, in one statement (its triggers, the layers' sums among them, run once per call).
-      update stock_layers s set remaining_quantity = s.remaining_quantity - t.quantity, remaining_value = s.remaining_value - t.value
-        from (select l as id, sum(q) as quantity, sum(v) as value from unnest(p_layer, p_quantity, p_value) as u (l, q, v) group by l) t
-       where s.company_id = p_company_id and s.id = t.id;
-      insert into stock_operations (company_id, id, kind, date, warehouse_id, source_type, source_id, created_by_key_id)
-      values (p_company_id, p_operation_id, p_kind, p_date, p_warehouse_id, p_source_type, p_source_id, p_key_id)
-      returning stock_operations.created_at into op_created;
-      insert into stock_movements (company_id, id, operation_id, line_no, direction, date, warehouse_id, item_code, quantity, value)
-      select p_company_id, m.id, p_operation_id, m.line_no, 'out', p_date, m.warehouse_id, m.item_code, -m.quantity, -m.value
-        from unnest(l_movement_ids, l_line_nos, l_warehouses, l_items, l_quantities, m_value) as m (id, line_no, warehouse_id, item_code, quantity, value);
-      insert into stock_consumptions (company_id, movement_id, layer_id, quantity, unit_cost, value)
-      select p_company_id, c.movement_id, c.layer_id, c.quantity, c.unit_cost, c.value
-        from unnest(p_movement, p_layer, p_quantity, p_cost, p_value) as c (movement_id, layer_id, quantity, unit_cost, value);
-      -- The balances move by one delta per item and warehouse, in key order (as OperationWriter writes them), each
-      -- only if it holds the quantity taken. One that does not (its layers held more: the balance and its layers
-      -- disagree, which stock_balance_matches_layers refuses at commit) moves nothing, and its first line comes back
-      -- short with the balance's quantity as \`available\`, like a line short of layers.
-      with d as (
-        select m.item_code, m.warehouse_id, sum(m.quantity) as quantity, sum(m.value) as value
-          from unnest(l_items, l_warehouses, l_quantities, m_value) as m (item_code, warehouse_id, quantity, value)
-         group by 1, 2 order by 1, 2
-      ), moved as (
-        update stock_balances b set quantity = b.quantity - d.quantity, value = b.value - d.value
-          from d
-         where b.company_id = p_company_id and b.item_code = d.item_code and b.warehouse_id = d.warehouse_id and b.quantity >= d.quantity
-        returning b.item_code, b.warehouse_id
-      )
-      select d.item_code, d.warehouse_id into short_item, short_warehouse
-        from d where not exists (select 1 from moved where moved.item_code = d.item_code and moved.warehouse_id = d.warehouse_id)
-       order by 1, 2 limit 1;
-      if found then
-        line_no := (select min(x.line_no) from unnest(l_line_nos, l_items, l_warehouses) as x (line_no, item_code, warehouse_id)
-                     where x.item_code = short_item and x.warehouse_id = short_warehouse);
-        layer_id := null; quantity := null; unit_cost := null; value := null; lot_number := null; expiry_date := null;
-        serial_number := null; created_at := null;
-        available := coalesce((select b.quantity from stock_balances b
-                                where b.company_id = p_company_id and b.item_code = short_item and b.warehouse_id = short_warehouse), 0);
-        return next;
-        return;
-      end if;
-
-      line_no := null; layer_id := null; quantity := null; unit_cost := null; value := null; lot_number := null;
-      expiry_date := null; serial_number := null; available := null; created_at := op_created;
-      return next;
-    end
-    $$;
-  `);
+export async function up(_knex: Knex): Promise<void> {
+  // Superseded: the rule's current text is src/db/functions/stock_take_fifo.sql
+  // (a repeatable definition, applied after the migrations; issue 23).
 }
 
-export const down = previous;
+export async function down(_knex: Knex): Promise<void> {
+  // The functions are repeatable definitions (src/db/functions): undoing this migration leaves the current ones.
+}

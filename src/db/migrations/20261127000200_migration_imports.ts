@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // Issue 22, item 2: a historical-books package is imported once per company. Each import records the package's
 // fingerprint (src/migration/digest.ts: SHA-256 of its canonical content), written in the import's own transaction;
@@ -6,6 +7,8 @@ import type { Knex } from "knex";
 // that very fingerprint that no other import repeats yet (the package's `repeatOf`: a chain, so a retried repeat is
 // refused too). Rows are never changed or deleted. Imports made before this migration have no row.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "migration_imports_immutable");
   await knex.raw(`
     create table migration_imports (
       company_id uuid not null references companies (id),
@@ -25,10 +28,6 @@ export async function up(knex: Knex): Promise<void> {
     );
     create unique index migration_imports_once on migration_imports (company_id, fingerprint) where repeat_of is null;
 
-    create function migration_imports_immutable() returns trigger language plpgsql as $$
-    begin
-      raise exception 'migration_imports rows are never changed or deleted' using errcode = '55000';
-    end $$;
     create trigger migration_imports_immutable before update or delete on migration_imports
       for each row execute function migration_imports_immutable();
   `);

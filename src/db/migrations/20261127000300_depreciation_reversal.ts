@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // Issue 22, defects 3 and 13: a posted depreciation month can be reversed (assets/depreciation/reverse), and a month
 // whose total is more than one journal transaction may carry posts several.
@@ -17,6 +18,8 @@ import type { Knex } from "knex";
 // by reversing it (a run is marked reversed only once every transaction of it names its reversal; a transaction's
 // reversal must be the journal transaction that reverses it), and adding a transaction to a reversed run.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "asset_depreciation_run_checks", "asset_depreciation_run_transaction_checks");
   await knex.raw(`
     alter table asset_depreciation_lines drop constraint asset_depreciation_lines_run_fkey;
     alter table asset_depreciation_runs
@@ -54,45 +57,8 @@ export async function up(knex: Knex): Promise<void> {
     insert into asset_depreciation_run_transactions (company_id, month, run_no, part, journal_transaction_id)
     select company_id, month, run_no, 1, journal_transaction_id from asset_depreciation_runs where journal_transaction_id is not null;
 
-    -- A run changes once: when it is reversed, and only after every transaction of it has been.
-    create or replace function asset_depreciation_run_checks() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' or old.reversed_at is not null or new.reversed_at is null
-         or (new.company_id, new.month, new.run_no, new.asset_count, new.total, new.posted_at) is distinct from
-            (old.company_id, old.month, old.run_no, old.asset_count, old.total, old.posted_at)
-         or new.created_by_key_id is distinct from old.created_by_key_id then
-        raise exception 'a posted depreciation month cannot be changed or deleted, only reversed once' using errcode = 'integrity_constraint_violation';
-      end if;
-      if exists (select 1 from asset_depreciation_run_transactions t
-                  where t.company_id = old.company_id and t.month = old.month and t.run_no = old.run_no and t.reversal_transaction_id is null) then
-        raise exception 'depreciation run %/% cannot be marked reversed while a transaction of it is not reversed', old.month, old.run_no
-          using errcode = 'integrity_constraint_violation';
-      end if;
-      return new;
-    end $$;
     alter table asset_depreciation_runs drop column journal_transaction_id;
 
-    -- A run's transaction: added while the run is live, then only ever given the transaction that reverses it.
-    create function asset_depreciation_run_transaction_checks() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        if exists (select 1 from asset_depreciation_runs r
-                    where r.company_id = new.company_id and r.month = new.month and r.run_no = new.run_no and r.reversed_at is not null) then
-          raise exception 'depreciation run %/% is reversed: no transaction can be added to it', new.month, new.run_no using errcode = 'integrity_constraint_violation';
-        end if;
-        return new;
-      end if;
-      if tg_op = 'DELETE' or old.reversal_transaction_id is not null or new.reversal_transaction_id is null
-         or (new.company_id, new.month, new.run_no, new.part, new.journal_transaction_id)
-            is distinct from (old.company_id, old.month, old.run_no, old.part, old.journal_transaction_id) then
-        raise exception 'a depreciation run''s transaction cannot be changed or deleted, only reversed once' using errcode = 'integrity_constraint_violation';
-      end if;
-      if not exists (select 1 from journal_transactions j
-                      where j.company_id = new.company_id and j.id = new.reversal_transaction_id and j.reverses_id = new.journal_transaction_id) then
-        raise exception 'journal transaction % does not reverse %', new.reversal_transaction_id, new.journal_transaction_id using errcode = 'integrity_constraint_violation';
-      end if;
-      return new;
-    end $$;
     create trigger asset_depreciation_run_transactions_checks before insert or update or delete on asset_depreciation_run_transactions
       for each row execute function asset_depreciation_run_transaction_checks();
   `);
@@ -116,7 +82,6 @@ export async function down(knex: Knex): Promise<void> {
       from asset_depreciation_run_transactions t where t.company_id = r.company_id and t.month = r.month and t.run_no = r.run_no;
     alter table asset_depreciation_runs enable trigger asset_depreciation_runs_immutable;
     drop table asset_depreciation_run_transactions;
-    drop function asset_depreciation_run_transaction_checks();
 
     alter table asset_depreciation_lines
       drop constraint asset_depreciation_lines_run_fkey,
@@ -134,14 +99,5 @@ export async function down(knex: Knex): Promise<void> {
     alter table asset_depreciation_lines add constraint asset_depreciation_lines_run_fkey foreign key (company_id, month)
       references asset_depreciation_runs (company_id, month);
 
-    -- The function as migration 20261124000201 created it.
-    create or replace function asset_depreciation_run_checks() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'DELETE' or old.journal_transaction_id is not null or new.month <> old.month or new.company_id <> old.company_id
-         or new.total <> old.total or new.asset_count <> old.asset_count then
-        raise exception 'a posted depreciation month cannot be changed or deleted' using errcode = 'integrity_constraint_violation';
-      end if;
-      return new;
-    end $$;
   `);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // The stock account and the layers must not part ways (issue 22, item 11): `inventory.stock` is the account the
 // layers' value was posted to, so the rule does not change while the company's layers hold value — neither a new
@@ -8,21 +9,9 @@ import type { Knex } from "knex";
 // posts to the old account after it. ledger/posting-rules/update checks the same first and answers 409
 // `posting_rule.stock_held`.
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "posting_rules_stock_held");
   await knex.raw(`
-    create function posting_rules_stock_held() returns trigger language plpgsql as $$
-    declare
-      k_company uuid := case when tg_op = 'DELETE' then old.company_id else new.company_id end;
-    begin
-      if tg_op = 'UPDATE' and new.account_code = old.account_code then
-        return new;
-      end if;
-      perform pg_advisory_xact_lock(7304, hashtext(k_company::text));
-      if exists (select 1 from stock_layer_sums s where s.company_id = k_company and s.value > 0) then
-        raise exception 'the stock layers of company % hold value: the posting rule inventory.stock cannot change', k_company
-          using errcode = 'check_violation', constraint = 'posting_rules_stock_held';
-      end if;
-      return case when tg_op = 'DELETE' then old else new end;
-    end $$;
     create trigger posting_rules_stock_held before insert or update on posting_rules
       for each row when (new.rule = 'inventory.stock') execute function posting_rules_stock_held();
     create trigger posting_rules_stock_held_delete before delete on posting_rules

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { define } from "../definitions.js";
 
 // The events API (issue 28, item 1): events/list reads webhook_events per company, newest first, and filters on the
 // object an event is about; prune_events deletes events past EVENT_RETENTION_DAYS with their deliveries.
@@ -11,12 +12,9 @@ import type { Knex } from "knex";
 //   webhook_events_created_idx     the pruning's scan by age, across companies
 //   webhook_deliveries_event_idx   an event's deliveries (the pruning deletes them; the foreign key is checked)
 export async function up(knex: Knex): Promise<void> {
+  // The current text of the functions its triggers execute (src/db/functions; issue 23).
+  await define(knex, "webhook_event_object_id");
   await knex.raw(`
-    create function webhook_event_object_id(data jsonb) returns uuid
-      language sql immutable strict parallel safe as $$
-        select case when v ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v::uuid end
-          from (select coalesce(data ->> 'id', data ->> 'reversedId', data ->> 'saleInvoiceId', data ->> 'purchaseInvoiceId') as v) s
-      $$;
     create index webhook_events_list_idx on webhook_events (company_id, created_at desc, seq);
     create index webhook_events_object_idx on webhook_events (company_id, webhook_event_object_id(data));
     create index webhook_events_created_idx on webhook_events (created_at);
