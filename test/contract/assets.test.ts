@@ -5,11 +5,13 @@
 // back from the ledger and the tables, not only from the answers.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid, settle, type Settled } from "../support/expect.js";
+import { world, type World } from "../support/world.js";
+import { keyWith, type Scope } from "../support/keys.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
 import { lockCompanyAssets } from "../../src/assets/locks.js";
-import type { AccountingApi } from "../../sdk/typescript/src/index.js";
+import type { AccountingApi, ResponseData } from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
 // Compiling the contract's validators takes the server tens of seconds on a loaded machine: the hook gets 3 minutes.
@@ -18,48 +20,25 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => h.close());
 
-const GROUPS = "/v1/assets/groups";
-const ASSETS = "/v1/assets/assets";
-const PREVIEW = "/v1/assets/depreciation/preview";
-const POST = "/v1/assets/depreciation/post";
-
-interface World {
-  companyId: string;
-  apiKey: string;
-  /** The SDK client of the tenant's company. */
-  api: AccountingApi;
-  call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
-  ok(path: string, body: unknown): Promise<any>;
-}
+type Asset = ResponseData<"assets_assets_get">;
+type Run = ResponseData<"assets_depreciation_post">;
 
 /** A tenant with the lt-standard chart and a group VANS (vehicles: 1230 cost, 1237 accumulated, 36 months). */
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra });
-  const ok = async (path: string, body: unknown) => {
-    const res = await call(path, body);
-    if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const w = { companyId: t.companyId, apiKey: t.apiKey, api: t.api, call, ok };
-  await ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  await ok(`${GROUPS}/create`, { code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 });
-  return w;
-}
+const assetsWorld = () =>
+  world(h, { assetGroups: [{ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 }] });
 
 /**
  * Sends the requests one after another while the test holds the company's assets lock (src/assets/locks.ts), each
  * only once the one before is waiting on it, then lets go: they are all in flight together, and PostgreSQL grants
  * the lock to its waiters in the order they queued. Returns the answers in the order sent.
  */
-async function racing(w: World, requests: (() => Promise<ApiResponse>)[]): Promise<ApiResponse[]> {
+async function racing(w: World, requests: (() => Promise<unknown>)[]): Promise<Settled<unknown>[]> {
   const sent = await h.db.transaction(async (trx) => {
     await lockCompanyAssets(trx, w.companyId);
     const { rows } = await trx.raw("select pg_backend_pid() as pid");
-    const inFlight: Promise<ApiResponse>[] = [];
+    const inFlight: Promise<Settled<unknown>>[] = [];
     for (const request of requests) {
-      inFlight.push(request());
+      inFlight.push(settle(request()));
       await waitForLockWaiters(h.db, {
         count: inFlight.length,
         waitEvent: "advisory",
@@ -74,7 +53,7 @@ async function racing(w: World, requests: (() => Promise<ApiResponse>)[]): Promi
 
 let assetSeq = 0;
 const asset = (w: World, over: Record<string, unknown> = {}) =>
-  w.ok(`${ASSETS}/create`, {
+  w.api.assets.assets.create({
     code: `A-${++assetSeq}`,
     name: "Ford Transit",
     groupCode: "VANS",
@@ -84,7 +63,7 @@ const asset = (w: World, over: Record<string, unknown> = {}) =>
     ...over,
   });
 
-const journal = async (w: World, transactionId: string) =>
+const journal = async (w: World, transactionId: string | null) =>
   (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [
     e.account_code,
     new Decimal(e.debit).toFixed(2),
@@ -102,8 +81,8 @@ const months = (first: string, count: number) =>
 
 describe("asset groups", () => {
   test("create: the expense account defaults through the assets.depreciationExpense rule; get, list, update", async () => {
-    const w = await world();
-    const vans = (await w.ok(`${GROUPS}/list`, { filter: [{ field: "code", op: "eq", value: "VANS" }] })).rows[0];
+    const w = await assetsWorld();
+    const vans = (await w.api.assets.groups.list({ filter: [{ field: "code", op: "eq", value: "VANS" }] })).rows[0];
     expect(vans).toMatchObject({
       code: "VANS",
       assetAccountCode: "1230",
@@ -112,8 +91,8 @@ describe("asset groups", () => {
       defaultUsefulLifeMonths: 36,
       assetCount: 0,
     });
-    await w.ok("/v1/ledger/posting-rules/update", { rule: "assets.depreciationExpense", accountCode: "6306" });
-    const pcs = await w.ok(`${GROUPS}/create`, {
+    await w.api.ledger.postingRules.update({ rule: "assets.depreciationExpense", accountCode: "6306" });
+    const pcs = await w.api.assets.groups.create({
       code: "PC",
       name: "Kompiuteriai",
       assetAccountCode: "1240",
@@ -121,7 +100,7 @@ describe("asset groups", () => {
       defaultUsefulLifeMonths: 24,
     });
     expect(pcs.expenseAccountCode).toBe("6306");
-    const explicit = await w.ok(`${GROUPS}/create`, {
+    const explicit = await w.api.assets.groups.create({
       code: "BLD",
       name: "Pastatai",
       assetAccountCode: "1210",
@@ -129,18 +108,18 @@ describe("asset groups", () => {
       expenseAccountCode: "6206",
       defaultUsefulLifeMonths: 240,
     });
-    expect(await w.ok(`${GROUPS}/get`, { id: explicit.id })).toEqual(explicit);
+    expect(await w.api.assets.groups.get({ id: explicit.id })).toEqual(explicit);
     expect(await h.db("asset_groups").where({ company_id: w.companyId }).orderBy("code").pluck("expense_account_code")).toEqual(["6206", "6306", "6206"]);
 
-    const list = await w.ok(`${GROUPS}/list`, { sort: [{ field: "defaultUsefulLifeMonths", dir: "desc" }] });
+    const list = await w.api.assets.groups.list({ sort: [{ field: "defaultUsefulLifeMonths", dir: "desc" }] });
     expect(list.rows.map((g: any) => g.code)).toEqual(["BLD", "VANS", "PC"]);
     expect(list.total).toBe(3);
-    expect((await w.ok(`${GROUPS}/list`, { filter: [{ field: "defaultUsefulLifeMonths", op: "lte", value: 36 }] })).rows.map((g: any) => g.code)).toEqual([
+    expect((await w.api.assets.groups.list({ filter: [{ field: "defaultUsefulLifeMonths", op: "lte", value: 36 }] })).rows.map((g: any) => g.code)).toEqual([
       "PC",
       "VANS",
     ]);
 
-    const renamed = await w.ok(`${GROUPS}/update`, {
+    const renamed = await w.api.assets.groups.update({
       id: pcs.id,
       name: "IT įranga",
       defaultUsefulLifeMonths: 36,
@@ -155,19 +134,19 @@ describe("asset groups", () => {
       expenseAccountCode: "6306",
     });
     await asset(w, { groupCode: "PC" });
-    expectError(await w.call(`${GROUPS}/update`, { id: pcs.id, assetAccountCode: "1240" }), 409, "conflict", "asset_group.in_use");
-    expect(await w.ok(`${GROUPS}/update`, { id: pcs.id, expenseAccountCode: "6206" })).toMatchObject({
+    await expectApiError(w.api.assets.groups.update({ id: pcs.id, assetAccountCode: "1240" }), 409, "conflict", "asset_group.in_use");
+    expect(await w.api.assets.groups.update({ id: pcs.id, expenseAccountCode: "6206" })).toMatchObject({
       assetAccountCode: "1220",
       expenseAccountCode: "6206",
       assetCount: 1,
     });
-    expectError(
-      await w.call(`${GROUPS}/create`, { code: "VANS", name: "x", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 1 }),
+    await expectApiError(
+      w.api.assets.groups.create({ code: "VANS", name: "x", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 1 }),
       409,
       "conflict",
       "asset_group.code_taken",
     );
-    expectError(await w.call(`${GROUPS}/get`, { id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found", "asset_group.not_found");
+    await expectApiError(w.api.assets.groups.get({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found", "asset_group.not_found");
   });
 
   test.each([
@@ -178,32 +157,36 @@ describe("asset groups", () => {
     ["an asset account as the expense account", { expenseAccountCode: "2710" }, "expenseAccountCode"],
     ["the same cost and accumulated-depreciation account", { depreciationAccountCode: "1230" }, "depreciationAccountCode"],
   ])("%s -> 422 naming the field, nothing stored", async (_name, over, field) => {
-    const w = await world();
-    const res = await w.call(`${GROUPS}/create`, {
-      code: "X",
-      name: "X",
-      assetAccountCode: "1230",
-      depreciationAccountCode: "1237",
-      defaultUsefulLifeMonths: 12,
-      ...over,
-    });
-    expectError(res, 422, "unprocessable", "asset_group.account_invalid");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await assetsWorld();
+    const error = await expectApiError(
+      w.api.assets.groups.create({
+        code: "X",
+        name: "X",
+        assetAccountCode: "1230",
+        depreciationAccountCode: "1237",
+        defaultUsefulLifeMonths: 12,
+        ...over,
+      }),
+      422,
+      "unprocessable",
+      "asset_group.account_invalid",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await h.db("asset_groups").where({ company_id: w.companyId, code: "X" })).toHaveLength(0);
   });
 });
 
 describe("fixed assets", () => {
   test("create: useful life from the group, put into use on acquisition, depreciation from the next month; nothing posted", async () => {
-    const w = await world();
-    const tx = await w.ok("/v1/ledger/journal/transactions/create", {
+    const w = await assetsWorld();
+    const tx = await w.api.ledger.journal.transactions.create({
       date: "2026-01-31",
       entries: [
         { accountCode: "1230", debit: "24000.00" },
         { accountCode: "4430", credit: "24000.00" },
       ],
     });
-    const van = await w.ok(`${ASSETS}/create`, {
+    const van = await w.api.assets.assets.create({
       code: "V-1",
       name: "Ford Transit",
       description: "LT ABC123",
@@ -232,24 +215,24 @@ describe("fixed assets", () => {
       sourceTransactionId: tx.id,
       disposal: null,
     });
-    expect(await w.ok(`${ASSETS}/get`, { id: van.id })).toEqual(van);
+    expect(await w.api.assets.assets.get({ id: van.id })).toEqual(van);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
     const december = await asset(w, { acquisitionDate: "2025-11-20", putIntoUseDate: "2025-12-05" });
     expect(december.depreciationStartDate).toBe("2026-01-01");
-    expectError(
-      await w.call(`${ASSETS}/create`, { code: "V-1", name: "x", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
+    await expectApiError(
+      w.api.assets.assets.create({ code: "V-1", name: "x", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
       409,
       "conflict",
       "fixed_asset.code_taken",
     );
 
-    const list = await w.ok(`${ASSETS}/list`, { totals: ["acquisitionCost", "netBookValue"], filter: [{ field: "status", op: "eq", value: "active" }] });
+    const list = await w.api.assets.assets.list({ totals: ["acquisitionCost", "netBookValue"], filter: [{ field: "status", op: "eq", value: "active" }] });
     expect(list).toMatchObject({ total: 2, totals: { acquisitionCost: "25000.00", netBookValue: "25000.00" } });
     expect(list.rows.map((a: any) => a.code)).toEqual([december.code, "V-1"].sort());
   });
 
   test("created with depreciation to date: fully depreciated when nothing is left, nothing posted", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const half = await asset(w, {
       acquisitionDate: "2024-01-10",
       acquisitionCost: "1200.00",
@@ -342,10 +325,15 @@ describe("fixed assets", () => {
   ])(
     "$name -> $status naming $field, nothing stored",
     async ({ over, status, field, key }: { over: Record<string, unknown>; status: number; field: string; key?: string }) => {
-      const w = await world();
-      const res = await w.call(`${ASSETS}/create`, { ...base, ...over });
-      expectError(res, status, status === 400 ? "validation" : "unprocessable", key);
-      expect(Object.keys(res.body.error.fieldErrors).some((f) => f.includes(field))).toBe(true);
+      const w = await assetsWorld();
+      // The 400 cases send what the contract forbids.
+      const error = await expectApiError(
+        w.api.assets.assets.create(invalid({ ...base, ...over })),
+        status,
+        status === 400 ? "validation" : "unprocessable",
+        key,
+      );
+      expect(Object.keys(error.fieldErrors ?? {}).some((f) => f.includes(field))).toBe(true);
       expect(await h.db("fixed_assets").where({ company_id: w.companyId })).toHaveLength(0);
     },
   );
@@ -430,10 +418,10 @@ describe("depreciation: straight line exact to the cent", () => {
   ];
 
   test.each(cases)("$name", async ({ asset: over, first, amounts, status }) => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, over);
     for (const [i, month] of months(first, amounts.length).entries()) {
-      const run = await w.ok(POST, { month });
+      const run = await w.api.assets.depreciation.post({ month });
       const expected = amounts[i];
       expect(run).toMatchObject({ month, posted: true, assetCount: expected === null ? 0 : 1, total: expected ?? "0.00" });
       if (expected !== null && expected !== "0.00") {
@@ -454,7 +442,7 @@ describe("depreciation: straight line exact to the cent", () => {
     }
     const stored = await lines(w);
     expect(stored.map((l) => new Decimal(l.amount).toFixed(2))).toEqual(amounts.filter((x) => x !== null));
-    const after = await w.ok(`${ASSETS}/get`, { id: a.id });
+    const after = await w.api.assets.assets.get({ id: a.id });
     const depreciable = new Decimal(after.depreciableValue);
     const sum = stored.reduce((s, l) => s.plus(l.amount), new Decimal(a.openingAccumulatedDepreciation));
     expect(after).toMatchObject({ status, accumulatedDepreciation: sum.toFixed(2), depreciatedMonths: a.openingDepreciatedMonths + stored.length });
@@ -466,7 +454,7 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("30 assets of assorted costs, salvage, lives and depreciation to date, run to the end: every asset exactly its depreciable value, no month above what was left", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     // Deterministic assortment: costs with odd cents, salvage for every third, lives of 1 to 12 months, every fifth imported.
     const made = [];
     for (let i = 1; i <= 30; i++) {
@@ -488,7 +476,7 @@ describe("depreciation: straight line exact to the cent", () => {
       );
     }
     // Twelve months that have all begun (a month after the current one in Vilnius is refused).
-    for (const month of months("2025-02", 12)) await w.ok(POST, { month });
+    for (const month of months("2025-02", 12)) await w.api.assets.depreciation.post({ month });
     const stored = await lines(w);
     for (const a of made) {
       const own = stored.filter((l) => l.asset_id === a.id);
@@ -499,7 +487,7 @@ describe("depreciation: straight line exact to the cent", () => {
       }
       expect(left.toFixed(2)).toBe("0.00");
       expect(own).toHaveLength(a.usefulLifeMonths - a.openingDepreciatedMonths);
-      expect(await w.ok(`${ASSETS}/get`, { id: a.id })).toMatchObject({
+      expect(await w.api.assets.assets.get({ id: a.id })).toMatchObject({
         status: "fully_depreciated",
         accumulatedDepreciation: a.depreciableValue,
         netBookValue: a.salvageValue,
@@ -511,8 +499,8 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("one transaction per month, a debit and a credit per group; preview equals what posts; the event carries the run", async () => {
-    const w = await world();
-    await w.ok(`${GROUPS}/create`, {
+    const w = await assetsWorld();
+    await w.api.assets.groups.create({
       code: "PC",
       name: "Kompiuteriai",
       assetAccountCode: "1240",
@@ -524,7 +512,7 @@ describe("depreciation: straight line exact to the cent", () => {
     const v2 = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 3 });
     const pc = await asset(w, { groupCode: "PC", acquisitionCost: "1000.00", usefulLifeMonths: 24 });
     await asset(w, { acquisitionDate: "2026-02-01", acquisitionCost: "500.00" }); // starts in March
-    const preview = await w.ok(PREVIEW, { month: "2026-02" });
+    const preview = await w.api.assets.depreciation.preview({ month: "2026-02" });
     expect(preview).toMatchObject({
       month: "2026-02",
       posted: false,
@@ -546,7 +534,7 @@ describe("depreciation: straight line exact to the cent", () => {
     );
     expect(await runs(w)).toHaveLength(0);
 
-    const run = await w.ok(POST, { month: "2026-02" });
+    const run = await w.api.assets.depreciation.post({ month: "2026-02" });
     const { assets: _perAsset, ...summary } = preview;
     expect(run).toEqual({
       ...summary,
@@ -565,8 +553,8 @@ describe("depreciation: straight line exact to the cent", () => {
     const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "assets.depreciation_posted" });
     expect(events.map((e) => e.data)).toEqual([run]);
     // A posted month's preview is what was posted, whatever happens to the assets afterwards.
-    await w.ok(POST, { month: "2026-03" });
-    const posted = await w.ok(PREVIEW, { month: "2026-02" });
+    await w.api.assets.depreciation.post({ month: "2026-03" });
+    const posted = await w.api.assets.depreciation.preview({ month: "2026-02" });
     expect(posted).toEqual({
       ...preview,
       posted: true,
@@ -577,7 +565,7 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("more groups than one transaction carries (501): a debit and a credit per pair of accounts, the run's rows per group", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     // Seeded in SQL: 501 groups on two pairs of accounts, one asset of 120.00 over 12 months in each.
     await h.db.raw(
       `insert into asset_groups (company_id, code, name, asset_account_code, depreciation_account_code, expense_account_code, default_useful_life_months)
@@ -590,7 +578,7 @@ describe("depreciation: straight line exact to the cent", () => {
        select ?::uuid, 'S' || g, 'S' || g, 'G' || g, '2026-01-05', '2026-01-05', '2026-02-01', 120, 12 from generate_series(1, 501) g`,
       [w.companyId],
     );
-    const run = await w.ok(POST, { month: "2026-02" });
+    const run = await w.api.assets.depreciation.post({ month: "2026-02" });
     expect(run).toMatchObject({ assetCount: 501, total: "5010.00" });
     expect(run.groups).toHaveLength(501);
     expect(await journal(w, run.journalTransactionId)).toEqual([
@@ -603,9 +591,9 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("months in order, never twice, only into an open period: 409 and nothing changes", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    await w.ok("/v1/ledger/periods/lock", { month: "2026-02" });
+    await w.api.ledger.periods.lock({ month: "2026-02" });
     const snapshot = async () => ({
       asset: await storedAsset(w, a.id),
       runs: await runs(w),
@@ -613,12 +601,11 @@ describe("depreciation: straight line exact to the cent", () => {
       tx: await h.db("journal_transactions").where({ company_id: w.companyId }),
     });
     const before = await snapshot();
-    const locked = await w.call(POST, { month: "2026-02" });
-    expectError(locked, 409, "conflict", "period.locked");
-    expect(locked.body.error.params).toEqual({ month: "2026-02" });
+    const error = await expectApiError(w.api.assets.depreciation.post({ month: "2026-02" }), 409, "conflict", "period.locked");
+    expect(error.params).toEqual({ month: "2026-02" });
     expect(await snapshot()).toEqual(before);
 
-    await w.ok(POST, { month: "2026-03" });
+    await w.api.assets.depreciation.post({ month: "2026-03" });
     const after = await snapshot();
     const cases: [string, string, Record<string, unknown>][] = [
       ["2026-03", "depreciation.already_posted", { month: "2026-03", journalTransactionId: after.tx[0].id }],
@@ -626,25 +613,24 @@ describe("depreciation: straight line exact to the cent", () => {
       ["2026-01", "depreciation.out_of_order", { month: "2026-01", lastPostedMonth: "2026-03", expectedMonth: "2026-04" }],
     ];
     for (const [month, key, params] of cases) {
-      const res = await w.call(POST, { month });
-      expectError(res, 409, "conflict", key);
-      expect(res.body.error.params).toEqual(params);
+      const error = await expectApiError(w.api.assets.depreciation.post({ month }), 409, "conflict", key);
+      expect(error.params).toEqual(params);
     }
     expect(await snapshot()).toEqual(after);
-    expect((await w.ok(POST, { month: "2026-04" })).total).toBe("100.00");
+    expect((await w.api.assets.depreciation.post({ month: "2026-04" })).total).toBe("100.00");
   });
 
   test("two posts of the same month in flight together (both held on the company's lock): one posts, one 409", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    const results = await racing(w, [() => w.call(POST, { month: "2026-02" }), () => w.call(POST, { month: "2026-02" })]);
-    expect(results.map((r) => r.status)).toEqual([200, 409]);
-    expectError(results[1], 409, "conflict", "depreciation.already_posted");
-    expect(results[1].body.error.params).toEqual({ month: "2026-02", journalTransactionId: results[0].body.journalTransactionId });
+    const post = () => w.api.assets.depreciation.post({ month: "2026-02" });
+    const [first, second] = (await racing(w, [post, post])) as Settled<Run>[];
+    expect([first.status, second.status, second.error?.code, second.error?.key]).toEqual([200, 409, "conflict", "depreciation.already_posted"]);
+    expect(second.error?.params).toEqual({ month: "2026-02", journalTransactionId: first.data!.journalTransactionId });
     expect(await runs(w)).toHaveLength(1);
     expect((await lines(w)).map((l) => new Decimal(l.amount).toFixed(2))).toEqual(["100.00"]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
-    expect(await journal(w, results[0].body.journalTransactionId)).toEqual([
+    expect(await journal(w, first.data!.journalTransactionId)).toEqual([
       ["6206", "100.00", "0.00"],
       ["1237", "0.00", "100.00"],
     ]);
@@ -692,18 +678,19 @@ describe("depreciation: straight line exact to the cent", () => {
       },
     },
   ])("a disposal racing the run of its month, $name", async ({ first, run, disposal }) => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
-    for (const month of ["2026-02", "2026-03"]) await w.ok(POST, { month });
-    const dispose = () => w.call(`${ASSETS}/dispose`, { assetId: a.id, date: "2026-04-15", proceeds: "950.00", accountCode: "2710" });
-    const post = () => w.call(POST, { month: "2026-04" });
+    for (const month of ["2026-02", "2026-03"]) await w.api.assets.depreciation.post({ month });
+    const dispose = () => w.api.assets.assets.dispose({ assetId: a.id, date: "2026-04-15", proceeds: "950.00", accountCode: "2710" });
+    const post = () => w.api.assets.depreciation.post({ month: "2026-04" });
     const [one, two] = await racing(w, first === "dispose" ? [dispose, post] : [post, dispose]);
-    const [disposed, posted] = first === "dispose" ? [one, two] : [two, one];
-    expect([disposed.status, posted.status]).toEqual([200, 200]);
-    expect(posted.body).toMatchObject({ month: "2026-04", assetCount: run.assetCount, total: run.total });
-    expect(posted.body.journalTransactionId === null ? null : await journal(w, posted.body.journalTransactionId)).toEqual(run.entries);
-    expect(disposed.body).toMatchObject({ status: "disposed", accumulatedDepreciation: disposal.accumulated, disposal: { gainOrLoss: disposal.gainOrLoss } });
-    expect(await journal(w, disposed.body.disposal.journalTransactionId)).toEqual(disposal.entries);
+    const [disposedAs, postedAs] = first === "dispose" ? [one, two] : [two, one];
+    expect([disposedAs.status, postedAs.status]).toEqual([200, 200]);
+    const [disposed, posted] = [disposedAs.data as Asset, postedAs.data as Run];
+    expect(posted).toMatchObject({ month: "2026-04", assetCount: run.assetCount, total: run.total });
+    expect(posted.journalTransactionId === null ? null : await journal(w, posted.journalTransactionId)).toEqual(run.entries);
+    expect(disposed).toMatchObject({ status: "disposed", accumulatedDepreciation: disposal.accumulated, disposal: { gainOrLoss: disposal.gainOrLoss } });
+    expect(await journal(w, disposed.disposal!.journalTransactionId)).toEqual(disposal.entries);
     expect(await storedAsset(w, a.id)).toMatchObject({
       status: "disposed",
       accumulated_depreciation: disposal.accumulated,
@@ -715,9 +702,9 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("the database keeps the invariants: depreciation within the depreciable value, a posted month unchanged", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1000.00", salvageValue: "100.00", usefulLifeMonths: 10 });
-    await w.ok(POST, { month: "2026-02" });
+    await w.api.assets.depreciation.post({ month: "2026-02" });
     await expect(h.db("fixed_assets").where({ id: a.id }).update({ accumulated_depreciation: "900.01" })).rejects.toThrow(
       /fixed_assets_depreciation_within_value/,
     );
@@ -731,17 +718,21 @@ describe("depreciation: straight line exact to the cent", () => {
   });
 
   test("update: descriptive fields only once depreciation has been posted", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    const changed = await w.ok(`${ASSETS}/update`, { id: a.id, acquisitionCost: "1200.00", usefulLifeMonths: 12 });
+    const changed = await w.api.assets.assets.update({ id: a.id, acquisitionCost: "1200.00", usefulLifeMonths: 12 });
     expect(changed).toMatchObject({ acquisitionCost: "1200.00", usefulLifeMonths: 12, status: "active" });
-    expectError(await w.call(`${ASSETS}/update`, { id: a.id, salvageValue: "1300" }), 422, "unprocessable", "fixed_asset.salvage_above_cost");
-    await w.ok(POST, { month: "2026-02" });
-    const res = await w.call(`${ASSETS}/update`, { id: a.id, acquisitionCost: "1.00", name: "x" });
-    expectError(res, 409, "conflict", "fixed_asset.depreciation_posted");
-    expect(res.body.error.params).toMatchObject({ lastDepreciatedMonth: "2026-02", fields: ["acquisitionCost"] });
+    await expectApiError(w.api.assets.assets.update({ id: a.id, salvageValue: "1300" }), 422, "unprocessable", "fixed_asset.salvage_above_cost");
+    await w.api.assets.depreciation.post({ month: "2026-02" });
+    const error = await expectApiError(
+      w.api.assets.assets.update({ id: a.id, acquisitionCost: "1.00", name: "x" }),
+      409,
+      "conflict",
+      "fixed_asset.depreciation_posted",
+    );
+    expect(error.params).toMatchObject({ lastDepreciatedMonth: "2026-02", fields: ["acquisitionCost"] });
     expect((await storedAsset(w, a.id)).name).toBe("Ford Transit");
-    const renamed = await w.ok(`${ASSETS}/update`, { id: a.id, name: "Ford Transit Custom", description: "LT XYZ987" });
+    const renamed = await w.api.assets.assets.update({ id: a.id, name: "Ford Transit Custom", description: "LT XYZ987" });
     expect(renamed).toMatchObject({ name: "Ford Transit Custom", description: "LT XYZ987", acquisitionCost: "1200.00", accumulatedDepreciation: "100.00" });
   });
 });
@@ -792,10 +783,10 @@ describe("disposal", () => {
       gainOrLoss: "-900.00",
     },
   ])("$name: cost and accumulated depreciation leave the ledger, the difference is a gain or loss", async ({ proceeds, entries, gainOrLoss }) => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
-    for (const month of ["2026-02", "2026-03", "2026-04"]) await w.ok(POST, { month });
-    const disposed = await w.ok(`${ASSETS}/dispose`, { assetId: a.id, date: "2026-05-12", ...(proceeds ? { proceeds, accountCode: "2710" } : {}) });
+    for (const month of ["2026-02", "2026-03", "2026-04"]) await w.api.assets.depreciation.post({ month });
+    const disposed = await w.api.assets.assets.dispose({ assetId: a.id, date: "2026-05-12", ...(proceeds ? { proceeds, accountCode: "2710" } : {}) });
     expect(disposed).toMatchObject({
       status: "disposed",
       accumulatedDepreciation: "300.00",
@@ -809,8 +800,8 @@ describe("disposal", () => {
         journalTransactionId: expect.any(String),
       },
     });
-    expect(await journal(w, disposed.disposal.journalTransactionId)).toEqual(entries);
-    expect(await h.db("journal_transactions").where({ id: disposed.disposal.journalTransactionId }).first()).toMatchObject({
+    expect(await journal(w, disposed.disposal!.journalTransactionId)).toEqual(entries);
+    expect(await h.db("journal_transactions").where({ id: disposed.disposal!.journalTransactionId }).first()).toMatchObject({
       document_type: "asset_disposal",
       date: "2026-05-12",
       source_type: "fixed_asset",
@@ -818,9 +809,9 @@ describe("disposal", () => {
     });
     expect((await h.db("webhook_events").where({ company_id: w.companyId, event_type: "assets.asset_disposed" })).map((e) => e.data)).toEqual([disposed]);
     // A disposed asset takes no part in later months and cannot be disposed of again.
-    expect((await w.ok(POST, { month: "2026-05" })).assetCount).toBe(0);
-    expectError(await w.call(`${ASSETS}/dispose`, { assetId: a.id, date: "2026-06-01" }), 409, "conflict", "fixed_asset.disposed");
-    expectError(await w.call(`${ASSETS}/update`, { id: a.id, usefulLifeMonths: 24 }), 409, "conflict", "fixed_asset.disposed");
+    expect((await w.api.assets.depreciation.post({ month: "2026-05" })).assetCount).toBe(0);
+    await expectApiError(w.api.assets.assets.dispose({ assetId: a.id, date: "2026-06-01" }), 409, "conflict", "fixed_asset.disposed");
+    await expectApiError(w.api.assets.assets.update({ id: a.id, usefulLifeMonths: 24 }), 409, "conflict", "fixed_asset.disposed");
   });
 
   test.each([
@@ -865,14 +856,13 @@ describe("disposal", () => {
     },
     { name: "a locked month", posted: [], body: { date: "2026-01-20" }, lock: "2026-01", status: 409, key: "period.locked" },
   ])("$name -> $status $key, nothing changes", async ({ posted, body, status, key, params, lock }: any) => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
-    for (const month of posted) await w.ok(POST, { month });
-    if (lock) await w.ok("/v1/ledger/periods/lock", { month: lock });
+    for (const month of posted) await w.api.assets.depreciation.post({ month });
+    if (lock) await w.api.ledger.periods.lock({ month: lock });
     const before = { asset: await storedAsset(w, a.id), tx: await h.db("journal_transactions").where({ company_id: w.companyId }) };
-    const res = await w.call(`${ASSETS}/dispose`, { assetId: a.id, ...body });
-    expectError(res, status, status === 409 ? "conflict" : "unprocessable", key);
-    if (params) expect(res.body.error.params).toMatchObject(params);
+    const error = await expectApiError(w.api.assets.assets.dispose({ assetId: a.id, ...body }), status, status === 409 ? "conflict" : "unprocessable", key);
+    if (params) expect(error.params).toMatchObject(params);
     expect({ asset: await storedAsset(w, a.id), tx: await h.db("journal_transactions").where({ company_id: w.companyId }) }).toEqual(before);
   });
 
@@ -907,7 +897,7 @@ describe("disposal", () => {
   ])(
     "an imported asset disposed of $name",
     async ({ date, status, entries, key, params }: { date: string; status: number; entries?: string[][]; key?: string; params?: Record<string, unknown> }) => {
-      const w = await world();
+      const w = await assetsWorld();
       const a = await asset(w, {
         acquisitionDate: "2024-01-10",
         acquisitionCost: "1200.00",
@@ -915,25 +905,26 @@ describe("disposal", () => {
         accumulatedDepreciation: "800.00",
         depreciatedMonths: 24,
       });
-      const res = await w.call(`${ASSETS}/dispose`, { assetId: a.id, date, proceeds: "450.00", accountCode: "2710" });
+      const res = await settle(w.api.assets.assets.dispose({ assetId: a.id, date, proceeds: "450.00", accountCode: "2710" }));
       if (status === 200) {
         expect(res.status).toBe(200);
-        expect(await journal(w, res.body.disposal.journalTransactionId)).toEqual(entries);
+        expect(await journal(w, res.data!.disposal!.journalTransactionId)).toEqual(entries);
       } else {
-        expectError(res, status, "conflict", key);
-        expect(res.body.error.params).toEqual({ id: a.id, ...params });
+        expect([res.status, res.error?.code, res.error?.key]).toEqual([status, "conflict", key]);
+        expect(res.error?.params).toEqual({ id: a.id, ...params });
+
         expect(await storedAsset(w, a.id)).toMatchObject({ status: "active", disposal_transaction_id: null });
       }
     },
   );
 
   test("the disposal month may be depreciated when its run was posted first", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const a = await asset(w, { acquisitionCost: "1200.00", usefulLifeMonths: 12 });
-    for (const month of ["2026-02", "2026-03"]) await w.ok(POST, { month });
-    const disposed = await w.ok(`${ASSETS}/dispose`, { assetId: a.id, date: "2026-03-15", proceeds: "1000.00", accountCode: "2410" });
-    expect(disposed.disposal.gainOrLoss).toBe("0.00");
-    expect(await journal(w, disposed.disposal.journalTransactionId)).toEqual([
+    for (const month of ["2026-02", "2026-03"]) await w.api.assets.depreciation.post({ month });
+    const disposed = await w.api.assets.assets.dispose({ assetId: a.id, date: "2026-03-15", proceeds: "1000.00", accountCode: "2410" });
+    expect(disposed.disposal?.gainOrLoss).toBe("0.00");
+    expect(await journal(w, disposed.disposal!.journalTransactionId)).toEqual([
       ["1237", "200.00", "0.00"],
       ["2410", "1000.00", "0.00"],
       ["1230", "0.00", "1200.00"],
@@ -943,64 +934,62 @@ describe("disposal", () => {
 
 describe("tenancy and scopes", () => {
   test("another account's key gets 404 for every id and sees none of the rows", async () => {
-    const a = await world();
-    const b = await world();
+    const a = await assetsWorld();
+    const b = await assetsWorld();
     const van = await asset(a, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    const group = (await a.ok(`${GROUPS}/list`, {})).rows[0];
-    expectError(await b.call(`${ASSETS}/get`, { id: van.id }), 404, "not_found", "fixed_asset.not_found");
-    expectError(await b.call(`${ASSETS}/update`, { id: van.id, name: "mine" }), 404, "not_found", "fixed_asset.not_found");
-    expectError(await b.call(`${ASSETS}/dispose`, { assetId: van.id, date: "2026-01-20" }), 404, "not_found", "fixed_asset.not_found");
-    expectError(await b.call(`${GROUPS}/get`, { id: group.id }), 404, "not_found", "asset_group.not_found");
-    expectError(await b.call(`${GROUPS}/update`, { id: group.id, name: "mine" }), 404, "not_found", "asset_group.not_found");
+    const group = (await a.api.assets.groups.list({})).rows[0];
+    await expectApiError(b.api.assets.assets.get({ id: van.id }), 404, "not_found", "fixed_asset.not_found");
+    await expectApiError(b.api.assets.assets.update({ id: van.id, name: "mine" }), 404, "not_found", "fixed_asset.not_found");
+    await expectApiError(b.api.assets.assets.dispose({ assetId: van.id, date: "2026-01-20" }), 404, "not_found", "fixed_asset.not_found");
+    await expectApiError(b.api.assets.groups.get({ id: group.id }), 404, "not_found", "asset_group.not_found");
+    await expectApiError(b.api.assets.groups.update({ id: group.id, name: "mine" }), 404, "not_found", "asset_group.not_found");
     // B's key naming A's company: refused before any handler runs.
-    expect((await h.post(`${ASSETS}/list`, {}, { key: b.apiKey, companyId: a.companyId })).status).toBe(404);
-    expect((await b.ok(`${ASSETS}/list`, {})).total).toBe(0);
-    expect((await b.ok(PREVIEW, { month: "2026-02" })).assetCount).toBe(0);
-    expect((await b.ok(POST, { month: "2026-02" })).assetCount).toBe(0);
+    await expectApiError(b.api.assets.assets.list({}, { companyId: a.companyId }), 404, "not_found", "company.not_found");
+    expect((await b.api.assets.assets.list({})).total).toBe(0);
+    expect((await b.api.assets.depreciation.preview({ month: "2026-02" })).assetCount).toBe(0);
+    expect((await b.api.assets.depreciation.post({ month: "2026-02" })).assetCount).toBe(0);
     expect(await storedAsset(a, van.id)).toMatchObject({ name: "Ford Transit", depreciated_months: 0, status: "active" });
     expect(await runs(a)).toHaveLength(0);
     // A reversal reverses only the company's own month.
-    await a.ok(POST, { month: "2026-02" });
-    expect((await b.ok("/v1/assets/depreciation/reverse", { month: "2026-02" })).run.assetCount).toBe(0);
+    await a.api.assets.depreciation.post({ month: "2026-02" });
+    expect((await b.api.assets.depreciation.reverse({ month: "2026-02" })).run.assetCount).toBe(0);
     expect((await runs(a)).map((r) => r.reversed_at)).toEqual([null]);
     expect(await storedAsset(a, van.id)).toMatchObject({ depreciated_months: 1, accumulated_depreciation: "100.00" });
   });
 
   test("assets:read reads, assets:write writes, other scopes get 403", async () => {
-    const w = await world();
+    const w = await assetsWorld();
     const van = await asset(w, { acquisitionCost: "1000.00", usefulLifeMonths: 10 });
-    const keyWith = async (scopes: string[]) =>
-      (await h.post("/v1/account/api-keys/create", { name: scopes.join(","), scopes }, { key: w.apiKey })).body.key as string;
-    const reader = await keyWith(["assets:read"]);
-    const writer = await keyWith(["assets:write"]);
-    const ledger = await keyWith(["ledger:write"]);
-    const as = (key: string, path: string, body: unknown) => h.post(path, body, { key, companyId: w.companyId });
-    const reads: [string, unknown][] = [
-      [`${ASSETS}/get`, { id: van.id }],
-      [`${ASSETS}/list`, {}],
-      [`${GROUPS}/list`, {}],
-      [PREVIEW, { month: "2026-02" }],
+    const client = async (scope: Scope) => (await keyWith(h, w.apiKey, [scope], { companyId: w.companyId })).api;
+    const reader = await client("assets:read");
+    const writer = await client("assets:write");
+    const ledger = await client("ledger:write");
+    const reads = [
+      (api: AccountingApi) => api.assets.assets.get({ id: van.id }),
+      (api: AccountingApi) => api.assets.assets.list({}),
+      (api: AccountingApi) => api.assets.groups.list({}),
+      (api: AccountingApi) => api.assets.depreciation.preview({ month: "2026-02" }),
     ];
-    for (const [path, body] of reads) {
-      expect((await as(reader, path, body)).status).toBe(200);
-      expect((await as(writer, path, body)).status).toBe(200);
-      expectError(await as(ledger, path, body), 403, "forbidden", "auth.scope_missing");
+    for (const read of reads) {
+      await read(reader);
+      await read(writer);
+      await expectApiError(read(ledger), 403, "forbidden", "auth.scope_missing");
     }
-    for (const key of [reader, ledger]) {
-      expectError(await as(key, POST, { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
-      expectError(
-        await as(key, `${ASSETS}/create`, { code: "Z", name: "Z", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
+    for (const api of [reader, ledger]) {
+      await expectApiError(api.assets.depreciation.post({ month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
+      await expectApiError(
+        api.assets.assets.create({ code: "Z", name: "Z", groupCode: "VANS", acquisitionDate: "2026-01-01", acquisitionCost: "1" }),
         403,
         "forbidden",
         "auth.scope_missing",
       );
-      expectError(await as(key, `${ASSETS}/dispose`, { assetId: van.id, date: "2026-01-20" }), 403, "forbidden", "auth.scope_missing");
-      expectError(await as(key, "/v1/assets/depreciation/reverse", { month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
+      await expectApiError(api.assets.assets.dispose({ assetId: van.id, date: "2026-01-20" }), 403, "forbidden", "auth.scope_missing");
+      await expectApiError(api.assets.depreciation.reverse({ month: "2026-02" }), 403, "forbidden", "auth.scope_missing");
     }
     expect(await runs(w)).toHaveLength(0);
-    expect((await as(writer, POST, { month: "2026-02" })).status).toBe(200);
-    expect((await as(writer, "/v1/assets/depreciation/reverse", { month: "2026-02" })).status).toBe(200);
-    expect((await as(writer, POST, { month: "2026-02" })).status).toBe(200);
-    expect((await as(writer, `${ASSETS}/dispose`, { assetId: van.id, date: "2026-03-02" })).status).toBe(200);
+    await writer.assets.depreciation.post({ month: "2026-02" });
+    await writer.assets.depreciation.reverse({ month: "2026-02" });
+    await writer.assets.depreciation.post({ month: "2026-02" });
+    await writer.assets.assets.dispose({ assetId: van.id, date: "2026-03-02" });
   });
 });
