@@ -11,7 +11,7 @@ import { namedStatementsAllowed, type Db } from "./connection.js";
  * there the statement runs unnamed: the same text and parameters, planned on every call (issue 15; the cost is
  * measured by `npm run bench -- platform`).
  */
-export async function preparedQuery<Row extends Record<string, unknown>>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
+export async function preparedQuery<Row extends object = Record<string, unknown>>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   const named = namedStatementsAllowed(db);
   try {
@@ -50,7 +50,7 @@ function noNamedStatements(db: Db): void {
  * unnamed. For set-based writes that pass whole columns as arrays (`unnest($1::text[], …)`): knex.raw would expand
  * an array binding into a list of parameters.
  */
-export async function plainQuery<Row extends Record<string, unknown>>(db: Db, text: string, values: unknown[]): Promise<Row[]> {
+export async function plainQuery<Row extends object = Record<string, unknown>>(db: Db, text: string, values: unknown[]): Promise<Row[]> {
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
     return (await connection.query<Row>({ text, values })).rows;
