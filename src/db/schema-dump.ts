@@ -59,11 +59,12 @@ export async function dumpSchema(knex: Knex): Promise<string> {
     )) {
       out.push(`${String(i.def).replace(/ ON public\./, " ON ")};`);
     }
-    for (const g of await rows(
-      knex,
-      `select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = ${t.oid} and not tgisinternal order by tgname`,
-    )) {
-      out.push(`${String(g.def).replace(/ ON public\./, " ON ").replace(/EXECUTE FUNCTION public\./, "EXECUTE FUNCTION ")};`);
+    for (const g of await rows(knex, `select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = ${t.oid} and not tgisinternal order by tgname`)) {
+      out.push(
+        `${String(g.def)
+          .replace(/ ON public\./, " ON ")
+          .replace(/EXECUTE FUNCTION public\./, "EXECUTE FUNCTION ")};`,
+      );
     }
     out.push("");
   }
@@ -96,7 +97,12 @@ export async function dumpSchema(knex: Knex): Promise<string> {
     `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' order by p.proname, pg_get_function_identity_arguments(p.oid)`,
   )) {
-    out.push(`${String(f.def).replace(/FUNCTION public\./, "FUNCTION ").trimEnd()};`, "");
+    out.push(
+      `${String(f.def)
+        .replace(/FUNCTION public\./, "FUNCTION ")
+        .trimEnd()};`,
+      "",
+    );
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

@@ -1,33 +1,37 @@
 // The fixed-assets migrations (20261124000201, 20261124000202; 20261127000300 in the second test) on a database that
-// already has data: rolled back on a migrated copy, books written (a company, its chart, journal transactions of the
-// document types that existed), migrated forward again; the data stays, and the new tables and the new document type
-// work on it.
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+// already has data: a database as an older release left it (test/fixtures), books written there with the posting
+// function of that time, migrated forward with today's code; the data stays, and the new tables and the new document
+// type work on it.
+import { afterEach, expect, test } from "@jest/globals";
 import { createDb, type Db } from "../../src/db/connection.js";
+import { migrate } from "../../src/db/migrate.js";
 import { withTransaction } from "../../src/db/transaction.js";
 import { bootstrapAccount } from "../../src/account/accounts.js";
 import { post } from "../../src/ledger/posting.js";
 import { migrationSource } from "../../src/db/migrations/index.js";
 import { postMonth } from "../../src/assets/depreciation.js";
 import { reverseDepreciation } from "../../src/assets/reversal.js";
-import { createTestDatabase } from "../support/harness.js";
+import { restoreFixture, type Fixture, type RestoredDatabase } from "../support/fixtures.js";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: RestoredDatabase | undefined;
 let db: Db;
-beforeAll(async () => {
-  database = await createTestDatabase();
+/** The database of an older release, and a handle on it (the test's `db`). */
+async function olderRelease(fixture: Fixture): Promise<void> {
+  database = await restoreFixture(fixture);
   db = createDb({ connectionString: database.connectionString, poolMax: 2 });
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
+}
+afterEach(async () => {
+  await db?.destroy();
+  await database?.drop();
+  database = undefined;
 });
 
 const tableExists = async (name: string) => (await db.raw("select to_regclass(?) as t", [name])).rows[0].t !== null;
 
-test("rolled back, books written, migrated forward: the books stay and the assets tables work on them", async () => {
-  // Back to before the assets migrations (and those after them, e.g. inventory), one migration at a time.
-  while ((await db.migrate.currentVersion({ migrationSource })) >= "20261124000201") await db.migrate.down({ migrationSource });
+test("a database of the release before them, books written, migrated forward: the books stay and the assets tables work on them", async () => {
+  // A database of the release before the assets migrations (05401b5's migrations up to 20261124000151).
+  await olderRelease("20261124000151");
+  expect(await db("knex_migrations").orderBy("name", "desc").first("name")).toEqual({ name: "20261124000151_invoice_open_totals" });
   expect(await tableExists("fixed_assets")).toBe(false);
 
   const account = await bootstrapAccount(db, "before assets");
@@ -65,7 +69,7 @@ test("rolled back, books written, migrated forward: the books stay and the asset
     }),
   );
 
-  await db.migrate.latest({ migrationSource });
+  await migrate(database!.connectionString);
   expect(await db("journal_transactions").where({ company_id: company.id }).orderBy("date").pluck("document_type")).toEqual(["manual", "depreciation"]);
   await db("asset_groups").insert({
     company_id: company.id,
@@ -116,8 +120,9 @@ test("20261127000300: months posted before it go on after it, and come back when
   const backTo300 = async () => {
     while (await applied()) await db.migrate.down({ migrationSource });
   };
-  await db.migrate.latest({ migrationSource });
-  await backTo300();
+  // A database of release 05401b5, the last before migration 20261127000300.
+  await olderRelease("05401b5");
+  expect(await applied()).toBe(false);
   expect(await tableExists("asset_depreciation_run_transactions")).toBe(false);
 
   const account = await bootstrapAccount(db, "before reversals");
@@ -185,7 +190,7 @@ test("20261127000300: months posted before it go on after it, and come back when
     return tx;
   });
 
-  await db.migrate.latest({ migrationSource });
+  await migrate(database!.connectionString);
   expect(await db("asset_depreciation_runs").where({ company_id: company.id }).select("month", "run_no", "reversed_at")).toEqual([
     { month: "2026-02-01", run_no: 1, reversed_at: null },
   ]);
@@ -206,7 +211,7 @@ test("20261127000300: months posted before it go on after it, and come back when
   ]);
 
   // Forward again, March reversed: undoing the migration now would lose that, and is refused.
-  await db.migrate.latest({ migrationSource });
+  await migrate(database!.connectionString);
   await withTransaction(db, (trx) => reverseDepreciation(trx, company.id, account.keyId, "2026-03"));
   await expect(backTo300()).rejects.toThrow(/cannot be undone/);
   expect(await applied()).toBe(true);
@@ -214,5 +219,5 @@ test("20261127000300: months posted before it go on after it, and come back when
     accumulated_depreciation: "100.00",
     depreciated_months: 1,
   });
-  await db.migrate.latest({ migrationSource });
+  await migrate(database!.connectionString);
 });
