@@ -1,5 +1,6 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { AuditLogRow } from "../db/rows.js";
 import type { Principal } from "../auth/principal.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
@@ -21,7 +22,7 @@ const listSpec: ListSpec = {
 
 /** The account's audit records; a key restricted to some companies sees only theirs. */
 export async function listAuditLog(db: Db, principal: Principal, request: ListRequest) {
-  const result = await runList<Record<string, any>>(
+  const result = await runList<AuditLogRow>(
     db,
     () => {
       const q = db("audit_log").where("account_id", principal.accountId);
@@ -34,12 +35,12 @@ export async function listAuditLog(db: Db, principal: Principal, request: ListRe
   );
   const rows: AuditRecord[] = result.rows.map((r) => ({
     id: Number(r.id),
-    occurredAt: new Date(r.occurred_at).toISOString(),
+    occurredAt: r.occurred_at.toISOString(),
     operation: r.operation,
     companyId: r.company_id,
     keyId: r.key_id,
     targetIds: r.target_ids,
-    summary: r.summary,
+    summary: r.summary as AuditRecord["summary"],
     requestId: r.request_id,
   }));
   return { ...result, rows };

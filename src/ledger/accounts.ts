@@ -2,6 +2,7 @@
 // well; the checks here give the clear 4xx first.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { LedgerAccountsRow } from "../db/rows.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { conflict, notFound, unprocessable, validationError } from "../shared/errors.js";
 import { LT_STANDARD, saftAccountTypeOf, saftGrouping } from "./lt-standard.js";
@@ -22,14 +23,18 @@ const HIERARCHY_FLAGS = `
   exists (select 1 from ledger_accounts c join ledger_accounts g on g.company_id = c.company_id and g.parent_code = c.code
            where c.company_id = a.company_id and c.parent_code = a.code) as has_grandchildren`;
 
+/** A row of ledger_accounts with its hierarchy flags (HIERARCHY_FLAGS). */
+type AccountRow = LedgerAccountsRow & { has_children: boolean; has_grandchildren: boolean };
+
 /** A row of ledger_accounts (as `a`) with its hierarchy flags. */
 export const accountRows = (db: Db, companyId: string) => db({ a: "ledger_accounts" }).where("a.company_id", companyId).select("a.*", db.raw(HIERARCHY_FLAGS));
 
 async function accountByCode(db: Db, companyId: string, code: string): Promise<LedgerAccount> {
-  return accountToApi(await accountRows(db, companyId).where("a.code", code).first());
+  const row: AccountRow = await accountRows(db, companyId).where("a.code", code).first();
+  return accountToApi(row);
 }
 
-export function accountToApi(row: Record<string, any>): LedgerAccount {
+export function accountToApi(row: AccountRow): LedgerAccount {
   return {
     id: row.id,
     code: row.code,
@@ -45,8 +50,8 @@ export function accountToApi(row: Record<string, any>): LedgerAccount {
       accountType: row.saft_account_type ?? saftAccountTypeOf(row.code, row.type),
       ...saftGrouping({ parentCode: row.parent_code, hasChildren: row.has_children, hasGrandchildren: row.has_grandchildren }),
     },
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -72,7 +77,7 @@ export async function applyTemplate(trx: Db, companyId: string, template: keyof 
   const accounts = TEMPLATES[template];
   const existing = new Map<string, { is_postable: boolean }>(
     (
-      await trx("ledger_accounts")
+      await trx<LedgerAccountsRow>("ledger_accounts")
         .where("company_id", companyId)
         .whereIn(
           "code",
@@ -121,7 +126,7 @@ async function checkParent(
   parentCode: string,
   type: string,
 ): Promise<{ statement_line: string | null; saft_account_table_id: string | null }> {
-  const parent = await trx("ledger_accounts")
+  const parent = await trx<LedgerAccountsRow>("ledger_accounts")
     .where({ company_id: companyId, code: parentCode })
     .forUpdate()
     .first("type", "is_postable", "statement_line", "saft_account_table_id");
@@ -165,7 +170,7 @@ export async function getAccount(db: Db, companyId: string, input: GetInput): Pr
   if ((input.id === undefined) === (input.code === undefined)) {
     throw validationError({ id: ["send exactly one of id and code"], code: ["send exactly one of id and code"] }, "Name the account by id or by code.");
   }
-  const row = await accountRows(db, companyId)
+  const row: AccountRow | undefined = await accountRows(db, companyId)
     .where(input.id !== undefined ? { "a.id": input.id } : { "a.code": input.code })
     .first();
   if (!row) throw notFound("The account", "ledger_account.not_found", input.id !== undefined ? { id: input.id } : { code: input.code });
@@ -185,7 +190,7 @@ async function hasCycle(trx: Db, companyId: string, code: string, parentCode: st
 }
 
 export async function updateAccount(trx: Db, companyId: string, input: UpdateInput): Promise<LedgerAccount> {
-  const current = await trx("ledger_accounts").where({ company_id: companyId, code: input.code }).forUpdate().first();
+  const current = await trx<LedgerAccountsRow>("ledger_accounts").where({ company_id: companyId, code: input.code }).forUpdate().first();
   if (!current) throw notFound("The account", "ledger_account.not_found", { code: input.code });
   const type = input.type ?? current.type;
   if (input.parentCode) {
@@ -195,7 +200,10 @@ export async function updateAccount(trx: Db, companyId: string, input: UpdateInp
     await checkParent(trx, companyId, input.parentCode, type);
   }
   if (input.type && input.type !== current.type) {
-    const child = await trx("ledger_accounts").where({ company_id: companyId, parent_code: input.code }).whereNot("type", input.type).first("code");
+    const child = await trx<LedgerAccountsRow>("ledger_accounts")
+      .where({ company_id: companyId, parent_code: input.code })
+      .whereNot("type", input.type)
+      .first("code");
     if (child)
       throw unprocessable(`Sub-account ${child.code} has type ${current.type}; change the sub-accounts first.`, "ledger_account.type_differs_from_children", {
         code: child.code,
@@ -250,7 +258,7 @@ const accountListSpec: ListSpec = {
 };
 
 export async function listAccounts(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(
+  const result = await runList<AccountRow>(
     db,
     () => db({ a: "ledger_accounts" }).where("a.company_id", companyId),
     accountListSpec,

@@ -1,5 +1,6 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { JournalEntriesRow, JournalTransactionsRow } from "../db/rows.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
@@ -23,14 +24,14 @@ export function createManualTransaction(trx: Db, companyId: string, keyId: strin
 }
 
 async function load(db: Db, companyId: string, id: string, forUpdate = false) {
-  const query = db("journal_transactions").where({ company_id: companyId, id }).first();
+  const query = db<JournalTransactionsRow>("journal_transactions").where({ company_id: companyId, id }).first();
   const header = await (forUpdate ? query.forUpdate() : query);
   if (!header) throw notFound("The journal transaction", "journal.not_found", { id });
   const [entries, reversal] = await Promise.all([
-    db("journal_entries").where({ company_id: companyId, transaction_id: id }).orderBy("line_no"),
-    db("journal_transactions").where({ company_id: companyId, reverses_id: id }).first("id"),
+    db<JournalEntriesRow>("journal_entries").where({ company_id: companyId, transaction_id: id }).orderBy("line_no"),
+    db<JournalTransactionsRow>("journal_transactions").where({ company_id: companyId, reverses_id: id }).first("id"),
   ]);
-  return { header, entries, reversedById: (reversal?.id as string | undefined) ?? null };
+  return { header, entries, reversedById: reversal?.id ?? null };
 }
 
 export async function getTransaction(db: Db, companyId: string, id: string): Promise<JournalTransaction> {
@@ -72,9 +73,11 @@ const UNDONE_THROUGH: Partial<Record<string, { operation: string | null; how: st
  * document's operation undoes its own posting (bank/transactions/unmatch through postReversal).
  */
 export async function reverseTransaction(trx: Db, companyId: string, keyId: string, input: ReverseInput): Promise<JournalTransaction> {
-  const header = await trx("journal_transactions").where({ company_id: companyId, id: input.id }).first("document_type", "source_type", "source_id");
+  const header = await trx<JournalTransactionsRow>("journal_transactions")
+    .where({ company_id: companyId, id: input.id })
+    .first("document_type", "source_type", "source_id");
   const owner = header ? UNDONE_THROUGH[header.document_type] : undefined;
-  if (owner) {
+  if (header && owner) {
     throw conflict(
       `The transaction is the posting of a ${header.document_type.replace(/_/g, " ")} and follows its document: ${owner.how}.`,
       "journal.reverse_through_document",
@@ -108,11 +111,12 @@ export async function postReversal(trx: Db, companyId: string, keyId: string, in
     documentType: "reversal",
     reversesId: header.id,
     createdByKeyId: keyId,
-    entries: entries.map((e: Record<string, any>) => ({
+    entries: entries.map((e) => ({
       accountCode: e.account_code,
       ...(new Decimal(e.debit).isPositive() && !new Decimal(e.debit).isZero() ? { credit: e.debit } : { debit: e.credit }),
       ...(e.partner_code ? { partnerCode: e.partner_code } : {}),
-      ...(e.currency ? { currency: e.currency, currencyAmount: e.currency_amount, rate: e.rate } : {}),
+      // All three or none (journal_entries_currency_complete).
+      ...(e.currency && e.currency_amount && e.rate ? { currency: e.currency, currencyAmount: e.currency_amount, rate: e.rate } : {}),
       ...(e.description ? { description: e.description } : {}),
     })),
   });
@@ -142,7 +146,12 @@ const listSpec: ListSpec = {
 };
 
 export async function listTransactions(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("journal_transactions").where("company_id", companyId), listSpec, request, [
+  const result = await runList<
+    Pick<
+      JournalTransactionsRow,
+      "id" | "number" | "date" | "description" | "reference" | "document_type" | "reverses_id" | "total" | "account_codes" | "partner_codes" | "created_at"
+    >
+  >(db, () => db("journal_transactions").where("company_id", companyId), listSpec, request, [
     "id",
     "number",
     "date",
@@ -167,7 +176,7 @@ export async function listTransactions(db: Db, companyId: string, request: ListR
     credit: formatDecimal(r.total, "money"),
     accountCodes: r.account_codes,
     partnerCodes: r.partner_codes,
-    createdAt: new Date(r.created_at).toISOString(),
+    createdAt: r.created_at.toISOString(),
   }));
   const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, formatDecimal(v, "money")]));
   return { ...result, rows, ...(totals ? { totals } : {}) };

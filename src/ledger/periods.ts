@@ -2,6 +2,7 @@
 // exclusively (postings hold it shared, see the ledger migration), so a lock never races a posting.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { LedgerPeriodLocksRow } from "../db/rows.js";
 import { conflict, validationError } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
@@ -10,11 +11,16 @@ type Period = components["schemas"]["Ledger.Period"];
 
 const periodLock = (trx: Db, companyId: string) => trx.raw("select pg_advisory_xact_lock(7301, hashtext(?::text))", [companyId]);
 
-function periodToApi(row: Record<string, any>): Period {
+/** A month of the periods relation (`month_text`, YYYY-MM; open when `locked_at` is null). */
+type ListedPeriod = { month_text: string; locked_at: Date | null; locked_by_key_id: string | null };
+/** A lock just written (`month`, YYYY-MM-DD). */
+type NewLock = Pick<LedgerPeriodLocksRow, "month" | "locked_at" | "locked_by_key_id">;
+
+function periodToApi(row: ListedPeriod | NewLock): Period {
   return {
-    month: row.month_text ?? String(row.month).slice(0, 7),
+    month: "month_text" in row ? row.month_text : row.month.slice(0, 7),
     state: row.locked_at ? "locked" : "open",
-    lockedAt: row.locked_at ? new Date(row.locked_at).toISOString() : null,
+    lockedAt: row.locked_at ? row.locked_at.toISOString() : null,
     lockedByKeyId: row.locked_by_key_id ?? null,
   };
 }
@@ -56,7 +62,7 @@ function periods(db: Db, companyId: string) {
 }
 
 export async function listPeriods(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => periods(db, companyId), listSpec, request, ["month_text", "locked_at", "locked_by_key_id"]);
+  const result = await runList<ListedPeriod>(db, () => periods(db, companyId), listSpec, request, ["month_text", "locked_at", "locked_by_key_id"]);
   return { ...result, rows: result.rows.map(periodToApi) };
 }
 
@@ -75,7 +81,7 @@ export async function lockPeriods(trx: Db, companyId: string, keyId: string, inp
   }
   await periodLock(trx, companyId);
   const last = input.month ? `${input.month}-01` : input.through!;
-  const { rows } = await trx.raw<{ rows: Record<string, any>[] }>(
+  const { rows } = await trx.raw<{ rows: NewLock[] }>(
     `insert into ledger_period_locks (company_id, month, locked_by_key_id)
      select ?, m::date, ? from generate_series(
        ${
@@ -99,7 +105,7 @@ export async function lockPeriods(trx: Db, companyId: string, keyId: string, inp
       [companyId, input.through, keyId],
     );
   }
-  rows.sort((a, b) => (String(a.month) < String(b.month) ? -1 : 1));
+  rows.sort((a, b) => (a.month < b.month ? -1 : 1));
   const locked = rows.map(periodToApi);
   for (const period of locked) await emitEvent(trx, companyId, "period.locked", period);
   return { locked };

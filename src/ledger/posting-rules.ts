@@ -5,6 +5,7 @@
 // module posts through (accountForRule, accountsForRules).
 import type { AccountType } from "./lt-standard.js";
 import type { Db } from "../db/connection.js";
+import type { LedgerAccountsRow, PostingRulesRow } from "../db/rows.js";
 import type { components } from "../../generated/types.js";
 import { Decimal } from "../shared/decimal.js";
 import { conflict, unprocessable } from "../shared/errors.js";
@@ -76,12 +77,20 @@ export type PostingRuleName = keyof typeof POSTING_RULES;
 
 type PostingRule = components["schemas"]["Ledger.PostingRule"];
 
-const ruleToApi = (row: Record<string, any>): PostingRule => ({
+/** A rule of the catalogue with the company's account for it (the relation of `rules` below). */
+interface RuleRow {
+  rule: PostingRuleName;
+  account_code: string;
+  default_account_code: string;
+  is_default: boolean;
+}
+
+const ruleToApi = (row: RuleRow): PostingRule => ({
   rule: row.rule,
   accountCode: row.account_code,
   isDefault: row.is_default,
   defaultAccountCode: row.default_account_code,
-  description: POSTING_RULES[row.rule as PostingRuleName].description,
+  description: POSTING_RULES[row.rule].description,
 });
 
 /** Every rule, with the company's account where it set one, else the default. */
@@ -109,13 +118,13 @@ const listSpec: ListSpec = {
 };
 
 export async function listPostingRules(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => rules(db, companyId), listSpec, request, ["*"]);
+  const result = await runList<RuleRow>(db, () => rules(db, companyId), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(ruleToApi) };
 }
 
 /** The account a rule posts to, for the modules that post automatically. */
 export async function accountForRule(db: Db, companyId: string, rule: PostingRuleName): Promise<string> {
-  const row = await db("posting_rules").where({ company_id: companyId, rule }).first("account_code");
+  const row = await db<PostingRulesRow>("posting_rules").where({ company_id: companyId, rule }).first("account_code");
   return row?.account_code ?? POSTING_RULES[rule].defaultAccountCode;
 }
 
@@ -133,10 +142,7 @@ const STOCK_RULE_LOCK = 7304;
  */
 export async function accountsForRules(db: Db, companyId: string, names: PostingRuleName[]): Promise<string[]> {
   if (names.includes("inventory.stock")) await db.raw("select pg_advisory_xact_lock_shared(?, hashtext(?::text))", [STOCK_RULE_LOCK, companyId]);
-  const rows: { rule: string; account_code: string }[] = await db("posting_rules")
-    .where("company_id", companyId)
-    .whereIn("rule", names)
-    .select("rule", "account_code");
+  const rows = await db<PostingRulesRow>("posting_rules").where("company_id", companyId).whereIn("rule", names).select("rule", "account_code");
   const set = new Map(rows.map((r) => [r.rule, r.account_code]));
   return names.map((name) => set.get(name) ?? POSTING_RULES[name].defaultAccountCode);
 }
@@ -169,7 +175,10 @@ const stockHeld = (current: string, requested: string, value?: Decimal) =>
   );
 
 export async function updatePostingRule(trx: Db, companyId: string, input: { rule: PostingRuleName; accountCode: string }): Promise<PostingRule> {
-  const account = await trx("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).forShare().first("is_postable", "type");
+  const account = await trx<LedgerAccountsRow>("ledger_accounts")
+    .where({ company_id: companyId, code: input.accountCode })
+    .forShare()
+    .first("is_postable", "type");
   if (!account?.is_postable) {
     throw unprocessable(`Account ${input.accountCode} ${account ? "is not postable" : "does not exist"}.`, "posting_rule.account_invalid", {
       rule: input.rule,

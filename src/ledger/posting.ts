@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { plainQuery, preparedQuery } from "../db/prepared.js";
+import type { JournalEntriesRow, JournalTransactionsRow } from "../db/rows.js";
 import { violatedConstraint } from "../db/transaction.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../shared/errors.js";
@@ -135,7 +136,30 @@ async function checkRules(
 
 export const periodLocked = (month: string) => conflict(`The period ${month} is locked; nothing can be posted into it.`, "period.locked", { month });
 
-export function entryToApi(row: Record<string, any>): JournalTransaction["entries"][number] {
+/** A journal line as the API shows it (a journal_entries row, or ledger_post's JSON of one: the same names and types). */
+export type EntryFields = Pick<
+  JournalEntriesRow,
+  "line_no" | "account_code" | "debit" | "credit" | "partner_code" | "currency" | "currency_amount" | "rate" | "description"
+>;
+
+/** A journal transaction's header as the API shows it (a journal_transactions row, or what ledger_post returns). */
+export type HeaderFields = Pick<
+  JournalTransactionsRow,
+  | "id"
+  | "number"
+  | "date"
+  | "description"
+  | "reference"
+  | "document_type"
+  | "source_type"
+  | "source_id"
+  | "reverses_id"
+  | "total"
+  | "created_by_key_id"
+  | "created_at"
+>;
+
+export function entryToApi(row: EntryFields): JournalTransaction["entries"][number] {
   return {
     lineNo: row.line_no,
     accountCode: row.account_code,
@@ -149,7 +173,7 @@ export function entryToApi(row: Record<string, any>): JournalTransaction["entrie
   };
 }
 
-export function transactionToApi(header: Record<string, any>, entries: Record<string, any>[], reversedById: string | null): JournalTransaction {
+export function transactionToApi(header: HeaderFields, entries: EntryFields[], reversedById: string | null): JournalTransaction {
   return {
     id: header.id,
     number: header.number,
@@ -157,13 +181,14 @@ export function transactionToApi(header: Record<string, any>, entries: Record<st
     description: header.description,
     reference: header.reference,
     documentType: header.document_type,
-    source: header.source_type ? { type: header.source_type, id: header.source_id } : null,
+    // Both or neither in every writer; journal_transactions has no check tying them (stock_operations has one).
+    source: header.source_type && header.source_id ? { type: header.source_type, id: header.source_id } : null,
     reversesId: header.reverses_id,
     reversedById,
     total: formatDecimal(header.total, "money"),
     entries: entries.map(entryToApi),
     createdByKeyId: header.created_by_key_id,
-    createdAt: new Date(header.created_at).toISOString(),
+    createdAt: header.created_at.toISOString(),
   };
 }
 
@@ -290,7 +315,7 @@ export async function post(trx: Db, req: PostingRequest, checked?: CheckedPostin
   try {
     // Number, header and lines in one statement. The number is taken first (gapless: the series row stays locked
     // until commit); the lines travel as parallel arrays, so the statement text never changes and stays prepared.
-    const [{ entries, ...header }] = await preparedQuery<{ entries: Record<string, any>[] }>(trx, "journal_post", POST_SQL, postArgs(req, total));
+    const [{ entries, ...header }] = await preparedQuery<HeaderFields & { entries: EntryFields[] }>(trx, "journal_post", POST_SQL, postArgs(req, total));
     const posted = transactionToApi(header, entries, null);
     // Every posting of every module is announced here, in its own transaction (issue 9).
     await emitEvent(trx, req.companyId, "journal_transaction.posted", posted);

@@ -1,6 +1,7 @@
 // ledger/reports/general-ledger: the lines of one account in a range with a running balance.
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
+import type { JournalEntriesRow, JournalTransactionsRow, LedgerAccountsRow } from "../../db/rows.js";
 import { Decimal } from "../../shared/decimal.js";
 import { ApiError, notFound } from "../../shared/errors.js";
 import { checkRange, money } from "./common.js";
@@ -8,14 +9,18 @@ import { checkRange, money } from "./common.js";
 type GeneralLedger = components["schemas"]["Ledger.GeneralLedger"];
 type Request = components["schemas"]["Ledger.GeneralLedgerRequest"];
 
+/** A line of the account with its transaction's number, type and reference; the line's description or else the transaction's. */
+type Line = Pick<JournalEntriesRow, "date" | "transaction_id" | "line_no" | "partner_code" | "debit" | "credit"> &
+  Pick<JournalTransactionsRow, "number" | "document_type" | "reference"> & { description: string | null };
+
 /** A report is one response: past this many lines the client asks for a shorter range (see the contract). */
 export const GENERAL_LEDGER_MAX_ENTRIES = 10_000;
 
 export async function generalLedger(db: Db, companyId: string, input: Request): Promise<GeneralLedger> {
   checkRange(input);
-  const account = await db("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).first("code", "name", "type");
+  const account = await db<LedgerAccountsRow>("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).first("code", "name", "type");
   if (!account) throw notFound("The account", "ledger_account.not_found", { code: input.accountCode });
-  const [opening, entries] = await Promise.all([
+  const [opening, entries]: [{ balance: string }, Line[]] = await Promise.all([
     db("journal_entries")
       .where({ company_id: companyId, account_code: input.accountCode })
       .where("date", "<", input.from)
@@ -51,7 +56,7 @@ export async function generalLedger(db: Db, companyId: string, input: Request): 
   let balance = new Decimal(opening.balance);
   let debit = new Decimal(0);
   let credit = new Decimal(0);
-  const lines = entries.map((e: Record<string, any>) => {
+  const lines = entries.map((e) => {
     balance = balance.plus(e.debit).minus(e.credit);
     debit = debit.plus(e.debit);
     credit = credit.plus(e.credit);
