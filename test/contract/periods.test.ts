@@ -2,8 +2,10 @@
 // the latest locked month only, the effect of locks on postings, and a lock racing an in-flight posting.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "../support/world.js";
 import { ISO_INSTANT as ISO } from "../support/patterns.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
 
@@ -17,25 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const LIST = "/v1/ledger/periods/list";
-const LOCK = "/v1/ledger/periods/lock";
-const UNLOCK = "/v1/ledger/periods/unlock";
-const POST = "/v1/ledger/journal/transactions/create";
-
-interface World {
-  companyId: string;
-  keyId: string;
-  o: RequestOptions;
-  call(path: string, body: unknown): Promise<ApiResponse>;
-}
-
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w: World = { companyId: t.companyId, keyId: t.keyId, o, call: (path, body) => h.post(path, body, o) };
-  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  return w;
-}
+const periodsWorld = () => world(h);
 
 const posting = (date: string, amount = "10.00") => ({
   date,
@@ -48,7 +32,7 @@ const lockedInDb = async (companyId: string) =>
   (await h.db("ledger_period_locks").where({ company_id: companyId }).orderBy("month").select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).map(
     (r: { m: string }) => r.m,
   );
-const monthsOf = (res: ApiResponse) => res.body.rows.map((r: { month: string }) => r.month);
+const monthsOf = (res: { rows: { month: string }[] }) => res.rows.map((r) => r.month);
 
 /** Every month from `from` to `to` (YYYY-MM), both included. */
 function monthRange(from: string, to: string): string[] {
@@ -64,25 +48,24 @@ function monthRange(from: string, to: string): string[] {
 
 describe("list", () => {
   test("a new company: January to December of the current year, all open", async () => {
-    const w = await world();
-    const res = await w.call(LIST, { pageSize: 100 });
-    expect(res.status).toBe(200);
-    expect(res.body.total).toBe(12);
-    expect(res.body.rows).toEqual(monthRange(`${year}-01`, `${year}-12`).map((month) => ({ month, state: "open", lockedAt: null, lockedByKeyId: null })));
+    const w = await periodsWorld();
+    const res = await w.api.ledger.periods.list({ pageSize: 100 });
+    expect(res.total).toBe(12);
+    expect(res.rows).toEqual(monthRange(`${year}-01`, `${year}-12`).map((month) => ({ month, state: "open", lockedAt: null, lockedByKeyId: null })));
   });
 
   test("the range widens to the earliest posting or lock and the latest posting", async () => {
-    const w = await world();
-    await ok(w, POST, posting(`${year - 1}-10-05`));
-    await ok(w, LOCK, { month: `${year - 2}-03` });
-    await ok(w, POST, posting(`${year + 1}-02-28`));
-    const res = await w.call(LIST, { pageSize: 500 });
+    const w = await periodsWorld();
+    await w.api.ledger.journal.transactions.create(posting(`${year - 1}-10-05`));
+    await w.api.ledger.periods.lock({ month: `${year - 2}-03` });
+    await w.api.ledger.journal.transactions.create(posting(`${year + 1}-02-28`));
+    const res = await w.api.ledger.periods.list({ pageSize: 500 });
     const expected = monthRange(`${year - 2}-03`, `${year + 1}-02`);
-    expect({ months: monthsOf(res), total: res.body.total }).toEqual({ months: expected, total: expected.length });
-    expect(res.body.rows.filter((r: { state: string }) => r.state === "locked").map((r: { month: string }) => r.month)).toEqual(await lockedInDb(w.companyId));
+    expect({ months: monthsOf(res), total: res.total }).toEqual({ months: expected, total: expected.length });
+    expect(res.rows.filter((r) => r.state === "locked").map((r) => r.month)).toEqual(await lockedInDb(w.companyId));
   });
 
-  test.each([
+  test.each<{ name: string; body: RequestBody<"ledger_periods_list">; expected: () => string[] }>([
     { name: "state locked", body: { filter: [{ field: "state", op: "eq", value: "locked" }] }, expected: () => [`${year}-02`, `${year}-05`] },
     {
       name: "state open, month desc",
@@ -101,13 +84,12 @@ describe("list", () => {
       expected: () => [`${year}-04`, `${year}-05`, `${year}-06`],
     },
   ])("$name", async ({ body, expected }) => {
-    const w = await world();
-    await ok(w, LOCK, { month: `${year}-02` });
-    await ok(w, LOCK, { month: `${year}-05` });
-    const res = await w.call(LIST, body);
-    expect(res.status).toBe(200);
+    const w = await periodsWorld();
+    await w.api.ledger.periods.lock({ month: `${year}-02` });
+    await w.api.ledger.periods.lock({ month: `${year}-05` });
+    const res = await w.api.ledger.periods.list(body);
     expect(monthsOf(res)).toEqual(expected());
-    for (const row of res.body.rows) {
+    for (const row of res.rows) {
       const isLocked = (await lockedInDb(w.companyId)).includes(row.month);
       expect(row).toEqual(
         isLocked
@@ -120,21 +102,20 @@ describe("list", () => {
 
 describe("lock", () => {
   test("by month: returns the locked month and stores it", async () => {
-    const w = await world();
-    const res = await w.call(LOCK, { month: `${year}-03` });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ locked: [{ month: `${year}-03`, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId }] });
+    const w = await periodsWorld();
+    const res = await w.api.ledger.periods.lock({ month: `${year}-03` });
+    expect(res).toEqual({ locked: [{ month: `${year}-03`, state: "locked", lockedAt: expect.stringMatching(ISO), lockedByKeyId: w.keyId }] });
     const [row] = await h.db("ledger_period_locks").where({ company_id: w.companyId });
     expect(row).toMatchObject({ locked_by_key_id: w.keyId });
-    expect(new Date(row.locked_at).toISOString()).toBe(res.body.locked[0].lockedAt);
+    expect(new Date(row.locked_at).toISOString()).toBe(res.locked[0].lockedAt);
     expect(await lockedInDb(w.companyId)).toEqual([`${year}-03`]);
   });
 
   test("a month locked already is not repeated", async () => {
-    const w = await world();
-    await ok(w, LOCK, { month: `${year}-03` });
+    const w = await periodsWorld();
+    await w.api.ledger.periods.lock({ month: `${year}-03` });
     const before = await h.db("ledger_period_locks").where({ company_id: w.companyId });
-    expect(await w.call(LOCK, { month: `${year}-03` })).toMatchObject({ status: 200, body: { locked: [] } });
+    expect(await w.api.ledger.periods.lock({ month: `${year}-03` })).toEqual({ locked: [] });
     expect(await h.db("ledger_period_locks").where({ company_id: w.companyId })).toEqual(before);
   });
 
@@ -170,13 +151,12 @@ describe("lock", () => {
     { name: "no postings or locks: just the date's month", postings: [], locks: [], through: `${year}-06-30`, locked: [`${year}-06`] },
     { name: "everything locked already: nothing", postings: [`${year}-05-05`], locks: [`${year}-05`], through: `${year}-05-31`, locked: [] },
   ])("through: $name", async ({ postings, locks, through, locked }) => {
-    const w = await world();
-    for (const date of postings) await ok(w, POST, posting(date));
-    for (const month of locks) await ok(w, LOCK, { month });
-    const res = await w.call(LOCK, { through });
-    expect(res.status).toBe(200);
-    expect(res.body.locked.map((p: { month: string }) => p.month)).toEqual(locked);
-    for (const p of res.body.locked) expect(p).toMatchObject({ state: "locked", lockedByKeyId: w.keyId });
+    const w = await periodsWorld();
+    for (const date of postings) await w.api.ledger.journal.transactions.create(posting(date));
+    for (const month of locks) await w.api.ledger.periods.lock({ month });
+    const res = await w.api.ledger.periods.lock({ through });
+    expect(res.locked.map((p: { month: string }) => p.month)).toEqual(locked);
+    for (const p of res.locked) expect(p).toMatchObject({ state: "locked", lockedByKeyId: w.keyId });
     expect(await lockedInDb(w.companyId)).toEqual([...new Set([...locks, ...locked])].sort());
   });
 
@@ -188,29 +168,29 @@ describe("lock", () => {
     { name: "through not a date", body: { through: `${year}-02-30` } },
     { name: "unknown property", body: { month: `${year}-01`, year } },
   ])("$name -> 400, nothing locked", async ({ body }) => {
-    const w = await world();
-    expectError(await w.call(LOCK, body), 400, "validation");
+    const w = await periodsWorld();
+    await expectApiError(w.api.ledger.periods.lock(invalid(body)), 400, "validation");
     expect(await lockedInDb(w.companyId)).toEqual([]);
   });
 });
 
 describe("unlock", () => {
   async function threeLocked() {
-    const w = await world();
-    await ok(w, POST, posting(`${year}-01-15`));
-    await ok(w, LOCK, { through: `${year}-03-31` });
+    const w = await periodsWorld();
+    await w.api.ledger.journal.transactions.create(posting(`${year}-01-15`));
+    await w.api.ledger.periods.lock({ through: `${year}-03-31` });
     return w;
   }
 
   test("the latest locked month unlocks, then the one before it", async () => {
-    const w = await world();
-    await ok(w, POST, posting(`${year}-01-15`));
-    await ok(w, LOCK, { through: `${year}-03-31` });
+    const w = await periodsWorld();
+    await w.api.ledger.journal.transactions.create(posting(`${year}-01-15`));
+    await w.api.ledger.periods.lock({ through: `${year}-03-31` });
     expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`, `${year}-03`]);
-    const res = await w.call(UNLOCK, { month: `${year}-03` });
-    expect(res).toMatchObject({ status: 200, body: { month: `${year}-03`, state: "open", lockedAt: null, lockedByKeyId: null } });
+    const res = await w.api.ledger.periods.unlock({ month: `${year}-03` });
+    expect(res).toMatchObject({ month: `${year}-03`, state: "open", lockedAt: null, lockedByKeyId: null });
     expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`]);
-    expect((await w.call(UNLOCK, { month: `${year}-02` })).status).toBe(200);
+    await w.api.ledger.periods.unlock({ month: `${year}-02` });
     expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`]);
   });
 
@@ -224,38 +204,36 @@ describe("unlock", () => {
     { name: "an open month after the latest lock", month: () => `${year}-04`, key: "period.not_locked", params: () => ({ month: `${year}-04` }) },
     { name: "an open month before the first lock", month: () => `${year - 1}-12`, key: "period.not_locked", params: () => ({ month: `${year - 1}-12` }) },
   ])("$name -> 409 $key, nothing unlocked", async ({ month, key, params }) => {
-    const w = await world();
-    await ok(w, LOCK, { month: `${year}-01` });
-    await ok(w, LOCK, { month: `${year}-02` });
-    await ok(w, LOCK, { month: `${year}-03` });
-    const res = await w.call(UNLOCK, { month: month() });
-    expectError(res, 409, "conflict", key);
-    expect(res.body.error.params).toEqual(params());
+    const w = await periodsWorld();
+    await w.api.ledger.periods.lock({ month: `${year}-01` });
+    await w.api.ledger.periods.lock({ month: `${year}-02` });
+    await w.api.ledger.periods.lock({ month: `${year}-03` });
+    const error = await expectApiError(w.api.ledger.periods.unlock({ month: month() }), 409, "conflict", key);
+    expect(error.params).toEqual(params());
     expect(await lockedInDb(w.companyId)).toEqual([`${year}-01`, `${year}-02`, `${year}-03`]);
   });
 
   test("a company with no locks -> 409 period.not_locked", async () => {
-    const w = await world();
-    expectError(await w.call(UNLOCK, { month: `${year}-01` }), 409, "conflict", "period.not_locked");
+    const w = await periodsWorld();
+    await expectApiError(w.api.ledger.periods.unlock({ month: `${year}-01` }), 409, "conflict", "period.not_locked");
   });
 
   test("missing month -> 400", async () => {
     const w = await threeLocked();
-    expectError(await w.call(UNLOCK, {}), 400, "validation");
+    await expectApiError(w.api.ledger.periods.unlock(invalid({})), 400, "validation");
     expect(await lockedInDb(w.companyId)).toHaveLength(3);
   });
 });
 
 describe("locks and postings", () => {
   test("posting into a locked month fails; after unlocking it works again", async () => {
-    const w = await world();
-    await ok(w, LOCK, { month: `${year}-07` });
-    expectError(await w.call(POST, posting(`${year}-07-31`)), 409, "conflict", "period.locked");
+    const w = await periodsWorld();
+    await w.api.ledger.periods.lock({ month: `${year}-07` });
+    await expectApiError(w.api.ledger.journal.transactions.create(posting(`${year}-07-31`)), 409, "conflict", "period.locked");
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
-    expect((await w.call(POST, posting(`${year}-08-01`))).status).toBe(200);
-    await ok(w, UNLOCK, { month: `${year}-07` });
-    const res = await w.call(POST, posting(`${year}-07-31`));
-    expect(res.status).toBe(200);
+    await w.api.ledger.journal.transactions.create(posting(`${year}-08-01`));
+    await w.api.ledger.periods.unlock({ month: `${year}-07` });
+    await w.api.ledger.journal.transactions.create(posting(`${year}-07-31`));
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, date: `${year}-07-31` })).toHaveLength(1);
   });
 
@@ -291,35 +269,35 @@ describe("locks and postings", () => {
   }
 
   test("a lock taken while a posting is writing its lines waits for it: the posting commits first", async () => {
-    const w = await world();
+    const w = await periodsWorld();
     const month = `${year}-09`;
     const blocker = await holdAccount(w.companyId, "3010");
     let postingDone = false;
     let lockDone = false;
     let released = false;
     try {
-      const postingRes = w.call(POST, posting(`${month}-15`)).finally(() => (postingDone = true));
+      const postingRes = settle(w.api.ledger.journal.transactions.create(posting(`${month}-15`))).finally(() => (postingDone = true));
       await waitForWaiters("transactionid", 1); // the posting holds its header and waits to check its lines' accounts
-      const lockRes = w.call(LOCK, { month }).finally(() => (lockDone = true));
+      const lockRes = settle(w.api.ledger.periods.lock({ month })).finally(() => (lockDone = true));
       await waitForWaiters("advisory", 1); // the lock waits for the posting's share of the period lock
       await new Promise((r) => setTimeout(r, 200));
       expect({ postingDone, lockDone }).toEqual({ postingDone: false, lockDone: false });
       await blocker.release();
       released = true;
       const [p, l] = await Promise.all([postingRes, lockRes]);
-      expect({ posting: p.status, lock: l.status, locked: l.body.locked?.map((x: { month: string }) => x.month) }).toEqual({
+      expect({ posting: p.status, lock: l.status, locked: l.data?.locked.map((x) => x.month) }).toEqual({
         posting: 200,
         lock: 200,
         locked: [month],
       });
       // The posting is there, whole, and was posted before the month was locked.
-      const header = await h.db("journal_transactions").where({ company_id: w.companyId, id: p.body.id }).first();
+      const header = await h.db("journal_transactions").where({ company_id: w.companyId, id: p.data!.id }).first();
       const lockRow = await h.db("ledger_period_locks").where({ company_id: w.companyId }).first();
       expect(header).toBeDefined();
       expect(new Date(header.created_at).getTime()).toBeLessThanOrEqual(new Date(lockRow.locked_at).getTime());
-      expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: p.body.id })).toHaveLength(2);
+      expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: p.data!.id })).toHaveLength(2);
       // From now on the month refuses postings.
-      expectError(await w.call(POST, posting(`${month}-16`)), 409, "conflict", "period.locked");
+      await expectApiError(w.api.ledger.journal.transactions.create(posting(`${month}-16`)), 409, "conflict", "period.locked");
       expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
     } finally {
       if (!released) await blocker.release();
@@ -327,20 +305,18 @@ describe("locks and postings", () => {
   });
 
   test("a lock that commits after a posting's checks but before its header: the posting is refused", async () => {
-    const w = await world();
+    const w = await periodsWorld();
     const month = `${year}-10`;
     const blocker = await holdTable("journal_transactions");
     let released = false;
     try {
       // The posting passes its own checks (the month is open), then waits to insert its header.
-      const postingRes = w.call(POST, posting(`${month}-15`));
+      const postingRes = expectApiError(w.api.ledger.journal.transactions.create(posting(`${month}-15`)), 409, "conflict", "period.locked");
       await waitForWaiters("relation", 1);
-      const l = await w.call(LOCK, { month });
-      expect(l).toMatchObject({ status: 200, body: { locked: [{ month }] } });
+      expect(await w.api.ledger.periods.lock({ month })).toMatchObject({ locked: [{ month }] });
       await blocker.release();
       released = true;
-      const p = await postingRes;
-      expectError(p, 409, "conflict", "period.locked");
+      await postingRes;
       expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
       expect(await h.db("journal_entries").where({ company_id: w.companyId })).toHaveLength(0);
       expect(await lockedInDb(w.companyId)).toEqual([month]);
@@ -350,17 +326,16 @@ describe("locks and postings", () => {
   });
 
   test("postings and locks racing many times: never a posting that committed into a month already locked", async () => {
-    const w = await world();
+    const w = await periodsWorld();
     // The order of the commits, where the server records it (the embedded one of `npm test` does; a server without
     // track_commit_timestamp leaves only the other checks).
     const commitTimes = (await h.db.raw("select current_setting('track_commit_timestamp') = 'on' as on")).rows[0].on as boolean;
     if (!process.env.TEST_PGBOUNCER_URL && !process.env.DATABASE_URL) expect(commitTimes).toBe(true);
     for (let i = 1; i <= 6; i++) {
       const month = `${year + 1}-${String(i).padStart(2, "0")}`;
-      const [p, l] = await Promise.all([w.call(POST, posting(`${month}-10`)), w.call(LOCK, { month })]);
-      expect(l.status).toBe(200);
+      const [p] = await Promise.all([settle(w.api.ledger.journal.transactions.create(posting(`${month}-10`))), w.api.ledger.periods.lock({ month })]);
       expect([200, 409]).toContain(p.status);
-      if (p.status === 409) expect(p.body.error.key).toBe("period.locked");
+      if (p.status === 409) expect(p.error?.key).toBe("period.locked");
       const rows = await h.db("journal_transactions").where({ company_id: w.companyId, date: `${month}-10` });
       expect(rows).toHaveLength(p.status === 200 ? 1 : 0);
       if (p.status === 200 && commitTimes) {
@@ -384,11 +359,11 @@ describe("locks and postings", () => {
 describe("a lock through a date covers every month up to it", () => {
   /** A company with the chart, a warehouse and a stocked item, a posting on 2026-02-10, locked through 2026-06-30. */
   async function lockedThroughJune() {
-    const w = await world();
-    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
-    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
-    await ok(w, POST, posting("2026-02-10"));
-    await ok(w, LOCK, { through: "2026-06-30" });
+    const w = await periodsWorld();
+    await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis" });
+    await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await w.api.ledger.journal.transactions.create(posting("2026-02-10"));
+    await w.api.ledger.periods.lock({ through: "2026-06-30" });
     return w;
   }
   const stored = async (companyId: string) => ({
@@ -398,17 +373,17 @@ describe("a lock through a date covers every month up to it", () => {
     stockOperations: Number((await h.db("stock_operations").where({ company_id: companyId }).count({ n: "*" }))[0].n),
   });
 
-  const writers: { name: string; send: (w: World, date: string) => Promise<ApiResponse>; key: string }[] = [
-    { name: "a journal posting", send: (w, date) => w.call(POST, posting(date)), key: "period.locked" },
+  const writers: { name: string; send: (w: World, date: string) => Promise<unknown>; key: string }[] = [
+    { name: "a journal posting", send: (w, date) => w.api.ledger.journal.transactions.create(posting(date)), key: "period.locked" },
     {
       name: "a stock receipt (posting nothing)",
-      send: (w, date) => w.call("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date, lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] }),
+      send: (w, date) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date, lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "0" }] }),
       key: "period.locked",
     },
     {
       name: "a books import's opening balances",
       send: (w, date) =>
-        w.call("/v1/migration/books/import", {
+        w.api.migration.books.import({
           cutoverDate: "2026-07-01",
           openingBalances: {
             date,
@@ -425,12 +400,11 @@ describe("a lock through a date covers every month up to it", () => {
     const w = await lockedThroughJune();
     const before = await stored(w.companyId);
     for (const date of ["2020-05-15", "2026-01-31", "2026-06-30"]) {
-      const res = await send(w, date);
-      expectError(res, 409, "conflict", key);
-      expect(res.body.error.params).toEqual(key === "period.locked" ? { month: date.slice(0, 7) } : { months: [date.slice(0, 7)] });
+      const error = await expectApiError(send(w, date), 409, "conflict", key);
+      expect(error.params).toEqual(key === "period.locked" ? { month: date.slice(0, 7) } : { months: [date.slice(0, 7)] });
     }
     expect(await stored(w.companyId)).toEqual(before);
-    expect((await send(w, "2026-07-01")).status).toBe(200);
+    await send(w, "2026-07-01");
   });
 
   test("the database refuses a journal header or a stock operation dated in a month no row names, before the locked-through month", async () => {
@@ -461,35 +435,34 @@ describe("a lock through a date covers every month up to it", () => {
   });
 
   test("unlocking walks back one month at a time, past the months rows name; the months before stay locked", async () => {
-    const w = await world();
-    await ok(w, POST, posting("2026-01-15"));
-    await ok(w, LOCK, { through: "2026-03-31" });
+    const w = await periodsWorld();
+    await w.api.ledger.journal.transactions.create(posting("2026-01-15"));
+    await w.api.ledger.periods.lock({ through: "2026-03-31" });
     for (const month of ["2026-03", "2026-02", "2026-01", "2025-12"]) {
-      expectError(await w.call(POST, posting(`${month}-10`)), 409, "conflict", "period.locked");
-      expect(await w.call(UNLOCK, { month })).toMatchObject({ status: 200, body: { month, state: "open" } });
-      expect(await ok(w, POST, posting(`${month}-10`))).toMatchObject({ date: `${month}-10` });
+      await expectApiError(w.api.ledger.journal.transactions.create(posting(`${month}-10`)), 409, "conflict", "period.locked");
+      expect(await w.api.ledger.periods.unlock({ month })).toMatchObject({ month, state: "open" });
+      expect(await w.api.ledger.journal.transactions.create(posting(`${month}-10`))).toMatchObject({ date: `${month}-10` });
     }
     expect(await lockedInDb(w.companyId)).toEqual([]);
     expect(await h.db("ledger_locked_through").where({ company_id: w.companyId }).select(h.db.raw("to_char(month, 'YYYY-MM') as m"))).toEqual([
       { m: "2025-11" },
     ]);
-    expectError(await w.call(POST, posting("2025-11-30")), 409, "conflict", "period.locked");
-    const earlier = await w.call(UNLOCK, { month: "2025-10" });
-    expectError(earlier, 409, "conflict", "period.not_latest_locked");
-    expect(earlier.body.error.params).toEqual({ month: "2025-10", latestLocked: "2025-11" });
+    await expectApiError(w.api.ledger.journal.transactions.create(posting("2025-11-30")), 409, "conflict", "period.locked");
+    const error = await expectApiError(w.api.ledger.periods.unlock({ month: "2025-10" }), 409, "conflict", "period.not_latest_locked");
+    expect(error.params).toEqual({ month: "2025-10", latestLocked: "2025-11" });
     // A month lock after the locked-through month is the latest; a lock of a month covered already adds nothing.
-    expect(await ok(w, LOCK, { month: "2019-01" })).toEqual({ locked: [] });
-    await ok(w, LOCK, { month: "2026-05" });
-    expectError(await w.call(UNLOCK, { month: "2025-11" }), 409, "conflict", "period.not_latest_locked");
+    expect(await w.api.ledger.periods.lock({ month: "2019-01" })).toEqual({ locked: [] });
+    await w.api.ledger.periods.lock({ month: "2026-05" });
+    await expectApiError(w.api.ledger.periods.unlock({ month: "2025-11" }), 409, "conflict", "period.not_latest_locked");
   });
 
   test("the list shows the months before the first posting as locked by the lock through the date", async () => {
-    const w = await world();
-    const lock = await ok(w, LOCK, { through: `${year}-03-31` });
+    const w = await periodsWorld();
+    const lock = await w.api.ledger.periods.lock({ through: `${year}-03-31` });
     expect(lock.locked.map((p: { month: string }) => p.month)).toEqual([`${year}-03`]);
-    const res = await w.call(LIST, { pageSize: 100 });
+    const res = await w.api.ledger.periods.list({ pageSize: 100 });
     const lockedAt = lock.locked[0].lockedAt;
-    expect(res.body.rows.slice(0, 4)).toEqual([
+    expect(res.rows.slice(0, 4)).toEqual([
       { month: `${year}-01`, state: "locked", lockedAt, lockedByKeyId: w.keyId },
       { month: `${year}-02`, state: "locked", lockedAt, lockedByKeyId: w.keyId },
       { month: `${year}-03`, state: "locked", lockedAt, lockedByKeyId: w.keyId },

@@ -3,6 +3,7 @@
 import { Decimal } from "decimal.js";
 import type { AccountingApi } from "../../sdk/typescript/src/index.js";
 import type { Harness } from "./harness.js";
+import { world } from "./world.js";
 
 /** An IBAN of `country` with `bban`, its check digits computed (ISO 13616). */
 export function ibanOf(country: string, bban: string): string {
@@ -27,26 +28,14 @@ export interface BankWorld {
 
 /** A tenant with the lt-standard chart, customer PIRKEJAS, supplier TIEKEJAS (each with an IBAN) and an EUR bank account. */
 export async function bankWorld(h: Harness): Promise<BankWorld> {
-  const t = await h.tenant();
-  await t.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
-  await t.api.partners.create({
-    code: "PIRKEJAS",
-    name: "Pirkėjas UAB",
-    isCustomer: true,
-    isSupplier: false,
-    iban: ibanOf("LT", "7044060001234567"),
-    paymentTermDays: 14,
+  const w = await world(h, {
+    partners: [
+      { code: "PIRKEJAS", name: "Pirkėjas UAB", isCustomer: true, isSupplier: false, iban: ibanOf("LT", "7044060001234567"), paymentTermDays: 14 },
+      { code: "TIEKEJAS", name: "Tiekėjas UAB", isCustomer: false, isSupplier: true, iban: ibanOf("LT", "4010051000000001"), paymentTermDays: 30 },
+    ],
+    bankAccounts: [{ name: "Swedbank EUR", iban: newIban(), bic: "HABALT22" }],
   });
-  await t.api.partners.create({
-    code: "TIEKEJAS",
-    name: "Tiekėjas UAB",
-    isCustomer: false,
-    isSupplier: true,
-    iban: ibanOf("LT", "4010051000000001"),
-    paymentTermDays: 30,
-  });
-  const account = await t.api.bank.accounts.create({ name: "Swedbank EUR", iban: newIban(), bic: "HABALT22" });
-  return { companyId: t.companyId, apiKey: t.apiKey, api: t.api, account };
+  return { companyId: w.companyId, apiKey: w.apiKey, api: w.api, account: w.bankAccounts[0] };
 }
 
 /** A journal transaction's lines as [account, debit, credit, partner]. */

@@ -3,6 +3,7 @@
 import { Decimal } from "decimal.js";
 import type { AccountingApi } from "../../sdk/typescript/src/index.js";
 import type { Harness } from "./harness.js";
+import { world } from "./world.js";
 
 export type BooksPackage = Parameters<AccountingApi["migration"]["books"]["import"]>[0];
 
@@ -14,14 +15,18 @@ export interface BooksWorld {
 }
 
 export async function booksWorld(h: Harness, options: { warehouse?: boolean } = {}): Promise<BooksWorld> {
-  const t = await h.tenant();
-  await t.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
-  if (options.warehouse !== false) {
-    await t.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis sandėlis" });
-    await t.api.inventory.warehouses.create({ code: "FILIAL", name: "Filialas" });
-  }
-  await t.api.catalog.items.create({ code: "PIENAS", name: "Pienas", type: "product", unit: "l", vatRatePercent: "21", tracking: "lot" });
-  return { companyId: t.companyId, apiKey: t.apiKey, accountId: t.accountId, api: t.api };
+  const w = await world(h, {
+    warehouses:
+      options.warehouse === false
+        ? []
+        : [
+            { code: "CENTR", name: "Centrinis sandėlis" },
+            { code: "FILIAL", name: "Filialas" },
+          ],
+    items: [{ code: "PIENAS", name: "Pienas", type: "product", unit: "l", vatRatePercent: "21", tracking: "lot" }],
+  });
+
+  return { companyId: w.companyId, apiKey: w.apiKey, accountId: w.accountId, api: w.api };
 }
 
 /**

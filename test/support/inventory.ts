@@ -2,19 +2,15 @@
 // of a transaction and a company's stock rows read back from the database.
 import { Decimal } from "decimal.js";
 import type { ApiResponse, Harness, RequestOptions } from "./harness.js";
-import type { AccountingApi } from "../../sdk/typescript/src/index.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "./world.js";
 
-export interface StockWorld {
-  companyId: string;
-  apiKey: string;
-  /** The SDK client of the tenant's company (responses checked against the contract). */
-  api: AccountingApi;
-  o: RequestOptions;
+export interface StockWorld extends World {
   call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
   ok(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<any>;
 }
 
-export const ITEMS = [
+export const ITEMS: RequestBody<"catalog_items_create">[] = [
   { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21", salePriceExclVat: "10", purchasePriceExclVat: "4" },
   { code: "PIENAS", name: "Pienas", type: "product", unit: "l", vatRatePercent: "21", tracking: "lot" },
   { code: "TELEF", name: "Telefonas", type: "product", unit: "vnt.", vatRatePercent: "21", tracking: "serial" },
@@ -23,21 +19,23 @@ export const ITEMS = [
 
 /** A tenant with the lt-standard chart, warehouses CENTR (the default) and FILIAL, and the items of ITEMS. */
 export async function stockWorld(h: Harness, options: { warehouses?: boolean } = {}): Promise<StockWorld> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra });
+  const w = await world(h, {
+    items: ITEMS,
+    warehouses:
+      options.warehouses === false
+        ? []
+        : [
+            { code: "CENTR", name: "Centrinis sandėlis" },
+            { code: "FILIAL", name: "Filialas" },
+          ],
+  });
+  const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...w.o, ...extra });
   const ok = async (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => {
     const res = await call(path, body, extra);
     if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  await ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  for (const item of ITEMS) await ok("/v1/catalog/items/create", item);
-  if (options.warehouses !== false) {
-    await ok("/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis sandėlis" });
-    await ok("/v1/inventory/warehouses/create", { code: "FILIAL", name: "Filialas" });
-  }
-  return { companyId: t.companyId, apiKey: t.apiKey, api: t.api, o, call, ok };
+  return { ...w, call, ok };
 }
 
 /** A journal transaction's lines as [account, debit, credit]. */

@@ -1,9 +1,8 @@
 // One home for a test's company: a new account with a `*` key and one LT company (h.tenant), the lt-standard chart,
 // and whatever else a suite's tests stand on (partners, items, warehouses, asset groups, number series, bank
 // accounts), all created through the SDK as an integrator would. A suite names its variant in one call:
-// `world(h, { partners: [PIRKEJAS], items: [KONS] })`. What is created, and in which order, is exactly what the
-// options list (chart, then partners, items, warehouses, asset groups, series, bank accounts), so every suite keeps
-// the codes, dates and amounts its assertions name.
+// `world(h, { partners: [PIRKEJAS], items: [KONS] })`. What is created is exactly what the options list, in the
+// order they name it (the chart first), so every suite keeps the codes, dates, amounts and order its assertions name.
 import type { AccountingApi, RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
 import type { Harness } from "./harness.js";
 
@@ -40,13 +39,17 @@ export async function world(h: Harness, options: WorldOptions = {}): Promise<Wor
   const t = await h.tenant(options.company);
   const { api } = t;
   if (options.chart !== false) await api.ledger.accounts.applyTemplate({ template: "lt-standard" });
-  for (const partner of options.partners ?? []) await api.partners.create(partner);
-  for (const item of options.items ?? []) await api.catalog.items.create(item);
-  for (const warehouse of options.warehouses ?? []) await api.inventory.warehouses.create(warehouse);
-  for (const group of options.assetGroups ?? []) await api.assets.groups.create(group);
-  for (const series of options.series ?? []) await api.reference.series.create(series);
-  const bankAccounts = [];
-  for (const account of options.bankAccounts ?? []) bankAccounts.push(await api.bank.accounts.create(account));
+  const bankAccounts: World["bankAccounts"] = [];
+  // In the order the options name them: which warehouse is the default, which partner came first, is the suite's.
+  for (const kind of Object.keys(options) as (keyof WorldOptions)[]) {
+    if (kind === "partners") for (const partner of options.partners ?? []) await api.partners.create(partner);
+    if (kind === "items") for (const item of options.items ?? []) await api.catalog.items.create(item);
+    if (kind === "warehouses") for (const warehouse of options.warehouses ?? []) await api.inventory.warehouses.create(warehouse);
+    if (kind === "assetGroups") for (const group of options.assetGroups ?? []) await api.assets.groups.create(group);
+    if (kind === "series") for (const series of options.series ?? []) await api.reference.series.create(series);
+    if (kind === "bankAccounts") for (const account of options.bankAccounts ?? []) bankAccounts.push(await api.bank.accounts.create(account));
+  }
+
   return {
     accountId: t.accountId,
     apiKey: t.apiKey,
