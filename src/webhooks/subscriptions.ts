@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
+import type { AccountsRow, WebhookSubscriptionsRow } from "../db/rows.js";
 import { ApiError, notFound, validationError } from "../shared/errors.js";
 import { DELIVER_TASK } from "../events/index.js";
 import { checkWebhookUrl, UrlRefused, webhookNetwork } from "./url-guard.js";
@@ -44,21 +45,20 @@ export function liveSecrets(config: Config, companyId: string, subscriptionId: s
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-export function subscriptionToApi(row: Record<string, any>): Subscription {
-  const overlap =
-    row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > new Date() ? new Date(row.previous_secret_expires_at).toISOString() : null;
+export function subscriptionToApi(row: WebhookSubscriptionsRow): Subscription {
+  const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at.toISOString() : null;
   return {
     id: row.id,
     url: row.url,
-    eventTypes: row.event_types,
+    eventTypes: row.event_types as Subscription["eventTypes"], // text[] in the table; written only from a validated request
     description: row.description,
     ownerEmails: row.owner_emails,
     status: row.status,
     consecutiveFailures: row.consecutive_failures,
-    pausedAt: row.paused_at ? new Date(row.paused_at).toISOString() : null,
+    pausedAt: row.paused_at ? row.paused_at.toISOString() : null,
     previousSecretExpiresAt: overlap,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -86,12 +86,12 @@ export async function createSubscription(trx: Db, config: Config, companyId: str
   await checkUrl(input.url, config);
   let owners = input.ownerEmails;
   if (!owners) {
-    const account = await trx("accounts").where({ id: accountId }).first("owner_email");
+    const account = await trx<AccountsRow>("accounts").where({ id: accountId }).first("owner_email");
     owners = account?.owner_email ? [account.owner_email] : [];
   }
   const id = randomUUID();
   const secret = newSecret();
-  const [row] = await trx("webhook_subscriptions")
+  const [row] = await trx<WebhookSubscriptionsRow>("webhook_subscriptions")
     .insert({
       company_id: companyId,
       id,
@@ -105,8 +105,8 @@ export async function createSubscription(trx: Db, config: Config, companyId: str
   return { ...subscriptionToApi(row), secret };
 }
 
-async function find(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("webhook_subscriptions").where({ company_id: companyId, id }).first();
+async function find(db: Db, companyId: string, id: string, forUpdate = false): Promise<WebhookSubscriptionsRow> {
+  const query = db<WebhookSubscriptionsRow>("webhook_subscriptions").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The webhook subscription", "webhook_subscription.not_found", { id });
   return row;
@@ -155,7 +155,7 @@ export async function updateSubscription(trx: Db, config: Config, companyId: str
   if (input.status === "active" && current.status === "paused") Object.assign(patch, { status: "active", paused_at: null, consecutive_failures: 0 });
   if (input.status === "paused" && current.status === "active") Object.assign(patch, { status: "paused", paused_at: trx.fn.now() });
   if (Object.keys(patch).length === 0) return subscriptionToApi(current);
-  const [row] = await trx("webhook_subscriptions")
+  const [row] = await trx<WebhookSubscriptionsRow>("webhook_subscriptions")
     .where({ company_id: companyId, id: input.id })
     .update({ ...patch, updated_at: trx.fn.now() })
     .returning("*");
@@ -181,7 +181,7 @@ export async function rotateSecret(trx: Db, config: Config, companyId: string, i
   const current = await find(trx, companyId, id, true);
   const key = requireSecretsKey(config);
   const secret = newSecret();
-  const [row] = await trx("webhook_subscriptions")
+  const [row] = await trx<WebhookSubscriptionsRow>("webhook_subscriptions")
     .where({ company_id: companyId, id })
     .update({
       secret_sealed: seal(key, secret, secretContext(companyId, id)),
@@ -206,6 +206,6 @@ const listSpec: ListSpec = {
 };
 
 export async function listSubscriptions(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("webhook_subscriptions").where("company_id", companyId), listSpec, request, ["*"]);
+  const result = await runList<WebhookSubscriptionsRow>(db, () => db("webhook_subscriptions").where("company_id", companyId), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(subscriptionToApi) };
 }
