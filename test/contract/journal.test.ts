@@ -3,8 +3,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import pg from "pg";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectApiError, expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid } from "../support/expect.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "../support/world.js";
 import { bankTransaction, bankWorld, issuedSale, registeredPurchase } from "../support/bank.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
@@ -15,28 +17,14 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const CREATE = "/v1/ledger/journal/transactions/create";
-const GET = "/v1/ledger/journal/transactions/get";
-const LIST = "/v1/ledger/journal/transactions/list";
-const REVERSE = "/v1/ledger/journal/transactions/reverse";
+type Filter = NonNullable<RequestBody<"ledger_journal_transactions_list">["filter"]>;
 
-interface World {
-  companyId: string;
-  keyId: string;
-  o: RequestOptions;
-  call(path: string, body: unknown): Promise<ApiResponse>;
-}
-
-/** A tenant with the lt-standard chart, optionally a `journal` series BZ for 2026, and a partner PARTNER1. */
-async function world({ series = false } = {}): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w: World = { companyId: t.companyId, keyId: t.keyId, o, call: (path, body) => h.post(path, body, o) };
-  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  await ok(w, "/v1/partners/create", { name: "Pirkėjas UAB", code: "PARTNER1" });
-  if (series) await ok(w, "/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026 });
-  return w;
-}
+/** A tenant with the lt-standard chart, a partner PARTNER1, and optionally a `journal` series BZ for 2026. */
+const journalWorld = ({ series = false } = {}) =>
+  world(h, {
+    partners: [{ name: "Pirkėjas UAB", code: "PARTNER1" }],
+    series: series ? [{ documentType: "journal", prefix: "BZ", year: 2026 }] : [],
+  });
 
 const pair = (debitAccount: string, creditAccount: string, amount: string) => [
   { accountCode: debitAccount, debit: amount },
@@ -53,7 +41,7 @@ const countOf = async (companyId: string) => ({
 
 describe("create", () => {
   test("returns the transaction with its number, lines and total, and stores header and entries", async () => {
-    const w = await world({ series: true });
+    const w = await journalWorld({ series: true });
     const input = {
       date: "2026-03-15",
       description: "Kapitalo įnešimas",
@@ -64,9 +52,8 @@ describe("create", () => {
         { accountCode: "2410", credit: "500.50", partnerCode: "PARTNER1" },
       ],
     };
-    const res = await w.call(CREATE, input);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const res = await w.api.ledger.journal.transactions.create(input);
+    expect(res).toEqual({
       id: expect.stringMatching(UUID),
       number: "BZ-1",
       date: "2026-03-15",
@@ -117,7 +104,7 @@ describe("create", () => {
     });
     const [header] = await headers(w.companyId);
     expect(header).toMatchObject({
-      id: res.body.id,
+      id: res.id,
       number: "BZ-1",
       document_type: "manual",
       total: "2500.50",
@@ -126,7 +113,7 @@ describe("create", () => {
     });
     expect(header.account_codes.sort()).toEqual(["2410", "2710", "3010"]);
     expect(header.partner_codes).toEqual(["PARTNER1"]);
-    const entries = await entriesOf(w.companyId, res.body.id);
+    const entries = await entriesOf(w.companyId, res.id);
     expect(entries.map((e) => [e.line_no, e.account_code, e.debit, e.credit, e.partner_code])).toEqual([
       [1, "2710", "2500.50", "0.00", null],
       [2, "3010", "0.00", "2000.00", null],
@@ -135,57 +122,59 @@ describe("create", () => {
   });
 
   test("numbers come from the journal series of the date's year, consecutively; null without a series", async () => {
-    const w = await world({ series: true });
-    const first = await ok(w, CREATE, { date: "2026-01-02", entries: pair("2710", "3010", "1.00") });
-    const second = await ok(w, CREATE, { date: "2026-12-31", entries: pair("2710", "3010", "1.00") });
-    const otherYear = await ok(w, CREATE, { date: "2025-12-31", entries: pair("2710", "3010", "1.00") });
+    const w = await journalWorld({ series: true });
+    const first = await w.api.ledger.journal.transactions.create({ date: "2026-01-02", entries: pair("2710", "3010", "1.00") });
+    const second = await w.api.ledger.journal.transactions.create({ date: "2026-12-31", entries: pair("2710", "3010", "1.00") });
+    const otherYear = await w.api.ledger.journal.transactions.create({ date: "2025-12-31", entries: pair("2710", "3010", "1.00") });
     expect([first.number, second.number, otherYear.number]).toEqual(["BZ-1", "BZ-2", null]);
     expect((await headers(w.companyId)).map((r) => r.number)).toEqual(["BZ-1", "BZ-2", null]);
     expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "journal", year: 2026 }).first()).toMatchObject({ next_number: "3" });
   });
 
   test("a company without a journal series gets null numbers", async () => {
-    const w = await world();
-    const res = await w.call(CREATE, { date: "2026-04-01", entries: pair("2710", "3010", "3.00") });
-    expect(res).toMatchObject({ status: 200, body: { number: null } });
+    const w = await journalWorld();
+    const res = await w.api.ledger.journal.transactions.create({ date: "2026-04-01", entries: pair("2710", "3010", "3.00") });
+    expect(res).toMatchObject({ number: null });
     expect((await headers(w.companyId))[0].number).toBeNull();
   });
 
   test("a line in another currency converts at its rate: 110.00 USD at 1.1 = 100.00 EUR", async () => {
-    const w = await world();
-    const res = await w.call(CREATE, {
+    const w = await journalWorld();
+    const res = await w.api.ledger.journal.transactions.create({
       date: "2026-05-05",
       entries: [
         { accountCode: "2710", debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" },
         { accountCode: "5000", credit: "100.00" },
       ],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.entries[0]).toMatchObject({ debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" });
-    expect(new Decimal(res.body.entries[0].rate).equals("1.1")).toBe(true);
-    const [row] = await entriesOf(w.companyId, res.body.id);
+    expect(res.entries[0]).toMatchObject({ debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" });
+    expect(new Decimal(res.entries[0].rate!).equals("1.1")).toBe(true);
+    const [row] = await entriesOf(w.companyId, res.id);
     expect(row).toMatchObject({ currency: "USD", currency_amount: "110.00", debit: "100.00" });
     expect(new Decimal(row.rate).equals("1.1")).toBe(true);
   });
 
   test("with an Idempotency-Key: posted once, the retry replays it", async () => {
-    const w = await world({ series: true });
-    const options = { ...w.o, idempotencyKey: "journal-create-1" };
-    const first = await h.post(CREATE, { date: "2026-03-09", entries: pair("2710", "3010", "4.00") }, options);
-    const retry = await h.post(CREATE, { date: "2026-03-09", entries: pair("2710", "3010", "4.00") }, options);
-    expect({ first: first.status, retry: retry.status, replay: retry.headers.get("x-idempotent-replay") }).toEqual({ first: 200, retry: 200, replay: "true" });
-    expect(retry.body).toEqual(first.body);
+    const w = await journalWorld({ series: true });
+    const create = () =>
+      w.api.ledger.journal.transactions.create.withResponse(
+        { date: "2026-03-09", entries: pair("2710", "3010", "4.00") },
+        { idempotencyKey: "journal-create-1" },
+      );
+    const first = await create();
+    const retry = await create();
+    expect(retry.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(retry.data).toEqual(first.data);
     expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 2 });
   });
 
   test("500 lines are accepted", async () => {
-    const w = await world();
+    const w = await journalWorld();
     const entries = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? { accountCode: "2710", debit: "1.01" } : { accountCode: "3010", credit: "1.01" }));
-    const res = await w.call(CREATE, { date: "2026-06-01", entries });
-    expect(res.status).toBe(200);
-    expect(res.body.entries).toHaveLength(500);
-    expect(res.body.entries[499].lineNo).toBe(500);
-    expect(res.body.total).toBe("252.50");
+    const res = await w.api.ledger.journal.transactions.create({ date: "2026-06-01", entries });
+    expect(res.entries).toHaveLength(500);
+    expect(res.entries[499].lineNo).toBe(500);
+    expect(res.total).toBe("252.50");
     expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 500 });
   });
 
@@ -329,36 +318,44 @@ describe("create", () => {
       fields: { "entries[0]": expect.any(Array) },
     },
   ])("$name -> $status, nothing stored", async ({ entries, status, code, key, fields }) => {
-    const w = await world();
-    const res = await w.call(CREATE, { date: "2026-03-01", entries });
-    expectError(res, status, code, key);
-    expect(res.body.error.fieldErrors).toEqual(fields);
+    const w = await journalWorld();
+    // The 400 cases send what the contract forbids.
+    const error = await expectApiError(w.api.ledger.journal.transactions.create(invalid({ date: "2026-03-01", entries })), status, code, key);
+    expect(error.fieldErrors).toEqual(fields);
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
   });
 
   test("unbalanced lines -> 422 journal.unbalanced with both sums, nothing stored", async () => {
-    const w = await world();
-    const res = await w.call(CREATE, {
-      date: "2026-03-01",
-      entries: [
-        { accountCode: "2710", debit: "10.00" },
-        { accountCode: "3010", credit: "9.99" },
-        { accountCode: "3010", credit: "0.02" },
-      ],
-    });
-    expectError(res, 422, "unprocessable", "journal.unbalanced");
-    expect(res.body.error.params).toEqual({ debit: "10.00", credit: "10.01" });
+    const w = await journalWorld();
+    const error = await expectApiError(
+      w.api.ledger.journal.transactions.create({
+        date: "2026-03-01",
+        entries: [
+          { accountCode: "2710", debit: "10.00" },
+          { accountCode: "3010", credit: "9.99" },
+          { accountCode: "3010", credit: "0.02" },
+        ],
+      }),
+      422,
+      "unprocessable",
+      "journal.unbalanced",
+    );
+    expect(error.params).toEqual({ debit: "10.00", credit: "10.01" });
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
   });
 
   test("a date in a locked month -> 409 period.locked; the month next to it is open", async () => {
-    const w = await world();
-    await ok(w, "/v1/ledger/periods/lock", { month: "2025-06" });
-    const res = await w.call(CREATE, { date: "2025-06-30", entries: pair("2710", "3010", "5.00") });
-    expectError(res, 409, "conflict", "period.locked");
-    expect(res.body.error.params).toEqual({ month: "2025-06" });
+    const w = await journalWorld();
+    await w.api.ledger.periods.lock({ month: "2025-06" });
+    const error = await expectApiError(
+      w.api.ledger.journal.transactions.create({ date: "2025-06-30", entries: pair("2710", "3010", "5.00") }),
+      409,
+      "conflict",
+      "period.locked",
+    );
+    expect(error.params).toEqual({ month: "2025-06" });
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
-    expect((await w.call(CREATE, { date: "2025-07-01", entries: pair("2710", "3010", "5.00") })).status).toBe(200);
+    await w.api.ledger.journal.transactions.create({ date: "2025-07-01", entries: pair("2710", "3010", "5.00") });
     expect(await countOf(w.companyId)).toEqual({ transactions: 1, entries: 2 });
   });
 
@@ -372,27 +369,26 @@ describe("create", () => {
     },
     { name: "unknown property", body: { date: "2026-02-01", number: "X-1", entries: pair("2710", "3010", "1.00") }, field: "number" },
   ])("$name -> 400 naming $field", async ({ body, field }) => {
-    const w = await world();
-    const res = await w.call(CREATE, body);
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await journalWorld();
+    const error = await expectApiError(w.api.ledger.journal.transactions.create(invalid(body)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
   });
 });
 
 describe("get", () => {
   test("returns what create returned", async () => {
-    const w = await world({ series: true });
-    const created = await ok(w, CREATE, { date: "2026-02-02", description: "D", entries: pair("6000", "2040", "7.70") });
-    expect(await w.call(GET, { id: created.id })).toMatchObject({ status: 200, body: created });
+    const w = await journalWorld({ series: true });
+    const created = await w.api.ledger.journal.transactions.create({ date: "2026-02-02", description: "D", entries: pair("6000", "2040", "7.70") });
+    expect(await w.api.ledger.journal.transactions.get({ id: created.id })).toMatchObject(created);
   });
 
   test("another company's transaction and an unknown id -> 404", async () => {
-    const w = await world();
-    const other = await world();
-    const theirs = await ok(other, CREATE, { date: "2026-02-02", entries: pair("6000", "2040", "7.70") });
-    expectError(await w.call(GET, { id: theirs.id }), 404, "not_found");
-    expectError(await w.call(GET, { id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found");
+    const w = await journalWorld();
+    const other = await journalWorld();
+    const theirs = await other.api.ledger.journal.transactions.create({ date: "2026-02-02", entries: pair("6000", "2040", "7.70") });
+    await expectApiError(w.api.ledger.journal.transactions.get({ id: theirs.id }), 404, "not_found");
+    await expectApiError(w.api.ledger.journal.transactions.get({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found");
     expect(await h.db("journal_transactions").where({ id: theirs.id }).first()).toMatchObject({ company_id: other.companyId });
   });
 });
@@ -401,9 +397,9 @@ describe("list", () => {
   let w: World;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    w = await world();
+    w = await journalWorld();
     ids.t1 = (
-      await ok(w, CREATE, {
+      await w.api.ledger.journal.transactions.create({
         date: "2026-01-10",
         reference: "INV-1",
         entries: [
@@ -412,9 +408,9 @@ describe("list", () => {
         ],
       })
     ).id;
-    ids.t2 = (await ok(w, CREATE, { date: "2026-02-15", reference: "INV-2", entries: pair("2410", "5000", "50.50") })).id;
-    ids.t3 = (await ok(w, CREATE, { date: "2026-02-20", reference: "X-3", entries: pair("6000", "2040", "20.00") })).id;
-    ids.t4 = (await ok(w, REVERSE, { id: ids.t3 })).id;
+    ids.t2 = (await w.api.ledger.journal.transactions.create({ date: "2026-02-15", reference: "INV-2", entries: pair("2410", "5000", "50.50") })).id;
+    ids.t3 = (await w.api.ledger.journal.transactions.create({ date: "2026-02-20", reference: "X-3", entries: pair("6000", "2040", "20.00") })).id;
+    ids.t4 = (await w.api.ledger.journal.transactions.reverse({ id: ids.t3 })).id;
   });
 
   /** Debit and credit sums of the given transactions' entries, from the database. */
@@ -430,7 +426,7 @@ describe("list", () => {
     return { debit: new Decimal(row.debit).toFixed(2), credit: new Decimal(row.credit).toFixed(2) };
   }
 
-  test.each([
+  test.each<{ name: string; filter: Filter; expected: string[] }>([
     { name: "no filter, default order date desc then createdAt desc", filter: [], expected: ["t4", "t3", "t2", "t1"] },
     { name: "date eq", filter: [{ field: "date", op: "eq", value: "2026-02-15" }], expected: ["t2"] },
     {
@@ -450,13 +446,12 @@ describe("list", () => {
     { name: "reference contains", filter: [{ field: "reference", op: "contains", value: "inv" }], expected: ["t2", "t1"] },
     { name: "nothing matches", filter: [{ field: "account", op: "eq", value: "1110" }], expected: [] },
   ])("$name: rows and totals over all matching rows (page of 1)", async ({ filter, expected }) => {
-    const all = await w.call(LIST, { filter, totals: ["debit", "credit"], pageSize: 100 });
-    expect(all.status).toBe(200);
-    expect(all.body.rows.map((r: { id: string }) => r.id)).toEqual(expected.map((n) => ids[n]));
+    const all = await w.api.ledger.journal.transactions.list({ filter, totals: ["debit", "credit"], pageSize: 100 });
+    expect(all.rows.map((r: { id: string }) => r.id)).toEqual(expected.map((n) => ids[n]));
     const sums = await dbSums(expected);
-    expect(all.body.totals).toEqual(sums);
-    const page = await w.call(LIST, { filter, totals: ["debit", "credit"], pageSize: 1 });
-    expect({ rows: page.body.rows.length, total: page.body.total, totals: page.body.totals }).toEqual({
+    expect(all.totals).toEqual(sums);
+    const page = await w.api.ledger.journal.transactions.list({ filter, totals: ["debit", "credit"], pageSize: 1 });
+    expect({ rows: page.rows.length, total: page.total, totals: page.totals }).toEqual({
       rows: Math.min(1, expected.length),
       total: expected.length,
       totals: sums,
@@ -464,8 +459,8 @@ describe("list", () => {
   });
 
   test("a row carries its sums, accounts and partners", async () => {
-    const res = await w.call(LIST, { filter: [{ field: "reference", op: "eq", value: "INV-1" }] });
-    expect(res.body.rows).toEqual([
+    const res = await w.api.ledger.journal.transactions.list({ filter: [{ field: "reference", op: "eq", value: "INV-1" }] });
+    expect(res.rows).toEqual([
       expect.objectContaining({
         id: ids.t1,
         debit: "100.00",
@@ -476,20 +471,20 @@ describe("list", () => {
         partnerCodes: ["PARTNER1"],
       }),
     ]);
-    expect([...res.body.rows[0].accountCodes].sort()).toEqual(["2710", "5000"]);
-    const reversal = await w.call(LIST, { filter: [{ field: "documentType", op: "eq", value: "reversal" }] });
-    expect(reversal.body.rows[0]).toMatchObject({ reversesId: ids.t3 });
+    expect([...res.rows[0].accountCodes].sort()).toEqual(["2710", "5000"]);
+    const reversal = await w.api.ledger.journal.transactions.list({ filter: [{ field: "documentType", op: "eq", value: "reversal" }] });
+    expect(reversal.rows[0]).toMatchObject({ reversesId: ids.t3 });
   });
 
   test("another company's transactions are not listed", async () => {
-    const other = await world();
-    expect((await other.call(LIST, {})).body).toMatchObject({ rows: [], total: 0 });
+    const other = await journalWorld();
+    expect(await other.api.ledger.journal.transactions.list({})).toMatchObject({ rows: [], total: 0 });
   });
 });
 
 describe("reverse", () => {
   async function original(w: World, date = "2026-04-10") {
-    return ok(w, CREATE, {
+    return w.api.ledger.journal.transactions.create({
       date,
       description: "Pardavimas",
       reference: "SF-7",
@@ -502,11 +497,10 @@ describe("reverse", () => {
   }
 
   test("posts the opposite lines as a reversal, linked both ways, with the default description", async () => {
-    const w = await world({ series: true });
+    const w = await journalWorld({ series: true });
     const tx = await original(w);
-    const res = await w.call(REVERSE, { id: tx.id });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    const res = await w.api.ledger.journal.transactions.reverse({ id: tx.id });
+    expect(res).toMatchObject({
       documentType: "reversal",
       reversesId: tx.id,
       reversedById: null,
@@ -516,22 +510,22 @@ describe("reverse", () => {
       number: "BZ-2",
       total: "121.00",
     });
-    expect(res.body.entries).toEqual(tx.entries.map((e: Record<string, unknown>) => ({ ...e, debit: e.credit, credit: e.debit })));
-    expect((await w.call(GET, { id: tx.id })).body).toMatchObject({ reversedById: res.body.id, reversesId: null });
-    expect((await w.call(GET, { id: res.body.id })).body).toMatchObject({ reversesId: tx.id, reversedById: null });
-    const row = await h.db("journal_transactions").where({ company_id: w.companyId, id: res.body.id }).first();
+    expect(res.entries).toEqual(tx.entries.map((e: Record<string, unknown>) => ({ ...e, debit: e.credit, credit: e.debit })));
+    expect(await w.api.ledger.journal.transactions.get({ id: tx.id })).toMatchObject({ reversedById: res.id, reversesId: null });
+    expect(await w.api.ledger.journal.transactions.get({ id: res.id })).toMatchObject({ reversesId: tx.id, reversedById: null });
+    const row = await h.db("journal_transactions").where({ company_id: w.companyId, id: res.id }).first();
     expect(row).toMatchObject({ document_type: "reversal", reverses_id: tx.id, total: "121.00" });
-    const [a, b] = await Promise.all([entriesOf(w.companyId, tx.id), entriesOf(w.companyId, res.body.id)]);
+    const [a, b] = await Promise.all([entriesOf(w.companyId, tx.id), entriesOf(w.companyId, res.id)]);
     expect(b.map((e) => [e.account_code, e.debit, e.credit])).toEqual(a.map((e) => [e.account_code, e.credit, e.debit]));
   });
 
   test("without a number the default description names the id; date and description may be given", async () => {
-    const w = await world();
-    const tx = await ok(w, CREATE, { date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
-    const byDefault = await ok(w, REVERSE, { id: tx.id });
+    const w = await journalWorld();
+    const tx = await w.api.ledger.journal.transactions.create({ date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
+    const byDefault = await w.api.ledger.journal.transactions.reverse({ id: tx.id });
     expect(byDefault.description).toBe(`Reversal of ${tx.id}`);
-    const tx2 = await ok(w, CREATE, { date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
-    const given = await ok(w, REVERSE, { id: tx2.id, date: "2026-05-01", description: "Klaida" });
+    const tx2 = await w.api.ledger.journal.transactions.create({ date: "2026-04-10", entries: pair("2710", "3010", "9.00") });
+    const given = await w.api.ledger.journal.transactions.reverse({ id: tx2.id, date: "2026-05-01", description: "Klaida" });
     expect(given).toMatchObject({ date: "2026-05-01", description: "Klaida" });
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, id: given.id }).first()).toMatchObject({
       description: "Klaida",
@@ -543,7 +537,7 @@ describe("reverse", () => {
     {
       name: "a second reversal",
       setup: async (w: World, id: string) => {
-        await ok(w, REVERSE, { id });
+        await w.api.ledger.journal.transactions.reverse({ id });
         return { id };
       },
       status: 409,
@@ -552,7 +546,7 @@ describe("reverse", () => {
     },
     {
       name: "reversing a reversal",
-      setup: async (w: World, id: string) => ({ id: (await ok(w, REVERSE, { id })).id }),
+      setup: async (w: World, id: string) => ({ id: (await w.api.ledger.journal.transactions.reverse({ id })).id }),
       status: 409,
       code: "conflict",
       key: "journal.reversal_of_reversal",
@@ -560,7 +554,7 @@ describe("reverse", () => {
     {
       name: "into a locked month (the original's)",
       setup: async (w: World, id: string) => {
-        await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
+        await w.api.ledger.periods.lock({ month: "2026-04" });
         return { id };
       },
       status: 409,
@@ -570,7 +564,7 @@ describe("reverse", () => {
     {
       name: "into a locked month (given date)",
       setup: async (w: World, id: string) => {
-        await ok(w, "/v1/ledger/periods/lock", { month: "2026-05" });
+        await w.api.ledger.periods.lock({ month: "2026-05" });
         return { id, date: "2026-05-02" };
       },
       status: 409,
@@ -579,40 +573,40 @@ describe("reverse", () => {
     },
     { name: "an unknown id", setup: async () => ({ id: "00000000-0000-4000-8000-000000000000" }), status: 404, code: "not_found" },
   ])("$name -> $status, nothing stored", async ({ setup, status, code, key }) => {
-    const w = await world();
+    const w = await journalWorld();
     const tx = await original(w);
     const body = await setup(w, tx.id);
     const before = await countOf(w.companyId);
-    expectError(await w.call(REVERSE, body), status, code, key);
+    await expectApiError(w.api.ledger.journal.transactions.reverse(body), status, code, key);
     expect(await countOf(w.companyId)).toEqual(before);
   });
 
   test("with an Idempotency-Key: reversed once, the retry replays it", async () => {
-    const w = await world();
+    const w = await journalWorld();
     const tx = await original(w);
-    const options = { ...w.o, idempotencyKey: "journal-reverse-1" };
-    const first = await h.post(REVERSE, { id: tx.id }, options);
-    const retry = await h.post(REVERSE, { id: tx.id }, options);
-    expect({ first: first.status, retry: retry.status, replay: retry.headers.get("x-idempotent-replay") }).toEqual({ first: 200, retry: 200, replay: "true" });
-    expect(retry.body).toEqual(first.body);
+    const reverse = () => w.api.ledger.journal.transactions.reverse.withResponse({ id: tx.id }, { idempotencyKey: "journal-reverse-1" });
+    const first = await reverse();
+    const retry = await reverse();
+    expect(retry.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(retry.data).toEqual(first.data);
     expect(await countOf(w.companyId)).toEqual({ transactions: 2, entries: 6 });
   });
 
   test("another company's transaction cannot be reversed", async () => {
-    const w = await world();
-    const other = await world();
+    const w = await journalWorld();
+    const other = await journalWorld();
     const theirs = await original(other);
-    expectError(await w.call(REVERSE, { id: theirs.id }), 404, "not_found");
+    await expectApiError(w.api.ledger.journal.transactions.reverse({ id: theirs.id }), 404, "not_found");
     expect(await countOf(other.companyId)).toEqual({ transactions: 1, entries: 3 });
   });
 
   test("the original's month locked: a reversal dated in an open month works", async () => {
-    const w = await world();
+    const w = await journalWorld();
     const tx = await original(w);
-    await ok(w, "/v1/ledger/periods/lock", { month: "2026-04" });
-    const res = await w.call(REVERSE, { id: tx.id, date: "2026-06-01" });
-    expect(res).toMatchObject({ status: 200, body: { date: "2026-06-01", reversesId: tx.id } });
-    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: res.body.id }).pluck("date")).toEqual([
+    await w.api.ledger.periods.lock({ month: "2026-04" });
+    const res = await w.api.ledger.journal.transactions.reverse({ id: tx.id, date: "2026-06-01" });
+    expect(res).toMatchObject({ date: "2026-06-01", reversesId: tx.id });
+    expect(await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: res.id }).pluck("date")).toEqual([
       "2026-06-01",
       "2026-06-01",
       "2026-06-01",
@@ -700,8 +694,8 @@ describe("reverse: the posting of a document", () => {
 describe("immutability in the database", () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
-    await ok(w, CREATE, { date: "2026-03-03", entries: pair("2710", "3010", "10.00") });
+    w = await journalWorld();
+    await w.api.ledger.journal.transactions.create({ date: "2026-03-03", entries: pair("2710", "3010", "10.00") });
   });
 
   test.each([
@@ -846,13 +840,13 @@ describe("immutability in the database", () => {
 
   /** A postable account of its own for a test, under 27 (cash). */
   async function freshAccount(code: string) {
-    await ok(w, "/v1/ledger/accounts/create", { code, name: `Sąskaita ${code}`, type: "asset", parentCode: "271" });
+    await w.api.ledger.accounts.create({ code, name: `Sąskaita ${code}`, type: "asset", parentCode: "271" });
   }
 
   test("an account with lines can be neither deleted nor re-coded, whoever writes it; one without lines can", async () => {
     await freshAccount("27151");
     await freshAccount("27152");
-    await ok(w, CREATE, { date: "2026-03-06", entries: pair("27151", "3010", "4.00") });
+    await w.api.ledger.journal.transactions.create({ date: "2026-03-06", entries: pair("27151", "3010", "4.00") });
     for (const sql of [
       "delete from ledger_accounts where company_id = ? and code = '27151'",
       "update ledger_accounts set code = '27159' where company_id = ? and code = '27151'",
@@ -944,7 +938,7 @@ describe("immutability in the database", () => {
       { account: "3010", debit: "0", credit: "10" },
     ]);
     expect(await countOf(w.companyId)).toEqual({ transactions: before.transactions + 1, entries: before.entries + 2 });
-    expect((await w.call(GET, { id })).body).toMatchObject({ total: "10.00" });
+    expect(await w.api.ledger.journal.transactions.get({ id })).toMatchObject({ total: "10.00" });
   });
 
   test("the contract has no update or delete operation for journal transactions", async () => {
