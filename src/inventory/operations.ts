@@ -54,6 +54,21 @@ interface Movement {
   field?: string;
 }
 
+/** The rows of stock_take_fifo (src/db/functions/stock_take_fifo.sql), each of one of three kinds. */
+interface FifoLayer {
+  lot_number: string | null;
+  expiry_date: string | null;
+  serial_number: string | null;
+}
+type NoLayer = { layer_id: null; quantity: null; unit_cost: null; value: null } & { [K in keyof FifoLayer]: null };
+/** A layer a line took from. */
+type FifoTaken = FifoLayer & { line_no: number; layer_id: string; quantity: string; unit_cost: string; value: string; available: null; created_at: null };
+/** The line short of stock, with the quantity there is (then nothing was written). */
+type FifoShort = NoLayer & { line_no: number; available: string; created_at: null };
+/** Last, when every line was taken: the operation's creation time. */
+type FifoDone = NoLayer & { line_no: null; available: null; created_at: Date };
+type FifoRow = FifoTaken | FifoShort | FifoDone;
+
 export interface Posting {
   description: string;
   reference?: string | null;
@@ -144,7 +159,7 @@ export class OperationWriter {
   ): Promise<Decimal> {
     const { header } = this;
     const movementIds = requests.map(() => randomUUID());
-    const rows = await preparedQuery<Record<string, any>>(
+    const rows = await preparedQuery<FifoRow>(
       this.trx,
       "stock_take_fifo",
       `select * from stock_take_fifo($1::uuid, $2::uuid, $3::text, $4::date, $5::uuid, $6::text, $7::uuid, $8::uuid, $9::int[], $10::uuid[], $11::text[], $12::uuid[], $13::numeric[], $14::text[])`,
@@ -171,7 +186,7 @@ export class OperationWriter {
       if (numericOverflow(error)) throw stockTooLarge();
       throw error;
     });
-    const short = rows.find((r) => r.available !== null);
+    const short = rows.find((r): r is FifoShort => r.available !== null);
     if (short) {
       const req = requests.find((r) => r.lineNo === short.line_no)!;
       throw insufficient(
@@ -189,7 +204,7 @@ export class OperationWriter {
     let total = new Decimal(0);
     requests.forEach((r, i) => {
       const parts: LayerPart[] = rows
-        .filter((row) => row.line_no === r.lineNo && row.layer_id !== null)
+        .filter((row): row is FifoTaken => row.line_no === r.lineNo && row.layer_id !== null)
         .map((row) => ({
           layerId: row.layer_id,
           quantity: new Decimal(row.quantity),
@@ -214,7 +229,7 @@ export class OperationWriter {
       });
     });
     this.movements.sort((a, b) => a.lineNo - b.lineNo);
-    this.createdAt = new Date(rows.find((r) => r.created_at !== null)!.created_at).toISOString();
+    this.createdAt = rows.find((r): r is FifoDone => r.created_at !== null)!.created_at.toISOString();
     return total;
   }
 

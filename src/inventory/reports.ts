@@ -5,6 +5,7 @@
 // "today") the balances are the answer as they are, without touching the movements.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { StockBalancesRow, StockConsumptionsRow, StockLayersRow, StockMovementsRow, StockOperationsRow, WarehousesRow } from "../db/rows.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { todayInVilnius } from "../shared/dates.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
@@ -14,6 +15,16 @@ import { quantityText } from "./quantities.js";
 type LevelsInput = components["schemas"]["Inventory.StockLevelsRequest"];
 type StockLevel = components["schemas"]["Inventory.StockLevel"];
 type StockMovement = components["schemas"]["Inventory.StockMovement"];
+
+/** A balance (less what moved after the date) with its item's name and its warehouse's code. */
+type LevelRow = Pick<StockBalancesRow, "item_code" | "warehouse_id" | "quantity" | "value"> & { item_name: string; warehouse_code: string };
+
+/** A movement with its operation's kind and its warehouse's code. */
+type MovementRow = StockMovementsRow & { kind: StockOperationsRow["kind"]; warehouse_code: string };
+
+/** A layer a movement started or took from: the layer's own figures, or those of the consumption. */
+type MovementPartRow = Pick<StockConsumptionsRow, "movement_id" | "layer_id" | "quantity" | "unit_cost" | "value"> &
+  Pick<StockLayersRow, "lot_number" | "expiry_date" | "serial_number" | "date" | "seq">;
 
 const levelsSpec: ListSpec = {
   fields: {
@@ -62,7 +73,7 @@ export async function stockLevels(db: Db, companyId: string, input: LevelsInput)
   };
   const { asOf: _asOf, includeZero: _zero, ...rest } = input;
   const request = { ...rest, filter: await warehouseFilters(db, companyId, rest.filter) } as ListRequest;
-  const result = await runList<Record<string, any>>(db, base, levelsSpec, request, ["*"]);
+  const result = await runList<LevelRow>(db, base, levelsSpec, request, ["*"]);
   const rows: StockLevel[] = result.rows.map((r) => {
     const quantity = new Decimal(r.quantity);
     return {
@@ -90,7 +101,7 @@ const NO_WAREHOUSE = "00000000-0000-0000-0000-000000000000";
  */
 async function warehouseFilters(db: Db, companyId: string, filters: ListRequest["filter"]): Promise<ListRequest["filter"]> {
   if (!filters?.some((f) => f.field === "warehouseCode")) return filters;
-  const rows: { id: string; code: string }[] = await db("warehouses").where("company_id", companyId).select("id", "code");
+  const rows = await db<WarehousesRow>("warehouses").where("company_id", companyId).select("id", "code");
   const idOf = (code: unknown) => rows.find((r) => r.code === code)?.id ?? NO_WAREHOUSE;
   return filters.map((f) => {
     if (f.field !== "warehouseCode" || !["eq", "ne", "in"].includes(f.op)) return f;
@@ -125,7 +136,7 @@ export async function listMovements(db: Db, companyId: string, request: ListRequ
       .join("stock_operations as o", (j) => j.on("o.company_id", "m.company_id").andOn("o.id", "m.operation_id"))
       .join("warehouses as w", (j) => j.on("w.company_id", "m.company_id").andOn("w.id", "m.warehouse_id"))
       .where("m.company_id", companyId);
-  const result = await runList<Record<string, any>>(db, base, movementsSpec, request, ["m.*", "o.kind", "w.code as warehouse_code"]);
+  const result = await runList<MovementRow>(db, base, movementsSpec, request, ["m.*", "o.kind", "w.code as warehouse_code"]);
   const parts = await movementParts(db, companyId, result.rows);
   const rows: StockMovement[] = result.rows.map((r) => ({
     id: r.id,
@@ -148,11 +159,11 @@ export async function listMovements(db: Db, companyId: string, request: ListRequ
 }
 
 /** The layers each movement started (in) or took from (out), oldest first. */
-async function movementParts(db: Db, companyId: string, movements: Record<string, any>[]) {
+async function movementParts(db: Db, companyId: string, movements: Pick<StockMovementsRow, "id">[]) {
   const ids = movements.map((m) => m.id);
   const byMovement = new Map<string, ReturnType<typeof partToApi>[]>();
   if (!ids.length) return byMovement;
-  const { rows } = await db.raw(
+  const { rows } = await db.raw<{ rows: MovementPartRow[] }>(
     `select l.movement_id, l.id as layer_id, l.quantity, l.unit_cost, l.value, l.lot_number, l.expiry_date::text as expiry_date, l.serial_number, l.date, l.seq
        from stock_layers l where l.company_id = ? and l.movement_id = any(?::uuid[])
      union all

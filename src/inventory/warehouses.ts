@@ -3,6 +3,7 @@
 // their goods from. The database keeps at most one default (unique index warehouses_one_default).
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { WarehousesRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { ApiError, conflict, notFound } from "../shared/errors.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
@@ -12,14 +13,14 @@ type CreateInput = components["schemas"]["Inventory.WarehouseCreateRequest"];
 type UpdateInput = components["schemas"]["Inventory.WarehouseUpdateRequest"];
 type KeyInput = components["schemas"]["Inventory.WarehouseKey"];
 
-export function warehouseToApi(row: Record<string, any>): Warehouse {
+export function warehouseToApi(row: WarehousesRow): Warehouse {
   return {
     id: row.id,
     code: row.code,
     name: row.name,
     isDefault: row.is_default,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -33,11 +34,11 @@ const lockDefault = (trx: Db, companyId: string) => trx.raw("select pg_advisory_
 
 export async function createWarehouse(trx: Db, companyId: string, input: CreateInput): Promise<Warehouse> {
   await lockDefault(trx, companyId);
-  const current = await trx("warehouses").where({ company_id: companyId, is_default: true }).first("id");
+  const current = await trx<WarehousesRow>("warehouses").where({ company_id: companyId, is_default: true }).first("id");
   const makeDefault = input.isDefault ?? !current;
   if (makeDefault && current) await trx("warehouses").where({ company_id: companyId, id: current.id }).update({ is_default: false, updated_at: trx.fn.now() });
   try {
-    const [row] = await trx("warehouses")
+    const [row] = await trx<WarehousesRow>("warehouses")
       .insert({ company_id: companyId, code: input.code, name: input.name, is_default: makeDefault || !current })
       .returning("*");
     return warehouseToApi(row);
@@ -47,14 +48,14 @@ export async function createWarehouse(trx: Db, companyId: string, input: CreateI
   }
 }
 
-async function findWarehouse(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<Record<string, any>> {
+async function findWarehouse(db: Db, companyId: string, key: KeyInput, forUpdate = false): Promise<WarehousesRow> {
   if ((key.id === undefined) === (key.code === undefined)) {
     throw new ApiError("validation", "Name the warehouse by id or by code (exactly one).", {
       key: "request.invalid",
       fieldErrors: { id: ["send exactly one of id and code"] },
     });
   }
-  const query = db("warehouses")
+  const query = db<WarehousesRow>("warehouses")
     .where({ company_id: companyId, ...(key.id !== undefined ? { id: key.id } : { code: key.code }) })
     .first();
   const row = await (forUpdate ? query.forUpdate() : query);
@@ -86,7 +87,7 @@ export async function updateWarehouse(trx: Db, companyId: string, input: UpdateI
     ...(input.isDefault === true ? { is_default: true } : {}),
   };
   try {
-    const [row] = await trx("warehouses")
+    const [row] = await trx<WarehousesRow>("warehouses")
       .where({ company_id: companyId, id: current.id })
       .update({ ...changes, updated_at: trx.fn.now() })
       .returning("*");
@@ -102,7 +103,7 @@ export async function updateWarehouse(trx: Db, companyId: string, input: UpdateI
  * their stock when issued or registered, and a renamed code would leave them naming no warehouse), and the stock
  * history shows it on every movement. Once used, the code stays (409 `warehouse.code_in_use`); the name may change.
  */
-async function refuseCodeChangeInUse(trx: Db, companyId: string, current: Record<string, any>) {
+async function refuseCodeChangeInUse(trx: Db, companyId: string, current: WarehousesRow) {
   const { rows } = await trx.raw<{ rows: { invoice_lines: boolean; movements: boolean }[] }>(
     `select exists (select 1 from sale_invoice_lines where company_id = ? and warehouse_code = ?)
               or exists (select 1 from purchase_invoice_lines where company_id = ? and warehouse_code = ?) as invoice_lines,
@@ -134,7 +135,7 @@ const listSpec: ListSpec = {
 };
 
 export async function listWarehouses(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("warehouses").where("company_id", companyId), listSpec, request, ["*"]);
+  const result = await runList<WarehousesRow>(db, () => db("warehouses").where("company_id", companyId), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(warehouseToApi) };
 }
 
@@ -147,15 +148,15 @@ export async function warehousesByCode(
   companyId: string,
   codes: { code: string; field: string }[],
   withDefault = false,
-): Promise<Map<string, Record<string, any>>> {
+): Promise<Map<string, WarehousesRow>> {
   const wanted = [...new Set(codes.map((c) => c.code))];
-  const rows: Record<string, any>[] = await db("warehouses")
+  const rows = await db<WarehousesRow>("warehouses")
     .where("company_id", companyId)
     .where((q) => {
       q.whereIn("code", wanted);
       if (withDefault) q.orWhere("is_default", true);
     });
-  const byCode = new Map(rows.map((r) => [r.code as string, r]));
+  const byCode = new Map(rows.map((r) => [r.code, r]));
   const missing = codes.filter((c) => !byCode.has(c.code));
   if (missing.length) {
     throw new ApiError("unprocessable", `There is no warehouse ${missing[0].code}.`, {
