@@ -830,6 +830,168 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/declarations/lt/fr0564/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate FR0564 of a month
+         * @description FR0564, the report of goods and services supplied to other EU states, of a month: per buyer's VAT code, goods
+         *     (PVM13), triangular supplies and services to EU VAT payers (PVM15), whole euros, with its FFData. 422
+         *     `fr0564.buyer_vat_code_missing` naming the PVM13 sales whose buyer has no VAT code of another EU state,
+         *     `declaration.vat_code_missing`.
+         */
+        post: operations["declarations_lt_fr0564_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/lt/fr0600/compute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute FR0600 of a month
+         * @description The FR0600 VAT return of a month: every box (11–36, with 29A for 12% output VAT, unverified), in whole euros with
+         *     its exact EUR sum and drill-down (classifiers, documents); the reconciliation of the boxes with the ledger (output
+         *     VAT, input VAT, the reverse-charge pair, non-deductible VAT; every difference by document, in cents); and the
+         *     FFData the EDS portal imports (form version 02), or null with the reason when box 29A is not zero. 422
+         *     `fr0600.classifier_unmapped` naming the documents whose classifier maps to no box, `declaration.vat_code_missing`.
+         */
+        post: operations["declarations_lt_fr0600_compute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/lt/isaf/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate i.SAF of a month
+         * @description i.SAF 1.2 (the register of issued and received VAT invoices) of a month, as the tax authority's XSD defines it:
+         *     every issued sales document and registered purchase document of the month, one `DocumentTotal` per classifier
+         *     and rate in EUR (credit notes KS with negative amounts and a reference to the credited document), customers and
+         *     suppliers as master data. A month with more invoices than `invoicesPerPart` is split into parts; ask for each by
+         *     `partNumber`. 422 `isaf.period_unsupported` (before 2016-09), `isaf.part_unknown` (`partNumber` above the month's
+         *     parts, `params.parts`), `isaf.partner_incomplete` (a partner without the country i.SAF requires, or with a
+         *     registration code over 35 characters; `params.partners`), `declaration.vat_code_missing`.
+         */
+        post: operations["declarations_lt_isaf_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/submissions/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a declaration
+         * @description Files a declaration of a month: computes it (as compute/generate would now) and stores an immutable snapshot —
+         *     FR0600's boxes and FFData, FR0564's lines and FFData, or every part of i.SAF — with its SHA-256 and the key
+         *     that made it (the database refuses to change it). A second submission of the same declaration and month (and
+         *     i.SAF data type) is a correction with the next version (FR0600's box 8 = 2). Emits `declaration.submitted`. 422
+         *     `declaration.period_not_ended` (the month has not ended in Vilnius), `jurisdiction.mismatch`, and the refusals of
+         *     the declaration's own operation.
+         */
+        post: operations["declarations_submissions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/submissions/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a submission
+         * @description Returns one submission (404 `declaration_submission.not_found`).
+         */
+        post: operations["declarations_submissions_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/submissions/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List submissions
+         * @description The company's submissions (without file contents). Filter and sort on `declaration`, `period`, `status` (text),
+         *     `version` (integer), `createdAt`; filter on `id`, `dataType`. Default order: newest first.
+         */
+        post: operations["declarations_submissions_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/submissions/mark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a submission
+         * @description Records what happened to a submission: `submitted` (from `created`, with the portal's `registrationNumber` and
+         *     `submittedOn`), then `accepted` or `rejected`. The step is appended to its history; nothing of what was filed
+         *     changes. 409 `declaration_submission.status_invalid` for any other step; 400 when `submitted` lacks its number or
+         *     date, or another status sends them.
+         */
+        post: operations["declarations_submissions_mark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/get": {
         parameters: {
             query?: never;
@@ -3863,6 +4025,556 @@ export type components = {
          * @description A calendar date, `YYYY-MM-DD`, of a year from 1900 to 2199 (a real date: `2026-02-30` is refused).
          */
         Date: string;
+        /**
+         * @description Which amount of a classifier a box takes.
+         * @enum {string}
+         */
+        "Declarations.AmountKind": "base" | "vat" | "deductibleVat";
+        /** @description An FR0600 box number as printed on the form: `11` to `36`, or `29A`. */
+        "Declarations.BoxNumber": string;
+        /** @description A file the tax authority's portal imports. */
+        "Declarations.DeclarationFile": {
+            /** @description A file name for it. */
+            fileName: string;
+            /**
+             * @description Always `application/xml`.
+             * @enum {string}
+             */
+            contentType: "application/xml";
+            /** @description The XML (UTF-8), base64. */
+            contentBase64: string;
+            /** @description SHA-256 of the XML bytes. */
+            sha256: components["schemas"]["Declarations.Sha256"];
+        };
+        /**
+         * @description A declaration that can be filed.
+         * @enum {string}
+         */
+        "Declarations.DeclarationKind": "lt.fr0600" | "lt.isaf" | "lt.fr0564";
+        /** @description `declaration.submitted`: a declaration was filed (`declarations/submissions/create`); `data` is the submission without file contents. */
+        "Declarations.DeclarationSubmittedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `declaration.submitted`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "declaration.submitted";
+            /** @description The submission as created. */
+            data: components["schemas"]["Declarations.Submission"];
+        };
+        /**
+         * @description A document as declarations name it.
+         * @enum {string}
+         */
+        "Declarations.DeclaredDocumentType": "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note";
+        /**
+         * @description Which side of the books a document is on.
+         * @enum {string}
+         */
+        "Declarations.DocumentSide": "sale" | "purchase";
+        /** @description A box as filed. */
+        "Declarations.FiledBox": {
+            /** @description The box. */
+            box: components["schemas"]["Declarations.BoxNumber"];
+            /** @description Whole euros. */
+            amount: components["schemas"]["Declarations.WholeEuros"];
+            /** @description EUR before rounding. */
+            exact: components["schemas"]["MoneyTotal"];
+        };
+        /** @description FR0564 amounts in EUR before rounding. */
+        "Declarations.Fr0564Exact": {
+            /** @description Goods. */
+            goods: components["schemas"]["MoneyTotal"];
+            /** @description Triangular supplies. */
+            triangular: components["schemas"]["MoneyTotal"];
+            /** @description Services. */
+            services: components["schemas"]["MoneyTotal"];
+        };
+        /** @description One buyer of the EU sales list. */
+        "Declarations.Fr0564Line": {
+            /**
+             * Format: int32
+             * @description Line number (E10), running across pages.
+             */
+            lineNumber: number;
+            /** @description The buyer's member state as its VAT code's prefix (EL for Greece). */
+            countryCode: string;
+            /** @description The buyer's VAT code without its prefix. */
+            vatCode: string;
+            /** @description The partners behind the line (one VAT code may be more than one partner). */
+            partnerCodes: string[];
+            /** @description Goods supplied (PVM13), whole euros. */
+            goods: components["schemas"]["Declarations.WholeEuros"];
+            /** @description Triangular supplies, whole euros (0 until sales carry the triangular flag). */
+            triangular: components["schemas"]["Declarations.WholeEuros"];
+            /** @description Services to EU VAT payers (PVM15), whole euros. */
+            services: components["schemas"]["Declarations.WholeEuros"];
+            /** @description The same three in EUR, before rounding. */
+            exact: components["schemas"]["Declarations.Fr0564Exact"];
+        };
+        /** @description FR0564, the report of goods and services supplied to other EU states, of a month. */
+        "Declarations.Fr0564Report": {
+            /** @description The month. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /** @description One line per buyer's VAT code, by country and code; lines whose amounts round to 0 are left out. */
+            lines: components["schemas"]["Declarations.Fr0564Line"][];
+            /** @description Totals of the lines, whole euros. */
+            totals: components["schemas"]["Declarations.Fr0564Totals"];
+            /**
+             * Format: int32
+             * @description Pages of the form: the first holds 9 lines, each FR0564P page 16 more.
+             */
+            pages: number;
+            /** @description FFData for the portal. */
+            ffdata: components["schemas"]["Declarations.DeclarationFile"];
+        };
+        /** @description FR0564 totals. */
+        "Declarations.Fr0564Totals": {
+            /** @description Goods. */
+            goods: components["schemas"]["Declarations.WholeEuros"];
+            /** @description Triangular supplies. */
+            triangular: components["schemas"]["Declarations.WholeEuros"];
+            /** @description Services. */
+            services: components["schemas"]["Declarations.WholeEuros"];
+        };
+        /** @description One box of FR0600. */
+        "Declarations.Fr0600Box": {
+            /** @description The box number. */
+            box: components["schemas"]["Declarations.BoxNumber"];
+            /** @description The FFData field (`E11`…); null for 29A, which version 02 of the form does not have. */
+            field: string | null;
+            /** @description What the box holds. */
+            title: string;
+            /** @description Whole euros: the exact sum rounded half-up (half away from zero) once, on the box total; 35 and 36 from the rounded boxes; 28 the percentage. */
+            amount: components["schemas"]["Declarations.WholeEuros"];
+            /** @description The exact sum in EUR, before rounding (28: the percentage; 35, 36: from the exact boxes). */
+            exact: components["schemas"]["MoneyTotal"];
+            /** @description False where no authoritative public source confirms the box (29A). */
+            verified: boolean;
+            /** @description Its legal source. */
+            source: string;
+            /** @description The classifiers behind it. */
+            classifiers: components["schemas"]["Declarations.Fr0600BoxClassifier"][];
+            /**
+             * Format: int32
+             * @description How many (document, classifier) amounts make it up.
+             */
+            documentCount: number;
+            /** @description The first of them (by date and number), at most `documentsPerBox`. */
+            documents: components["schemas"]["Declarations.Fr0600BoxDocument"][];
+        };
+        /** @description What one classifier contributes to a box. */
+        "Declarations.Fr0600BoxClassifier": {
+            /** @description Sales or purchases. */
+            side: components["schemas"]["Declarations.DocumentSide"];
+            /** @description The VAT classifier (`PVM…`). */
+            classifier: string;
+            /** @description Its rate. */
+            ratePercent: components["schemas"]["Percent"];
+            /** @description Which amount. */
+            amountKind: components["schemas"]["Declarations.AmountKind"];
+            /** @description EUR, to the cent, credit notes negative. */
+            amount: components["schemas"]["MoneyTotal"];
+            /**
+             * Format: int32
+             * @description Documents it comes from.
+             */
+            documentCount: number;
+        };
+        /** @description A document's part of a box. */
+        "Declarations.Fr0600BoxDocument": {
+            /** @description The kind of document. */
+            documentType: components["schemas"]["Declarations.DeclaredDocumentType"];
+            /** @description The document's id. */
+            id: components["schemas"]["Id"];
+            /** @description Its number (sales) or the supplier's document number (purchases). */
+            number: string;
+            /** @description The date it is declared by: issue date (sales), accounting date (purchases). */
+            date: components["schemas"]["Date"];
+            /** @description The partner. */
+            partnerCode: string;
+            /** @description The classifier. */
+            classifier: string;
+            /** @description The rate. */
+            ratePercent: components["schemas"]["Percent"];
+            /** @description Which amount. */
+            amountKind: components["schemas"]["Declarations.AmountKind"];
+            /** @description EUR, negative for a credit note. */
+            amount: components["schemas"]["Money"];
+        };
+        /** @description FR0600 of a month. */
+        "Declarations.Fr0600ComputeRequest": {
+            /** @description The month, `YYYY-MM`. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /**
+             * Format: int32
+             * @description How many documents each box's drill-down lists (the box's `documentCount` says how many there are); default 100.
+             * @default 100
+             */
+            documentsPerBox: number;
+        };
+        /** @description FR0600 against the ledger of the same month, in cents, before rounding. */
+        "Declarations.Fr0600Reconciliation": {
+            /** @description True when every account and every document agrees to the cent. */
+            balanced: boolean;
+            /** @description The VAT accounts: output VAT, input VAT, the reverse-charge pair, non-deductible VAT (one row per account). */
+            accounts: components["schemas"]["Declarations.ReconciliationAccount"][];
+            /** @description Every difference, by document or journal transaction (at most 1000). */
+            differences: components["schemas"]["Declarations.ReconciliationDifference"][];
+            /** @description Whether differences were left out past 1000. */
+            differencesTruncated: boolean;
+        };
+        /** @description FR0600 of a month. */
+        "Declarations.Fr0600Return": {
+            /** @description The month. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /** @description The version of the form the FFData follows (`02`). */
+            formVersion: string;
+            /** @description Every box, in form order: 11–36 and 29A (12% output VAT, unverified). */
+            boxes: components["schemas"]["Declarations.Fr0600Box"][];
+            /** @description The boxes against the ledger. */
+            reconciliation: components["schemas"]["Declarations.Fr0600Reconciliation"];
+            /** @description FFData for the portal (EDS); null when it cannot be written (`ffdataUnavailableReason`). */
+            ffdata: {
+                /** @description A file name for it. */
+                fileName: string;
+                /**
+                 * @description Always `application/xml`.
+                 * @enum {string}
+                 */
+                contentType: "application/xml";
+                /** @description The XML (UTF-8), base64. */
+                contentBase64: string;
+                /** @description SHA-256 of the XML bytes. */
+                sha256: components["schemas"]["Declarations.Sha256"];
+            } | null;
+            /** @description Why `ffdata` is null (a non-zero box 29A: version 02 has no such field); null otherwise. */
+            ffdataUnavailableReason: string | null;
+        };
+        /**
+         * @description i.SAF data type: `F` the full file (issued and received invoices), `S` issued (sales) only, `P` received (purchases) only.
+         * @enum {string}
+         */
+        "Declarations.IsafDataType": "F" | "S" | "P";
+        /** @description One i.SAF file (one part of a month). */
+        "Declarations.IsafFile": {
+            /** @description A file name for it: `iSAF_<company code>_<period>_<dataType>[_<part>of<parts>].xml`. */
+            fileName: string;
+            /**
+             * @description Always `application/xml`.
+             * @enum {string}
+             */
+            contentType: "application/xml";
+            /** @description The XML (UTF-8), base64. */
+            contentBase64: string;
+            /** @description SHA-256 of the XML bytes. */
+            sha256: components["schemas"]["Declarations.Sha256"];
+            /** @description The month. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /** @description The data type written. */
+            dataType: components["schemas"]["Declarations.IsafDataType"];
+            /**
+             * Format: int32
+             * @description Number of parts of the month (NumberOfParts): its invoices divided by `invoicesPerPart`, at least 1.
+             */
+            parts: number;
+            /**
+             * Format: int32
+             * @description This part (PartNumber).
+             */
+            partNumber: number;
+            /**
+             * Format: int32
+             * @description Invoices per part (ISAF_PART_SIZE, default 50,000).
+             */
+            invoicesPerPart: number;
+            /** @description Invoices in this part. */
+            invoices: components["schemas"]["Declarations.IsafInvoiceCounts"];
+        };
+        /** @description i.SAF of a month. */
+        "Declarations.IsafGenerateRequest": {
+            /** @description The month, `YYYY-MM`: sales by issue date, purchases by their accounting date (today the document date). From 2016-09. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /** @description Which registers the file carries. */
+            dataType: components["schemas"]["Declarations.IsafDataType"];
+            /**
+             * Format: int32
+             * @description The part to write, from 1 (see `parts` in the answer); default 1.
+             * @default 1
+             */
+            partNumber: number;
+        };
+        /** @description How many invoices a file (or part) carries. */
+        "Declarations.IsafInvoiceCounts": {
+            /**
+             * Format: int32
+             * @description Sales documents (SalesInvoices).
+             */
+            sales: number;
+            /**
+             * Format: int32
+             * @description Purchase documents (PurchaseInvoices).
+             */
+            purchases: number;
+        };
+        /** @description A month whose declarations are computed. */
+        "Declarations.PeriodRequest": {
+            /** @description The month, `YYYY-MM`. */
+            period: components["schemas"]["Ledger.YearMonth"];
+        };
+        /** @description A registration number the tax authority's portal gave a filing: 1 to 64 characters, no surrounding spaces. */
+        "Declarations.PortalRegistrationNumber": string;
+        /** @description The ledger against the return for one account. */
+        "Declarations.ReconciliationAccount": {
+            /** @description The account. */
+            accountCode: components["schemas"]["Ledger.AccountCode"];
+            /** @description The posting rules that point at it (`sales.vatPayable`, `purchases.vatReceivable`, …). */
+            postingRules: string[];
+            /** @description What the period's documents declare on it, EUR (liabilities credit positive, assets and expenses debit positive). */
+            declared: components["schemas"]["MoneyTotal"];
+            /** @description What the journal holds on it for the period, the same sign. */
+            ledger: components["schemas"]["MoneyTotal"];
+            /** @description ledger − declared. */
+            difference: components["schemas"]["MoneyTotal"];
+        };
+        /** @description A difference between a document (or a journal transaction) and the ledger, on one account. */
+        "Declarations.ReconciliationDifference": {
+            /** @description The account. */
+            accountCode: components["schemas"]["Ledger.AccountCode"];
+            /**
+             * Format: uuid
+             * @description The journal transaction; null for a document that has none in the period.
+             */
+            journalTransactionId: string | null;
+            /**
+             * @description The document; null for a posting of no declared document (a manual transaction, a reversal).
+             * @enum {string|null}
+             */
+            documentType: "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note" | null;
+            /**
+             * Format: uuid
+             * @description The document's id, or null.
+             */
+            documentId: string | null;
+            /** @description The document's number, or null. */
+            documentNumber: string | null;
+            /** @description Declared, EUR. */
+            declared: components["schemas"]["Money"];
+            /** @description In the ledger, EUR. */
+            ledger: components["schemas"]["Money"];
+            /** @description ledger − declared. */
+            difference: components["schemas"]["Money"];
+        };
+        /** @description A SHA-256 digest: 64 lowercase hexadecimal characters. */
+        "Declarations.Sha256": string;
+        /** @description A declaration as filed, with where it stands. */
+        "Declarations.Submission": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Which declaration. */
+            declaration: components["schemas"]["Declarations.DeclarationKind"];
+            /** @description The month. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /**
+             * @description i.SAF's data type; null for the others.
+             * @enum {string|null}
+             */
+            dataType: "F" | "S" | "P" | null;
+            /**
+             * Format: int32
+             * @description 1 for the first filing of the declaration and month, then 2, 3…: a correction (tikslinimas).
+             */
+            version: number;
+            /** @description Whether it corrects an earlier version (`version` > 1; FR0600's box 8 is then 2). */
+            correction: boolean;
+            /** @description SHA-256 of the snapshot as stored (its JSON text, which names each file's SHA-256). */
+            sha256: components["schemas"]["Declarations.Sha256"];
+            /**
+             * Format: uuid
+             * @description The key that created it; null for the operator CLI.
+             */
+            createdByKeyId: string | null;
+            /** @description When it was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Where it stands: the last step of `statusHistory`. */
+            status: components["schemas"]["Declarations.SubmissionStatus"];
+            /** @description The portal's registration number, once submitted. */
+            registrationNumber: string | null;
+            /**
+             * Format: date
+             * @description The day it was filed, once submitted.
+             */
+            submittedOn: string | null;
+            /** @description Every step, oldest first (append-only). */
+            statusHistory: components["schemas"]["Declarations.SubmissionStatusChange"][];
+            /** @description What was filed. */
+            snapshot: components["schemas"]["Declarations.SubmissionSnapshot"];
+            /** @description The files filed (FFData; i.SAF parts). */
+            files: components["schemas"]["Declarations.SubmissionFile"][];
+        };
+        /** @description Files a declaration of a month. */
+        "Declarations.SubmissionCreateRequest": {
+            /** @description Which declaration. */
+            declaration: components["schemas"]["Declarations.DeclarationKind"];
+            /** @description The month, `YYYY-MM`; one that has ended in Vilnius. */
+            period: components["schemas"]["Ledger.YearMonth"];
+            /** @description i.SAF's data type: required for `lt.isaf`, not sent for the others. */
+            dataType?: components["schemas"]["Declarations.IsafDataType"];
+        };
+        /** @description A file of a submission. */
+        "Declarations.SubmissionFile": {
+            /**
+             * Format: int32
+             * @description Part number, from 1 (i.SAF parts; 1 for FFData).
+             */
+            partNumber: number;
+            /** @description Its name. */
+            fileName: string;
+            /**
+             * @description Always `application/xml`.
+             * @enum {string}
+             */
+            contentType: "application/xml";
+            /**
+             * Format: int32
+             * @description Its size in bytes.
+             */
+            size: number;
+            /** @description SHA-256 of its bytes. */
+            sha256: components["schemas"]["Declarations.Sha256"];
+            /** @description The XML, base64; only in get with `includeContent`, else null. */
+            contentBase64: string | null;
+        };
+        /**
+         * @description The fields the submission list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Declarations.SubmissionFilterField": "id" | "declaration" | "period" | "dataType" | "version" | "status" | "createdAt";
+        /** @description Names a submission. */
+        "Declarations.SubmissionGetRequest": {
+            /** @description The submission. */
+            id: components["schemas"]["Id"];
+            /**
+             * @description Whether the answer carries the files' content (base64); default false.
+             * @default false
+             */
+            includeContent: boolean;
+        };
+        /** @description The submission list's request: the shared list request with its field names (it totals nothing). */
+        "Declarations.SubmissionListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Declarations.SubmissionSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Declarations.SubmissionFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /** @description Records what happened to a submission. */
+        "Declarations.SubmissionMarkRequest": {
+            /** @description The submission. */
+            id: components["schemas"]["Id"];
+            /**
+             * @description Its new status: `submitted` (after `created`), then `accepted` or `rejected`.
+             * @enum {string}
+             */
+            status: "submitted" | "accepted" | "rejected";
+            /** @description The portal's registration number of the filing; required with `submitted`, not sent otherwise. */
+            registrationNumber?: components["schemas"]["Declarations.PortalRegistrationNumber"];
+            /** @description The day it was filed; required with `submitted`, not sent otherwise. */
+            submittedOn?: components["schemas"]["AccountingDate"];
+        };
+        /** @description What was filed: FR0600's boxes, FR0564's lines, i.SAF's counts (the files are `files`). */
+        "Declarations.SubmissionSnapshot": {
+            /** @description FR0600: every box as filed; null for the others. */
+            boxes: components["schemas"]["Declarations.FiledBox"][] | null;
+            /** @description FR0600: why there is no FFData file (a non-zero 29A), else null. */
+            ffdataUnavailableReason: string | null;
+            /** @description FR0564: the lines as filed; null for the others. */
+            lines: components["schemas"]["Declarations.Fr0564Line"][] | null;
+            /** @description i.SAF: invoices of the month; null for the others. */
+            invoices: {
+                /**
+                 * Format: int32
+                 * @description Sales documents (SalesInvoices).
+                 */
+                sales: number;
+                /**
+                 * Format: int32
+                 * @description Purchase documents (PurchaseInvoices).
+                 */
+                purchases: number;
+            } | null;
+            /**
+             * Format: int32
+             * @description i.SAF: invoices per part; null for the others.
+             */
+            invoicesPerPart: number | null;
+        };
+        /**
+         * @description The fields the submission list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Declarations.SubmissionSortField": "declaration" | "period" | "version" | "status" | "createdAt";
+        /**
+         * @description Where a submission stands.
+         * @enum {string}
+         */
+        "Declarations.SubmissionStatus": "created" | "submitted" | "accepted" | "rejected";
+        /** @description One step of a submission's status. */
+        "Declarations.SubmissionStatusChange": {
+            /** @description The status reached. */
+            status: components["schemas"]["Declarations.SubmissionStatus"];
+            /** @description The portal's registration number (with `submitted`). */
+            registrationNumber: string | null;
+            /**
+             * Format: date
+             * @description The day it was filed (with `submitted`).
+             */
+            submittedOn: string | null;
+            /**
+             * Format: uuid
+             * @description The key that recorded it; null for the operator CLI.
+             */
+            keyId: string | null;
+            /** @description When it was recorded. */
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description A whole number of euros as a decimal string (FR0600 and FR0564 amounts: the forms carry no cents). */
+        "Declarations.WholeEuros": string;
         /** @description The error itself. */
         ErrorBody: {
             /** @description One of the error codes. */
@@ -7200,12 +7912,12 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Webhooks.PingEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Declarations.DeclarationSubmittedEvent"] | components["schemas"]["Webhooks.PingEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
          */
-        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported";
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported" | "declaration.submitted";
         /** @description An event type, or `*` for every event type (also those added later). */
         "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
         /**
@@ -7914,6 +8626,20 @@ export type components = {
         };
         /** @description The company named by `X-Company-Id` does not exist, or this key may not reach it (`company.not_found`). */
         CompanyNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not found: no submission of the company has this `id` (`declaration_submission.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+        DeclarationSubmissionNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Api-Version": components["headers"]["X-Api-Version"];
@@ -12118,6 +12844,1556 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_fr0564_generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": "2026-10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.PeriodRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "lines": [
+                     *         {
+                     *           "lineNumber": 1,
+                     *           "countryCode": "AT",
+                     *           "vatCode": "U13585627",
+                     *           "partnerCodes": [
+                     *             "ATBUY"
+                     *           ],
+                     *           "goods": "0",
+                     *           "triangular": "0",
+                     *           "services": "250",
+                     *           "exact": {
+                     *             "goods": "0.00",
+                     *             "triangular": "0.00",
+                     *             "services": "250.00"
+                     *           }
+                     *         },
+                     *         {
+                     *           "lineNumber": 2,
+                     *           "countryCode": "DE",
+                     *           "vatCode": "136695976",
+                     *           "partnerCodes": [
+                     *             "DEBUY"
+                     *           ],
+                     *           "goods": "800",
+                     *           "triangular": "0",
+                     *           "services": "0",
+                     *           "exact": {
+                     *             "goods": "800.00",
+                     *             "triangular": "0.00",
+                     *             "services": "0.00"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "goods": "800",
+                     *         "triangular": "0",
+                     *         "services": "250"
+                     *       },
+                     *       "pages": 1,
+                     *       "ffdata": {
+                     *         "fileName": "FR0564_345748528_2026-10.ffdata",
+                     *         "contentType": "application/xml",
+                     *         "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPEZGRGF0YSBWZXJzaW9uPSIxIiBDcmVhdGVkQnlBcHA9IkFjY291bnRpbmcgQVBJIiBDcmVhdGVkQnlMb2dpbj0iZTBkM2MxMmEtYjYwNS00N2I5LWE1ZTktYjM4YTcyY2M5NGE4IiBDcmVhdGVkT249IjIwMjYtMTEtMjciPgo8Rm9ybSBGb3JtRGVmSWQ9Ins2OUQ2ODlENS1CMTkxLTRCNTgtQTAzQy1FRDBBODVGNzZDM0V9Ij4KPERvY3VtZW50UGFnZXM+PEdyb3VwIE5hbWU9IlZpc2EgZm9ybWEiPjxMaXN0UGFnZXM+PExpc3RQYWdlPkZSMDU2NDwvTGlzdFBhZ2U+PC9MaXN0UGFnZXM+PC9Hcm91cD48L0RvY3VtZW50UGFnZXM+CjxQYWdlcyBDb3VudD0iMSI+CjxQYWdlIFBhZ2VEZWZOYW1lPSJGUjA1NjQiIFBhZ2VOdW1iZXI9IjEiPjxGaWVsZHMgQ291bnQ9IjY4Ij4KPEZpZWxkIE5hbWU9IkJfTU1fUGF2YWQiPkJBTkRZTUFTIFVBQjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX01NX0lEIj4zNDU3NDg1Mjg8L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9NTV9QVk0iPjExOTUxMTUxNTwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX01NX1RlbCI+QlVIQUxURVJJSkFAQkFORFlNQVMuTFQ8L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9VenBpbGREYXRhIj4yMDI2LTExLTI3PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfTUxfTWV0YWkiPjIwMjY8L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9NTF9LZXR2aXJ0aXMiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX01MX01lbnVvIj4xMDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTAtMSI+MTwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtMSI+QVQ8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEyLTEiPlUxMzU4NTYyNzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTMtMSI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtMSI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTgtMSI+MjUwPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMC0yIj4yPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMS0yIj5ERTwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTItMiI+MTM2Njk1OTc2PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMy0yIj44MDA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE0LTIiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE4LTIiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTMiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtMyI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi0zIj48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTMiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtMyI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC0zIj48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTQiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtNCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi00Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTQiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtNCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC00Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTUiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtNSI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi01Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTUiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtNSI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC01Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTYiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtNiI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi02Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTYiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtNiI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC02Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTciPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtNyI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi03Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTciPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtNyI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC03Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTgiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtOCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi04Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTgiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtOCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC04Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEwLTkiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTEtOSI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMi05Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzLTkiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTQtOSI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxOC05Ij48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE1Ij44MDA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE2Ij44MDA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE3Ij4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfRm9ybU5yIj48L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9Gb3JtVmVyTnIiPjwvRmllbGQ+CjxGaWVsZCBOYW1lPSJUZXh0LTIwIj48L0ZpZWxkPgo8L0ZpZWxkcz48L1BhZ2U+CjwvUGFnZXM+CjwvRm9ybT4KPC9GRkRhdGE+Cg==",
+                     *         "sha256": "274dd393fd2d2c48014e06e2315276573fe73a1bf8e8d07ebb93fffc6609b393"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.Fr0564Report"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); a sale of goods to the EU (PVM13) names a buyer without a VAT code of another EU state (`fr0564.buyer_vat_code_missing`, `params.documents`); the company has no VAT code (`declaration.vat_code_missing`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_fr0600_compute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": "2026-10",
+                 *       "documentsPerBox": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.Fr0600ComputeRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "2026-10",
+                     *       "formVersion": "02",
+                     *       "boxes": [
+                     *         {
+                     *           "box": "11",
+                     *           "field": "E11",
+                     *           "title": "VAT-taxable transactions: taxable value at the standard and reduced rates (PVM apmokestinami sandoriai)",
+                     *           "amount": "1808",
+                     *           "exact": "1807.59",
+                     *           "verified": true,
+                     *           "source": "VMI order VA-29 (FR0600 form and rules), https://e-tar.lt/rs/legalact/TAR.121CF573EC0E; VMI FR0600 version 02 form definition FR0600(2).mxfd and template FR0600(2).ffdata (Apskaita5/Apskaita5, Apskaita3/Apskaita/MXFD and FFData); Odoo l10n_lt data/tax_report_data.xml @6666ee47 (cross-check)",
+                     *           "classifiers": [
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "base",
+                     *               "amount": "1207.59",
+                     *               "documentCount": 3
+                     *             },
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM2",
+                     *               "ratePercent": "9",
+                     *               "amountKind": "base",
+                     *               "amount": "300.00",
+                     *               "documentCount": 1
+                     *             },
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM3",
+                     *               "ratePercent": "5",
+                     *               "amountKind": "base",
+                     *               "amount": "100.00",
+                     *               "documentCount": 1
+                     *             },
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM58",
+                     *               "ratePercent": "12",
+                     *               "amountKind": "base",
+                     *               "amount": "200.00",
+                     *               "documentCount": 1
+                     *             }
+                     *           ],
+                     *           "documentCount": 6,
+                     *           "documents": [
+                     *             {
+                     *               "documentType": "sale_invoice",
+                     *               "id": "d34f8fc9-c27b-4029-946c-247b8870af7a",
+                     *               "number": "SF-2",
+                     *               "date": "2026-10-05",
+                     *               "partnerCode": "PIRK",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "base",
+                     *               "amount": "1000.00"
+                     *             },
+                     *             {
+                     *               "documentType": "sale_invoice",
+                     *               "id": "d34f8fc9-c27b-4029-946c-247b8870af7a",
+                     *               "number": "SF-2",
+                     *               "date": "2026-10-05",
+                     *               "partnerCode": "PIRK",
+                     *               "classifier": "PVM3",
+                     *               "ratePercent": "5",
+                     *               "amountKind": "base",
+                     *               "amount": "100.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "box": "25",
+                     *           "field": "E25",
+                     *           "title": "Deductible input VAT on goods and services purchased (Įsigytų prekių ir paslaugų pirkimo PVM)",
+                     *           "amount": "494",
+                     *           "exact": "493.50",
+                     *           "verified": true,
+                     *           "source": "VMI order VA-29 (FR0600 form and rules), https://e-tar.lt/rs/legalact/TAR.121CF573EC0E; VMI FR0600 version 02 form definition FR0600(2).mxfd and template FR0600(2).ffdata (Apskaita5/Apskaita5, Apskaita3/Apskaita/MXFD and FFData); Odoo l10n_lt data/tax_report_data.xml @6666ee47 (cross-check)",
+                     *           "classifiers": [
+                     *             {
+                     *               "side": "purchase",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "94.50",
+                     *               "documentCount": 2
+                     *             },
+                     *             {
+                     *               "side": "purchase",
+                     *               "classifier": "PVM16",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "210.00",
+                     *               "documentCount": 1
+                     *             },
+                     *             {
+                     *               "side": "purchase",
+                     *               "classifier": "PVM20",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "63.00",
+                     *               "documentCount": 1
+                     *             },
+                     *             {
+                     *               "side": "purchase",
+                     *               "classifier": "PVM21",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "84.00",
+                     *               "documentCount": 1
+                     *             },
+                     *             {
+                     *               "side": "purchase",
+                     *               "classifier": "PVM25",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "42.00",
+                     *               "documentCount": 1
+                     *             }
+                     *           ],
+                     *           "documentCount": 6,
+                     *           "documents": [
+                     *             {
+                     *               "documentType": "purchase_invoice",
+                     *               "id": "6b2f8bdb-bab4-4f58-abf7-b48169f2b807",
+                     *               "number": "T-1015",
+                     *               "date": "2026-10-15",
+                     *               "partnerCode": "TIEK",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "105.00"
+                     *             },
+                     *             {
+                     *               "documentType": "purchase_invoice",
+                     *               "id": "2b21d453-4633-48f4-811b-739a234dd851",
+                     *               "number": "DE-1016",
+                     *               "date": "2026-10-16",
+                     *               "partnerCode": "DETIEK",
+                     *               "classifier": "PVM16",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "deductibleVat",
+                     *               "amount": "210.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "box": "29",
+                     *           "field": "E29",
+                     *           "title": "Output VAT at the standard rate (Standartinio tarifo pardavimo PVM)",
+                     *           "amount": "254",
+                     *           "exact": "253.59",
+                     *           "verified": true,
+                     *           "source": "VMI order VA-29 (FR0600 form and rules), https://e-tar.lt/rs/legalact/TAR.121CF573EC0E; VMI FR0600 version 02 form definition FR0600(2).mxfd and template FR0600(2).ffdata (Apskaita5/Apskaita5, Apskaita3/Apskaita/MXFD and FFData); Odoo l10n_lt data/tax_report_data.xml @6666ee47 (cross-check)",
+                     *           "classifiers": [
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "vat",
+                     *               "amount": "253.59",
+                     *               "documentCount": 3
+                     *             }
+                     *           ],
+                     *           "documentCount": 3,
+                     *           "documents": [
+                     *             {
+                     *               "documentType": "sale_invoice",
+                     *               "id": "d34f8fc9-c27b-4029-946c-247b8870af7a",
+                     *               "number": "SF-2",
+                     *               "date": "2026-10-05",
+                     *               "partnerCode": "PIRK",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "vat",
+                     *               "amount": "210.00"
+                     *             },
+                     *             {
+                     *               "documentType": "sale_credit_note",
+                     *               "id": "21f3b10a-df0d-411d-a155-7fb64f91f9a0",
+                     *               "number": "KS-1",
+                     *               "date": "2026-10-13",
+                     *               "partnerCode": "PIRK",
+                     *               "classifier": "PVM1",
+                     *               "ratePercent": "21",
+                     *               "amountKind": "vat",
+                     *               "amount": "-21.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "box": "29A",
+                     *           "field": null,
+                     *           "title": "Output VAT at the reduced 12% rate (PVM58, from 2026): UNVERIFIED box",
+                     *           "amount": "24",
+                     *           "exact": "24.00",
+                     *           "verified": false,
+                     *           "source": "UNVERIFIED: community seeds (saebooks, Ekwo) claim box 29A for 12% from 2026 per VMI order VA-129 of 2025-12-22; Odoo PR #239388 puts 12% on the 9% line (30) instead",
+                     *           "classifiers": [
+                     *             {
+                     *               "side": "sale",
+                     *               "classifier": "PVM58",
+                     *               "ratePercent": "12",
+                     *               "amountKind": "vat",
+                     *               "amount": "24.00",
+                     *               "documentCount": 1
+                     *             }
+                     *           ],
+                     *           "documentCount": 1,
+                     *           "documents": [
+                     *             {
+                     *               "documentType": "sale_invoice",
+                     *               "id": "d34f8fc9-c27b-4029-946c-247b8870af7a",
+                     *               "number": "SF-2",
+                     *               "date": "2026-10-05",
+                     *               "partnerCode": "PIRK",
+                     *               "classifier": "PVM58",
+                     *               "ratePercent": "12",
+                     *               "amountKind": "vat",
+                     *               "amount": "24.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "box": "36",
+                     *           "field": "E36",
+                     *           "title": "VAT payable (+) or refundable (−) = 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35",
+                     *           "amount": "215",
+                     *           "exact": "215.09",
+                     *           "verified": true,
+                     *           "source": "VMI order VA-29 (FR0600 form and rules), https://e-tar.lt/rs/legalact/TAR.121CF573EC0E; VMI FR0600 version 02 form definition FR0600(2).mxfd and template FR0600(2).ffdata (Apskaita5/Apskaita5, Apskaita3/Apskaita/MXFD and FFData) (its script recomputes 36 from the rounded boxes); 29A: UNVERIFIED: community seeds (saebooks, Ekwo) claim box 29A for 12% from 2026 per VMI order VA-129 of 2025-12-22; Odoo PR #239388 puts 12% on the 9% line (30) instead",
+                     *           "classifiers": [],
+                     *           "documentCount": 0,
+                     *           "documents": []
+                     *         }
+                     *       ],
+                     *       "reconciliation": {
+                     *         "balanced": true,
+                     *         "accounts": [
+                     *           {
+                     *             "accountCode": "4492",
+                     *             "postingRules": [
+                     *               "sales.vatPayable",
+                     *               "purchases.reverseChargeVatOutput"
+                     *             ],
+                     *             "declared": "708.59",
+                     *             "ledger": "708.59",
+                     *             "difference": "0.00"
+                     *           },
+                     *           {
+                     *             "accountCode": "2441",
+                     *             "postingRules": [
+                     *               "purchases.vatReceivable",
+                     *               "purchases.reverseChargeVatInput"
+                     *             ],
+                     *             "declared": "493.50",
+                     *             "ledger": "493.50",
+                     *             "difference": "0.00"
+                     *           },
+                     *           {
+                     *             "accountCode": "63081",
+                     *             "postingRules": [
+                     *               "purchases.vatNonDeductible"
+                     *             ],
+                     *             "declared": "21.00",
+                     *             "ledger": "21.00",
+                     *             "difference": "0.00"
+                     *           }
+                     *         ],
+                     *         "differences": [],
+                     *         "differencesTruncated": false
+                     *       },
+                     *       "ffdata": null,
+                     *       "ffdataUnavailableReason": "Box 29A (12% output VAT, 24 EUR) has no field in FR0600 version 02, the only version whose FFData layout is public; the 2026 form's field is unverified. Enter the return in the EDS portal by hand."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.Fr0600Return"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); a document of the month carries a classifier that maps to no box (`fr0600.classifier_unmapped`, `params.documents`); the company has no VAT code (`declaration.vat_code_missing`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_isaf_generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": "2026-09",
+                 *       "dataType": "F"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.IsafGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fileName": "iSAF_345748528_2026-09_F.xml",
+                     *       "contentType": "application/xml",
+                     *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPGlTQUZGaWxlIHhtbG5zPSJodHRwOi8vd3d3LnZtaS5sdC9jbXMvaW1hcy9pc2FmIiB4bWxuczp4c2k9Imh0dHA6Ly93d3cudzMub3JnLzIwMDEvWE1MU2NoZW1hLWluc3RhbmNlIj4KPEhlYWRlcj48RmlsZURlc2NyaXB0aW9uPjxGaWxlVmVyc2lvbj5pU0FGMS4yPC9GaWxlVmVyc2lvbj48RmlsZURhdGVDcmVhdGVkPjIwMjYtMTEtMjdUMTI6Mjk6NDQ8L0ZpbGVEYXRlQ3JlYXRlZD48RGF0YVR5cGU+RjwvRGF0YVR5cGU+PFNvZnR3YXJlQ29tcGFueU5hbWU+QWNjb3VudGluZyBBUEk8L1NvZnR3YXJlQ29tcGFueU5hbWU+PFNvZnR3YXJlTmFtZT5BY2NvdW50aW5nIEFQSTwvU29mdHdhcmVOYW1lPjxTb2Z0d2FyZVZlcnNpb24+MC4zLjY8L1NvZnR3YXJlVmVyc2lvbj48UmVnaXN0cmF0aW9uTnVtYmVyPjM0NTc0ODUyODwvUmVnaXN0cmF0aW9uTnVtYmVyPjxOdW1iZXJPZlBhcnRzPjE8L051bWJlck9mUGFydHM+PFBhcnROdW1iZXI+MTwvUGFydE51bWJlcj48U2VsZWN0aW9uQ3JpdGVyaWE+PFNlbGVjdGlvblN0YXJ0RGF0ZT4yMDI2LTA5LTAxPC9TZWxlY3Rpb25TdGFydERhdGU+PFNlbGVjdGlvbkVuZERhdGU+MjAyNi0wOS0zMDwvU2VsZWN0aW9uRW5kRGF0ZT48L1NlbGVjdGlvbkNyaXRlcmlhPjwvRmlsZURlc2NyaXB0aW9uPjwvSGVhZGVyPgo8TWFzdGVyRmlsZXM+PEN1c3RvbWVycz48Q3VzdG9tZXI+PEN1c3RvbWVySUQ+UElSSzwvQ3VzdG9tZXJJRD48VkFUUmVnaXN0cmF0aW9uTnVtYmVyPkxUMjEyMTU0MzE0PC9WQVRSZWdpc3RyYXRpb25OdW1iZXI+PFJlZ2lzdHJhdGlvbk51bWJlcj4xMjEyMTU0MzQ8L1JlZ2lzdHJhdGlvbk51bWJlcj48Q291bnRyeT5MVDwvQ291bnRyeT48TmFtZT5QaXJrxJdqYXMgVUFCPC9OYW1lPjwvQ3VzdG9tZXI+CjwvQ3VzdG9tZXJzPjxTdXBwbGllcnM+PFN1cHBsaWVyPjxTdXBwbGllcklEPlRJRUs8L1N1cHBsaWVySUQ+PFZBVFJlZ2lzdHJhdGlvbk51bWJlcj5MVDEwMDAwMTkxOTAxNzwvVkFUUmVnaXN0cmF0aW9uTnVtYmVyPjxSZWdpc3RyYXRpb25OdW1iZXI+PC9SZWdpc3RyYXRpb25OdW1iZXI+PENvdW50cnk+TFQ8L0NvdW50cnk+PE5hbWU+VGlla8SXamFzIFVBQjwvTmFtZT48L1N1cHBsaWVyPgo8L1N1cHBsaWVycz48L01hc3RlckZpbGVzPgo8U291cmNlRG9jdW1lbnRzPjxQdXJjaGFzZUludm9pY2VzPgo8SW52b2ljZT48SW52b2ljZU5vPlQtMDkxNjwvSW52b2ljZU5vPjxTdXBwbGllckluZm8+PFN1cHBsaWVySUQ+VElFSzwvU3VwcGxpZXJJRD48VkFUUmVnaXN0cmF0aW9uTnVtYmVyPjwvVkFUUmVnaXN0cmF0aW9uTnVtYmVyPjxDb3VudHJ5IHhzaTpuaWw9InRydWUiLz48TmFtZT48L05hbWU+PC9TdXBwbGllckluZm8+PEludm9pY2VEYXRlPjIwMjYtMDktMTY8L0ludm9pY2VEYXRlPjxJbnZvaWNlVHlwZT5TRjwvSW52b2ljZVR5cGU+PFNwZWNpYWxUYXhhdGlvbj48L1NwZWNpYWxUYXhhdGlvbj48UmVmZXJlbmNlcz48L1JlZmVyZW5jZXM+PFZBVFBvaW50RGF0ZSB4c2k6bmlsPSJ0cnVlIi8+PFJlZ2lzdHJhdGlvbkFjY291bnREYXRlPjIwMjYtMDktMTY8L1JlZ2lzdHJhdGlvbkFjY291bnREYXRlPjxEb2N1bWVudFRvdGFscz48RG9jdW1lbnRUb3RhbD48VGF4YWJsZVZhbHVlPjMwMC4wMDwvVGF4YWJsZVZhbHVlPjxUYXhDb2RlPlBWTTE8L1RheENvZGU+PFRheFBlcmNlbnRhZ2U+MjEuMDA8L1RheFBlcmNlbnRhZ2U+PEFtb3VudD42My4wMDwvQW1vdW50PjwvRG9jdW1lbnRUb3RhbD48L0RvY3VtZW50VG90YWxzPjwvSW52b2ljZT4KPC9QdXJjaGFzZUludm9pY2VzPgo8U2FsZXNJbnZvaWNlcz4KPEludm9pY2U+PEludm9pY2VObz5TRi0xPC9JbnZvaWNlTm8+PEN1c3RvbWVySW5mbz48Q3VzdG9tZXJJRD5QSVJLPC9DdXN0b21lcklEPjxWQVRSZWdpc3RyYXRpb25OdW1iZXI+PC9WQVRSZWdpc3RyYXRpb25OdW1iZXI+PENvdW50cnkgeHNpOm5pbD0idHJ1ZSIvPjxOYW1lPjwvTmFtZT48L0N1c3RvbWVySW5mbz48SW52b2ljZURhdGU+MjAyNi0wOS0xNTwvSW52b2ljZURhdGU+PEludm9pY2VUeXBlPlNGPC9JbnZvaWNlVHlwZT48U3BlY2lhbFRheGF0aW9uPjwvU3BlY2lhbFRheGF0aW9uPjxSZWZlcmVuY2VzPjwvUmVmZXJlbmNlcz48VkFUUG9pbnREYXRlIHhzaTpuaWw9InRydWUiLz48RG9jdW1lbnRUb3RhbHM+PERvY3VtZW50VG90YWw+PFRheGFibGVWYWx1ZT4xMDAwLjAwPC9UYXhhYmxlVmFsdWU+PFRheENvZGU+UFZNMTwvVGF4Q29kZT48VGF4UGVyY2VudGFnZT4yMS4wMDwvVGF4UGVyY2VudGFnZT48QW1vdW50PjIxMC4wMDwvQW1vdW50PjxWQVRQb2ludERhdGUyIHhzaTpuaWw9InRydWUiLz48L0RvY3VtZW50VG90YWw+PC9Eb2N1bWVudFRvdGFscz48L0ludm9pY2U+CjwvU2FsZXNJbnZvaWNlcz4KPC9Tb3VyY2VEb2N1bWVudHM+CjwvaVNBRkZpbGU+Cg==",
+                     *       "sha256": "0fc7e0b2c43719d14592eb8af17f30f6ccef86c893378837076e4900ccc47bcf",
+                     *       "period": "2026-09",
+                     *       "dataType": "F",
+                     *       "parts": 1,
+                     *       "partNumber": 1,
+                     *       "invoicesPerPart": 50000,
+                     *       "invoices": {
+                     *         "sales": 1,
+                     *         "purchases": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.IsafFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); the month is before i.SAF (`isaf.period_unsupported`); `partNumber` is above the month's parts (`isaf.part_unknown`); a partner lacks what i.SAF requires (`isaf.partner_incomplete`); the company has no VAT code (`declaration.vat_code_missing`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_submissions_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "declaration": "lt.fr0600",
+                 *       "period": "2026-09"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.SubmissionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                     *       "declaration": "lt.fr0600",
+                     *       "period": "2026-09",
+                     *       "dataType": null,
+                     *       "version": 1,
+                     *       "correction": false,
+                     *       "sha256": "22c30b047275ad92efa36a7e11d5efe602672437e49115840541342446822f75",
+                     *       "createdByKeyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *       "createdAt": "2026-11-27T10:29:45.802Z",
+                     *       "status": "created",
+                     *       "registrationNumber": null,
+                     *       "submittedOn": null,
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "created",
+                     *           "registrationNumber": null,
+                     *           "submittedOn": null,
+                     *           "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "at": "2026-11-27T10:29:45.802Z"
+                     *         }
+                     *       ],
+                     *       "snapshot": {
+                     *         "boxes": [
+                     *           {
+                     *             "box": "11",
+                     *             "exact": "1000.00",
+                     *             "amount": "1000"
+                     *           },
+                     *           {
+                     *             "box": "12",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "13",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "14",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "15",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "16",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "17",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "18",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "19",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "20",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "21",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "22",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "23",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "24",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "25",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "26",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "27",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "28",
+                     *             "exact": "100.00",
+                     *             "amount": "100"
+                     *           },
+                     *           {
+                     *             "box": "29",
+                     *             "exact": "210.00",
+                     *             "amount": "210"
+                     *           },
+                     *           {
+                     *             "box": "29A",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "30",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "31",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "32",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "33",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "34",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "35",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "36",
+                     *             "exact": "147.00",
+                     *             "amount": "147"
+                     *           }
+                     *         ],
+                     *         "ffdataUnavailableReason": null,
+                     *         "lines": null,
+                     *         "invoices": null,
+                     *         "invoicesPerPart": null
+                     *       },
+                     *       "files": [
+                     *         {
+                     *           "partNumber": 1,
+                     *           "fileName": "FR0600_345748528_2026-09.ffdata",
+                     *           "contentType": "application/xml",
+                     *           "size": 1758,
+                     *           "sha256": "3a016d998d047bf5d1e78d32a4dde7ab4970363b5fe5e2bff611b212b922cf40",
+                     *           "contentBase64": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.Submission"];
+                };
+            };
+            /** @description Request validation failed (`request.invalid`), also when `dataType` is missing for `lt.isaf` or sent for another declaration. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the month has not ended (`declaration.period_not_ended`); the company is not registered in LT (`jurisdiction.mismatch`); the company has no VAT code (`declaration.vat_code_missing`); the declaration's own refusals (`fr0600.classifier_unmapped`, `fr0564.buyer_vat_code_missing`, `isaf.partner_incomplete`, `isaf.period_unsupported`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_submissions_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                 *       "includeContent": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.SubmissionGetRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                     *       "declaration": "lt.fr0600",
+                     *       "period": "2026-09",
+                     *       "dataType": null,
+                     *       "version": 1,
+                     *       "correction": false,
+                     *       "sha256": "22c30b047275ad92efa36a7e11d5efe602672437e49115840541342446822f75",
+                     *       "createdByKeyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *       "createdAt": "2026-11-27T10:29:45.802Z",
+                     *       "status": "submitted",
+                     *       "registrationNumber": "FR0600-123456",
+                     *       "submittedOn": "2026-10-20",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "created",
+                     *           "registrationNumber": null,
+                     *           "submittedOn": null,
+                     *           "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "at": "2026-11-27T10:29:45.802Z"
+                     *         },
+                     *         {
+                     *           "status": "submitted",
+                     *           "registrationNumber": "FR0600-123456",
+                     *           "submittedOn": "2026-10-20",
+                     *           "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "at": "2026-11-27T10:29:46.178Z"
+                     *         }
+                     *       ],
+                     *       "snapshot": {
+                     *         "boxes": [
+                     *           {
+                     *             "box": "11",
+                     *             "exact": "1000.00",
+                     *             "amount": "1000"
+                     *           },
+                     *           {
+                     *             "box": "12",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "13",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "14",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "15",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "16",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "17",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "18",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "19",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "20",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "21",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "22",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "23",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "24",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "25",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "26",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "27",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "28",
+                     *             "exact": "100.00",
+                     *             "amount": "100"
+                     *           },
+                     *           {
+                     *             "box": "29",
+                     *             "exact": "210.00",
+                     *             "amount": "210"
+                     *           },
+                     *           {
+                     *             "box": "29A",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "30",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "31",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "32",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "33",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "34",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "35",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "36",
+                     *             "exact": "147.00",
+                     *             "amount": "147"
+                     *           }
+                     *         ],
+                     *         "ffdataUnavailableReason": null,
+                     *         "lines": null,
+                     *         "invoices": null,
+                     *         "invoicesPerPart": null
+                     *       },
+                     *       "files": [
+                     *         {
+                     *           "partNumber": 1,
+                     *           "fileName": "FR0600_345748528_2026-09.ffdata",
+                     *           "contentType": "application/xml",
+                     *           "size": 1758,
+                     *           "sha256": "3a016d998d047bf5d1e78d32a4dde7ab4970363b5fe5e2bff611b212b922cf40",
+                     *           "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPEZGRGF0YSBWZXJzaW9uPSIxIiBDcmVhdGVkQnlBcHA9IkFjY291bnRpbmcgQVBJIiBDcmVhdGVkQnlMb2dpbj0iZTBkM2MxMmEtYjYwNS00N2I5LWE1ZTktYjM4YTcyY2M5NGE4IiBDcmVhdGVkT249IjIwMjYtMTEtMjciPgo8Rm9ybSBGb3JtRGVmSWQ9IntERkRDQzhFQy1GRkFCLTRBQTItOTJFMy1FMjA5ODAyNzJCMTl9Ij4KPERvY3VtZW50UGFnZXM+PEdyb3VwIE5hbWU9IlZpc2EgZm9ybWEiPjxMaXN0UGFnZXM+PExpc3RQYWdlPkZSMDYwMDwvTGlzdFBhZ2U+PC9MaXN0UGFnZXM+PC9Hcm91cD48L0RvY3VtZW50UGFnZXM+CjxQYWdlcyBDb3VudD0iMSI+PFBhZ2UgUGFnZURlZk5hbWU9IkZSMDYwMCIgUGFnZU51bWJlcj0iMSI+PEZpZWxkcyBDb3VudD0iNDAiPgo8RmllbGQgTmFtZT0iQl9NTV9QYXZhZCI+QkFORFlNQVMgVUFCPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfTU1fSUQiPjM0NTc0ODUyODwvRmllbGQ+CjxGaWVsZCBOYW1lPSJMVCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfTU1fUFZNIj4xMTk1MTE1MTU8L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9NTV9BZHJlc2FzIj5HRURJTUlOTyBQUi4gMSwgVklMTklVUzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX01NX0VwYXN0YXMiPkJVSEFMVEVSSUpBQEJBTkRZTUFTLkxUPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfVXpwaWxkRGF0YSI+MjAyNi0xMS0yNzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX01MX0RhdGFOdW8iPjIwMjYtMDktMDE8L0ZpZWxkPgo8RmllbGQgTmFtZT0iQl9NTF9EYXRhSWtpIj4yMDI2LTA5LTMwPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMCI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxMSI+MTAwMDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTIiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTEzIj4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxNCI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTUiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE2Ij4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUxNyI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMTgiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTE5Ij4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUyMCI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMjEiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTIyIj4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUyMyI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMjQiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTI1Ij42MzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMjYiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTI3Ij4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUyOCI+MTAwPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUyOSI+MjEwPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUzMCI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMzEiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTMyIj4wPC9GaWVsZD4KPEZpZWxkIE5hbWU9IkUzMyI+MDwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMzQiPjA8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTM1Ij42MzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJFMzYiPjE0NzwvRmllbGQ+CjxGaWVsZCBOYW1lPSJCX0Zvcm1OciI+PC9GaWVsZD4KPEZpZWxkIE5hbWU9IkJfRm9ybVZlck5yIj48L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTgiPjE8L0ZpZWxkPgo8RmllbGQgTmFtZT0iRTkiPjE8L0ZpZWxkPgo8L0ZpZWxkcz48L1BhZ2U+PC9QYWdlcz4KPC9Gb3JtPgo8L0ZGRGF0YT4K"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.Submission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["DeclarationSubmissionNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_submissions_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pageSize": 2,
+                 *       "filter": [
+                 *         {
+                 *           "field": "declaration",
+                 *           "op": "eq",
+                 *           "value": "lt.fr0600"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.SubmissionListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                     *           "declaration": "lt.fr0600",
+                     *           "period": "2026-09",
+                     *           "dataType": null,
+                     *           "version": 1,
+                     *           "correction": false,
+                     *           "sha256": "22c30b047275ad92efa36a7e11d5efe602672437e49115840541342446822f75",
+                     *           "createdByKeyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "createdAt": "2026-11-27T10:29:45.802Z",
+                     *           "status": "submitted",
+                     *           "registrationNumber": "FR0600-123456",
+                     *           "submittedOn": "2026-10-20",
+                     *           "statusHistory": [
+                     *             {
+                     *               "status": "created",
+                     *               "registrationNumber": null,
+                     *               "submittedOn": null,
+                     *               "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *               "at": "2026-11-27T10:29:45.802Z"
+                     *             },
+                     *             {
+                     *               "status": "submitted",
+                     *               "registrationNumber": "FR0600-123456",
+                     *               "submittedOn": "2026-10-20",
+                     *               "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *               "at": "2026-11-27T10:29:46.178Z"
+                     *             }
+                     *           ],
+                     *           "snapshot": {
+                     *             "boxes": [
+                     *               {
+                     *                 "box": "11",
+                     *                 "exact": "1000.00",
+                     *                 "amount": "1000"
+                     *               },
+                     *               {
+                     *                 "box": "12",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "13",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "14",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "15",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "16",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "17",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "18",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "19",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "20",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "21",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "22",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "23",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "24",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "25",
+                     *                 "exact": "63.00",
+                     *                 "amount": "63"
+                     *               },
+                     *               {
+                     *                 "box": "26",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "27",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "28",
+                     *                 "exact": "100.00",
+                     *                 "amount": "100"
+                     *               },
+                     *               {
+                     *                 "box": "29",
+                     *                 "exact": "210.00",
+                     *                 "amount": "210"
+                     *               },
+                     *               {
+                     *                 "box": "29A",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "30",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "31",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "32",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "33",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "34",
+                     *                 "exact": "0.00",
+                     *                 "amount": "0"
+                     *               },
+                     *               {
+                     *                 "box": "35",
+                     *                 "exact": "63.00",
+                     *                 "amount": "63"
+                     *               },
+                     *               {
+                     *                 "box": "36",
+                     *                 "exact": "147.00",
+                     *                 "amount": "147"
+                     *               }
+                     *             ],
+                     *             "ffdataUnavailableReason": null,
+                     *             "lines": null,
+                     *             "invoices": null,
+                     *             "invoicesPerPart": null
+                     *           },
+                     *           "files": [
+                     *             {
+                     *               "partNumber": 1,
+                     *               "fileName": "FR0600_345748528_2026-09.ffdata",
+                     *               "contentType": "application/xml",
+                     *               "size": 1758,
+                     *               "sha256": "3a016d998d047bf5d1e78d32a4dde7ab4970363b5fe5e2bff611b212b922cf40",
+                     *               "contentBase64": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 2,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Declarations.Submission"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_submissions_mark: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                 *       "status": "submitted",
+                 *       "registrationNumber": "FR0600-123456",
+                 *       "submittedOn": "2026-10-20"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Declarations.SubmissionMarkRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "473000a7-75e4-4165-be2a-211f23b8903f",
+                     *       "declaration": "lt.fr0600",
+                     *       "period": "2026-09",
+                     *       "dataType": null,
+                     *       "version": 1,
+                     *       "correction": false,
+                     *       "sha256": "22c30b047275ad92efa36a7e11d5efe602672437e49115840541342446822f75",
+                     *       "createdByKeyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *       "createdAt": "2026-11-27T10:29:45.802Z",
+                     *       "status": "submitted",
+                     *       "registrationNumber": "FR0600-123456",
+                     *       "submittedOn": "2026-10-20",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "created",
+                     *           "registrationNumber": null,
+                     *           "submittedOn": null,
+                     *           "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "at": "2026-11-27T10:29:45.802Z"
+                     *         },
+                     *         {
+                     *           "status": "submitted",
+                     *           "registrationNumber": "FR0600-123456",
+                     *           "submittedOn": "2026-10-20",
+                     *           "keyId": "e0d3c12a-b605-47b9-a5e9-b38a72cc94a8",
+                     *           "at": "2026-11-27T10:29:46.178Z"
+                     *         }
+                     *       ],
+                     *       "snapshot": {
+                     *         "boxes": [
+                     *           {
+                     *             "box": "11",
+                     *             "exact": "1000.00",
+                     *             "amount": "1000"
+                     *           },
+                     *           {
+                     *             "box": "12",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "13",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "14",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "15",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "16",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "17",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "18",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "19",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "20",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "21",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "22",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "23",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "24",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "25",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "26",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "27",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "28",
+                     *             "exact": "100.00",
+                     *             "amount": "100"
+                     *           },
+                     *           {
+                     *             "box": "29",
+                     *             "exact": "210.00",
+                     *             "amount": "210"
+                     *           },
+                     *           {
+                     *             "box": "29A",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "30",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "31",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "32",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "33",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "34",
+                     *             "exact": "0.00",
+                     *             "amount": "0"
+                     *           },
+                     *           {
+                     *             "box": "35",
+                     *             "exact": "63.00",
+                     *             "amount": "63"
+                     *           },
+                     *           {
+                     *             "box": "36",
+                     *             "exact": "147.00",
+                     *             "amount": "147"
+                     *           }
+                     *         ],
+                     *         "ffdataUnavailableReason": null,
+                     *         "lines": null,
+                     *         "invoices": null,
+                     *         "invoicesPerPart": null
+                     *       },
+                     *       "files": [
+                     *         {
+                     *           "partNumber": 1,
+                     *           "fileName": "FR0600_345748528_2026-09.ffdata",
+                     *           "contentType": "application/xml",
+                     *           "size": 1758,
+                     *           "sha256": "3a016d998d047bf5d1e78d32a4dde7ab4970363b5fe5e2bff611b212b922cf40",
+                     *           "contentBase64": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declarations.Submission"];
+                };
+            };
+            /** @description Request validation failed (`request.invalid`), also when `submitted` comes without `registrationNumber` and `submittedOn`, or another status sends them. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["DeclarationSubmissionNotFound"];
+            /** @description Conflicts with the current state: the submission's status does not allow this step (`declaration_submission.status_invalid`; `params.status` is where it stands). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReuse"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

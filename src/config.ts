@@ -157,6 +157,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Deliveries sent at once by one worker process (each subscription's still one at a time). */
   webhookConcurrency: number;
+  /** Invoices per part of an i.SAF file (ISAF_PART_SIZE, default 50,000; src/declarations/lt/isaf.ts says why). */
+  isafPartSize: number;
 }
 
 export function loadConfig(): Config {
@@ -190,5 +192,6 @@ export function loadConfig(): Config {
     webhookRetrySchedule: durations("WEBHOOK_RETRY_SCHEDULE", DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 100),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),
+    isafPartSize: int("ISAF_PART_SIZE", 50_000, 1),
   };
 }

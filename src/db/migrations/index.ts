@@ -45,6 +45,7 @@ import * as ledgerLockedThrough from "./20261127000400_ledger_locked_through.js"
 import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.js";
 import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 import * as eventsApi from "./20261127000500_events_api.js";
+import * as declarationSubmissions from "./20261127001000_declaration_submissions.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -95,6 +96,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000401_posting_rule_stock_held": postingRuleStockHeld,
   "20261127000402_stock_level_bounds": stockLevelBounds,
   "20261127000500_events_api": eventsApi,
+  "20261127001000_declaration_submissions": declarationSubmissions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

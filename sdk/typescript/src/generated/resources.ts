@@ -503,6 +503,113 @@ export interface Resources {
     };
   };
   /**
+   * Lithuanian VAT declarations of a month (i.SAF, the FR0600 VAT return, the FR0564 EU sales list) and the record of what was filed.
+   */
+  declarations: {
+    lt: {
+      fr0564: {
+        /**
+         * Generate FR0564 of a month
+         *
+         * FR0564, the report of goods and services supplied to other EU states, of a month: per buyer's VAT code, goods
+         * (PVM13), triangular supplies and services to EU VAT payers (PVM15), whole euros, with its FFData. 422
+         * `fr0564.buyer_vat_code_missing` naming the PVM13 sales whose buyer has no VAT code of another EU state,
+         * `declaration.vat_code_missing`.
+         *
+         * `POST /v1/declarations/lt/fr0564/generate` · scope `declarations:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`; 422 `jurisdiction.mismatch`, `declaration.vat_code_missing`, `fr0564.buyer_vat_code_missing`.
+         * Tag: `Declarations`.
+         */
+        generate: Operation<"declarations_lt_fr0564_generate">;
+      };
+      fr0600: {
+        /**
+         * Compute FR0600 of a month
+         *
+         * The FR0600 VAT return of a month: every box (11–36, with 29A for 12% output VAT, unverified), in whole euros with
+         * its exact EUR sum and drill-down (classifiers, documents); the reconciliation of the boxes with the ledger (output
+         * VAT, input VAT, the reverse-charge pair, non-deductible VAT; every difference by document, in cents); and the
+         * FFData the EDS portal imports (form version 02), or null with the reason when box 29A is not zero. 422
+         * `fr0600.classifier_unmapped` naming the documents whose classifier maps to no box, `declaration.vat_code_missing`.
+         *
+         * `POST /v1/declarations/lt/fr0600/compute` · scope `declarations:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`; 422 `jurisdiction.mismatch`, `declaration.vat_code_missing`, `fr0600.classifier_unmapped`.
+         * Tag: `Declarations`.
+         */
+        compute: Operation<"declarations_lt_fr0600_compute">;
+      };
+      isaf: {
+        /**
+         * Generate i.SAF of a month
+         *
+         * i.SAF 1.2 (the register of issued and received VAT invoices) of a month, as the tax authority's XSD defines it:
+         * every issued sales document and registered purchase document of the month, one `DocumentTotal` per classifier
+         * and rate in EUR (credit notes KS with negative amounts and a reference to the credited document), customers and
+         * suppliers as master data. A month with more invoices than `invoicesPerPart` is split into parts; ask for each by
+         * `partNumber`. 422 `isaf.period_unsupported` (before 2016-09), `isaf.part_unknown` (`partNumber` above the month's
+         * parts, `params.parts`), `isaf.partner_incomplete` (a partner without the country i.SAF requires, or with a
+         * registration code over 35 characters; `params.partners`), `declaration.vat_code_missing`.
+         *
+         * `POST /v1/declarations/lt/isaf/generate` · scope `declarations:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`; 422 `jurisdiction.mismatch`, `declaration.vat_code_missing`, `isaf.part_unknown`, `isaf.partner_incomplete`, `isaf.period_unsupported`.
+         * Tag: `Declarations`.
+         */
+        generate: Operation<"declarations_lt_isaf_generate">;
+      };
+    };
+    submissions: {
+      /**
+       * File a declaration
+       *
+       * Files a declaration of a month: computes it (as compute/generate would now) and stores an immutable snapshot —
+       * FR0600's boxes and FFData, FR0564's lines and FFData, or every part of i.SAF — with its SHA-256 and the key
+       * that made it (the database refuses to change it). A second submission of the same declaration and month (and
+       * i.SAF data type) is a correction with the next version (FR0600's box 8 = 2). Emits `declaration.submitted`. 422
+       * `declaration.period_not_ended` (the month has not ended in Vilnius), `jurisdiction.mismatch`, and the refusals of
+       * the declaration's own operation.
+       *
+       * `POST /v1/declarations/submissions/create` · scope `declarations:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `declaration.period_not_ended`, `declaration.vat_code_missing`, `fr0564.buyer_vat_code_missing`, `fr0600.classifier_unmapped`, `isaf.partner_incomplete`, `isaf.period_unsupported`, `jurisdiction.mismatch`.
+       * Tag: `Declarations`.
+       */
+      create: Operation<"declarations_submissions_create">;
+      /**
+       * Get a submission
+       *
+       * Returns one submission (404 `declaration_submission.not_found`).
+       *
+       * `POST /v1/declarations/submissions/get` · scope `declarations:read` · company-scoped (`companyId`)
+       * Error keys: 404 `company.not_found`, `declaration_submission.not_found`.
+       * Tag: `Declarations`.
+       */
+      get: Operation<"declarations_submissions_get">;
+      /**
+       * List submissions
+       *
+       * The company's submissions (without file contents). Filter and sort on `declaration`, `period`, `status` (text),
+       * `version` (integer), `createdAt`; filter on `id`, `dataType`. Default order: newest first.
+       *
+       * `POST /v1/declarations/submissions/list` · scope `declarations:read` · company-scoped (`companyId`)
+       * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+       * Tag: `Declarations`.
+       */
+      list: Operation<"declarations_submissions_list">;
+      /**
+       * Mark a submission
+       *
+       * Records what happened to a submission: `submitted` (from `created`, with the portal's `registrationNumber` and
+       * `submittedOn`), then `accepted` or `rejected`. The step is appended to its history; nothing of what was filed
+       * changes. 409 `declaration_submission.status_invalid` for any other step; 400 when `submitted` lacks its number or
+       * date, or another status sends them.
+       *
+       * `POST /v1/declarations/submissions/mark` · scope `declarations:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `declaration_submission.not_found`; 409 `idempotency.in_progress`, `declaration_submission.status_invalid`; 422 `idempotency.key_reuse`.
+       * Tag: `Declarations`.
+       */
+      mark: Operation<"declarations_submissions_mark">;
+    };
+  };
+  /**
    * The events of the last days (EVENT_RETENTION_DAYS), as deliveries carry them: a receiver that was down catches up here.
    */
   events: {
@@ -1429,6 +1536,25 @@ export const RESOURCE_PATHS = {
       get: ["/v1/catalog/items/get", "catalog_items_get", false],
       list: ["/v1/catalog/items/list", "catalog_items_list", false],
       update: ["/v1/catalog/items/update", "catalog_items_update", true],
+    },
+  },
+  declarations: {
+    lt: {
+      fr0564: {
+        generate: ["/v1/declarations/lt/fr0564/generate", "declarations_lt_fr0564_generate", false],
+      },
+      fr0600: {
+        compute: ["/v1/declarations/lt/fr0600/compute", "declarations_lt_fr0600_compute", false],
+      },
+      isaf: {
+        generate: ["/v1/declarations/lt/isaf/generate", "declarations_lt_isaf_generate", false],
+      },
+    },
+    submissions: {
+      create: ["/v1/declarations/submissions/create", "declarations_submissions_create", true],
+      get: ["/v1/declarations/submissions/get", "declarations_submissions_get", false],
+      list: ["/v1/declarations/submissions/list", "declarations_submissions_list", false],
+      mark: ["/v1/declarations/submissions/mark", "declarations_submissions_mark", true],
     },
   },
   events: {

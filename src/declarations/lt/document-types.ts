@@ -1,0 +1,68 @@
+// How each kind of document is declared, one row per (side, type, status): its i.SAF InvoiceType and the sign its
+// amounts take in i.SAF and FR0600 (issue 24). Debit notes (DS) and annulled invoices (AN) slot in as rows when
+// the documents exist; a document matching no row is not declared (and ./documents.ts reads only known types).
+import type { Side } from "./fr0600-mapping.js";
+import { SOURCES } from "./sources.js";
+
+export interface DocumentTypeRow {
+  side: Side;
+  /** `sale_invoices.type` / `purchase_invoices.type`. */
+  type: string;
+  /** A status the row is limited to (an annulled invoice), or null for every status but draft. */
+  status: string | null;
+  /** i.SAF InvoiceType. */
+  isafType: "SF" | "KS" | "DS" | "AN";
+  /** Multiplies the stored (non-negative) amounts: −1 for a credit note. */
+  sign: 1 | -1;
+  /** Whether its amounts count in FR0600 and FR0564 (an annulled invoice's posting is reversed: it does not). */
+  inReturns: boolean;
+  /** The document type the API and the drill-downs name it by. */
+  documentType: string;
+  source: string;
+}
+
+export const DOCUMENT_TYPES: readonly DocumentTypeRow[] = [
+  { side: "sale", type: "invoice", status: null, isafType: "SF", sign: 1, inReturns: true, documentType: "sale_invoice", source: SOURCES.ISAF_XSD },
+  {
+    side: "sale",
+    type: "credit_note",
+    status: null,
+    isafType: "KS",
+    sign: -1,
+    inReturns: true,
+    documentType: "sale_credit_note",
+    source: `${SOURCES.ISAF_XSD}; ${SOURCES.KD7543}`,
+  },
+  { side: "purchase", type: "invoice", status: null, isafType: "SF", sign: 1, inReturns: true, documentType: "purchase_invoice", source: SOURCES.ISAF_XSD },
+  {
+    side: "purchase",
+    type: "credit_note",
+    status: null,
+    isafType: "KS",
+    sign: -1,
+    inReturns: true,
+    documentType: "purchase_credit_note",
+    source: `${SOURCES.ISAF_XSD}; ${SOURCES.KD7543}`,
+  },
+];
+
+/** The row of a document (a status-specific row wins), or undefined for a document that is not declared. */
+export function documentTypeOf(side: Side, type: string, status: string): DocumentTypeRow | undefined {
+  return (
+    DOCUMENT_TYPES.find((r) => r.side === side && r.type === type && r.status === status) ??
+    DOCUMENT_TYPES.find((r) => r.side === side && r.type === type && r.status === null)
+  );
+}
+
+/** The SQL CASE giving each row's sign from `type` and `status` of a document of `side` (trusted text from the table). */
+export function signSql(side: Side, type: string, status: string): string {
+  const rows = DOCUMENT_TYPES.filter((r) => r.side === side);
+  const when = rows
+    .sort((a, b) => Number(b.status !== null) - Number(a.status !== null))
+    .map((r) => `when ${type} = '${r.type}'${r.status ? ` and ${status} = '${r.status}'` : ""} then ${r.inReturns ? r.sign : 0}`)
+    .join(" ");
+  return `(case ${when} end)`;
+}
+
+/** The document types of `side` the declarations read (SQL list of literals). */
+export const typesSql = (side: Side) => [...new Set(DOCUMENT_TYPES.filter((r) => r.side === side).map((r) => `'${r.type}'`))].join(", ");

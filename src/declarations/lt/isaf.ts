@@ -1,0 +1,316 @@
+// i.SAF 1.2, the monthly register of issued and received VAT invoices (issue 24), as shared/schemas/lt/isaf_1_2.xsd
+// defines it. A month's documents are written in a fixed order — sales (by issue date, then id), then purchases (by
+// their declaration date, then id) — and cut into parts of `partSize` invoices (ISAF_PART_SIZE, default 50,000): the
+// XSD allows 500,000 invoices per section but sets no size, and no i.MAS upload limit is published; 50,000 invoices
+// are about 30 MB of XML (about 600 bytes each), which the response carries as 40 MB of base64 and a process holds
+// once at a time. A part is read in keyset batches of BATCH documents inside one repeatable-read transaction, so the
+// parts of one call see one state of the books, and written with the streaming writer (../xml-writer.ts).
+//
+// What each element holds (the XSD's annotations):
+//   MasterFiles/Customers|Suppliers  each partner of the part once, as its latest document of the part shows it;
+//                                     an invoice whose buyer/seller data is the same names it by CustomerID/SupplierID
+//                                     (and leaves the other fields empty, as the annotation asks), one whose snapshot
+//                                     differs (the partner changed during the month) carries its own data in full.
+//   VATRegistrationNumber            the VAT code, or "ND"; RegistrationNumber the registration code, or "ND" when
+//                                     neither is known; Country the snapshot's, else the partner's, else the VAT
+//                                     prefix's (EL is GR): required with "ND" or a VAT code of outside the EU (422
+//                                     isaf.partner_incomplete naming the partners when unknown).
+//   InvoiceType                      ./document-types.ts (SF, KS with References to the credited document).
+//   SpecialTaxation                  empty: the cash-accounting scheme ("T") is out of scope.
+//   VATPointDate                     the supply date when it differs from the invoice date, else nil.
+//   RegistrationAccountDate          (purchases) the declaration date (purchaseDeclarationDate).
+//   DocumentTotal                    one per (classifier, rate), EUR (./documents.ts), negative on a credit note;
+//                                     TaxPercentage nil for exempt and outside-scope classifiers; VATPointDate2 nil.
+import type { Db } from "../../db/connection.js";
+import { plainQuery } from "../../db/prepared.js";
+import { Decimal } from "../../shared/decimal.js";
+import { unprocessable } from "../../shared/errors.js";
+import { type Declarant, SOFTWARE, vatAccounts } from "../declarant.js";
+import { XmlWriter, type XmlFile } from "../xml-writer.js";
+import { documentTypeOf } from "./document-types.js";
+import { type DocumentGroupRow, type DocumentQuery, documentGroupsSql, documentHeadersSql, type VatAccounts } from "./documents.js";
+import { ISAF_FIRST_PERIOD, monthRange } from "./period-rules.js";
+
+export type IsafDataType = "F" | "S" | "P";
+export const DEFAULT_ISAF_PART_SIZE = 50_000;
+const BATCH = 2_000;
+const NS = "http://www.vmi.lt/cms/imas/isaf";
+const XSI = "http://www.w3.org/2001/XMLSchema-instance";
+
+/** The EU member states by the prefix of their VAT codes (Greece is EL) and the ISO country each names. */
+const EU_VAT_PREFIXES: Readonly<Record<string, string>> = Object.fromEntries(
+  "AT BE BG CY CZ DE DK EE ES FI FR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK"
+    .split(" ")
+    .map((c) => [c, c])
+    .concat([["EL", "GR"]]),
+);
+/** Classifiers whose supplies carry no VAT rate (exempt, outside the country): TaxPercentage nil (XSD annotation). */
+const NO_RATE_KINDS = new Set(["exempt", "outside_scope"]);
+
+export interface IsafPart {
+  file: XmlFile;
+  fileName: string;
+  partNumber: number;
+  parts: number;
+  invoices: { sales: number; purchases: number };
+}
+
+interface Party {
+  id: string;
+  vat: string;
+  reg: string;
+  country: string | null;
+  name: string;
+}
+
+const sidesOf = (dataType: IsafDataType) =>
+  dataType === "F" ? (["sale", "purchase"] as const) : dataType === "S" ? (["sale"] as const) : (["purchase"] as const);
+
+/** A party as i.SAF writes it, from a document's snapshot (and the partner's current country as a fallback). */
+function partyOf(code: string, snapshot: Record<string, unknown>, partnerCountry: string | null): Party {
+  const vatCode = (snapshot.vatCode as string | null) ?? null;
+  const regCode = (snapshot.registrationCode as string | null) ?? null;
+  const prefixCountry = vatCode ? (EU_VAT_PREFIXES[vatCode.slice(0, 2)] ?? null) : null;
+  return {
+    id: code,
+    vat: vatCode ?? "ND",
+    reg: regCode ?? (vatCode ? "" : "ND"),
+    country: (snapshot.countryCode as string | null) ?? partnerCountry ?? prefixCountry,
+    name: (snapshot.name as string | null) || "ND",
+  };
+}
+
+const sameParty = (a: Party, b: Party) => a.vat === b.vat && a.reg === b.reg && a.country === b.country && a.name === b.name;
+
+/** Why a party cannot be written, or undefined. */
+function partyProblem(p: Party): string | undefined {
+  const euVat = p.vat !== "ND" && EU_VAT_PREFIXES[p.vat.slice(0, 2)] !== undefined;
+  if (!euVat && p.country === null) return "its country is unknown (required with no VAT code or a VAT code of outside the EU): set the partner's countryCode";
+  if (p.reg.length > 35) return "its registration code is longer than the 35 characters i.SAF allows";
+  return undefined;
+}
+
+/** The classifiers' kinds of the country (TaxPercentage nil for exempt and outside-scope ones). */
+async function classifierKinds(db: Db): Promise<Map<string, string>> {
+  const rows = await plainQuery<{ code: string; kind: string }>(db, "select distinct code, kind from vat_classifiers where country_code = 'LT'", []);
+  return new Map(rows.map((r) => [r.code, r.kind]));
+}
+
+export interface IsafContext {
+  db: Db;
+  declarant: Declarant;
+  period: string;
+  dataType: IsafDataType;
+  partSize: number;
+}
+
+/** The counts of the month and the number of parts; refuses a month before i.SAF and unwritable partners. */
+export async function planIsaf(ctx: IsafContext): Promise<{ counts: { sale: number; purchase: number }; parts: number; accounts: VatAccounts }> {
+  if (ctx.period < ISAF_FIRST_PERIOD) {
+    throw unprocessable(`i.SAF covers months from ${ISAF_FIRST_PERIOD} on (the XSD's first SelectionEndDate is 2016-09-01).`, "isaf.period_unsupported", {
+      period: ctx.period,
+      firstPeriod: ISAF_FIRST_PERIOD,
+    });
+  }
+  const accounts = await vatAccounts(ctx.db, ctx.declarant.id);
+  const { from, to } = monthRange(ctx.period);
+  const counts = { sale: 0, purchase: 0 };
+  const problems = new Map<string, string>();
+  for (const side of sidesOf(ctx.dataType)) {
+    const q: DocumentQuery = { companyId: ctx.declarant.id, from, to, accounts, side };
+    const count = documentHeadersSql(q, "select count(*)::int as n from docs");
+    const [{ n }] = await plainQuery<{ n: number }>(ctx.db, count.text, count.values);
+    counts[side] = n;
+    // Every distinct party of the month once (the snapshots differ only when a partner changed).
+    const parties = documentHeadersSql(
+      q,
+      `select distinct d.partner_code, d.partner_snapshot, pa.country_code as partner_country
+         from docs d left join partners pa on pa.company_id = $1 and pa.code = d.partner_code`,
+    );
+    for (const row of await plainQuery<{ partner_code: string; partner_snapshot: Record<string, unknown>; partner_country: string | null }>(
+      ctx.db,
+      parties.text,
+      parties.values,
+    )) {
+      const problem = partyProblem(partyOf(row.partner_code, row.partner_snapshot, row.partner_country));
+      if (problem) problems.set(row.partner_code, problem);
+    }
+  }
+  if (problems.size) {
+    const partners = [...problems.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, problem]) => ({ code, problem }));
+    throw unprocessable(
+      `i.SAF cannot name ${partners.length} partner(s) of ${ctx.period}: ${partners
+        .slice(0, 5)
+        .map((p) => `${p.code}: ${p.problem}`)
+        .join("; ")}.`,
+      "isaf.partner_incomplete",
+      { partners: partners.slice(0, 100) },
+    );
+  }
+  const total = counts.sale + counts.purchase;
+  return { counts, parts: Math.max(1, Math.ceil(total / ctx.partSize)), accounts };
+}
+
+const money = (value: string, sign: number) => {
+  const d = new Decimal(value).times(sign);
+  return (d.isZero() ? new Decimal(0) : d).toFixed(2);
+};
+
+/** Writes part `partNumber` (from 1) of the month's i.SAF. Call inside one repeatable-read transaction with planIsaf. */
+export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<typeof planIsaf>>, partNumber: number, createdAt: string): Promise<IsafPart> {
+  const { declarant, period, dataType, partSize, db } = ctx;
+  const { from, to } = monthRange(period);
+  const kinds = await classifierKinds(db);
+  // The part's slice of the sequence sales, then purchases.
+  const start = (partNumber - 1) * partSize;
+  const end = Math.min(start + partSize, plan.counts.sale + plan.counts.purchase);
+  const ranges = {
+    sale: { offset: Math.min(start, plan.counts.sale), count: Math.max(0, Math.min(end, plan.counts.sale) - Math.min(start, plan.counts.sale)) },
+    purchase: {
+      offset: Math.max(0, start - plan.counts.sale),
+      count: Math.max(0, end - Math.max(start, plan.counts.sale)),
+    },
+  };
+  const w = new XmlWriter();
+  w.open("iSAFFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
+  w.open("Header")
+    .open("FileDescription")
+    .text("FileVersion", "iSAF1.2")
+    .text("FileDateCreated", createdAt)
+    .text("DataType", dataType)
+    .text("SoftwareCompanyName", SOFTWARE.company)
+    .text("SoftwareName", SOFTWARE.name)
+    .text("SoftwareVersion", SOFTWARE.version)
+    .text("RegistrationNumber", declarant.code)
+    .text("NumberOfParts", plan.parts)
+    .text("PartNumber", String(partNumber))
+    .open("SelectionCriteria")
+    .text("SelectionStartDate", from)
+    .text("SelectionEndDate", to)
+    .close("SelectionCriteria")
+    .close("FileDescription")
+    .close("Header")
+    .newline();
+
+  const sides = sidesOf(dataType).filter((s) => ranges[s].count > 0);
+  // Where each side's slice starts: the document just before it (keyset), and the masters of its partners.
+  const slices = new Map<string, { after?: { date: string; id: string }; masters: Map<string, Party> }>();
+  for (const side of sides) {
+    const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side };
+    const { offset, count } = ranges[side];
+    let after: { date: string; id: string } | undefined;
+    if (offset > 0) {
+      const sql = documentHeadersSql(q, `select decl_date::text as date, id from docs order by decl_date, id offset ${offset - 1} limit 1`);
+      const [row] = await plainQuery<{ date: string; id: string }>(db, sql.text, sql.values);
+      after = row;
+    }
+    const mq: DocumentQuery = { ...q, after, limit: count };
+    const sql = documentHeadersSql(
+      mq,
+      `select distinct on (d.partner_code) d.partner_code, d.partner_snapshot, pa.country_code as partner_country
+         from docs d left join partners pa on pa.company_id = $1 and pa.code = d.partner_code
+        order by d.partner_code, d.decl_date desc, d.id desc`,
+    );
+    const masters = new Map<string, Party>();
+    for (const row of await plainQuery<{ partner_code: string; partner_snapshot: Record<string, unknown>; partner_country: string | null }>(
+      db,
+      sql.text,
+      sql.values,
+    )) {
+      masters.set(row.partner_code, partyOf(row.partner_code, row.partner_snapshot, row.partner_country));
+    }
+    slices.set(side, { after, masters });
+  }
+
+  const partyElements = (party: Party) => {
+    w.text("VATRegistrationNumber", party.vat).text("RegistrationNumber", party.reg).textOrNil("Country", party.country).text("Name", party.name);
+  };
+  if (sides.length) {
+    w.open("MasterFiles");
+    for (const side of sides) {
+      const [list, item, id] = side === "sale" ? ["Customers", "Customer", "CustomerID"] : ["Suppliers", "Supplier", "SupplierID"];
+      w.open(list);
+      for (const party of [...slices.get(side)!.masters.values()]) {
+        w.open(item).text(id, party.id);
+        partyElements(party);
+        w.close(item).newline();
+      }
+      w.close(list);
+    }
+    w.close("MasterFiles").newline();
+    w.open("SourceDocuments");
+  }
+
+  const invoices = { sales: 0, purchases: 0 };
+  // Purchases come first in the XSD's SourceDocuments, sales second.
+  for (const side of (["purchase", "sale"] as const).filter((s) => sides.includes(s))) {
+    const slice = slices.get(side)!;
+    const [section, info, idElement] = side === "sale" ? ["SalesInvoices", "CustomerInfo", "CustomerID"] : ["PurchaseInvoices", "SupplierInfo", "SupplierID"];
+    w.open(section).newline();
+    let left = ranges[side].count;
+    let after = slice.after;
+    while (left > 0) {
+      const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side, after, limit: Math.min(BATCH, left) };
+      const sql = documentGroupsSql(q, "select * from rows order by decl_date, id, ord::int");
+      const rows = await plainQuery<DocumentGroupRow>(db, sql.text, sql.values);
+      if (!rows.length) break;
+      let i = 0;
+      while (i < rows.length) {
+        const doc = rows[i];
+        let j = i;
+        while (j < rows.length && rows[j].id === doc.id) j++;
+        writeInvoice(w, doc, rows.slice(i, j), { info, idElement, master: slice.masters.get(doc.partner_code), kinds });
+        left--;
+        if (side === "sale") invoices.sales++;
+        else invoices.purchases++;
+        after = { date: doc.decl_date, id: doc.id };
+        i = j;
+      }
+    }
+    w.close(section).newline();
+  }
+  if (sides.length) w.close("SourceDocuments").newline();
+  w.close("iSAFFile").newline();
+  const file = w.finish();
+  const suffix = plan.parts > 1 ? `_${partNumber}of${plan.parts}` : "";
+  return { file, fileName: `iSAF_${declarant.code}_${period}_${dataType}${suffix}.xml`, partNumber, parts: plan.parts, invoices };
+}
+
+function writeInvoice(
+  w: XmlWriter,
+  doc: DocumentGroupRow,
+  groups: DocumentGroupRow[],
+  o: { info: string; idElement: string; master: Party | undefined; kinds: Map<string, string> },
+): void {
+  const type = documentTypeOf(doc.side, doc.type, doc.status)!;
+  const party = partyOf(doc.partner_code, doc.partner_snapshot, doc.partner_country);
+  w.open("Invoice").text("InvoiceNo", doc.doc_no);
+  w.open(o.info);
+  if (o.master && sameParty(o.master, party)) {
+    // Named by its master record: the other fields "shall not be filled in" (XSD annotation); the required ones are empty.
+    w.text(o.idElement, party.id).text("VATRegistrationNumber", "").nil("Country").text("Name", "");
+  } else {
+    w.text("VATRegistrationNumber", party.vat).text("RegistrationNumber", party.reg).textOrNil("Country", party.country).text("Name", party.name);
+  }
+  w.close(o.info);
+  w.text("InvoiceDate", doc.invoice_date).text("InvoiceType", type.isafType).text("SpecialTaxation", "");
+  w.open("References");
+  if (doc.credited_no && doc.credited_date)
+    w.open("Reference").text("ReferenceNo", doc.credited_no).text("ReferenceDate", doc.credited_date).close("Reference");
+  w.close("References");
+  // A supply date before the XSD's floor (2016-07-01) cannot be written: nil, as when it is the invoice date.
+  const vatPoint = doc.supply_date && doc.supply_date !== doc.invoice_date && doc.supply_date >= "2016-07-01" ? doc.supply_date : null;
+  w.textOrNil("VATPointDate", vatPoint);
+  if (doc.side === "purchase") w.text("RegistrationAccountDate", doc.decl_date);
+  w.open("DocumentTotals");
+  const sign = type.sign;
+  for (const g of groups) {
+    w.open("DocumentTotal").text("TaxableValue", money(g.taxable_eur, sign)).text("TaxCode", g.classifier);
+    if (NO_RATE_KINDS.has(o.kinds.get(g.classifier) ?? "")) w.nil("TaxPercentage");
+    else w.text("TaxPercentage", new Decimal(g.rate_pct).toFixed(2));
+    w.text("Amount", money(g.vat_eur, sign));
+    if (doc.side === "sale") w.nil("VATPointDate2");
+    w.close("DocumentTotal");
+  }
+  w.close("DocumentTotals").close("Invoice").newline();
+}

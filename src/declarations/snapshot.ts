@@ -1,0 +1,18 @@
+// A declaration reads many statements (counts, partners, batches of documents, the ledger); they must see one state
+// of the books. Outside a write it runs them in its own repeatable-read, read-only transaction; inside one (a
+// submission) it uses that transaction, which already sees its own state.
+import type { Db } from "../db/connection.js";
+
+export async function inOneSnapshot<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  return db.transaction(async (trx) => {
+    await trx.raw("set transaction isolation level repeatable read, read only");
+    return work(trx);
+  });
+}
+
+/** The database's time now in Vilnius, `YYYY-MM-DDTHH:MM:SS` (i.SAF FileDateCreated), and its date. */
+export async function vilniusNow(db: Db): Promise<{ dateTime: string; date: string }> {
+  const { rows } = await db.raw<{ rows: { t: string }[] }>(`select to_char(now() at time zone 'Europe/Vilnius', 'YYYY-MM-DD"T"HH24:MI:SS') as t`);
+  return { dateTime: rows[0].t, date: rows[0].t.slice(0, 10) };
+}

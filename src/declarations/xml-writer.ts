@@ -1,0 +1,115 @@
+// A small streaming XML writer for the declarations' files (i.SAF, FFData): elements are written in order into
+// 64 KB UTF-8 chunks, each hashed (SHA-256) as it is made, so a file is never built as one string and its digest
+// is ready when it ends. Text and attribute values are always escaped here; a character XML 1.0 cannot carry (a
+// C0 control other than tab, line feed and carriage return, U+FFFE, U+FFFF) becomes U+FFFD.
+import { createHash } from "node:crypto";
+
+const CHUNK = 64 * 1024;
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const SPECIAL = /[&<>"']/g;
+const ENTITY: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+
+/** `value` as XML character data (also safe in an attribute value in double quotes). */
+export function escapeXml(value: string): string {
+  return value.replace(NOT_XML, "\uFFFD").replace(SPECIAL, (c) => ENTITY[c]);
+}
+
+export interface XmlFile {
+  sha256: string;
+  bytes: number;
+  /** The file as one buffer (to store it). */
+  toBuffer(): Buffer;
+  /** The file in base64, encoded chunk by chunk (the file is never copied into one buffer for it). */
+  toBase64(): string;
+}
+
+function base64Of(chunks: Buffer[]): string {
+  const parts: string[] = [];
+  let carry = Buffer.alloc(0);
+  for (const chunk of chunks) {
+    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const whole = data.length - (data.length % 3);
+    parts.push(data.subarray(0, whole).toString("base64"));
+    carry = Buffer.from(data.subarray(whole));
+  }
+  if (carry.length) parts.push(carry.toString("base64"));
+  return parts.join("");
+}
+
+export class XmlWriter {
+  private pending = "";
+  private readonly chunks: Buffer[] = [];
+  private readonly hash = createHash("sha256");
+  private bytes = 0;
+
+  constructor(declaration = '<?xml version="1.0" encoding="UTF-8"?>\n') {
+    this.raw(declaration);
+  }
+
+  /** Trusted markup written as is (element names and attribute names of the writer's callers, never data). */
+  private raw(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.pending) return;
+    const chunk = Buffer.from(this.pending, "utf8");
+    this.pending = "";
+    this.hash.update(chunk);
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+  }
+
+  private static attributes(attrs: Record<string, string> | undefined): string {
+    if (!attrs) return "";
+    return Object.entries(attrs)
+      .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+      .join("");
+  }
+
+  open(name: string, attrs?: Record<string, string>): this {
+    this.raw(`<${name}${XmlWriter.attributes(attrs)}>`);
+    return this;
+  }
+
+  close(name: string): this {
+    this.raw(`</${name}>`);
+    return this;
+  }
+
+  /** `<name>text</name>`; an empty string gives `<name></name>`. */
+  text(name: string, value: string | number, attrs?: Record<string, string>): this {
+    this.raw(`<${name}${XmlWriter.attributes(attrs)}>${escapeXml(String(value))}</${name}>`);
+    return this;
+  }
+
+  /** `<name xsi:nil="true"/>`: an element of a nillable XSD type with no value. */
+  nil(name: string): this {
+    this.raw(`<${name} xsi:nil="true"/>`);
+    return this;
+  }
+
+  /** A text element, or nil when the value is null. */
+  textOrNil(name: string, value: string | null | undefined): this {
+    return value === null || value === undefined ? this.nil(name) : this.text(name, value);
+  }
+
+  newline(): this {
+    this.raw("\n");
+    return this;
+  }
+
+  /** Ends the file: its size, SHA-256 (hex) and content. */
+  finish(): XmlFile {
+    this.flush();
+    const chunks = this.chunks.splice(0);
+    const bytes = this.bytes;
+    return {
+      sha256: this.hash.digest("hex"),
+      bytes,
+      toBuffer: () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)),
+      toBase64: () => base64Of(chunks),
+    };
+  }
+}
