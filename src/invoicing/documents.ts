@@ -4,6 +4,15 @@ import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
+import type {
+  CatalogItemsRow,
+  LedgerAccountsRow,
+  PartnersRow,
+  PurchaseInvoiceLinesRow,
+  PurchaseInvoicesRow,
+  SaleInvoiceLinesRow,
+  SaleInvoicesRow,
+} from "../db/rows.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { allocateNumber, type DocumentType } from "../reference/index.js";
 import { throwRuleFailures } from "../shared/identifiers.js";
@@ -15,7 +24,25 @@ import type { VatDocument } from "../reference/index.js";
 import { runList, type ListRequest, type ListSpec, type Rollup } from "../shared/list-engine.js";
 
 type PartnerSnapshot = components["schemas"]["Invoicing.PartnerSnapshot"];
-export type PartnerRow = Record<string, any> & { code: string; name: string; payment_term_days: number };
+/** The partner's columns a document's snapshot shows. */
+export type SnapshotPartnerRow = Pick<PartnersRow, "code" | "name" | "vat_code" | "registration_code" | "country_code" | "address" | "is_private_person">;
+/** The partner's columns a document reads: its snapshot, its roles and its payment term. */
+export type PartnerRow = SnapshotPartnerRow & Pick<PartnersRow, "is_customer" | "is_supplier" | "payment_term_days">;
+/** A catalog item as documents read it (every column but the times, which a row read as JSON has as text). */
+export type DocumentItemRow = Omit<CatalogItemsRow, "created_at" | "updated_at">;
+/** The lines' tables, and their rows. */
+interface LineRows {
+  sale_invoice_lines: SaleInvoiceLinesRow;
+  purchase_invoice_lines: PurchaseInvoiceLinesRow;
+}
+export type LinesTable = keyof LineRows;
+/** A stored line without its keys (as statements return lines as JSON). */
+export type StoredLine<Row> = Omit<Row, "company_id" | "invoice_id">;
+/** The documents' tables, and their rows. */
+interface DocumentRows {
+  sale_invoices: SaleInvoicesRow;
+  purchase_invoices: PurchaseInvoicesRow;
+}
 export type Side = "sales" | "purchases";
 
 const KEY_PREFIX = { sales: "sale_invoice", purchases: "purchase_invoice" } as const satisfies Record<Side, string>;
@@ -53,14 +80,14 @@ export function checkPartner(partner: PartnerRow | undefined | null, code: strin
   return partner;
 }
 
-export function partnerSnapshot(p: PartnerRow): PartnerSnapshot {
+export function partnerSnapshot(p: SnapshotPartnerRow): PartnerSnapshot {
   return {
     code: p.code,
     name: p.name,
     vatCode: p.vat_code ?? null,
     registrationCode: p.registration_code ?? null,
     countryCode: p.country_code ?? null,
-    address: p.address ?? null,
+    address: (p.address ?? null) as PartnerSnapshot["address"],
     isPrivatePerson: Boolean(p.is_private_person),
   };
 }
@@ -141,7 +168,7 @@ export async function resolveLines(
   rules: LineRules,
   currency: string,
   /** The items the lines name, read already as DOCUMENT_ITEMS_SQL reads them (every column; numbers as text). */
-  preloadedItems?: Record<string, any>[],
+  preloadedItems?: DocumentItemRow[],
 ): Promise<{ lines: DocumentLine[]; totals: Totals }> {
   const prefix = KEY_PREFIX[side];
   if (!isKnownCurrency(currency)) {
@@ -156,26 +183,26 @@ export async function resolveLines(
   const itemCodes = [...new Set(inputs.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
   const warehouseCodes = [...new Set(inputs.flatMap((l) => (l.warehouseCode ? [l.warehouseCode] : [])))];
   const [items, warehouses] = await Promise.all([
-    preloadedItems ?? (itemCodes.length ? preparedQuery<Record<string, any>>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : []),
+    preloadedItems ?? (itemCodes.length ? preparedQuery<CatalogItemsRow>(db, "document_items", DOCUMENT_ITEMS_SQL, [company.id, itemCodes]) : []),
     warehouseCodes.length
       ? (db("warehouses").where("company_id", company.id).whereIn("code", warehouseCodes).pluck("code") as Promise<string[]>)
       : ([] as string[]),
   ]);
-  const itemByCode = new Map<string, Record<string, any>>(items.map((i) => [i.code, i]));
+  const itemByCode = new Map<string, DocumentItemRow>(items.map((i) => [i.code, i]));
   // A line's account: its own, else its item's (checked again here: the chart may have changed since), else none
   // (the posting rule's, at posting time). A purchase line received into stock posts to the stock account instead.
   const accountOf = (l: LineInput): string | undefined =>
     l[accountField] ?? (l.itemCode && !(side === "purchases" && l.warehouseCode) ? (itemByCode.get(l.itemCode)?.[itemAccountColumn] ?? undefined) : undefined);
   const accountCodes = [...new Set(inputs.flatMap((l) => accountOf(l) ?? []))];
-  const accounts: Record<string, any>[] = accountCodes.length
-    ? await db("ledger_accounts")
+  const accounts: Pick<LedgerAccountsRow, "code" | "type" | "is_postable">[] = accountCodes.length
+    ? await db<LedgerAccountsRow>("ledger_accounts")
         .where("company_id", company.id)
         .whereIn("code", accountCodes)
         .orderBy("code")
         .forKeyShare()
         .select("code", "type", "is_postable")
     : [];
-  const accountByCode = new Map<string, Record<string, any>>(accounts.map((a: Record<string, any>) => [a.code, a]));
+  const accountByCode = new Map(accounts.map((a) => [a.code, a]));
 
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};
@@ -304,7 +331,7 @@ function trackingProblems(
   side: Side,
   rules: LineRules,
   input: LineInput,
-  item: Record<string, any> | undefined,
+  item: DocumentItemRow | undefined,
   i: number,
   fail: (path: string, message: string) => void,
 ) {
@@ -340,7 +367,8 @@ function trackingProblems(
 }
 
 /** A document's tax point: its supply date, else its issue date (sales) or document date (purchases). */
-export const taxPointOf = (row: Record<string, any>): string => row.supply_date ?? row.issue_date ?? row.document_date;
+export const taxPointOf = (row: { supply_date: string | null } & ({ issue_date: string } | { document_date: string })): string =>
+  row.supply_date ?? ("issue_date" in row ? row.issue_date : row.document_date);
 
 /**
  * The supply date a draft stores (null: the document's own date is the tax point). `sent` is the request's value
@@ -408,29 +436,24 @@ export async function allocateDocumentNumber(trx: Db, companyId: string, documen
 export const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The lines of the documents `ids`, by document, in position order. */
-export async function linesOf(
-  db: Db,
-  table: "sale_invoice_lines" | "purchase_invoice_lines",
-  companyId: string,
-  ids: string[],
-): Promise<Map<string, Record<string, any>[]>> {
-  const byDocument = new Map<string, Record<string, any>[]>(ids.map((id) => [id, []]));
+export async function linesOf<T extends LinesTable>(db: Db, table: T, companyId: string, ids: string[]): Promise<Map<string, LineRows[T][]>> {
+  const byDocument = new Map<string, LineRows[T][]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return byDocument;
-  const rows = await db(table).where("company_id", companyId).whereIn("invoice_id", ids).orderBy(["invoice_id", "line_no"]);
+  const rows: LineRows[T][] = await db(table).where("company_id", companyId).whereIn("invoice_id", ids).orderBy(["invoice_id", "line_no"]);
   for (const row of rows) byDocument.get(row.invoice_id)!.push(row);
   return byDocument;
 }
 
 /** The partners of the drafts among `rows` as they are now (issued documents show their snapshot). */
-export async function livePartners(db: Db, companyId: string, rows: Record<string, any>[]): Promise<Map<string, PartnerRow>> {
-  const codes = [...new Set(rows.filter((r) => r.partner_snapshot === null).map((r) => r.partner_code as string))];
+export async function livePartners(db: Db, companyId: string, rows: { partner_code: string; partner_snapshot: unknown }[]): Promise<Map<string, PartnerRow>> {
+  const codes = [...new Set(rows.filter((r) => r.partner_snapshot === null).map((r) => r.partner_code))];
   if (codes.length === 0) return new Map();
-  const partners: PartnerRow[] = await db("partners").where("company_id", companyId).whereIn("code", codes);
+  const partners = await db<PartnersRow>("partners").where("company_id", companyId).whereIn("code", codes);
   return new Map(partners.map((p) => [p.code, p]));
 }
 
 /** A stored line as the input that produces it again (every default already applied). */
-export function storedLineInput(l: Record<string, any>): LineInput {
+export function storedLineInput(l: StoredLine<SaleInvoiceLinesRow> | StoredLine<PurchaseInvoiceLinesRow>): LineInput {
   return {
     itemCode: l.item_code ?? undefined,
     description: l.description,
@@ -440,13 +463,12 @@ export function storedLineInput(l: Record<string, any>): LineInput {
     discountPercent: trimDecimal(l.discount_percent),
     vatRatePercent: trimDecimal(l.vat_rate_percent),
     vatClassifier: l.vat_classifier,
-    revenueAccountCode: l.revenue_account_code ?? undefined,
-    expenseAccountCode: l.expense_account_code ?? undefined,
-    vatDeductible: l.vat_deductible ?? undefined,
+    ...("revenue_account_code" in l
+      ? { revenueAccountCode: l.revenue_account_code ?? undefined, returnToStock: l.return_to_stock }
+      : { expenseAccountCode: l.expense_account_code ?? undefined, vatDeductible: l.vat_deductible }),
     warehouseCode: l.warehouse_code ?? undefined,
     lotNumber: l.lot_number ?? undefined,
     serials: l.serials ?? undefined,
-    returnToStock: l.return_to_stock ?? undefined,
   };
 }
 
@@ -469,7 +491,9 @@ export function totalsColumns(totals: Totals, documentVat: "charged" | "none" = 
 }
 
 /** A breakdown column as the API shows it. */
-export function breakdownToApi(rows: Record<string, string>[]) {
+export function breakdownToApi(column: unknown) {
+  // As totalsColumns writes it.
+  const rows = column as { vatRatePercent: string; vatClassifier: string; taxableAmount: string; vatAmount: string }[];
   return rows.map((b) => ({
     vatRatePercent: formatDecimal(b.vatRatePercent, "percent"),
     vatClassifier: b.vatClassifier,
@@ -533,15 +557,15 @@ function rollupsOf(db: Db, companyId: string, documents: "sale_invoices" | "purc
  * A page of documents through the shared list engine, with their lines and (for drafts) their live partners, and the
  * totals as money: what sales/invoices/list and purchases/invoices/list share.
  */
-export async function listDocuments<T>(
+export async function listDocuments<D extends keyof DocumentRows, L extends LinesTable, T>(
   db: Db,
   companyId: string,
-  tables: { documents: "sale_invoices" | "purchase_invoices"; lines: "sale_invoice_lines" | "purchase_invoice_lines" },
+  tables: { documents: D; lines: L },
   spec: ListSpec,
   request: ListRequest,
-  toApi: (row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow) => T,
+  toApi: (row: DocumentRows[D], lines: LineRows[L][], livePartner?: PartnerRow) => T,
 ) {
-  const result = await runList<Record<string, any>>(
+  const result = await runList<DocumentRows[D]>(
     db,
     () => db(tables.documents).where("company_id", companyId),
     spec,
@@ -549,7 +573,7 @@ export async function listDocuments<T>(
     ["*"],
     rollupsOf(db, companyId, tables.documents),
   );
-  const ids = result.rows.map((r) => r.id as string);
+  const ids = result.rows.map((r) => r.id);
   const [lines, partners] = await Promise.all([linesOf(db, tables.lines, companyId, ids), livePartners(db, companyId, result.rows)]);
   const rows = result.rows.map((r) => toApi(r, lines.get(r.id)!, partners.get(r.partner_code)));
   const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, formatDecimal(v, "money")]));

@@ -15,9 +15,11 @@ export {
   taxPointOf,
   totalsColumns,
   vatPairsOf,
+  type DocumentItemRow,
   type DocumentLine,
   type LineInput,
   type PartnerRow,
+  type StoredLine,
 } from "./documents.js";
 export { addressLine, renderPdf } from "./pdf.js";
 export { computeTotals, convertParts, type Totals } from "./totals.js";

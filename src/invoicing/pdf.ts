@@ -154,8 +154,10 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
 }
 
 /** An address object as one line: street, postal code and city, country. */
-export function addressLine(address: Record<string, string | null | undefined> | null | undefined): string | null {
-  if (!address) return null;
+export function addressLine(stored: unknown): string | null {
+  if (!stored) return null;
+  // An address column (companies, partners, snapshots) as the contract's Address writes it.
+  const address = stored as Record<string, string | null | undefined>;
   const cityLine = [address.postalCode, address.city].filter(Boolean).join(" ");
   const parts = [address.line1, address.line2, cityLine, address.countryCode].filter((p) => p);
   return parts.length ? parts.join(", ") : null;

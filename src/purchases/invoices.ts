@@ -6,6 +6,7 @@
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
+import type { PurchaseInvoiceLinesRow, PurchaseInvoicesRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { lookupRate } from "../reference/index.js";
@@ -32,6 +33,7 @@ import {
   type DocumentLine,
   type LineInput,
   type PartnerRow,
+  type StoredLine,
   listDocuments,
 } from "../invoicing/index.js";
 import { convertParts, type Totals } from "../invoicing/index.js";
@@ -47,20 +49,21 @@ const money = (v: Decimal | string) => formatDecimal(v, "money");
 /** Whether the supplier charged the VAT on the document (only `standard`); otherwise the document's VAT is 0. */
 const charged = (t: VatTreatment) => (t === "standard" ? "charged" : "none");
 
-export function purchaseInvoiceToApi(row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow): PurchaseInvoice {
+export function purchaseInvoiceToApi(row: PurchaseInvoicesRow, lines: StoredLine<PurchaseInvoiceLinesRow>[], livePartner?: PartnerRow): PurchaseInvoice {
   return {
     id: row.id,
     type: row.type,
     status: row.status,
     documentNumber: row.document_number,
     partnerCode: row.partner_code,
-    partner: row.partner_snapshot ?? partnerSnapshot(livePartner!),
+    partner: (row.partner_snapshot as PurchaseInvoice["partner"] | null) ?? partnerSnapshot(livePartner!),
     documentDate: row.document_date,
     supplyDate: row.supply_date ?? row.document_date,
     dueDate: row.due_date,
     currency: row.currency,
     vatTreatment: row.vat_treatment,
-    rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source, date: row.rate_date },
+    // Set together, when the document is issued or registered.
+    rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source!, date: row.rate_date! },
     creditedInvoiceId: row.credited_invoice_id,
     notes: row.notes,
     netTotal: money(row.net_total),
@@ -95,7 +98,7 @@ export function purchaseInvoiceToApi(row: Record<string, any>, lines: Record<str
   };
 }
 
-const notDraft = (row: Record<string, any>) =>
+const notDraft = (row: Pick<PurchaseInvoicesRow, "id" | "document_number" | "status">) =>
   conflict(
     `The purchase document ${row.document_number} is registered; a registered document never changes (a correction is a credit note).`,
     "purchase_invoice.not_draft",
@@ -109,14 +112,14 @@ const notDraft = (row: Record<string, any>) =>
 const numberTaken = (partnerCode: string, documentNumber: string) =>
   conflict(`The document ${documentNumber} of ${partnerCode} is recorded already.`, "purchase_invoice.document_number_taken", { partnerCode, documentNumber });
 
-async function findDocument(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("purchase_invoices").where({ company_id: companyId, id }).first();
+async function findDocument(db: Db, companyId: string, id: string, forUpdate = false): Promise<PurchaseInvoicesRow> {
+  const query = db<PurchaseInvoicesRow>("purchase_invoices").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The purchase invoice", "purchase_invoice.not_found", { id });
   return row;
 }
 
-async function toApi(db: Db, companyId: string, row: Record<string, any>): Promise<PurchaseInvoice> {
+async function toApi(db: Db, companyId: string, row: PurchaseInvoicesRow): Promise<PurchaseInvoice> {
   const [lines, partners] = await Promise.all([linesOf(db, LINES, companyId, [row.id]), livePartners(db, companyId, [row])]);
   return purchaseInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
@@ -130,8 +133,8 @@ async function creditTarget(
   currency: string | undefined,
   treatment: VatTreatment | undefined,
   forUpdate = false,
-) {
-  const query = db("purchase_invoices").where({ company_id: companyId, id }).first();
+): Promise<PurchaseInvoicesRow> {
+  const query = db<PurchaseInvoicesRow>("purchase_invoices").where({ company_id: companyId, id }).first();
   const target = await (forUpdate ? query.forUpdate() : query);
   if (!target) throw notFound("The credited invoice", "purchase_invoice.not_found", { id });
   const problem =
@@ -164,7 +167,7 @@ async function resolvePurchaseLines(
   db: Db,
   company: CompanyContext,
   inputs: LineInput[],
-  doc: { taxPointDate: string; currency: string; treatment: VatTreatment; partner: PartnerRow; target?: Record<string, any> },
+  doc: { taxPointDate: string; currency: string; treatment: VatTreatment; partner: PartnerRow; target?: PurchaseInvoicesRow },
 ) {
   const { taxPointDate, currency, treatment } = doc;
   // A line received into stock debits the stock account, so it names no expense account.
@@ -289,7 +292,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
     target,
   });
   const [row] = await mapNumberTaken(input.partnerCode, input.documentNumber, () =>
-    trx("purchase_invoices")
+    trx<PurchaseInvoicesRow>("purchase_invoices")
       .insert({
         company_id: company.id,
         type,
@@ -330,7 +333,7 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
   const resolved = await resolvePurchaseLines(trx, company, lineInputs, { taxPointDate: supplyDate ?? documentDate, currency, treatment, partner, target });
   const [row] = await mapNumberTaken(partnerCode, documentNumber, () =>
-    trx("purchase_invoices")
+    trx<PurchaseInvoicesRow>("purchase_invoices")
       .where({ company_id: company.id, id: current.id })
       .update({
         partner_code: partnerCode,
@@ -412,14 +415,23 @@ function purchaseParts(
   return { debits, credits, payable };
 }
 
-/** Registers a draft: posts it at the rate of the document date and freezes it. */
+/**
+ * Registers a draft: posts it at the rate of the document date and freezes it. Not in the shape of a sales issue
+ * (src/sales/numbering.ts: one last statement that numbers, posts, writes the events and the audit record): a
+ * purchase document takes no number of a document series (the supplier's number is its own), so there is no row
+ * that every registration waits for, and its posting, stock receipt and event are written by their modules' own
+ * statements; the pipeline then writes the audit record, with the summary the handler sets, as for any mutation.
+ * (A company with a journal series of the year has that row locked from the posting to the commit, as
+ * ledger/journal/transactions/create has.)
+ */
 export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, keyId: string, id: string): Promise<PurchaseInvoice> {
   const draft = await findDocument(trx, company.id, id, true);
   if (draft.status !== "draft") throw notDraft(draft);
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
   const target = isCredit
-    ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, draft.vat_treatment, true)
+    ? // A credit note names the invoice it credits (check purchase_invoices_credit_note_target).
+      await creditTarget(trx, company.id, draft.credited_invoice_id!, draft.partner_code, draft.currency, draft.vat_treatment, true)
     : undefined;
   if (target) {
     const credited = new Decimal(target.credited_amount).plus(gross);
@@ -561,7 +573,7 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
       });
   }
   const payableEur = creditsEur.parts[0];
-  const [row] = await trx("purchase_invoices")
+  const [row] = await trx<PurchaseInvoicesRow>("purchase_invoices")
     .where({ company_id: company.id, id })
     .update({
       status: "registered",

@@ -5,6 +5,7 @@
 import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
+import type { SaleInvoiceLinesRow, SaleInvoicesRow } from "../db/rows.js";
 import { Decimal, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { lookupRate } from "../reference/index.js";
 import { POSTING_RULES, type PostingRuleName } from "../ledger/index.js";
@@ -36,9 +37,11 @@ import {
   taxPointOf,
   vatPairsOf,
   addDays,
+  type DocumentItemRow,
   type DocumentLine,
   type LineInput,
   type PartnerRow,
+  type StoredLine,
   listDocuments,
 } from "../invoicing/index.js";
 import { todayInVilnius } from "../shared/dates.js";
@@ -53,7 +56,10 @@ const SERIES = { invoice: "sale_invoice", credit_note: "sale_credit_note" } as c
 const OTHER_SERIES = { invoice: "sale_credit_note", credit_note: "sale_invoice" } as const;
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 
-export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string, any>[], livePartner?: PartnerRow): SaleInvoice {
+/** A line as stored, without its keys: as statements return lines (LINE_AS_JSON). */
+type SaleLine = StoredLine<SaleInvoiceLinesRow>;
+
+export function saleInvoiceToApi(row: SaleInvoicesRow, lines: SaleLine[], livePartner?: PartnerRow): SaleInvoice {
   return {
     id: row.id,
     type: row.type,
@@ -61,12 +67,13 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
     number: row.number,
     seriesPrefix: row.series_prefix,
     partnerCode: row.partner_code,
-    partner: row.partner_snapshot ?? partnerSnapshot(livePartner!),
+    partner: (row.partner_snapshot as SaleInvoice["partner"] | null) ?? partnerSnapshot(livePartner!),
     issueDate: row.issue_date,
     supplyDate: row.supply_date ?? row.issue_date,
     dueDate: row.due_date,
     currency: row.currency,
-    rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source, date: row.rate_date },
+    // Set together, when the document is issued or registered.
+    rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source!, date: row.rate_date! },
     creditedInvoiceId: row.credited_invoice_id,
     notes: row.notes,
     netTotal: money(row.net_total),
@@ -101,7 +108,7 @@ export function saleInvoiceToApi(row: Record<string, any>, lines: Record<string,
   };
 }
 
-const notDraft = (row: Record<string, any>) =>
+const notDraft = (row: Pick<SaleInvoicesRow, "id" | "type" | "number" | "status">) =>
   conflict(
     `The ${row.type === "credit_note" ? "credit note" : "invoice"} ${row.number} is issued; an issued document never changes (a correction is a credit note).`,
     "sale_invoice.not_draft",
@@ -112,21 +119,28 @@ const notDraft = (row: Record<string, any>) =>
     },
   );
 
-async function findInvoice(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("sale_invoices").where({ company_id: companyId, id }).first();
+async function findInvoice(db: Db, companyId: string, id: string, forUpdate = false): Promise<SaleInvoicesRow> {
+  const query = db<SaleInvoicesRow>("sale_invoices").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The sales invoice", "sale_invoice.not_found", { id });
   return row;
 }
 
-async function toApi(db: Db, companyId: string, row: Record<string, any>): Promise<SaleInvoice> {
+async function toApi(db: Db, companyId: string, row: SaleInvoicesRow): Promise<SaleInvoice> {
   const [lines, partners] = await Promise.all([linesOf(db, LINES, companyId, [row.id]), livePartners(db, companyId, [row])]);
   return saleInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
 
 /** The credited invoice of a credit note: issued, an invoice, same partner and currency. */
-async function creditTarget(db: Db, companyId: string, id: string, partnerCode: string, currency: string | undefined, forUpdate = false) {
-  const query = db("sale_invoices").where({ company_id: companyId, id }).first();
+async function creditTarget(
+  db: Db,
+  companyId: string,
+  id: string,
+  partnerCode: string,
+  currency: string | undefined,
+  forUpdate = false,
+): Promise<SaleInvoicesRow> {
+  const query = db<SaleInvoicesRow>("sale_invoices").where({ company_id: companyId, id }).first();
   const target = await (forUpdate ? query.forUpdate() : query);
   if (!target) throw notFound("The credited invoice", "sale_invoice.not_found", { id });
   const problem =
@@ -184,11 +198,11 @@ const LINE_AS_JSON = `json_build_object('line_no', l.line_no, 'item_code', l.ite
                    'lot_number', l.lot_number, 'serials', l.serials, 'return_to_stock', l.return_to_stock, 'net_amount', l.net_amount::text)`;
 
 /** Writes a draft's lines (replacing the ones it had, unless it is new) and returns the stored rows in order. */
-async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<Record<string, any>[]> {
+async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: DocumentLine[], replace: boolean): Promise<SaleInvoiceLinesRow[]> {
   if (replace) await trx("sale_invoice_lines").where({ company_id: companyId, invoice_id: invoiceId }).delete();
   const p = new SqlParams();
   const text = insertLinesSql(p, { company: p.uuid(companyId), invoice: p.uuid(invoiceId) }, lines);
-  const rows = await preparedQuery<Record<string, any>>(trx, "sale_invoice_lines_insert", text, p.values);
+  const rows = await preparedQuery<SaleInvoiceLinesRow>(trx, "sale_invoice_lines_insert", text, p.values);
   return rows.sort((a, b) => a.line_no - b.line_no);
 }
 
@@ -202,8 +216,8 @@ async function resolveSaleLines(
   inputs: LineInput[],
   taxPointDate: string,
   currency: string,
-  target?: Record<string, any>,
-  items?: Record<string, any>[],
+  target?: SaleInvoicesRow,
+  items?: DocumentItemRow[],
 ) {
   const creditedPairs = target ? await vatPairsOf(trx, LINES, company.id, target.id) : undefined;
   // Only a credit note's line brings goods back (which ones: refuseReturnsBeyondSold, against the invoice's stock).
@@ -285,7 +299,7 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
   }
   const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
   const itemCodes = [...new Set(input.lines.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
-  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: Record<string, any>[] }>(
+  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: DocumentItemRow[] }>(
     trx,
     "sale_draft_read",
     DRAFT_READ_SQL,
@@ -316,7 +330,9 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
     ...totalsColumns(resolved.totals),
   };
   const { text, values } = draftWriteStatement(draft, resolved.lines, auditRecordOf(audit, { targetIds: [id] }));
-  const [row] = await commitBehindLastStatement(trx, () => preparedQuery<Record<string, any>>(trx, "sale_draft_write", text, values));
+  const [row] = await commitBehindLastStatement(trx, () =>
+    preparedQuery<SaleInvoicesRow & { written_lines: SaleLine[] }>(trx, "sale_draft_write", text, values),
+  );
   const { written_lines, ...written } = row;
   // The response is built from what was written: no read back.
   return saleInvoiceToApi(written, written_lines, partner);
@@ -352,7 +368,7 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
   // Lines are checked again whenever what they are checked against changes: the VAT at the tax point, the currency.
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
   const resolved = await resolveSaleLines(trx, company, lineInputs, supplyDate ?? issueDate, currency, target);
-  const [row] = await trx("sale_invoices")
+  const [row] = await trx<SaleInvoicesRow>("sale_invoices")
     .where({ company_id: company.id, id: current.id })
     .update({ ...changes, ...totalsColumns(resolved.totals), updated_at: trx.fn.now() })
     .returning("*");
@@ -379,6 +395,18 @@ export async function deleteSaleInvoice(trx: Db, companyId: string, id: string):
 // own statements) whose generic plans are the custom ones. Statements sent unnamed (DATABASE_POOLING=transaction)
 // are planned at every call whatever this says.
 const ISSUE_RULES: PostingRuleName[] = ["sales.revenue", "sales.receivable", "sales.vatPayable", "inventory.costOfSales", "inventory.stock"];
+interface IssueRead extends SaleInvoicesRow {
+  read_lines: SaleLine[];
+  read_partner: Omit<PartnerRow, "is_supplier">;
+  /** The company's account of each posting rule it set, by rule. */
+  read_rules: Partial<Record<PostingRuleName, string>>;
+  read_items: Record<string, { type: "product" | "service"; active: boolean }>;
+  read_warehouses: { id: string; code: string; is_default: boolean }[];
+  read_prefix_in_use: boolean;
+  read_accounts: [string, boolean][];
+  read_locked: boolean;
+  read_plan_mode: string;
+}
 const ISSUE_READ_SQL = `
   select i.*,
          (select coalesce(json_agg(${LINE_AS_JSON} order by l.line_no), '[]')
@@ -417,7 +445,7 @@ const ISSUE_READ_SQL = `
  * the series is locked for that statement and the commit only.
  */
 export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: string, id: string, audit: AuditNote): Promise<SaleInvoice> {
-  const [read] = await preparedQuery<Record<string, any>>(trx, "sale_issue_read", ISSUE_READ_SQL, [
+  const [read] = await preparedQuery<IssueRead>(trx, "sale_issue_read", ISSUE_READ_SQL, [
     company.id,
     id,
     ISSUE_RULES,
@@ -436,13 +464,14 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     read_plan_mode: _,
     ...draft
   } = read;
-  const lines: Record<string, any>[] = read_lines;
+  const lines = read_lines;
   if (draft.status !== "draft") throw notDraft(draft);
   if (read_prefix_in_use) throw prefixInUse(SERIES[draft.type as "invoice" | "credit_note"], draft.series_prefix);
   const ruleAccount = (name: PostingRuleName): string => rules[name] ?? POSTING_RULES[name].defaultAccountCode;
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
-  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, true) : undefined;
+  // A credit note names the invoice it credits (check sale_invoices_credit_note_target).
+  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id!, draft.partner_code, draft.currency, true) : undefined;
   if (target) {
     const credited = new Decimal(target.credited_amount).plus(gross);
     if (credited.greaterThan(target.gross_total)) {
@@ -509,11 +538,11 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
         trx,
         company.id,
         keyId,
-        { id: draft.id, issue_date: draft.issue_date, credited_invoice_id: draft.credited_invoice_id },
+        { id: draft.id, issue_date: draft.issue_date, credited_invoice_id: draft.credited_invoice_id! },
         lines.filter((l) => l.return_to_stock) as Parameters<typeof returnSaleStock>[4],
         { warehouses, accounts: stockAccounts },
       )
-    : await takeSaleStock(trx, company.id, keyId, { id: draft.id, issue_date: draft.issue_date }, lines as Parameters<typeof takeSaleStock>[4], {
+    : await takeSaleStock(trx, company.id, keyId, { id: draft.id, issue_date: draft.issue_date }, lines, {
         products: Object.keys(items).filter((code) => items[code].type === "product"),
         warehouses,
         accounts: stockAccounts,
@@ -638,10 +667,10 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
 async function checkLinesAtIssue(
   db: Db,
   company: CompanyContext,
-  draft: Record<string, any>,
-  lines: Record<string, any>[],
+  draft: SaleInvoicesRow,
+  lines: SaleLine[],
   items: Record<string, { active: boolean }>,
-  target?: Record<string, any>,
+  target?: SaleInvoicesRow,
 ) {
   const errors: FieldErrors = {};
   const keys: Record<string, string> = {};

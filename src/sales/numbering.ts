@@ -46,8 +46,9 @@ export interface SaleIssue {
   placeholders: Placeholders;
 }
 
-// ledger_post's parameters (migration 20261123000004_posting_functions), in the order of postArgs' values: the call
-// names each, so that a reader need not count.
+// ledger_post's parameters (src/db/functions/ledger_post.sql), in the order of postArgs' values: the call names each
+// (PostgreSQL's named notation, `name => value`), so that a reader need not count, and PostgreSQL refuses a name the
+// function does not have.
 const LEDGER_POST_PARAMS = [
   ["p_company_id", "uuid"],
   ["p_year", "int"],

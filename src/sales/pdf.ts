@@ -2,16 +2,19 @@
 // document's snapshot (a draft shows the partner as it is now, marked as a draft).
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { CompaniesRow, SaleInvoicesRow } from "../db/rows.js";
 import { addressLine, renderPdf } from "../invoicing/index.js";
 import { getSaleInvoice } from "./invoices.js";
 
 type SaleInvoicePdf = components["schemas"]["Sales.SaleInvoicePdf"];
 
 export async function saleInvoicePdf(db: Db, companyId: string, id: string): Promise<SaleInvoicePdf> {
-  const [invoice, company] = await Promise.all([getSaleInvoice(db, companyId, id), db("companies").where({ id: companyId }).first()]);
+  const [invoice, company] = await Promise.all([getSaleInvoice(db, companyId, id), db<CompaniesRow>("companies").where({ id: companyId }).first()]);
+  // The company of a company-scoped request exists (the pipeline resolved it).
+  if (!company) throw new Error(`company ${companyId} not found`);
   const isCredit = invoice.type === "credit_note";
   const credited = invoice.creditedInvoiceId
-    ? await db("sale_invoices").where({ company_id: companyId, id: invoice.creditedInvoiceId }).first("number")
+    ? await db<SaleInvoicesRow>("sale_invoices").where({ company_id: companyId, id: invoice.creditedInvoiceId }).first("number")
     : undefined;
   const number = invoice.number ?? "—";
   const pdf = await renderPdf({
@@ -28,7 +31,7 @@ export async function saleInvoicePdf(db: Db, companyId: string, id: string): Pro
       name: invoice.partner.name,
       registrationCode: invoice.partner.registrationCode,
       vatCode: invoice.partner.vatCode,
-      address: addressLine(invoice.partner.address as Record<string, string> | null),
+      address: addressLine(invoice.partner.address),
     },
     lines: invoice.lines.map((l) => ({
       description: l.description,
