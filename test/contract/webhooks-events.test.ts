@@ -3,8 +3,9 @@
 // stored encrypted, rotation, the SSRF refusals, and tenancy. Delivery itself: webhooks-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { ltCompanyCode } from "../support/codes.js";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectApiError, expectError } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid } from "../support/expect.js";
+import { world } from "../support/world.js";
 import { unseal } from "../../src/secrets.js";
 import { secretContext } from "../../src/webhooks/subscriptions.js";
 import { sleep } from "../support/timing.js";
@@ -36,44 +37,21 @@ afterAll(async () => {
   await strict.close();
 });
 
-const SUB = "/v1/webhooks/subscriptions";
 const RECEIVER = "http://127.0.0.1:9/hook";
 
-interface World {
-  companyId: string;
-  accountId: string;
-  o: RequestOptions;
-  call(path: string, body: unknown, extra?: RequestOptions): Promise<ApiResponse>;
-  ok(path: string, body: unknown): Promise<any>;
-}
-
-async function world(harness = h): Promise<World> {
-  const t = await harness.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const call = (path: string, body: unknown, extra: RequestOptions = {}) => harness.post(path, body, { ...o, ...extra });
-  return {
-    companyId: t.companyId,
-    accountId: t.accountId,
-    o,
-    call,
-    ok: async (path, body) => {
-      const res = await call(path, body);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    },
-  };
-}
+/** A tenant without a chart, on `harness` (the permissive server by default). */
+const eventsWorld = (harness = h) => world(harness, { chart: false });
 
 const events = (companyId: string) => h.db("webhook_events").where({ company_id: companyId }).orderBy("seq");
 
 describe("the outbox", () => {
   test("partner create, update and delete each write one event with the partner as data, and a delivery with its job", async () => {
-    const w = await world();
-    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    const created = await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
+    const w = await eventsWorld();
+    const sub = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    const created = await w.api.partners.create({ name: "Pirkėjas UAB", code: "P1" });
     await sleep(20);
-    const updated = await w.ok("/v1/partners/update", { id: created.id, name: "Pirkėjas AB" });
-    const deleted = await w.ok("/v1/partners/delete", { id: created.id });
+    const updated = await w.api.partners.update({ id: created.id, name: "Pirkėjas AB" });
+    const deleted = await w.api.partners.delete({ id: created.id });
     const rows = await events(w.companyId);
     expect(rows.map((r) => [r.event_type, r.version, r.data])).toEqual([
       ["partner.created", "2026-11-23", created],
@@ -97,12 +75,12 @@ describe("the outbox", () => {
   });
 
   test("a failed request emits nothing: a taken partner code, an unbalanced posting, a locked month", async () => {
-    const w = await world();
-    await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    await w.ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const w = await eventsWorld();
+    await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    await w.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const before = (await events(w.companyId)).length;
-    expectError(await w.call("/v1/partners/create", { name: "B", code: "A1" }), 409, "conflict", "partner.code_taken");
+    await expectApiError(w.api.partners.create({ name: "B", code: "A1" }), 409, "conflict", "partner.code_taken");
     const unbalanced = {
       date: "2026-03-10",
       entries: [
@@ -110,8 +88,8 @@ describe("the outbox", () => {
         { accountCode: "5000", credit: "9.00" },
       ],
     };
-    expectError(await w.call("/v1/ledger/journal/transactions/create", unbalanced), 422, "unprocessable", "journal.unbalanced");
-    await w.ok("/v1/ledger/periods/lock", { month: "2026-01" });
+    await expectApiError(w.api.ledger.journal.transactions.create(unbalanced), 422, "unprocessable", "journal.unbalanced");
+    await w.api.ledger.periods.lock({ month: "2026-01" });
     const intoLocked = {
       date: "2026-01-10",
       entries: [
@@ -119,7 +97,7 @@ describe("the outbox", () => {
         { accountCode: "5000", credit: "10.00" },
       ],
     };
-    expectError(await w.call("/v1/ledger/journal/transactions/create", intoLocked), 409, "conflict", "period.locked");
+    await expectApiError(w.api.ledger.journal.transactions.create(intoLocked), 409, "conflict", "period.locked");
     const after = await events(w.companyId);
     // Only the lock itself was written.
     expect(after.length).toBe(before + 1);
@@ -128,18 +106,18 @@ describe("the outbox", () => {
   });
 
   test("journal posted and reversed, period locked (one event per month) and unlocked", async () => {
-    const w = await world();
-    await w.ok("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-    const posted = await w.ok("/v1/ledger/journal/transactions/create", {
+    const w = await eventsWorld();
+    await w.api.ledger.accounts.applyTemplate({ template: "lt-standard" });
+    const posted = await w.api.ledger.journal.transactions.create({
       date: "2026-03-10",
       entries: [
         { accountCode: "2410", debit: "12.50" },
         { accountCode: "5000", credit: "12.50" },
       ],
     });
-    const reversal = await w.ok("/v1/ledger/journal/transactions/reverse", { id: posted.id });
-    const lock = await w.ok("/v1/ledger/periods/lock", { through: "2026-04-15" });
-    const unlocked = await w.ok("/v1/ledger/periods/unlock", { month: "2026-04" });
+    const reversal = await w.api.ledger.journal.transactions.reverse({ id: posted.id });
+    const lock = await w.api.ledger.periods.lock({ through: "2026-04-15" });
+    const unlocked = await w.api.ledger.periods.unlock({ month: "2026-04" });
     const rows = await events(w.companyId);
     expect(rows.map((r) => [r.event_type, r.data])).toEqual([
       ["journal_transaction.posted", posted],
@@ -154,12 +132,12 @@ describe("the outbox", () => {
   });
 
   test("exchange_rates.synced goes to each company subscribed to it, and only to those", async () => {
-    const subscribed = await world();
-    const wildcard = await world();
-    const other = await world();
-    await subscribed.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["exchange_rates.synced"] });
-    await wildcard.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    await other.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created"] });
+    const subscribed = await eventsWorld();
+    const wildcard = await eventsWorld();
+    const other = await eventsWorld();
+    await subscribed.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["exchange_rates.synced"] });
+    await wildcard.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    await other.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["partner.created"] });
     const { emitEventToSubscribedCompanies } = await import("../../src/events/emit.js");
     // Other tests' companies share this database: the count is checked against theirs too.
     const [{ n }] = await h.db("webhook_subscriptions").whereRaw("event_types && array['*', 'exchange_rates.synced']").countDistinct({ n: "company_id" });
@@ -174,15 +152,14 @@ describe("the outbox", () => {
 
 describe("subscriptions", () => {
   test("create shows the secret once; it is stored AES-256-GCM encrypted and never listed", async () => {
-    const w = await world();
-    const res = await w.call(`${SUB}/create`, {
+    const w = await eventsWorld();
+    const res = await w.api.webhooks.subscriptions.create({
       url: RECEIVER,
       eventTypes: ["partner.created", "period.locked"],
       description: "ERP",
       ownerEmails: ["ops@example.com"],
     });
-    expect(res.status).toBe(200);
-    const { secret, ...sub } = res.body;
+    const { secret, ...sub } = res;
     // Standard Webhooks' form: `whsec_` and the standard base64 of 32 random bytes (issue 28, item 4).
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice("whsec_".length), "base64")).toHaveLength(32);
@@ -202,55 +179,60 @@ describe("subscriptions", () => {
     expect(unseal(h.config.secretsKey!, row.secret_sealed, secretContext(w.companyId, sub.id))).toBe(secret);
     // Bound to its row: the same bytes do not open as another subscription's secret.
     expect(() => unseal(h.config.secretsKey!, row.secret_sealed, secretContext(w.companyId, w.companyId))).toThrow();
-    const listed = await w.ok(`${SUB}/list`, {});
+    const listed = await w.api.webhooks.subscriptions.list({});
     expect(listed.rows).toEqual([sub]);
     expect(JSON.stringify(listed)).not.toContain("whsec_");
-    expect(await w.ok(`${SUB}/get`, { id: sub.id })).toEqual(sub);
+    expect(await w.api.webhooks.subscriptions.get({ id: sub.id })).toEqual(sub);
     const audit = await h.db("audit_log").where({ company_id: w.companyId });
     expect(audit.map((a) => a.operation)).toEqual(["webhooks.subscriptions.create"]);
     expect(JSON.stringify(audit)).not.toContain(secret.slice(6));
   });
 
   test("owner e-mails default to the account owner's e-mail, else none", async () => {
-    const w = await world();
-    const without = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    const w = await eventsWorld();
+    const without = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
     expect(without.ownerEmails).toEqual([]);
     await h.db("accounts").where({ id: w.accountId }).update({ owner_email: "owner@example.com" });
-    const withOwner = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
+    const withOwner = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
     expect(withOwner.ownerEmails).toEqual(["owner@example.com"]);
   });
 
   test("update changes only what is sent; pausing and resuming by hand", async () => {
-    const w = await world();
-    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"], description: "first" });
+    const w = await eventsWorld();
+    const sub = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"], description: "first" });
     await sleep(20);
-    const changed = await w.ok(`${SUB}/update`, { id: sub.id, eventTypes: ["partner.updated"], description: null });
+    const changed = await w.api.webhooks.subscriptions.update({ id: sub.id, eventTypes: ["partner.updated"], description: null });
     expect(changed).toMatchObject({ url: RECEIVER, eventTypes: ["partner.updated"], description: null, status: "active" });
     expect(Date.parse(changed.updatedAt)).toBeGreaterThan(Date.parse(sub.updatedAt));
-    const paused = await w.ok(`${SUB}/update`, { id: sub.id, status: "paused" });
+    const paused = await w.api.webhooks.subscriptions.update({ id: sub.id, status: "paused" });
     expect(paused.status).toBe("paused");
     expect(paused.pausedAt).not.toBeNull();
-    const resumed = await w.ok(`${SUB}/update`, { id: sub.id, status: "active" });
+    const resumed = await w.api.webhooks.subscriptions.update({ id: sub.id, status: "active" });
     expect(resumed).toMatchObject({ status: "active", pausedAt: null, consecutiveFailures: 0 });
   });
 
   test('"*" goes alone; unknown and repeated event types are refused', async () => {
-    const w = await world();
-    const mixed = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*", "partner.created"] });
-    expectError(mixed, 400, "validation");
-    expect(Object.keys(mixed.body.error.fieldErrors)).toEqual(["eventTypes"]);
-    const unknown = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.exploded"] });
-    expectError(unknown, 400, "validation");
-    const repeated = await w.call(`${SUB}/create`, { url: RECEIVER, eventTypes: ["partner.created", "partner.created"] });
-    expectError(repeated, 400, "validation");
-    expect(Object.keys(repeated.body.error.fieldErrors)).toEqual(["eventTypes"]);
+    const w = await eventsWorld();
+    const error = await expectApiError(
+      w.api.webhooks.subscriptions.create(invalid({ url: RECEIVER, eventTypes: ["*", "partner.created"] })),
+      400,
+      "validation",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["eventTypes"]);
+    await expectApiError(w.api.webhooks.subscriptions.create(invalid({ url: RECEIVER, eventTypes: ["partner.exploded"] })), 400, "validation");
+    const repeated = await expectApiError(
+      w.api.webhooks.subscriptions.create(invalid({ url: RECEIVER, eventTypes: ["partner.created", "partner.created"] })),
+      400,
+      "validation",
+    );
+    expect(Object.keys(repeated.fieldErrors ?? {})).toEqual(["eventTypes"]);
     expect(await h.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
   });
 
   test("rotate-secret returns a new secret; the old one stays stored for 24 hours", async () => {
-    const w = await world();
-    const { secret: first, ...sub } = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    const { secret: second, ...rotated } = await w.ok(`${SUB}/rotate-secret`, { id: sub.id });
+    const w = await eventsWorld();
+    const { secret: first, ...sub } = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    const { secret: second, ...rotated } = await w.api.webhooks.subscriptions.rotateSecret({ id: sub.id });
     expect(second).toMatch(/^whsec_/);
     expect(second).not.toBe(first);
     const row = await h.db("webhook_subscriptions").where({ company_id: w.companyId, id: sub.id }).first();
@@ -261,19 +243,19 @@ describe("subscriptions", () => {
       await h.db.raw("select extract(epoch from previous_secret_expires_at - updated_at) / 3600 as hours from webhook_subscriptions where id = ?", [sub.id])
     ).rows;
     expect(Number(hours)).toBeCloseTo(24, 5);
-    expect(Date.parse(rotated.previousSecretExpiresAt)).toBe(new Date(row.previous_secret_expires_at).getTime());
+    expect(Date.parse(rotated.previousSecretExpiresAt!)).toBe(new Date(row.previous_secret_expires_at).getTime());
     const audit = await h.db("audit_log").where({ company_id: w.companyId, operation: "webhooks.subscriptions.rotate-secret" });
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit)).not.toContain(second.slice(6));
   });
 
   test("delete removes the subscription and its deliveries; later events go nowhere", async () => {
-    const w = await world();
-    const sub = await w.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
-    expect(await w.ok(`${SUB}/delete`, { id: sub.id })).toMatchObject({ id: sub.id });
-    expectError(await w.call(`${SUB}/get`, { id: sub.id }), 404, "not_found", "webhook_subscription.not_found");
-    await w.ok("/v1/partners/create", { name: "B", code: "B1" });
+    const w = await eventsWorld();
+    const sub = await w.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    await w.api.partners.create({ name: "A", code: "A1" });
+    expect(await w.api.webhooks.subscriptions.delete({ id: sub.id })).toMatchObject({ id: sub.id });
+    await expectApiError(w.api.webhooks.subscriptions.get({ id: sub.id }), 404, "not_found", "webhook_subscription.not_found");
+    await w.api.partners.create({ name: "B", code: "B1" });
     expect(await h.db("webhook_deliveries").where({ company_id: w.companyId })).toEqual([]);
     expect(await events(w.companyId)).toHaveLength(2);
   });
@@ -295,10 +277,9 @@ describe("SSRF: URLs the service must not call", () => {
     ["IPv4-mapped IPv6 loopback", "https://[::ffff:127.0.0.1]/", "::ffff:7f00:1"],
     ["credentials in the URL", "https://user:pw@example.com/hook", "user name or password"],
   ])("%s is refused with 422 naming url", async (_name, url, reason) => {
-    const w = await world(strict);
-    const res = await w.call(`${SUB}/create`, { url, eventTypes: ["*"] });
-    expectError(res, 422, "unprocessable", "webhook.url_refused");
-    expect(res.body.error.fieldErrors.url[0]).toContain(reason);
+    const w = await eventsWorld(strict);
+    const error = await expectApiError(w.api.webhooks.subscriptions.create({ url, eventTypes: ["*"] }), 422, "unprocessable", "webhook.url_refused");
+    expect(error.fieldErrors?.url[0]).toContain(reason);
     expect(await strict.db("webhook_subscriptions").where({ company_id: w.companyId })).toEqual([]);
   });
 
@@ -385,35 +366,36 @@ describe("SSRF: URLs the service must not call", () => {
   });
 
   test("update to a private URL is refused too, and changes nothing", async () => {
-    const w = await world(strict);
-    const sub = await w.ok(`${SUB}/create`, { url: "https://93.184.215.14/hook", eventTypes: ["*"] });
-    expectError(await w.call(`${SUB}/update`, { id: sub.id, url: "https://127.0.0.1/x" }), 422, "unprocessable", "webhook.url_refused");
-    expect((await w.ok(`${SUB}/get`, { id: sub.id })).url).toBe("https://93.184.215.14/hook");
+    const w = await eventsWorld(strict);
+    const sub = await w.api.webhooks.subscriptions.create({ url: "https://93.184.215.14/hook", eventTypes: ["*"] });
+    await expectApiError(w.api.webhooks.subscriptions.update({ id: sub.id, url: "https://127.0.0.1/x" }), 422, "unprocessable", "webhook.url_refused");
+    expect((await w.api.webhooks.subscriptions.get({ id: sub.id })).url).toBe("https://93.184.215.14/hook");
   });
 });
 
 describe("tenancy", () => {
   test("another account cannot see or change a subscription or its deliveries; events stay in their company", async () => {
-    const a = await world();
-    const b = await world();
-    const subA = await a.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    const subB = await b.ok(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] });
-    await a.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const a = await eventsWorld();
+    const b = await eventsWorld();
+    const subA = await a.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    const subB = await b.api.webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    await a.api.partners.create({ name: "A", code: "A1" });
     const [eventA] = await events(a.companyId);
-    for (const [path, body] of [
-      ["get", { id: subA.id }],
-      ["update", { id: subA.id, description: "mine now" }],
-      ["rotate-secret", { id: subA.id }],
-      ["delete", { id: subA.id }],
-    ] as const) {
-      expectError(await b.call(`${SUB}/${path}`, body), 404, "not_found", "webhook_subscription.not_found");
+    const subscriptions = b.api.webhooks.subscriptions;
+    for (const call of [
+      subscriptions.get({ id: subA.id }),
+      subscriptions.update({ id: subA.id, description: "mine now" }),
+      subscriptions.rotateSecret({ id: subA.id }),
+      subscriptions.delete({ id: subA.id }),
+    ]) {
+      await expectApiError(call, 404, "not_found", "webhook_subscription.not_found");
     }
-    expectError(await b.call("/v1/webhooks/deliveries/redeliver", { eventId: eventA.id, subscriptionId: subA.id }), 404, "not_found");
+    await expectApiError(b.api.webhooks.deliveries.redeliver({ eventId: eventA.id, subscriptionId: subA.id }), 404, "not_found");
     // B's key naming A's company: the company is not found.
-    expectError(await b.call(`${SUB}/list`, {}, { companyId: a.companyId }), 404, "not_found", "company.not_found");
-    expect((await b.ok(`${SUB}/list`, {})).rows.map((s: { id: string }) => s.id)).toEqual([subB.id]);
-    expect((await b.ok("/v1/webhooks/deliveries/list", {})).rows).toEqual([]);
-    const deliveriesA = await a.ok("/v1/webhooks/deliveries/list", {});
+    await expectApiError(b.api.webhooks.subscriptions.list({}, { companyId: a.companyId }), 404, "not_found", "company.not_found");
+    expect((await b.api.webhooks.subscriptions.list({})).rows.map((s: { id: string }) => s.id)).toEqual([subB.id]);
+    expect((await b.api.webhooks.deliveries.list({})).rows).toEqual([]);
+    const deliveriesA = await a.api.webhooks.deliveries.list({});
     expect(deliveriesA.rows.map((d: { eventId: string; subscriptionId: string }) => [d.eventId, d.subscriptionId])).toEqual([[eventA.id, subA.id]]);
     expect(await h.db("webhook_deliveries").where({ subscription_id: subB.id })).toEqual([]);
     const row = await h.db("webhook_subscriptions").where({ id: subA.id }).first();
@@ -461,8 +443,8 @@ describe("the secrets key and the owner e-mail", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--email must be an e-mail address");
     expect((await h.db("accounts").where({ id: accountId }).first("owner_email")).owner_email).toBe("second@example.com");
-    const company = await h.post("/v1/account/companies/create", { name: "Owner UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: apiKey });
-    const sub = await h.post(`${SUB}/create`, { url: RECEIVER, eventTypes: ["*"] }, { key: apiKey, companyId: company.body.id });
-    expect(sub.body.ownerEmails).toEqual(["second@example.com"]);
+    const company = await h.sdk(apiKey).account.companies.create({ name: "Owner UAB", code: ltCompanyCode(), countryCode: "LT" });
+    const sub = await h.sdk(apiKey, company.id).webhooks.subscriptions.create({ url: RECEIVER, eventTypes: ["*"] });
+    expect(sub.ownerEmails).toEqual(["second@example.com"]);
   }, 60_000);
 });
