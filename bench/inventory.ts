@@ -5,19 +5,22 @@
 //    stayed within 0..its quantity, that the stock account equals the layers' value and that every posting
 //    balances. Same-run baseline: the same invoices with service lines only (no stock), through the same loop.
 //    Target: >= 200 issued invoices/s.
+// 1b. Stock write-offs (the operation writer's FIFO take, line by line) of the same shape: 3 lines of items whose layers
+//    hold 1 unit each, BENCH_CONNECTIONS clients for BENCH_SECONDS, checked like 1. Same-run baseline: receipts of the
+//    same 3 lines into another warehouse (the same operation writer and posting, no FIFO).
 // 2. inventory/stock/levels over 100,000 items x 3 warehouses (300,000 balances, seeded in SQL as one migration
 //    operation with its movements and layers), sequential requests: today (the balances as they are) and a past
 //    date (balances less later movements). Same-run baseline: catalog/items/list over the same 100,000 items.
 //    Target: p50 < 200 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 16), BENCH_ITEMS (default 100000), BENCH_REQUESTS
-// (default 30 per case), BENCH_PARTS (issue, levels or both; default both), DATABASE_URL (else embedded PostgreSQL).
+// (default 30 per case), BENCH_PARTS (issue, writeoff, levels, comma-separated; default all three), DATABASE_URL (else embedded PostgreSQL).
 import { benchDatabase, benchTenant, startBenchApi, stopChild, closedLoop, jsonPoster } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const itemCount = Number(process.env.BENCH_ITEMS ?? 100_000);
 const requests = Number(process.env.BENCH_REQUESTS ?? 30);
-const parts = (process.env.BENCH_PARTS ?? "issue,levels").split(",");
+const parts = (process.env.BENCH_PARTS ?? "issue,writeoff,levels").split(",");
 const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
@@ -115,6 +118,72 @@ if (parts.includes("issue")) {
   );
   console.log("target: >= 200 issued invoices/s");
   if (!consistent) process.exitCode = 1;
+}
+
+/** Layers within bounds, the stock account equal to the layers' value, every posting balanced. */
+async function stockConsistency() {
+  const { rows } = await db.raw(
+    `select (select count(*) from stock_layers where company_id = :c and (remaining_quantity < 0 or remaining_quantity > quantity))::int as bad_layers,
+            (select coalesce(sum(remaining_value), 0) from stock_layers where company_id = :c)::text as layers_value,
+            (select coalesce(sum(debit - credit), 0) from journal_entries where company_id = :c and account_code = '2040')::text as stock_account,
+            (select sum(debit)::text from journal_entries where company_id = :c) as d,
+            (select sum(credit)::text from journal_entries where company_id = :c) as cr`,
+    { c: account.companyId },
+  );
+  const r = rows[0];
+  return { ...r, consistent: r.bad_layers === 0 && Number(r.layers_value) === Number(r.stock_account) && r.d === r.cr };
+}
+
+if (parts.includes("writeoff")) {
+  // ----- 1b. write-offs that take stock across layers (the operation writer's take) ------------------------------
+  const ITEMS = 30;
+  for (let p = 0; p < ITEMS; p++)
+    await call("/v1/catalog/items/create", { code: `Q${p}`, name: `Nurašoma prekė ${p}`, type: "product", unit: "vnt.", vatRatePercent: "21" });
+  // Enough one-unit layers in W1 for every write-off of the run (6.5 units each, up to 400/s), costs differing.
+  const layersPerItem = Number(process.env.BENCH_LAYERS_PER_ITEM ?? Math.ceil(((seconds + 2) * 400 * 6.5) / ITEMS));
+  const allLines = Array.from({ length: layersPerItem * ITEMS }, (_, k) => ({ itemCode: `Q${k % ITEMS}`, quantity: "1", unitCost: `${10 + (k % 13)}.333333` }));
+  for (let start = 0; start < allLines.length; start += 500) {
+    process.stdout.write(`\rreceiving layers ${start}/${allLines.length}`);
+    await call("/v1/inventory/stock/receive", {
+      warehouseCode: "W1",
+      date: "2026-03-01",
+      counterAccountCode: "4430",
+      lines: allLines.slice(start, start + 500),
+    });
+  }
+  console.log(`\rreceived ${layersPerItem} one-unit layers of each of ${ITEMS} items`);
+  let next = 0;
+  const lines = () => {
+    const n = next++;
+    return [0, 1, 2].map((k) => ({ itemCode: `Q${(n * 3 + k) % ITEMS}`, quantity: k === 0 ? "2.5" : "2" }));
+  };
+  const writeOff = async () => {
+    await call("/v1/inventory/stock/write-off", { warehouseCode: "W1", date: "2026-03-10", lines: lines() });
+  };
+  const receipt = async () => {
+    await call("/v1/inventory/stock/receive", {
+      warehouseCode: "W2",
+      date: "2026-03-10",
+      counterAccountCode: "4430",
+      lines: lines().map((l) => ({ ...l, unitCost: "10.333333" })),
+    });
+  };
+  await loop(2, writeOff); // warm-up
+  await db.raw("analyze");
+  const baseline = await loop(seconds, receipt);
+  const taken = await loop(seconds, writeOff);
+  const r = await stockConsistency();
+  console.log(`\ninventory/stock/write-off, 3 lines each taking FIFO from one-unit layers, ${connections} clients, ${seconds} s`);
+  console.log(
+    `baseline: receipts of the same 3 lines (no FIFO): ${baseline.perSecond.toFixed(0)}/s   p50 ${baseline.p50.toFixed(1)} ms   p99 ${baseline.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `write-offs: ${taken.perSecond.toFixed(0)}/s   p50 ${taken.p50.toFixed(1)} ms   p99 ${taken.p99.toFixed(1)} ms   ratio to baseline ${(taken.perSecond / baseline.perSecond).toFixed(2)}`,
+  );
+  console.log(
+    `layers within bounds: ${r.bad_layers === 0}; stock account ${r.stock_account} = layers ${r.layers_value}: ${Number(r.layers_value) === Number(r.stock_account)}; postings balance: ${r.d === r.cr}`,
+  );
+  if (!r.consistent) process.exitCode = 1;
 }
 
 if (parts.includes("levels")) {
