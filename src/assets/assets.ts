@@ -4,6 +4,7 @@
 // its remaining value over its remaining months.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { AssetGroupsRow, FixedAssetsRow, JournalTransactionsRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, MAX_MONEY, formatDecimal } from "../shared/decimal.js";
 import { ApiError, conflict, notFound, validationError, type FieldErrors } from "../shared/errors.js";
@@ -35,11 +36,11 @@ export function addMonths(month: string, months: number): string {
  * months − 1; null without depreciation to date. The monthly run never depreciates it for that month or an earlier
  * one (src/assets/depreciation.ts), and it cannot be disposed of before it.
  */
-export function openingDepreciatedThrough(row: Record<string, any>): string | null {
+export function openingDepreciatedThrough(row: Pick<FixedAssetsRow, "opening_depreciated_months" | "depreciation_start_date">): string | null {
   return row.opening_depreciated_months > 0 ? addMonths(yearMonth(row.depreciation_start_date), row.opening_depreciated_months - 1) : null;
 }
 
-export function assetToApi(row: Record<string, any>): FixedAsset {
+export function assetToApi(row: FixedAssetsRow): FixedAsset {
   const cost = new Decimal(row.acquisition_cost);
   const salvage = new Decimal(row.salvage_value);
   const accumulated = new Decimal(row.accumulated_depreciation);
@@ -67,22 +68,23 @@ export function assetToApi(row: Record<string, any>): FixedAsset {
     netBookValue: money(disposed ? new Decimal(0) : cost.minus(accumulated)),
     lastDepreciatedMonth: row.last_depreciated_month ? yearMonth(row.last_depreciated_month) : null,
     status: row.status,
+    // A disposed asset has all of these (fixed_assets_disposal_complete).
     disposal: disposed
       ? {
-          date: row.disposal_date,
-          proceeds: money(row.disposal_proceeds),
+          date: row.disposal_date!,
+          proceeds: money(row.disposal_proceeds!),
           accountCode: row.disposal_account_code,
-          gainOrLoss: money(row.disposal_gain),
-          journalTransactionId: row.disposal_transaction_id,
+          gainOrLoss: money(row.disposal_gain!),
+          journalTransactionId: row.disposal_transaction_id!,
         }
       : null,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
-export async function findAsset(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("fixed_assets").where({ company_id: companyId, id }).first();
+export async function findAsset(db: Db, companyId: string, id: string, forUpdate = false): Promise<FixedAssetsRow> {
+  const query = db<FixedAssetsRow>("fixed_assets").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The fixed asset", "fixed_asset.not_found", { id });
   return row;
@@ -163,13 +165,13 @@ async function checkFigures(db: Db, companyId: string, f: Figures) {
       { usefulLifeMonths: [`leaves ${money(remaining)} to one month; a month's depreciation must stay below ${MAX_MONEY}`] },
     );
   }
-  const group = await db("asset_groups").where({ company_id: companyId, code: f.groupCode }).forShare().first("code");
+  const group = await db<AssetGroupsRow>("asset_groups").where({ company_id: companyId, code: f.groupCode }).forShare().first("code");
   if (!group)
     throw unprocessableFields(`There is no asset group ${f.groupCode}.`, "fixed_asset.group_unknown", {
       groupCode: [`asset group ${f.groupCode} does not exist`],
     });
   if (f.sourceTransactionId) {
-    const tx = await db("journal_transactions").where({ company_id: companyId, id: f.sourceTransactionId }).first("id");
+    const tx = await db<JournalTransactionsRow>("journal_transactions").where({ company_id: companyId, id: f.sourceTransactionId }).first("id");
     if (!tx) {
       throw unprocessableFields(`There is no journal transaction ${f.sourceTransactionId}.`, "fixed_asset.source_transaction_unknown", {
         sourceTransactionId: ["names no journal transaction of the company"],
@@ -215,7 +217,7 @@ async function mapCodeTaken<T>(code: string, work: () => Promise<T>): Promise<T>
 
 export async function createAsset(trx: Db, companyId: string, input: CreateInput): Promise<FixedAsset> {
   openingPair(input);
-  const group = await trx("asset_groups").where({ company_id: companyId, code: input.groupCode }).first("default_useful_life_months");
+  const group = await trx<AssetGroupsRow>("asset_groups").where({ company_id: companyId, code: input.groupCode }).first("default_useful_life_months");
   if (!group)
     throw unprocessableFields(`There is no asset group ${input.groupCode}.`, "fixed_asset.group_unknown", {
       groupCode: [`asset group ${input.groupCode} does not exist`],
@@ -231,7 +233,7 @@ export async function createAsset(trx: Db, companyId: string, input: CreateInput
     accumulatedDepreciation: input.accumulatedDepreciation ?? "0",
     depreciatedMonths: input.depreciatedMonths ?? 0,
   });
-  const [row] = await mapCodeTaken(input.code, () =>
+  const [row]: FixedAssetsRow[] = await mapCodeTaken(input.code, () =>
     trx("fixed_assets")
       .insert({ company_id: companyId, code: input.code, name: input.name, description: input.description ?? null, ...columns })
       .returning("*"),
@@ -295,7 +297,7 @@ export async function updateAsset(trx: Db, companyId: string, input: UpdateInput
       ...opening,
     });
   }
-  const [row] = await trx("fixed_assets")
+  const [row]: FixedAssetsRow[] = await trx("fixed_assets")
     .where({ company_id: companyId, id: current.id })
     .update({
       name: input.name ?? current.name,
@@ -330,7 +332,7 @@ const listSpec: ListSpec = {
 };
 
 export async function listAssets(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("fixed_assets").where("company_id", companyId), listSpec, request, ["*"]);
+  const result = await runList<FixedAssetsRow>(db, () => db("fixed_assets").where("company_id", companyId), listSpec, request, ["*"]);
   const totals = result.totals && Object.fromEntries(Object.entries(result.totals).map(([k, v]) => [k, money(v)]));
   return { ...result, rows: result.rows.map(assetToApi), ...(totals ? { totals } : {}) };
 }

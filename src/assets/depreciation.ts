@@ -13,6 +13,7 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
+import type { AssetDepreciationLinesRow, AssetDepreciationRunTransactionsRow, AssetDepreciationRunsRow, AssetGroupsRow, FixedAssetsRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { ApiError, conflict } from "../shared/errors.js";
@@ -46,16 +47,11 @@ export async function lastPostedMonth(db: Db, companyId: string): Promise<string
 }
 
 /** A row of asset_depreciation_runs. */
-export interface RunRow {
-  run_no: number;
-  asset_count: number;
-  posted_at: Date | string;
-  reversed_at: Date | string | null;
-}
+export type RunRow = AssetDepreciationRunsRow;
 
 /** The month's live run (posted, not reversed), or undefined. */
 export async function liveRun(db: Db, companyId: string, month: string, forUpdate = false): Promise<RunRow | undefined> {
-  const query = db("asset_depreciation_runs")
+  const query = db<AssetDepreciationRunsRow>("asset_depreciation_runs")
     .where({ company_id: companyId, month: firstDay(month) })
     .whereNull("reversed_at")
     .first();
@@ -63,8 +59,8 @@ export async function liveRun(db: Db, companyId: string, month: string, forUpdat
 }
 
 /** The journal transactions of a run, in order. */
-export async function runTransactions(db: Db, companyId: string, month: string, runNo: number): Promise<Record<string, any>[]> {
-  return db("asset_depreciation_run_transactions")
+export async function runTransactions(db: Db, companyId: string, month: string, runNo: number): Promise<AssetDepreciationRunTransactionsRow[]> {
+  return db<AssetDepreciationRunTransactionsRow>("asset_depreciation_run_transactions")
     .where({ company_id: companyId, month: firstDay(month), run_no: runNo })
     .orderBy("part");
 }
@@ -132,6 +128,14 @@ const POST_SQL = `
   )
   ${GROUPS_OF("amounts")}`;
 
+/** A row of AMOUNTS' `amounts`: an asset due in the month, with its group's accounts and the month's amount. */
+type AmountRow = Pick<FixedAssetsRow, "id" | "code" | "group_code" | "accumulated_depreciation" | "depreciated_months"> &
+  Pick<AssetGroupsRow, "expense_account_code" | "depreciation_account_code"> & { remaining: string; months_left: number; amount: string };
+
+/** A posted asset of a run, with the figures its line left. */
+type PostedAssetRow = Pick<AssetDepreciationLinesRow, "asset_id" | "group_code" | "amount" | "accumulated_after" | "depreciated_months_after"> &
+  Pick<FixedAssetsRow, "code" | "acquisition_cost" | "salvage_value">;
+
 interface GroupRow {
   group_code: string;
   expense_account_code: string;
@@ -173,7 +177,7 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
     const lines = db("asset_depreciation_lines as l").where({ "l.company_id": companyId, "l.month": firstDay(month), "l.run_no": run.run_no });
     const groups = await postedGroups(db, companyId, month, run.run_no);
     const transactions = await runTransactions(db, companyId, month, run.run_no);
-    const assets = await lines
+    const assets: PostedAssetRow[] = await lines
       .clone()
       .join("fixed_assets as a", function () {
         this.on("a.company_id", "l.company_id").andOn("a.id", "l.asset_id");
@@ -198,7 +202,7 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
       })),
     };
   }
-  const rows = await preparedQuery<Record<string, any>>(db, "assets_depreciation_preview", PREVIEW_SQL, [companyId, firstDay(month)]);
+  const rows = await preparedQuery<AmountRow>(db, "assets_depreciation_preview", PREVIEW_SQL, [companyId, firstDay(month)]);
   const groups = new Map<string, GroupRow>();
   for (const r of rows) {
     const key = [r.group_code, r.expense_account_code, r.depreciation_account_code].join("\u0000");
@@ -216,7 +220,7 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
   const sorted = [...groups.values()].sort((a, b) => (a.group_code < b.group_code ? -1 : a.group_code > b.group_code ? 1 : 0));
   return {
     ...runToApi(month, sorted, null),
-    assets: rows.map((r: Record<string, any>) => {
+    assets: rows.map((r) => {
       const after = new Decimal(r.accumulated_depreciation).plus(r.amount);
       return {
         assetId: r.id,
@@ -233,7 +237,7 @@ export async function previewDepreciation(db: Db, companyId: string, month: stri
 
 /** What a posted run of a month holds per group. */
 export function postedGroups(db: Db, companyId: string, month: string, runNo: number): Promise<GroupRow[]> {
-  return preparedQuery<GroupRow & Record<string, unknown>>(db, "assets_depreciation_posted_groups", POSTED_GROUPS_SQL, [companyId, firstDay(month), runNo]);
+  return preparedQuery<GroupRow>(db, "assets_depreciation_posted_groups", POSTED_GROUPS_SQL, [companyId, firstDay(month), runNo]);
 }
 
 /**
@@ -275,7 +279,7 @@ export async function postMonth(trx: Db, companyId: string, keyId: string, month
 
   let groups: GroupRow[];
   try {
-    groups = await preparedQuery<GroupRow & Record<string, unknown>>(trx, "assets_depreciation_post", POST_SQL, [companyId, firstDay(month), keyId]);
+    groups = await preparedQuery<GroupRow>(trx, "assets_depreciation_post", POST_SQL, [companyId, firstDay(month), keyId]);
   } catch (error) {
     // Without the company's lock (which every caller takes) two posts of a month would meet here.
     const violated = uniqueViolation(error);

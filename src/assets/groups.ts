@@ -3,6 +3,7 @@
 // posting rule's account at the time the group is created.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { AssetGroupsRow, FixedAssetsRow, LedgerAccountsRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { accountForRule } from "../ledger/index.js";
 import { ApiError, conflict, notFound, type FieldErrors } from "../shared/errors.js";
@@ -14,7 +15,10 @@ type UpdateInput = components["schemas"]["Assets.AssetGroupUpdateRequest"];
 
 const ASSET_COUNT = "(select count(*)::int from fixed_assets a where a.company_id = asset_groups.company_id and a.group_code = asset_groups.code)";
 
-export function groupToApi(row: Record<string, any>): AssetGroup {
+/** A group with the count of its assets (ASSET_COUNT; none on a group just created). */
+type GroupRow = AssetGroupsRow & { asset_count?: number };
+
+export function groupToApi(row: GroupRow): AssetGroup {
   return {
     id: row.id,
     code: row.code,
@@ -24,8 +28,8 @@ export function groupToApi(row: Record<string, any>): AssetGroup {
     expenseAccountCode: row.expense_account_code,
     defaultUsefulLifeMonths: row.default_useful_life_months,
     assetCount: row.asset_count ?? 0,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -34,8 +38,8 @@ const groupQuery = (db: Db, companyId: string) =>
     .where("company_id", companyId)
     .select("*", db.raw(`${ASSET_COUNT} as asset_count`));
 
-export async function findGroup(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("asset_groups").where({ company_id: companyId, id }).first();
+export async function findGroup(db: Db, companyId: string, id: string, forUpdate = false): Promise<AssetGroupsRow> {
+  const query = db<AssetGroupsRow>("asset_groups").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The asset group", "asset_group.not_found", { id });
   return row;
@@ -50,7 +54,7 @@ const ACCOUNT_FIELDS = {
 /** Every account named must exist, be postable and of its field's type; cost and accumulated depreciation differ. */
 async function checkAccounts(db: Db, companyId: string, accounts: Partial<Record<keyof typeof ACCOUNT_FIELDS, string>>): Promise<void> {
   const codes = Object.values(accounts).filter((c): c is string => c !== undefined);
-  const rows: { code: string; type: string; is_postable: boolean }[] = await db("ledger_accounts")
+  const rows = await db<LedgerAccountsRow>("ledger_accounts")
     .where("company_id", companyId)
     .whereIn("code", codes)
     .forShare()
@@ -91,7 +95,7 @@ async function mapCodeTaken<T>(code: string, work: () => Promise<T>): Promise<T>
 export async function createGroup(trx: Db, companyId: string, input: CreateInput): Promise<AssetGroup> {
   const expenseAccountCode = input.expenseAccountCode ?? (await accountForRule(trx, companyId, "assets.depreciationExpense"));
   await checkAccounts(trx, companyId, { assetAccountCode: input.assetAccountCode, depreciationAccountCode: input.depreciationAccountCode, expenseAccountCode });
-  const [row] = await mapCodeTaken(input.code, () =>
+  const [row]: AssetGroupsRow[] = await mapCodeTaken(input.code, () =>
     trx("asset_groups")
       .insert({
         company_id: companyId,
@@ -108,7 +112,7 @@ export async function createGroup(trx: Db, companyId: string, input: CreateInput
 }
 
 export async function getGroup(db: Db, companyId: string, id: string): Promise<AssetGroup> {
-  const row = await groupQuery(db, companyId).andWhere("id", id).first();
+  const row: GroupRow | undefined = await groupQuery(db, companyId).andWhere("id", id).first();
   if (!row) throw notFound("The asset group", "asset_group.not_found", { id });
   return groupToApi(row);
 }
@@ -119,7 +123,7 @@ export async function updateGroup(trx: Db, companyId: string, input: UpdateInput
     (input.assetAccountCode !== undefined && input.assetAccountCode !== current.asset_account_code) ||
     (input.depreciationAccountCode !== undefined && input.depreciationAccountCode !== current.depreciation_account_code);
   if (movesAccounts) {
-    const used = await trx("fixed_assets").where({ company_id: companyId, group_code: current.code }).first("id");
+    const used = await trx<FixedAssetsRow>("fixed_assets").where({ company_id: companyId, group_code: current.code }).first("id");
     if (used) {
       throw conflict(
         `The group ${current.code} has assets; its cost and accumulated-depreciation accounts hold what was posted for them and cannot change.`,
@@ -166,6 +170,6 @@ const listSpec: ListSpec = {
 };
 
 export async function listGroups(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db.from(groupQuery(db, companyId).as("g")), listSpec, request, ["*"]);
+  const result = await runList<GroupRow>(db, () => db.from(groupQuery(db, companyId).as("g")), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(groupToApi) };
 }
