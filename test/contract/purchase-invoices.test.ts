@@ -5,8 +5,11 @@
 // register, drafts-only edits, a locked month, list, tenancy and scopes.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid } from "../support/expect.js";
+import { world, type World } from "../support/world.js";
+import { keyWith } from "../support/keys.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,58 +17,35 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const CREATE = "/v1/purchases/invoices/create";
-const UPDATE = "/v1/purchases/invoices/update";
-const DELETE = "/v1/purchases/invoices/delete";
-const REGISTER = "/v1/purchases/invoices/register";
-const GET = "/v1/purchases/invoices/get";
-const LIST = "/v1/purchases/invoices/list";
+type CreateBody = RequestBody<"purchases_invoices_create">;
 
-interface World {
-  companyId: string;
-  rules: Record<string, string>;
-  /** The typed SDK on the company, as integrators call it. */
-  api: Awaited<ReturnType<Harness["tenant"]>>["api"];
-  call(path: string, body: unknown, extra?: Partial<RequestOptions>): Promise<ApiResponse>;
-}
+type PurchasesWorld = World & { rules: Record<string, string> };
 
 /** A tenant with the lt-standard chart, a supplier TIEKEJAS (30-day term), a customer-only partner; the rules' accounts. */
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w = {
-    companyId: t.companyId,
-    api: t.api,
-    rules: {} as Record<string, string>,
-    call: (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...o, ...extra }),
-  };
-  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  await ok(w, "/v1/partners/create", {
-    name: "Tiekėjas UAB",
-    code: "TIEKEJAS",
-    isCustomer: false,
-    isSupplier: true,
-    paymentTermDays: 30,
-    vatCode: "DE123456789",
-    countryCode: "DE",
+async function purchasesWorld(): Promise<PurchasesWorld> {
+  const w = await world(h, {
+    partners: [
+      { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true, paymentTermDays: 30, vatCode: "DE123456789", countryCode: "DE" },
+      { name: "Pirkėjas", code: "PIRKEJAS" },
+      { name: "Vietinis tiekėjas UAB", code: "LTTIEK", isCustomer: false, isSupplier: true, countryCode: "LT" },
+      { name: "US Supplier Inc.", code: "USTIEK", isCustomer: false, isSupplier: true, countryCode: "US" },
+    ],
+    items: [
+      { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" },
+      { code: "PASL", name: "Paslauga", type: "service", unit: "val.", vatRatePercent: "21" },
+    ],
   });
-  await ok(w, "/v1/partners/create", { name: "Pirkėjas", code: "PIRKEJAS" });
-  await ok(w, "/v1/partners/create", { name: "Vietinis tiekėjas UAB", code: "LTTIEK", isCustomer: false, isSupplier: true, countryCode: "LT" });
-  await ok(w, "/v1/partners/create", { name: "US Supplier Inc.", code: "USTIEK", isCustomer: false, isSupplier: true, countryCode: "US" });
-  await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
-  await ok(w, "/v1/catalog/items/create", { code: "PASL", name: "Paslauga", type: "service", unit: "val.", vatRatePercent: "21" });
-  const rules = await ok(w, "/v1/ledger/posting-rules/list", { pageSize: 100 });
-  w.rules = Object.fromEntries(rules.rows.map((r: { rule: string; accountCode: string }) => [r.rule, r.accountCode]));
-  return w;
+  const rules = await w.api.ledger.postingRules.list({ pageSize: 100 });
+  return { ...w, rules: Object.fromEntries(rules.rows.map((r) => [r.rule, r.accountCode])) };
 }
 
 const line = (over: Record<string, unknown> = {}) => ({ description: "Prekės", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21", ...over });
 let docSeq = 0;
-const draft = (w: World, over: Record<string, unknown> = {}) =>
-  ok(w, CREATE, { partnerCode: "TIEKEJAS", documentNumber: `INV-${++docSeq}`, documentDate: "2026-03-10", lines: [line()], ...over });
-const registered = async (w: World, over: Record<string, unknown> = {}) => ok(w, REGISTER, { id: (await draft(w, over)).id });
+const draft = (w: PurchasesWorld, over: Record<string, unknown> = {}) =>
+  w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: `INV-${++docSeq}`, documentDate: "2026-03-10", lines: [line()], ...over });
+const registered = async (w: PurchasesWorld, over: Record<string, unknown> = {}) => w.api.purchases.invoices.register({ id: (await draft(w, over)).id });
 
-const journalOf = async (w: World, transactionId: string) =>
+const journalOf = async (w: PurchasesWorld, transactionId: string | null) =>
   (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [
     e.account_code,
     new Decimal(e.debit).toFixed(2),
@@ -73,11 +53,11 @@ const journalOf = async (w: World, transactionId: string) =>
     e.partner_code,
     e.currency,
   ]);
-const rows = (w: World) => h.db("purchase_invoices").where({ company_id: w.companyId });
+const rows = (w: PurchasesWorld) => h.db("purchase_invoices").where({ company_id: w.companyId });
 
 describe("create (draft)", () => {
   test("a draft: due date from the supplier's term, standard treatment, no posting; the supplier's number is unique per supplier", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const d = await draft(w, { documentNumber: "A-1" });
     expect(d).toMatchObject({
       type: "invoice",
@@ -94,21 +74,21 @@ describe("create (draft)", () => {
       rate: null,
       lines: [{ lineNo: 1, vatDeductible: true, expenseAccountCode: null, vatClassifier: "PVM1", netAmount: "100.00" }],
     });
-    expectError(
-      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "A-1", documentDate: "2026-03-11", lines: [line()] }),
+    await expectApiError(
+      w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "A-1", documentDate: "2026-03-11", lines: [line()] }),
       409,
       "conflict",
       "purchase_invoice.document_number_taken",
     );
-    await ok(w, "/v1/partners/create", { name: "Kitas tiekėjas", code: "KITAS", isSupplier: true });
+    await w.api.partners.create({ name: "Kitas tiekėjas", code: "KITAS", isSupplier: true });
     await draft(w, { partnerCode: "KITAS", documentNumber: "A-1" });
     expect(await rows(w)).toHaveLength(2);
     const other = await draft(w, { documentNumber: "A-2" });
-    expectError(await w.call(UPDATE, { id: other.id, documentNumber: "A-1" }), 409, "conflict", "purchase_invoice.document_number_taken");
+    await expectApiError(w.api.purchases.invoices.update({ id: other.id, documentNumber: "A-1" }), 409, "conflict", "purchase_invoice.document_number_taken");
     expect((await h.db("purchase_invoices").where({ id: other.id }).first()).document_number).toBe("A-2");
   });
 
-  test.each([
+  test.each<[string, Partial<CreateBody>, string]>([
     ["a partner that is not a supplier", { partnerCode: "PIRKEJAS" }, "purchase_invoice.partner_not_supplier"],
     ["an unknown partner", { partnerCode: "NERA" }, "purchase_invoice.partner_unknown"],
     ["an income account as the cost", { lines: [line({ expenseAccountCode: "5000" })] }, "purchase_invoice.account_invalid"],
@@ -121,9 +101,9 @@ describe("create (draft)", () => {
     ["the 9% rate in 2026", { lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] }, "vat_classifier.not_valid_on_date"],
     ["a due date before the document date", { dueDate: "2026-03-01" }, "purchase_invoice.due_before_document"],
   ])("%s -> 422, nothing stored", async (_name, over, key) => {
-    const w = await world();
-    expectError(
-      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", lines: [line()], ...over }),
+    const w = await purchasesWorld();
+    await expectApiError(
+      w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", lines: [line()], ...over }),
       422,
       "unprocessable",
       key,
@@ -135,7 +115,7 @@ describe("create (draft)", () => {
 
 describe("register: the posting of each VAT treatment", () => {
   test("standard: cost per account, input VAT, payable for the gross with the partner", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w, { lines: [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "40" })] });
     expect(inv).toMatchObject({
       status: "registered",
@@ -156,7 +136,7 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("non-deductible VAT goes to the non-deductible VAT rule's account; deductible VAT stays input VAT", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w, { lines: [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatDeductible: false })] });
     // VAT 31.50 on 150.00, shared by net: 21.00 deductible, 10.50 not.
     expect(await journalOf(w, inv.journalTransactionId)).toEqual([
@@ -168,7 +148,7 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("reverse charge: the payable is the net; the VAT is self-assessed at the standard rate, input and output, under the acquisition's classifier", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     // A service from a German VAT payer: PVM21 (not PVM1, an ordinary domestic supply); the rate left out is 21%.
     const inv = await registered(w, {
       vatTreatment: "reverse_charge",
@@ -186,7 +166,7 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("import: no VAT on the document (it is paid at customs); lines default to 0%", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w, {
       vatTreatment: "import",
       lines: [{ description: "Įranga", quantity: "2", unitPriceExclVat: "300", vatClassifier: "PVM5" }],
@@ -199,8 +179,8 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("foreign currency at the company's rate of the document date: the exact entries, each side summing to the payable in EUR", async () => {
-    const w = await world();
-    await ok(w, "/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-10", rate: "1.0837" });
+    const w = await purchasesWorld();
+    await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.0837" });
     const inv = await registered(w, { currency: "USD", lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "10", vatDeductible: false })] });
     // Nets 343.33 USD, VAT 72.10 (343.33 × 21% = 72.0993) shared by net: 70.00 deductible, 2.10 not; payable 415.43 USD
     // = 383.34 EUR (415.43 / 1.0837 = 383.3441...). The debits in EUR: 343.33 / 1.0837 = 316.8128 -> 316.81, 70.00 ->
@@ -216,7 +196,7 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("an ECB rate found 3 days back is used and named", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     await h.db("exchange_rates").insert({ currency_code: "SEK", rate_date: "2026-03-06", rate: "11.2345" });
     const inv = await registered(w, { currency: "SEK", documentDate: "2026-03-09", lines: [line({ unitPriceExclVat: "1000" })] });
     // 1210.00 SEK / 11.2345 = 107.7039... EUR.
@@ -225,12 +205,12 @@ describe("register: the posting of each VAT treatment", () => {
   });
 
   test("into a locked month -> 409; no rate -> 422 fx.rate_missing; the draft stays a draft", async () => {
-    const w = await world();
-    await ok(w, "/v1/ledger/periods/lock", { month: "2026-03" });
+    const w = await purchasesWorld();
+    await w.api.ledger.periods.lock({ month: "2026-03" });
     const d = await draft(w);
-    expectError(await w.call(REGISTER, { id: d.id }), 409, "conflict", "period.locked");
+    await expectApiError(w.api.purchases.invoices.register({ id: d.id }), 409, "conflict", "period.locked");
     const usd = await draft(w, { documentDate: "2026-04-10", currency: "CHF" });
-    expectError(await w.call(REGISTER, { id: usd.id }), 422, "unprocessable", "fx.rate_missing");
+    await expectApiError(w.api.purchases.invoices.register({ id: usd.id }), 422, "unprocessable", "fx.rate_missing");
     expect((await rows(w)).map((r) => r.status)).toEqual(["draft", "draft"]);
     expect(await h.db("webhook_events").where({ company_id: w.companyId, event_type: "purchase_invoice.registered" })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(0);
@@ -266,7 +246,7 @@ describe("the VAT classifiers each treatment carries", () => {
       classifier: "PVM16",
     },
   ])("reverse charge, $name", async ({ partner, line: l, classifier }) => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w, { partnerCode: partner, vatTreatment: "reverse_charge", lines: [l] });
     expect(inv.lines.map((x: any) => [x.vatRatePercent, x.vatClassifier])).toEqual([["21.00", classifier]]);
     expect(inv.vatBreakdown).toEqual([{ vatRatePercent: "21.00", vatClassifier: classifier, taxableAmount: "100.00", vatAmount: "21.00" }]);
@@ -280,7 +260,7 @@ describe("the VAT classifiers each treatment carries", () => {
     ]);
   });
 
-  test.each([
+  test.each<{ name: string; over: Partial<CreateBody> & Pick<CreateBody, "lines">; key: string; field: string }>([
     {
       name: "reverse charge, a line without an item and no classifier (goods or services?)",
       over: { vatTreatment: "reverse_charge", lines: [line()] },
@@ -330,10 +310,14 @@ describe("the VAT classifiers each treatment carries", () => {
       field: "lines[1].vatRatePercent",
     },
   ])("$name -> 422 $key naming $field, nothing stored", async ({ over, key, field }) => {
-    const w = await world();
-    const res = await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", ...over });
-    expectError(res, 422, "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await purchasesWorld();
+    const error = await expectApiError(
+      w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", ...over }),
+      422,
+      "unprocessable",
+      key,
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await rows(w)).toHaveLength(0);
   });
 
@@ -353,7 +337,7 @@ describe("the VAT classifiers each treatment carries", () => {
       total: "0.01",
     },
   ])("the rounding cent of a rate shared by PVM16 and PVM21, $name", async ({ nets, vat, total }) => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w, {
       vatTreatment: "reverse_charge",
       lines: [
@@ -377,10 +361,10 @@ describe("the VAT classifiers each treatment carries", () => {
 
 describe("the tax point (supplyDate)", () => {
   test("a December 2025 supply documented on 2026-01-05 keeps 9% PVM2: stored, registered and posted on the document date", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const lines = [line({ vatRatePercent: "9", vatClassifier: "PVM2" })];
-    expectError(
-      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-1", documentDate: "2026-01-05", lines }),
+    await expectApiError(
+      w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "D-1", documentDate: "2026-01-05", lines }),
       422,
       "unprocessable",
       "vat_classifier.not_valid_on_date",
@@ -402,9 +386,17 @@ describe("the tax point (supplyDate)", () => {
       [w.rules["purchases.expense"], "100.00", "0.00", null, null],
       [w.rules["purchases.vatReceivable"], "9.00", "0.00", null, null],
     ]);
-    expect((await ok(w, LIST, { filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] })).rows.map((r: any) => r.id)).toEqual([inv.id]);
-    expectError(
-      await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "D-2", documentDate: "2026-01-05", supplyDate: "2026-01-06", lines: [line()] }),
+    expect((await w.api.purchases.invoices.list({ filter: [{ field: "supplyDate", op: "lte", value: "2025-12-31" }] })).rows.map((r: any) => r.id)).toEqual([
+      inv.id,
+    ]);
+    await expectApiError(
+      w.api.purchases.invoices.create({
+        partnerCode: "TIEKEJAS",
+        documentNumber: "D-2",
+        documentDate: "2026-01-05",
+        supplyDate: "2026-01-06",
+        lines: [line()],
+      }),
       422,
       "unprocessable",
       "purchase_invoice.supply_date_invalid",
@@ -413,11 +405,11 @@ describe("the tax point (supplyDate)", () => {
 });
 
 describe("credit notes", () => {
-  const decemberInvoice = (w: World) =>
+  const decemberInvoice = (w: PurchasesWorld) =>
     registered(w, { documentDate: "2026-01-05", supplyDate: "2025-12-20", lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })] });
 
   test("a credit note of February 2026 on a December 2025 9% invoice carries 9% PVM2 at the invoice's tax point", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await decemberInvoice(w);
     const note = await registered(w, {
       type: "credit_note",
@@ -431,10 +423,10 @@ describe("credit notes", () => {
       [w.rules["purchases.expense"], "0.00", "40.00", null, null],
       [w.rules["purchases.vatReceivable"], "0.00", "3.60", null, null],
     ]);
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ creditedAmount: "43.60", outstanding: "65.40" });
+    expect(await w.api.purchases.invoices.get({ id: inv.id })).toMatchObject({ creditedAmount: "43.60", outstanding: "65.40" });
   });
 
-  test.each([
+  test.each<{ name: string; over: Partial<CreateBody>; key: string; field: string | null }>([
     {
       name: "a pair the invoice does not carry (21% PVM1)",
       over: { lines: [line()] },
@@ -444,34 +436,38 @@ describe("credit notes", () => {
     { name: "a supply date of its own", over: { supplyDate: "2026-01-05" }, key: "purchase_invoice.supply_date_invalid", field: "supplyDate" },
     { name: "another VAT treatment", over: { vatTreatment: "reverse_charge" }, key: "purchase_invoice.credit_target_invalid", field: null },
   ])("$name -> 422 $key, nothing stored", async ({ over, key, field }) => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await decemberInvoice(w);
-    const res = await w.call(CREATE, {
-      type: "credit_note",
-      creditedInvoiceId: inv.id,
-      partnerCode: "TIEKEJAS",
-      documentNumber: "KR-1",
-      documentDate: "2026-02-02",
-      lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })],
-      ...over,
-    });
-    expectError(res, 422, "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors ?? {})).toEqual(field ? [field] : []);
+    const error = await expectApiError(
+      w.api.purchases.invoices.create({
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        partnerCode: "TIEKEJAS",
+        documentNumber: "KR-1",
+        documentDate: "2026-02-02",
+        lines: [line({ vatRatePercent: "9", vatClassifier: "PVM2" })],
+        ...over,
+      }),
+      422,
+      "unprocessable",
+      key,
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(field ? [field] : []);
     expect(await rows(w)).toHaveLength(1);
   });
 
   test("on a paid invoice the credit note carries what the supplier owes back as its outstanding; the invoice stays paid", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w);
     // The bank work records payments; here the settlement columns are set as it sets them.
     await h.db("purchase_invoices").where({ id: inv.id }).update({ paid_amount: "121.00", outstanding: "0.00", status: "paid" });
     const note = await registered(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "50" })] });
     expect(note).toMatchObject({ grossTotal: "60.50", outstanding: "60.50" });
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "paid", creditedAmount: "60.50", outstanding: "0.00" });
+    expect(await w.api.purchases.invoices.get({ id: inv.id })).toMatchObject({ status: "paid", creditedAmount: "60.50", outstanding: "0.00" });
   });
 
   test("registering a credit note emits purchase_invoice.registered with the credit note as it was registered, and nothing for the invoice", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w);
     const before = await h.db("webhook_events").where({ company_id: w.companyId }).whereLike("event_type", "purchase_invoice.%");
     const note = await registered(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "10" })] });
@@ -483,11 +479,11 @@ describe("credit notes", () => {
 
 describe("register: snapshot and idempotency", () => {
   test("the supplier is snapshotted at register; later partner edits change drafts only", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w);
     const partner = await h.db("partners").where({ company_id: w.companyId, code: "TIEKEJAS" }).first();
-    await ok(w, "/v1/partners/update", { id: partner.id, name: "Naujas Tiekėjas GmbH", vatCode: "DE136695976" });
-    expect((await ok(w, GET, { id: inv.id })).partner).toEqual({
+    await w.api.partners.update({ id: partner.id, name: "Naujas Tiekėjas GmbH", vatCode: "DE136695976" });
+    expect((await w.api.purchases.invoices.get({ id: inv.id })).partner).toEqual({
       code: "TIEKEJAS",
       name: "Tiekėjas UAB",
       vatCode: "DE123456789",
@@ -501,12 +497,12 @@ describe("register: snapshot and idempotency", () => {
   });
 
   test("an idempotent retry of register replays the same answer; one posting, one event", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const d = await draft(w);
-    const first = await w.call(REGISTER, { id: d.id }, { idempotencyKey: "register-1" });
-    const replay = await w.call(REGISTER, { id: d.id }, { idempotencyKey: "register-1" });
-    expect([first.status, replay.status, replay.headers.get("x-idempotent-replay")]).toEqual([200, 200, "true"]);
-    expect(replay.body).toEqual(first.body);
+    const first = await w.api.purchases.invoices.register.withResponse({ id: d.id }, { idempotencyKey: "register-1" });
+    const replay = await w.api.purchases.invoices.register.withResponse({ id: d.id }, { idempotencyKey: "register-1" });
+    expect(replay.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.data).toEqual(first.data);
     expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toHaveLength(1);
     expect(await h.db("webhook_events").where({ company_id: w.companyId, event_type: "purchase_invoice.registered" })).toHaveLength(1);
   });
@@ -515,23 +511,23 @@ describe("register: snapshot and idempotency", () => {
     ["a quantity with 5 decimals", { lines: [line({ quantity: "1.00001" })] }, "lines[0].quantity"],
     ["a unit price with 5 decimals", { lines: [line({ unitPriceExclVat: "0.12345" })] }, "lines[0].unitPriceExclVat"],
   ])("%s -> 400 naming the field", async (_name, over, field) => {
-    const w = await world();
-    const res = await w.call(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", ...over });
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await purchasesWorld();
+    const error = await expectApiError(
+      w.api.purchases.invoices.create(invalid({ partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-10", ...over })),
+      400,
+      "validation",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
   });
 });
 
 describe("drafts only, credit notes", () => {
   test("update, delete and register of a registered invoice -> 409 purchase_invoice.not_draft; the database refuses the change too", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w);
-    for (const [path, body] of [
-      [UPDATE, { id: inv.id, notes: "x" }],
-      [DELETE, { id: inv.id }],
-      [REGISTER, { id: inv.id }],
-    ] as const) {
-      expectError(await w.call(path, body), 409, "conflict", "purchase_invoice.not_draft");
+    const invoices = w.api.purchases.invoices;
+    for (const call of [invoices.update({ id: inv.id, notes: "x" }), invoices.delete({ id: inv.id }), invoices.register({ id: inv.id })]) {
+      await expectApiError(call, 409, "conflict", "purchase_invoice.not_draft");
     }
     await expect(h.db("purchase_invoices").where({ id: inv.id }).update({ net_total: "1" })).rejects.toThrow(/cannot be changed/);
     const lines = await h.db("purchase_invoice_lines").where({ invoice_id: inv.id }).orderBy("line_no");
@@ -544,7 +540,7 @@ describe("drafts only, credit notes", () => {
   });
 
   test("a credit note posts the opposite and lowers the invoice's outstanding; more than the gross -> 422", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const inv = await registered(w);
     const note = await registered(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "100" })] });
     expect(await journalOf(w, note.journalTransactionId)).toEqual([
@@ -552,39 +548,40 @@ describe("drafts only, credit notes", () => {
       [w.rules["purchases.expense"], "0.00", "100.00", null, null],
       [w.rules["purchases.vatReceivable"], "0.00", "21.00", null, null],
     ]);
-    expect(await ok(w, GET, { id: inv.id })).toMatchObject({ status: "credited", creditedAmount: "121.00", outstanding: "0.00" });
+    expect(await w.api.purchases.invoices.get({ id: inv.id })).toMatchObject({ status: "credited", creditedAmount: "121.00", outstanding: "0.00" });
     const more = await draft(w, { type: "credit_note", creditedInvoiceId: inv.id, lines: [line({ unitPriceExclVat: "0.01" })] });
-    expectError(await w.call(REGISTER, { id: more.id }), 422, "unprocessable", "purchase_invoice.credit_exceeds_gross");
+    await expectApiError(w.api.purchases.invoices.register({ id: more.id }), 422, "unprocessable", "purchase_invoice.credit_exceeds_gross");
   });
 });
 
 describe("list, tenancy and scopes", () => {
   test("filters and totals; another account sees nothing and gets 404; a purchases:read key cannot register", async () => {
-    const w = await world();
+    const w = await purchasesWorld();
     const a = await registered(w, { documentDate: "2026-01-05" });
     const b = await draft(w, { documentDate: "2026-02-05", vatTreatment: "reverse_charge", lines: [line({ vatClassifier: "PVM21" })] });
-    const list = await ok(w, LIST, { totals: ["grossTotal"], sort: [{ field: "documentDate", dir: "asc" }] });
+    const list = await w.api.purchases.invoices.list({ totals: ["grossTotal"], sort: [{ field: "documentDate", dir: "asc" }] });
     expect(list.rows.map((r: any) => r.id)).toEqual([a.id, b.id]);
     expect(list.totals).toEqual({ grossTotal: "221.00" });
-    expect((await ok(w, LIST, { filter: [{ field: "vatTreatment", op: "eq", value: "reverse_charge" }] })).rows.map((r: any) => r.id)).toEqual([b.id]);
-    const other = await world();
-    expectError(await other.call(GET, { id: a.id }), 404, "not_found", "purchase_invoice.not_found");
-    expectError(await other.call(REGISTER, { id: b.id }), 404, "not_found", "purchase_invoice.not_found");
-    expect((await ok(other, LIST, {})).rows).toEqual([]);
-    const read = await ok(w, "/v1/account/api-keys/create", { name: "read", scopes: ["purchases:read"] });
-    expectError(await h.post(REGISTER, { id: b.id }, { key: read.key, companyId: w.companyId }), 403, "forbidden");
+    expect(
+      (await w.api.purchases.invoices.list({ filter: [{ field: "vatTreatment", op: "eq", value: "reverse_charge" }] })).rows.map((r: any) => r.id),
+    ).toEqual([b.id]);
+    const other = await purchasesWorld();
+    await expectApiError(other.api.purchases.invoices.get({ id: a.id }), 404, "not_found", "purchase_invoice.not_found");
+    await expectApiError(other.api.purchases.invoices.register({ id: b.id }), 404, "not_found", "purchase_invoice.not_found");
+    expect((await other.api.purchases.invoices.list({})).rows).toEqual([]);
+    const read = await w.api.account.apiKeys.create({ name: "read", scopes: ["purchases:read"] });
+    await expectApiError(h.sdk(read.key, w.companyId).purchases.invoices.register({ id: b.id }), 403, "forbidden");
     expect((await h.db("purchase_invoices").where({ id: b.id }).first()).status).toBe("draft");
     // A key with every sales scope reaches nothing of purchases.
-    const sales = await ok(w, "/v1/account/api-keys/create", { name: "sales", scopes: ["sales:read", "sales:write"] });
-    const asSales = { key: sales.key, companyId: w.companyId };
-    expectError(
-      await h.post(CREATE, { partnerCode: "TIEKEJAS", documentNumber: "S-1", documentDate: "2026-03-10", lines: [line()] }, asSales),
+    const sales = (await keyWith(h, w.apiKey, ["sales:read", "sales:write"], { name: "sales", companyId: w.companyId })).api;
+    await expectApiError(
+      sales.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "S-1", documentDate: "2026-03-10", lines: [line()] }),
       403,
       "forbidden",
     );
-    expectError(await h.post(REGISTER, { id: b.id }, asSales), 403, "forbidden");
-    expectError(await h.post(GET, { id: a.id }, asSales), 403, "forbidden");
-    expectError(await h.post(LIST, {}, asSales), 403, "forbidden");
+    await expectApiError(sales.purchases.invoices.register({ id: b.id }), 403, "forbidden");
+    await expectApiError(sales.purchases.invoices.get({ id: a.id }), 403, "forbidden");
+    await expectApiError(sales.purchases.invoices.list({}), 403, "forbidden");
     expect(await rows(w)).toHaveLength(2);
   });
 });
