@@ -129,7 +129,8 @@ function tsType(c: Column): string {
     type = SCALARS[c.type];
     if (!type) throw new Error(`${c.table}.${c.column}: type ${c.type} is not mapped (scripts/gen-rows.ts)`);
   }
-  return c.notNull ? type : `${type} | null`;
+  // `unknown` takes null in already.
+  return c.notNull || type === "unknown" ? type : `${type} | null`;
 }
 
 function render(columns: Column[]): string {

@@ -183,7 +183,7 @@ export interface CatalogItemsRow {
 
 export interface CompaniesRow {
   account_id: string;
-  address: unknown | null;
+  address: unknown;
   base_currency: string;
   code: string;
   country_code: string;
@@ -197,6 +197,43 @@ export interface CompaniesRow {
   phone: string | null;
   updated_at: Date;
   vat_code: string | null;
+}
+
+export interface DeclarationSubmissionFilesRow {
+  company_id: string;
+  content: Buffer;
+  content_type: string;
+  file_name: string;
+  part_number: number;
+  sha256: string;
+  submission_id: string;
+}
+
+export interface DeclarationSubmissionStatusesRow {
+  company_id: string;
+  created_at: Date;
+  key_id: string | null;
+  previous_seq: number | null;
+  previous_status: string | null;
+  registration_number: string | null;
+  seq: number;
+  status: "created" | "submitted" | "accepted" | "rejected";
+  submission_id: string;
+  submitted_on: string | null;
+}
+
+export interface DeclarationSubmissionsRow {
+  company_id: string;
+  created_at: Date;
+  created_by_key_id: string | null;
+  data_type: string;
+  declaration: "lt.fr0600" | "lt.isaf" | "lt.fr0564";
+  id: string;
+  period: string;
+  previous_version: number | null;
+  sha256: string;
+  snapshot: unknown;
+  version: number;
 }
 
 export interface ExchangeRateOverridesRow {
@@ -384,7 +421,7 @@ export interface PartnerBankIbansRow {
 }
 
 export interface PartnersRow {
-  address: unknown | null;
+  address: unknown;
   code: string;
   company_id: string;
   country_code: string | null;
@@ -481,7 +518,7 @@ export interface PurchaseInvoicesRow {
   outstanding: string;
   paid_amount: string;
   partner_code: string;
-  partner_snapshot: unknown | null;
+  partner_snapshot: unknown;
   rate: string | null;
   rate_date: string | null;
   rate_source: "base" | "override" | "ecb" | null;
@@ -573,7 +610,7 @@ export interface SaleInvoicesRow {
   outstanding: string;
   paid_amount: string;
   partner_code: string;
-  partner_snapshot: unknown | null;
+  partner_snapshot: unknown;
   rate: string | null;
   rate_date: string | null;
   rate_source: "base" | "override" | "ecb" | null;
@@ -586,6 +623,12 @@ export interface SaleInvoicesRow {
   updated_at: Date;
   vat_breakdown: unknown;
   vat_total: string;
+}
+
+export interface SchemaDefinitionsRow {
+  applied_at: Date;
+  checksum: string;
+  name: string;
 }
 
 export interface StockBalancesRow {
@@ -763,6 +806,9 @@ export interface Tables {
   bank_transactions: BankTransactionsRow;
   catalog_items: CatalogItemsRow;
   companies: CompaniesRow;
+  declaration_submission_files: DeclarationSubmissionFilesRow;
+  declaration_submission_statuses: DeclarationSubmissionStatusesRow;
+  declaration_submissions: DeclarationSubmissionsRow;
   exchange_rate_overrides: ExchangeRateOverridesRow;
   exchange_rates: ExchangeRatesRow;
   fixed_assets: FixedAssetsRow;
@@ -789,6 +835,7 @@ export interface Tables {
   sale_invoice_open_totals: SaleInvoiceOpenTotalsRow;
   sale_invoice_totals: SaleInvoiceTotalsRow;
   sale_invoices: SaleInvoicesRow;
+  schema_definitions: SchemaDefinitionsRow;
   stock_balances: StockBalancesRow;
   stock_consumptions: StockConsumptionsRow;
   stock_layer_sums: StockLayerSumsRow;
