@@ -2,8 +2,10 @@
 // hierarchy rules (parents are never postable, children share the parent's type, no cycles) and the rules that
 // protect accounts with postings. Every case checks the answer and the rows in ledger_accounts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
-import { expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "../support/world.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";
 
@@ -13,25 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const APPLY = "/v1/ledger/accounts/apply-template";
-const CREATE = "/v1/ledger/accounts/create";
-const GET = "/v1/ledger/accounts/get";
-const LIST = "/v1/ledger/accounts/list";
-const UPDATE = "/v1/ledger/accounts/update";
+type CreateBody = RequestBody<"ledger_accounts_create">;
+
 const TEMPLATE_SIZE = 372; // the AVNT sample chart as lt-standard carries it (test/contract/lt-chart.test.ts checks its content)
 const CLASS_TYPE: Record<string, string> = { "1": "asset", "2": "asset", "3": "equity", "4": "liability", "5": "income", "6": "expense" };
 
-interface World {
-  companyId: string;
-  o: RequestOptions;
-  call(path: string, body: unknown): Promise<ApiResponse>;
-}
-
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  return { companyId: t.companyId, o, call: (path, body) => h.post(path, body, o) };
-}
+/** A tenant without a chart: the suite applies the template or builds its own. */
+const accountsWorld = () => world(h, { chart: false });
 
 const rowsOf = (companyId: string) => h.db("ledger_accounts").where({ company_id: companyId }).orderBy("code");
 const rowOf = (companyId: string, code: string) => h.db("ledger_accounts").where({ company_id: companyId, code }).first();
@@ -39,19 +29,21 @@ const rowOf = (companyId: string, code: string) => h.db("ledger_accounts").where
 describe("apply-template lt-standard", () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
+    w = await accountsWorld();
   });
 
   test("creates the whole chart once, then is idempotent", async () => {
-    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({
-      status: 200,
-      body: { template: "lt-standard", created: TEMPLATE_SIZE, existing: 0 },
+    expect(await w.api.ledger.accounts.applyTemplate({ template: "lt-standard" })).toMatchObject({
+      template: "lt-standard",
+      created: TEMPLATE_SIZE,
+      existing: 0,
     });
     expect(await rowsOf(w.companyId)).toHaveLength(TEMPLATE_SIZE);
     const before = await rowsOf(w.companyId);
-    expect(await w.call(APPLY, { template: "lt-standard" })).toMatchObject({
-      status: 200,
-      body: { template: "lt-standard", created: 0, existing: TEMPLATE_SIZE },
+    expect(await w.api.ledger.accounts.applyTemplate({ template: "lt-standard" })).toMatchObject({
+      template: "lt-standard",
+      created: 0,
+      existing: TEMPLATE_SIZE,
     });
     expect(await rowsOf(w.companyId)).toEqual(before);
   });
@@ -78,13 +70,12 @@ describe("apply-template lt-standard", () => {
     ["1247", "asset", "124"],
     ["999", "equity", null],
   ])("default account %s exists, is a postable %s under %s with LT and EN names", async (code, type, parentCode) => {
-    const res = await w.call(GET, { code });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code, type, isPostable: true, parentCode });
-    expect(res.body.name).toMatch(/\S/);
-    expect(res.body.nameEn).toMatch(/\S/);
-    expect(res.body.nameEn).not.toBe(res.body.name);
-    expect(await rowOf(w.companyId, code)).toMatchObject({ id: res.body.id, type, is_postable: true, name: res.body.name, name_en: res.body.nameEn });
+    const res = await w.api.ledger.accounts.get({ code });
+    expect(res).toMatchObject({ code, type, isPostable: true, parentCode });
+    expect(res.name).toMatch(/\S/);
+    expect(res.nameEn).toMatch(/\S/);
+    expect(res.nameEn).not.toBe(res.name);
+    expect(await rowOf(w.companyId, code)).toMatchObject({ id: res.id, type, is_postable: true, name: res.name, name_en: res.nameEn });
   });
 
   test("every account has an LT and an EN name", async () => {
@@ -112,9 +103,13 @@ describe("apply-template lt-standard", () => {
   });
 
   test("an account that exists already is left untouched and counted as existing", async () => {
-    const v = await world();
-    await ok(v, CREATE, { code: "2410", name: "Mano pirkėjai", type: "asset" });
-    expect((await v.call(APPLY, { template: "lt-standard" })).body).toEqual({ template: "lt-standard", created: TEMPLATE_SIZE - 1, existing: 1 });
+    const v = await accountsWorld();
+    await v.api.ledger.accounts.create({ code: "2410", name: "Mano pirkėjai", type: "asset" });
+    expect(await v.api.ledger.accounts.applyTemplate({ template: "lt-standard" })).toEqual({
+      template: "lt-standard",
+      created: TEMPLATE_SIZE - 1,
+      existing: 1,
+    });
     expect(await rowOf(v.companyId, "2410")).toMatchObject({ name: "Mano pirkėjai", name_en: null, parent_code: null });
     expect(await rowsOf(v.companyId)).toHaveLength(TEMPLATE_SIZE);
   });
@@ -123,10 +118,9 @@ describe("apply-template lt-standard", () => {
     ["unknown template", { template: "us-gaap" }, "template"],
     ["missing template", {}, "template"],
   ])("%s -> 400, nothing created", async (_name, body, field) => {
-    const v = await world();
-    const res = await v.call(APPLY, body);
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toContain(field);
+    const v = await accountsWorld();
+    const error = await expectApiError(v.api.ledger.accounts.applyTemplate(invalid(body)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toContain(field);
     expect(await rowsOf(v.companyId)).toHaveLength(0);
   });
 });
@@ -134,13 +128,12 @@ describe("apply-template lt-standard", () => {
 describe("create and get", () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
+    w = await accountsWorld();
   });
 
   test("create returns the account with its defaults and stores it", async () => {
-    const res = await w.call(CREATE, { code: "A.100", name: "Sąskaita", type: "asset" });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const res = await w.api.ledger.accounts.create({ code: "A.100", name: "Sąskaita", type: "asset" });
+    expect(res).toEqual({
       id: expect.stringMatching(UUID),
       code: "A.100",
       name: "Sąskaita",
@@ -155,23 +148,20 @@ describe("create and get", () => {
       updatedAt: expect.stringMatching(ISO),
     });
     const row = await rowOf(w.companyId, "A.100");
-    expect(row).toMatchObject({ id: res.body.id, name: "Sąskaita", name_en: null, type: "asset", parent_code: null, is_postable: true });
+    expect(row).toMatchObject({ id: res.id, name: "Sąskaita", name_en: null, type: "asset", parent_code: null, is_postable: true });
   });
 
   test("create under a non-postable parent of the same type", async () => {
-    await ok(w, CREATE, { code: "H1", name: "Header", nameEn: "Header EN", type: "liability", isPostable: false });
-    const res = await w.call(CREATE, { code: "H1.1", name: "Child", nameEn: "Child EN", type: "liability", parentCode: "H1" });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code: "H1.1", parentCode: "H1", nameEn: "Child EN", isPostable: true });
+    await w.api.ledger.accounts.create({ code: "H1", name: "Header", nameEn: "Header EN", type: "liability", isPostable: false });
+    const res = await w.api.ledger.accounts.create({ code: "H1.1", name: "Child", nameEn: "Child EN", type: "liability", parentCode: "H1" });
+    expect(res).toMatchObject({ code: "H1.1", parentCode: "H1", nameEn: "Child EN", isPostable: true });
     expect(await rowOf(w.companyId, "H1.1")).toMatchObject({ parent_code: "H1", name_en: "Child EN" });
   });
 
   test("get by id and by code return the same single account", async () => {
-    const created = await ok(w, CREATE, { code: "G1", name: "Get me", type: "income" });
-    const byId = await w.call(GET, { id: created.id });
-    const byCode = await w.call(GET, { code: "G1" });
-    expect(byId).toMatchObject({ status: 200, body: created });
-    expect(byCode).toMatchObject({ status: 200, body: created });
+    const created = await w.api.ledger.accounts.create({ code: "G1", name: "Get me", type: "income" });
+    expect(await w.api.ledger.accounts.get({ id: created.id })).toMatchObject(created);
+    expect(await w.api.ledger.accounts.get({ code: "G1" })).toMatchObject(created);
   });
 
   test.each([
@@ -180,19 +170,19 @@ describe("create and get", () => {
     ["an unknown code", () => ({ code: "NOPE" }), 404, "not_found"],
     ["an unknown id", () => ({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found"],
   ])("get with %s", async (_name, body, status, code) => {
-    const created = await ok(w, CREATE, { code: `G2${status}${code.length}${_name.length}`, name: "X", type: "income" });
-    const res = await w.call(GET, body(created.id));
-    expectError(res, status, code);
+    const created = await w.api.ledger.accounts.create({ code: `G2${status}${code.length}${_name.length}`, name: "X", type: "income" });
+    // The 400 cases send what the contract forbids (exactly one of id and code).
+    await expectApiError(w.api.ledger.accounts.get(invalid(body(created.id))), status, code);
   });
 
   test("another company's account is not found by id or code", async () => {
-    const other = await world();
-    const theirs = await ok(other, CREATE, { code: "THEIRS", name: "Kita", type: "asset" });
-    expectError(await w.call(GET, { id: theirs.id }), 404, "not_found");
-    expectError(await w.call(GET, { code: "THEIRS" }), 404, "not_found");
+    const other = await accountsWorld();
+    const theirs = await other.api.ledger.accounts.create({ code: "THEIRS", name: "Kita", type: "asset" });
+    await expectApiError(w.api.ledger.accounts.get({ id: theirs.id }), 404, "not_found");
+    await expectApiError(w.api.ledger.accounts.get({ code: "THEIRS" }), 404, "not_found");
   });
 
-  test.each([
+  test.each<{ name: string; setup: CreateBody[]; input: CreateBody; status: number; code: string; key: string }>([
     {
       name: "duplicate code",
       setup: [{ code: "D1", name: "First", type: "asset" }],
@@ -226,11 +216,10 @@ describe("create and get", () => {
       key: "ledger_account.type_differs_from_parent",
     },
   ])("create: $name -> $status $key, nothing stored", async ({ setup, input, status, code, key }) => {
-    const v = await world();
-    for (const s of setup) await ok(v, CREATE, s);
+    const v = await accountsWorld();
+    for (const s of setup) await v.api.ledger.accounts.create(s);
     const before = await rowsOf(v.companyId);
-    const res = await v.call(CREATE, input);
-    expectError(res, status, code, key);
+    await expectApiError(v.api.ledger.accounts.create(input), status, code, key);
     expect(await rowsOf(v.companyId)).toEqual(before);
   });
 
@@ -250,16 +239,16 @@ describe("create and get", () => {
     { name: "unknown property", input: { currency: "EUR" }, field: "currency" },
     { name: "isPostable not a boolean", input: { isPostable: "yes" }, field: "isPostable" },
   ])("create validation: $name", async ({ input, ok: accepted, field }) => {
-    const v = await world();
-    const body = { code: "V1", name: "Valid", type: "asset", ...input };
-    const res = await v.call(CREATE, body);
+    const v = await accountsWorld();
+    // Most cases send what the contract forbids.
+    const res = await settle(v.api.ledger.accounts.create(invalid({ code: "V1", name: "Valid", type: "asset", ...input })));
     if (accepted) {
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject(Object.fromEntries(Object.entries(input)));
+      expect(res.data).toMatchObject(Object.fromEntries(Object.entries(input)));
       expect(await rowsOf(v.companyId)).toHaveLength(1);
     } else {
-      expectError(res, 400, "validation");
-      expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+      expect([res.status, res.error?.code]).toEqual([400, "validation"]);
+      expect(Object.keys(res.error?.fieldErrors ?? {})).toEqual([field]);
       expect(await rowsOf(v.companyId)).toHaveLength(0);
     }
   });
@@ -268,7 +257,7 @@ describe("create and get", () => {
 describe("list", () => {
   let w: World;
   beforeAll(async () => {
-    w = await world();
+    w = await accountsWorld();
     for (const a of [
       { code: "1", name: "Turtas", type: "asset", isPostable: false },
       { code: "10", name: "Banko sąskaita", type: "asset", parentCode: "1" },
@@ -276,13 +265,13 @@ describe("list", () => {
       { code: "4", name: "Įsipareigojimai", type: "liability", isPostable: false },
       { code: "40", name: "Tiekėjai", type: "liability", parentCode: "4" },
       { code: "5", name: "Pajamos", type: "income" },
-    ])
-      await ok(w, CREATE, a);
+    ] satisfies CreateBody[])
+      await w.api.ledger.accounts.create(a);
   });
 
-  const codes = (res: ApiResponse) => res.body.rows.map((r: { code: string }) => r.code);
+  const codes = (res: { rows: { code: string }[] }) => res.rows.map((r) => r.code);
 
-  test.each([
+  test.each<{ name: string; body: RequestBody<"ledger_accounts_list">; expected: string[] }>([
     { name: "default order is code", body: {}, expected: ["1", "10", "11", "4", "40", "5"] },
     { name: "code eq", body: { filter: [{ field: "code", op: "eq", value: "40" }] }, expected: ["40"] },
     { name: "name contains (case-insensitive)", body: { filter: [{ field: "name", op: "contains", value: "KAS" }] }, expected: ["11"] },
@@ -312,61 +301,59 @@ describe("list", () => {
       expected: ["11", "10", "1", "5", "40", "4"],
     },
   ])("$name", async ({ body, expected }) => {
-    const res = await w.call(LIST, body);
-    expect(res.status).toBe(200);
-    expect({ codes: codes(res), total: res.body.total }).toEqual({ codes: expected, total: expected.length });
+    const res = await w.api.ledger.accounts.list(body);
+    expect({ codes: codes(res), total: res.total }).toEqual({ codes: expected, total: expected.length });
     const db = await rowsOf(w.companyId);
-    for (const row of res.body.rows)
+    for (const row of res.rows)
       expect(db.find((r) => r.code === row.code)).toMatchObject({ id: row.id, name: row.name, type: row.type, is_postable: row.isPostable });
   });
 
   test("another company's accounts are not listed", async () => {
-    const other = await world();
-    await ok(other, CREATE, { code: "ZZ", name: "Kitos", type: "asset" });
-    expect(codes(await w.call(LIST, { filter: [{ field: "code", op: "eq", value: "ZZ" }] }))).toEqual([]);
+    const other = await accountsWorld();
+    await other.api.ledger.accounts.create({ code: "ZZ", name: "Kitos", type: "asset" });
+    expect(codes(await w.api.ledger.accounts.list({ filter: [{ field: "code", op: "eq", value: "ZZ" }] }))).toEqual([]);
   });
 
   test("an unknown filter field -> 400", async () => {
-    expectError(await w.call(LIST, { filter: [{ field: "balance", op: "eq", value: "1" }] }), 400, "validation");
+    await expectApiError(w.api.ledger.accounts.list(invalid({ filter: [{ field: "balance", op: "eq", value: "1" }] })), 400, "validation");
   });
 });
 
 describe("update", () => {
   test("changes only the fields sent; nameEn null clears it; updatedAt moves", async () => {
-    const w = await world();
-    const created = await ok(w, CREATE, { code: "U1", name: "Old", nameEn: "Old EN", type: "asset" });
+    const w = await accountsWorld();
+    const created = await w.api.ledger.accounts.create({ code: "U1", name: "Old", nameEn: "Old EN", type: "asset" });
     await sleep(20); // so that a moved updatedAt is strictly later
-    const res = await w.call(UPDATE, { code: "U1", name: "New", nameEn: null });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...created, name: "New", nameEn: null, updatedAt: expect.stringMatching(ISO) });
-    expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
+    const res = await w.api.ledger.accounts.update({ code: "U1", name: "New", nameEn: null });
+    expect(res).toEqual({ ...created, name: "New", nameEn: null, updatedAt: expect.stringMatching(ISO) });
+    expect(new Date(res.updatedAt).getTime()).toBeGreaterThan(new Date(created.updatedAt).getTime());
     expect(await rowOf(w.companyId, "U1")).toMatchObject({ name: "New", name_en: null, type: "asset", is_postable: true, parent_code: null });
   });
 
   test("moves an account under a header, changes its type, and back to top level", async () => {
-    const w = await world();
-    await ok(w, CREATE, { code: "HX", name: "Header", type: "expense", isPostable: false });
-    await ok(w, CREATE, { code: "U2", name: "Account", type: "asset" });
-    const moved = await w.call(UPDATE, { code: "U2", type: "expense", parentCode: "HX" });
-    expect(moved).toMatchObject({ status: 200, body: { code: "U2", type: "expense", parentCode: "HX" } });
+    const w = await accountsWorld();
+    await w.api.ledger.accounts.create({ code: "HX", name: "Header", type: "expense", isPostable: false });
+    await w.api.ledger.accounts.create({ code: "U2", name: "Account", type: "asset" });
+    const moved = await w.api.ledger.accounts.update({ code: "U2", type: "expense", parentCode: "HX" });
+    expect(moved).toMatchObject({ code: "U2", type: "expense", parentCode: "HX" });
     expect(await rowOf(w.companyId, "U2")).toMatchObject({ type: "expense", parent_code: "HX" });
-    const top = await w.call(UPDATE, { code: "U2", parentCode: null });
-    expect(top).toMatchObject({ status: 200, body: { parentCode: null, type: "expense" } });
+    const top = await w.api.ledger.accounts.update({ code: "U2", parentCode: null });
+    expect(top).toMatchObject({ parentCode: null, type: "expense" });
     expect(await rowOf(w.companyId, "U2")).toMatchObject({ parent_code: null });
   });
 
   test("an account without postings may become non-postable and postable again", async () => {
-    const w = await world();
-    await ok(w, CREATE, { code: "U3", name: "Account", type: "asset" });
-    expect((await w.call(UPDATE, { code: "U3", isPostable: false })).body.isPostable).toBe(false);
+    const w = await accountsWorld();
+    await w.api.ledger.accounts.create({ code: "U3", name: "Account", type: "asset" });
+    expect((await w.api.ledger.accounts.update({ code: "U3", isPostable: false })).isPostable).toBe(false);
     expect((await rowOf(w.companyId, "U3")).is_postable).toBe(false);
-    expect((await w.call(UPDATE, { code: "U3", isPostable: true })).body.isPostable).toBe(true);
+    expect((await w.api.ledger.accounts.update({ code: "U3", isPostable: true })).isPostable).toBe(true);
     expect((await rowOf(w.companyId, "U3")).is_postable).toBe(true);
   });
 
   // A chart: A (header) > A.1 (header) > A.1.1 (postable); E (header, expense); P (postable, asset, with postings); L (postable, liability).
   async function chart() {
-    const w = await world();
+    const w = await accountsWorld();
     for (const a of [
       { code: "A", name: "A", type: "asset", isPostable: false },
       { code: "A.1", name: "A.1", type: "asset", isPostable: false, parentCode: "A" },
@@ -375,9 +362,9 @@ describe("update", () => {
       { code: "P", name: "P", type: "asset" },
       { code: "L", name: "L", type: "liability" },
       { code: "FREE", name: "FREE", type: "asset" },
-    ])
-      await ok(w, CREATE, a);
-    await ok(w, "/v1/ledger/journal/transactions/create", {
+    ] satisfies CreateBody[])
+      await w.api.ledger.accounts.create(a);
+    await w.api.ledger.journal.transactions.create({
       date: "2026-02-10",
       entries: [
         { accountCode: "P", debit: "10.00" },
@@ -387,7 +374,7 @@ describe("update", () => {
     return w;
   }
 
-  test.each([
+  test.each<{ name: string; input: RequestBody<"ledger_accounts_update">; status: number; code: string; key?: string }>([
     { name: "unknown account", input: { code: "NOPE", name: "x" }, status: 404, code: "not_found", key: "ledger_account.not_found" },
     { name: "parent is itself", input: { code: "A", parentCode: "A" }, status: 422, code: "unprocessable", key: "ledger_account.parent_cycle" },
     {
@@ -425,15 +412,14 @@ describe("update", () => {
   ])("$name -> $status, nothing changes", async ({ input, status, code, key }) => {
     const w = await chart();
     const before = await rowsOf(w.companyId);
-    const res = await w.call(UPDATE, input);
-    expectError(res, status, code, key);
+    await expectApiError(w.api.ledger.accounts.update(input), status, code, key);
     expect(await rowsOf(w.companyId)).toEqual(before);
   });
 
   test("an account with postings may still be renamed", async () => {
     const w = await chart();
-    const res = await w.call(UPDATE, { code: "P", name: "Renamed", type: "asset", isPostable: true });
-    expect(res).toMatchObject({ status: 200, body: { code: "P", name: "Renamed", type: "asset", isPostable: true } });
+    const res = await w.api.ledger.accounts.update({ code: "P", name: "Renamed", type: "asset", isPostable: true });
+    expect(res).toMatchObject({ code: "P", name: "Renamed", type: "asset", isPostable: true });
     expect(await rowOf(w.companyId, "P")).toMatchObject({ name: "Renamed" });
   });
 
@@ -446,9 +432,8 @@ describe("update", () => {
   ])("update validation: $name -> 400", async ({ input, field }) => {
     const w = await chart();
     const before = await rowsOf(w.companyId);
-    const res = await w.call(UPDATE, input);
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const error = await expectApiError(w.api.ledger.accounts.update(invalid(input)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await rowsOf(w.companyId)).toEqual(before);
   });
 });
