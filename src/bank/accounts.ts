@@ -4,6 +4,7 @@
 // account per currency.
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { BankAccountsRow, LedgerAccountsRow } from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { ibanProblem } from "../shared/identifiers.js";
 import { accountForRule } from "../ledger/index.js";
@@ -15,7 +16,7 @@ export type BankAccount = components["schemas"]["Bank.BankAccount"];
 type CreateInput = components["schemas"]["Bank.BankAccountCreateRequest"];
 type UpdateInput = components["schemas"]["Bank.BankAccountUpdateRequest"];
 
-export function bankAccountToApi(row: Record<string, any>): BankAccount {
+export function bankAccountToApi(row: BankAccountsRow): BankAccount {
   return {
     id: row.id,
     name: row.name,
@@ -24,8 +25,8 @@ export function bankAccountToApi(row: Record<string, any>): BankAccount {
     currency: row.currency,
     ledgerAccountCode: row.ledger_account_code,
     active: row.active,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
@@ -38,7 +39,7 @@ function checkIban(iban: string): void {
 }
 
 async function checkLedgerAccount(db: Db, companyId: string, code: string): Promise<void> {
-  const account = await db("ledger_accounts").where({ company_id: companyId, code }).forShare().first("is_postable");
+  const account = await db<LedgerAccountsRow>("ledger_accounts").where({ company_id: companyId, code }).forShare().first("is_postable");
   if (!account?.is_postable) {
     const problem = account ? "takes no postings (a header account)" : "does not exist";
     throw new ApiError("unprocessable", `The ledger account ${code} ${problem}.`, {
@@ -70,7 +71,7 @@ export async function createBankAccount(trx: Db, companyId: string, input: Creat
   }
   const ledgerAccountCode = input.ledgerAccountCode ?? (await accountForRule(trx, companyId, "bank.account"));
   await checkLedgerAccount(trx, companyId, ledgerAccountCode);
-  const [row] = await mapIbanTaken(input.iban, currency, () =>
+  const [row]: BankAccountsRow[] = await mapIbanTaken(input.iban, currency, () =>
     trx("bank_accounts")
       .insert({
         company_id: companyId,
@@ -87,8 +88,8 @@ export async function createBankAccount(trx: Db, companyId: string, input: Creat
 }
 
 /** The bank account `id` of the company; 404 `bank_account.not_found` (also for another company's id). */
-export async function findBankAccount(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("bank_accounts").where({ company_id: companyId, id }).first();
+export async function findBankAccount(db: Db, companyId: string, id: string, forUpdate = false): Promise<BankAccountsRow> {
+  const query = db<BankAccountsRow>("bank_accounts").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The bank account", "bank_account.not_found", { id });
   return row;
@@ -109,7 +110,7 @@ export async function updateBankAccount(trx: Db, companyId: string, input: Updat
     ...(input.ledgerAccountCode !== undefined ? { ledger_account_code: input.ledgerAccountCode } : {}),
     ...(input.active !== undefined ? { active: input.active } : {}),
   };
-  const [row] = await mapIbanTaken(input.iban ?? current.iban, current.currency, () =>
+  const [row]: BankAccountsRow[] = await mapIbanTaken(input.iban ?? current.iban, current.currency, () =>
     trx("bank_accounts")
       .where({ company_id: companyId, id: current.id })
       .update({ ...changes, updated_at: trx.fn.now() })
@@ -133,6 +134,6 @@ const listSpec: ListSpec = {
 };
 
 export async function listBankAccounts(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db("bank_accounts").where("company_id", companyId), listSpec, request, ["*"]);
+  const result = await runList<BankAccountsRow>(db, () => db("bank_accounts").where("company_id", companyId), listSpec, request, ["*"]);
   return { ...result, rows: result.rows.map(bankAccountToApi) };
 }

@@ -48,7 +48,15 @@ const invalid = (path: string, problem: string) =>
     params: { path, problem },
   });
 
-type Node = Record<string, any>;
+/**
+ * An element of the file as this reader walks it (readXml's XmlNode, read leniently): a child may be missing, an
+ * element, a list (the ARRAYS names), or text where an element was expected; a child of text reads as undefined (no
+ * name walked here is a member of a string). Nothing is trusted on the way: every leaf goes through text() or list()
+ * and is checked where it is used.
+ */
+interface Node {
+  readonly [name: string]: Node | undefined;
+}
 /** `line L, column C` of an offset into the file. */
 function lineAndColumn(xml: string, offset: number): string {
   let line = 1;
@@ -72,7 +80,7 @@ const text = (v: unknown): string | undefined => {
   const s = String(v).trim();
   return s === "" ? undefined : s;
 };
-const list = (v: unknown): Node[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+const list = (v: unknown): Node[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v as Node]);
 
 /** A currency code of ISO 4217, as bank/transactions/import requires (`currency.unknown` otherwise). */
 function currencyOf(value: string, path: string): string {
@@ -141,7 +149,10 @@ const DATE = /^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 function dateOf(node: Node | undefined, path: string, required: boolean): string | null {
-  const value = text(node?.Dt) ?? text(node?.DtTm);
+  return dateIn(text(node?.Dt) ?? text(node?.DtTm), path, required);
+}
+/** The date a text starts with (a date, or a date and time). */
+function dateIn(value: string | undefined, path: string, required: boolean): string | null {
   if (value === undefined) {
     if (required) throw invalid(path, "is missing");
     return null;
@@ -268,9 +279,8 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
   const isReversal = text(entry.RvslInd) === "true";
   const entryRef = bounded(text(entry.AcctSvcrRef), 35, `${path}/AcctSvcrRef`);
   const entryRefPath = `${path}/AcctSvcrRef`;
-  const entryDetails = entry.NtryDtls as Node[] | undefined;
-  const details: Node[] =
-    entryDetails === undefined ? [] : entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
+  const entryDetails = list(entry.NtryDtls);
+  const details: Node[] = entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
   const row = (cents: bigint, r: RowText, original: { originalAmount: string | null; originalCurrency: string | null }): TransactionRow => {
     // Each text is bounded by its type; what several of them make together is kept whole up to MAX_REMITTANCE.
     const remittance = r.remittance || null;
@@ -477,8 +487,8 @@ export function parseCamt053(content: Buffer): { version: CamtVersion; statement
         iban: ibanOf(stmt.Acct),
         currency: context.currency,
         foreignCurrency: context.foreign,
-        fromDate: dateOf({ Dt: text(stmt.FrToDt?.FrDtTm) }, `${path}/FrToDt/FrDtTm`, false),
-        toDate: dateOf({ Dt: text(stmt.FrToDt?.ToDtTm) }, `${path}/FrToDt/ToDtTm`, false),
+        fromDate: dateIn(text(stmt.FrToDt?.FrDtTm), `${path}/FrToDt/FrDtTm`, false),
+        toDate: dateIn(text(stmt.FrToDt?.ToDtTm), `${path}/FrToDt/ToDtTm`, false),
         openingBalance: decimal(openingBalance),
         closingBalance: decimal(closingBalance),
         entriesTotal: decimal(entriesTotal),

@@ -8,6 +8,15 @@ import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
+import type {
+  BankAccountsRow,
+  BankAllocationsRow,
+  BankMatchesRow,
+  BankTransactionsRow,
+  LedgerAccountsRow,
+  PurchaseInvoicesRow,
+  SaleInvoicesRow,
+} from "../db/rows.js";
 import { uniqueViolation } from "../db/transaction.js";
 import { Decimal } from "../shared/decimal.js";
 import { lookupRate } from "../reference/index.js";
@@ -25,6 +34,10 @@ type Side = "sale" | "purchase";
 const TABLE: Record<Side, string> = { sale: "sale_invoices", purchase: "purchase_invoices" };
 const OPEN_STATUS: Record<Side, string> = { sale: "issued", purchase: "registered" };
 
+/** A document an allocation settles: a row of TABLE[side]. */
+type Document = SaleInvoicesRow | PurchaseInvoicesRow;
+const isSale = (side: Side, _doc: Document): _doc is SaleInvoicesRow => side === "sale";
+
 interface Allocation {
   index: number;
   side: Side | null;
@@ -34,13 +47,13 @@ interface Allocation {
   flow: Decimal;
   /** What the document's figures move by (above 0), for documents. */
   amount: Decimal;
-  doc?: Record<string, any>;
+  doc?: Document;
   eur?: Decimal;
 }
 
 const fail = (errors: FieldErrors, path: string, message: string) => (errors[path] ??= []).push(message);
 const money = (d: Decimal) => d.toFixed(2);
-const documentNumber = (side: Side, doc: Record<string, any>) => (side === "sale" ? doc.number : doc.document_number) ?? doc.id;
+const documentNumber = (side: Side, doc: Document) => (isSale(side, doc) ? doc.number : doc.document_number) ?? doc.id;
 
 /** Money flows in for a sales invoice and a purchase credit note, out for a purchase invoice and a sales credit note. */
 const flowSign = (side: Side, type: string) => ((side === "sale") === (type === "invoice") ? 1 : -1);
@@ -71,7 +84,7 @@ function parseAllocations(input: MatchInput): Allocation[] {
  * An account allocation may not name the bank account's own ledger account (`bankLedgerCode`): the payment would
  * post the money to that account and straight back, settling nothing while the transaction left the unmatched list.
  */
-async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>, allocations: Allocation[], bankLedgerCode: string): Promise<void> {
+async function loadDocuments(trx: Db, companyId: string, tx: BankTransactionsRow, allocations: Allocation[], bankLedgerCode: string): Promise<void> {
   const errors: FieldErrors = {};
   let key: string | undefined;
   let params: Record<string, unknown> = {};
@@ -85,8 +98,8 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
       .map((a) => a.documentId!)
       .sort();
     if (!ids.length) continue;
-    const rows: Record<string, any>[] = await trx(TABLE[side]).where("company_id", companyId).whereIn("id", ids).orderBy("id").forUpdate();
-    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const rows: Document[] = await trx(TABLE[side]).where("company_id", companyId).whereIn("id", ids).orderBy("id").forUpdate();
+    const byId = new Map(rows.map((r) => [r.id, r]));
     for (const a of allocations.filter((x) => x.side === side)) {
       const doc = byId.get(a.documentId!);
       if (!doc) {
@@ -118,11 +131,8 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
   }
   const accountCodes = [...new Set(allocations.flatMap((a) => (a.accountCode ? [a.accountCode] : [])))];
   if (accountCodes.length) {
-    const accounts: Record<string, any>[] = await trx("ledger_accounts")
-      .where("company_id", companyId)
-      .whereIn("code", accountCodes)
-      .select("code", "is_postable");
-    const postable = new Map(accounts.map((r) => [r.code as string, r.is_postable as boolean]));
+    const accounts = await trx<LedgerAccountsRow>("ledger_accounts").where("company_id", companyId).whereIn("code", accountCodes).select("code", "is_postable");
+    const postable = new Map(accounts.map((r) => [r.code, r.is_postable]));
     for (const a of allocations.filter((x) => x.accountCode)) {
       if (!postable.has(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} does not exist`);
       else if (!postable.get(a.accountCode!)) problem(a, "bank_match.account_invalid", `account ${a.accountCode} takes no postings`);
@@ -158,16 +168,17 @@ async function loadDocuments(trx: Db, companyId: string, tx: Record<string, any>
  */
 async function documentEur(trx: Db, companyId: string, a: Allocation): Promise<Decimal> {
   const doc = a.doc!;
-  const atRate = a.amount.dividedBy(doc.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  // A document past its draft has its rate and EUR total (sale_invoices_issued_complete, purchase_invoices_registered_complete).
+  const atRate = a.amount.dividedBy(doc.rate!).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   if (!a.amount.equals(doc.outstanding) || !new Decimal(doc.credited_amount).isZero()) return atRate;
   const column = a.side === "sale" ? "a.sale_invoice_id" : "a.purchase_invoice_id";
-  const [{ cleared }] = await trx("bank_allocations as a")
+  const [{ cleared }]: { cleared: string }[] = await trx("bank_allocations as a")
     .join("bank_matches as m", (j) => j.on("m.company_id", "a.company_id").andOn("m.id", "a.match_id"))
     .where("a.company_id", companyId)
     .where(column, doc.id)
     .whereNull("m.unmatched_at")
     .select(trx.raw("coalesce(sum(abs(a.base_amount)), 0)::text as cleared"));
-  const rest = new Decimal(doc.gross_total_base).minus(cleared);
+  const rest = new Decimal(doc.gross_total_base!).minus(cleared);
   return rest.minus(atRate).abs().lessThanOrEqualTo("0.01") ? rest : atRate;
 }
 
@@ -179,7 +190,10 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
   const tx = await findTransaction(trx, company.id, input.transactionId, true);
   if (tx.status === "matched") throw conflict("The transaction is matched already; unmatch it first.", "bank_transaction.already_matched", { id: tx.id });
   if (tx.status === "ignored") throw conflict("The transaction is ignored; unmatch it to make it unmatched first.", "bank_transaction.ignored", { id: tx.id });
-  const bank = await trx("bank_accounts").where({ company_id: company.id, id: tx.bank_account_id }).first("ledger_account_code", "currency");
+  // The transaction's account (bank_transactions_account_fkey).
+  const bank = (await trx<BankAccountsRow>("bank_accounts")
+    .where({ company_id: company.id, id: tx.bank_account_id })
+    .first("ledger_account_code", "currency"))!;
   // The bank line posts the transaction's amount to the account's ledger account: only in the account's own currency
   // (imports refuse anything else; a row stored before they did is refused here rather than posted).
   if (tx.currency !== bank.currency) {
@@ -216,7 +230,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
         accountCode: a.side === "sale" ? receivable : payable,
         ...side(a.flow, a.eur, false),
         partnerCode: a.doc.partner_code,
-        ...currencyOf(a.amount, new Decimal(a.doc.rate).toFixed()),
+        ...currencyOf(a.amount, new Decimal(a.doc.rate!).toFixed()),
         description: documentNumber(a.side!, a.doc),
       });
     } else {
@@ -251,7 +265,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     throw error;
   });
 
-  const [match] = await trx("bank_matches")
+  const [match] = await trx<BankMatchesRow>("bank_matches")
     .insert({ company_id: company.id, transaction_id: tx.id, journal_transaction_id: posted.id })
     .returning("id")
     .catch((error) => {
@@ -294,7 +308,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
       await trx("bank_allocations")
         .where({ company_id: company.id, match_id: match.id, line_no: allocations.indexOf(a) + 1 })
         .update({ announced_paid: true });
-      if (a.side === "sale") {
+      if (isSale(a.side!, doc)) {
         await emitEvent(trx, company.id, "sale_invoice.paid", {
           saleInvoiceId: doc.id,
           number: doc.number,
@@ -317,7 +331,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     }
   }
   // The counterparty's IBAN is remembered for each partner it paid (or was paid by): later suggestions trust it.
-  const partners = [...new Set(allocations.flatMap((a) => (a.doc ? [a.doc.partner_code as string] : [])))];
+  const partners = [...new Set(allocations.flatMap((a) => (a.doc ? [a.doc.partner_code] : [])))];
   if (tx.counterparty_iban && partners.length) {
     await preparedQuery(
       trx,
@@ -336,7 +350,7 @@ export async function unmatchTransaction(trx: Db, companyId: string, keyId: stri
     await trx("bank_transactions").where({ company_id: companyId, id: tx.id }).update({ status: "unmatched", ignored_reason: null, updated_at: trx.fn.now() });
     return getTransaction(trx, companyId, tx.id);
   }
-  const match = await trx("bank_matches").where({ company_id: companyId, transaction_id: tx.id }).whereNull("unmatched_at").forUpdate().first();
+  const match = await trx<BankMatchesRow>("bank_matches").where({ company_id: companyId, transaction_id: tx.id }).whereNull("unmatched_at").forUpdate().first();
   if (!match) throw conflict("The transaction is not matched.", "bank_transaction.not_matched", { id: tx.id });
   // The reversal undoes a payment the bank booked: it cannot take effect before the payment did.
   if (input.date !== undefined && input.date < tx.booking_date) {
@@ -351,12 +365,13 @@ export async function unmatchTransaction(trx: Db, companyId: string, keyId: stri
     ...(input.date ? { date: input.date } : {}),
     description: `Unmatched bank transaction ${tx.bank_reference ?? tx.id}`,
   });
-  const allocations: Record<string, any>[] = await trx("bank_allocations").where({ company_id: companyId, match_id: match.id }).orderBy("line_no");
+  const allocations = await trx<BankAllocationsRow>("bank_allocations").where({ company_id: companyId, match_id: match.id }).orderBy("line_no");
   for (const side of ["sale", "purchase"] as const) {
     const column = side === "sale" ? "sale_invoice_id" : "purchase_invoice_id";
-    const mine = allocations.filter((a) => a[column]).sort((x, y) => (x[column] < y[column] ? -1 : 1));
+    const mine = allocations.filter((a) => a[column]).sort((x, y) => (x[column]! < y[column]! ? -1 : 1));
     for (const a of mine) {
-      const doc = await trx(TABLE[side]).where({ company_id: companyId, id: a[column] }).forUpdate().first();
+      // The allocation's document (bank_allocations' foreign keys).
+      const doc: Document = await trx(TABLE[side]).where({ company_id: companyId, id: a[column] }).forUpdate().first();
       const amount = new Decimal(a.amount).abs();
       const paid = new Decimal(doc.paid_amount).minus(amount);
       const outstanding = new Decimal(doc.outstanding).plus(amount);

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import type { PartnersRow, PurchaseInvoicesRow } from "../db/rows.js";
 import { Decimal } from "../shared/decimal.js";
 import { ApiError, type FieldErrors } from "../shared/errors.js";
 import { findBankAccount } from "./accounts.js";
@@ -43,7 +44,10 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
       fieldErrors: Object.fromEntries(repeated.map((i) => [`purchaseInvoiceIds[${i}]`, ["names an invoice named before"]])),
     });
   }
-  const rows: Record<string, any>[] = await trx("purchase_invoices as d")
+  const rows: (Pick<PurchaseInvoicesRow, "id" | "type" | "status" | "document_number" | "partner_code" | "currency" | "outstanding" | "due_date"> & {
+    partner_name: PartnersRow["name"];
+    partner_iban: PartnersRow["iban"];
+  })[] = await trx("purchase_invoices as d")
     .join("partners as p", (j) => j.on("p.company_id", "d.company_id").andOn("p.code", "d.partner_code"))
     .where("d.company_id", companyId)
     .whereIn("d.id", ids)
@@ -59,7 +63,7 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
       "p.name as partner_name",
       "p.iban as partner_iban",
     );
-  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
 
   const invalid: FieldErrors = {};
   const noIban: FieldErrors = {};

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
+import type { BankAccountsRow } from "../db/rows.js";
 import { formatDecimal } from "../shared/decimal.js";
 import { ApiError } from "../shared/errors.js";
 import { findBankAccount } from "./accounts.js";
@@ -94,9 +95,9 @@ function checkStatement(s: CamtStatement, i: number): void {
  * IBAN's accounts in the same order, so that an import naming the EUR account and one naming the USD account of the
  * same multi-currency file do not deadlock.
  */
-async function lockAccountsOfIban(trx: Db, companyId: string, iban: string): Promise<Map<string, Record<string, any>>> {
-  const rows: Record<string, any>[] = await trx("bank_accounts").where({ company_id: companyId, iban }).orderBy("id").forUpdate();
-  return new Map(rows.map((a) => [a.currency as string, a]));
+async function lockAccountsOfIban(trx: Db, companyId: string, iban: string): Promise<Map<string, BankAccountsRow>> {
+  const rows = await trx<BankAccountsRow>("bank_accounts").where({ company_id: companyId, iban }).orderBy("id").forUpdate();
+  return new Map(rows.map((a) => [a.currency, a]));
 }
 
 // The statement rows' figures once the transactions are in; a statement that brought nothing new (a re-import)

@@ -109,6 +109,21 @@ function candidatesSql(s: Source): string {
     (select d.id from ${s.table} d join partners_named n on n.code = d.partner_code where ${open} order by d.due_date limit ${PER_LOOKUP})`;
 }
 
+/**
+ * A document suggestSql finds, with its partner's name. `number` is a sales document's number or a purchase document's
+ * own: an open document (outstanding above 0) is past its draft, so a sales one has its number.
+ */
+interface FoundRow {
+  id: string;
+  number: string;
+  partner_code: string;
+  partner_name: string;
+  currency: string;
+  outstanding: string;
+  due_date: string;
+  known_iban: boolean;
+}
+
 // Partners' names are compared without the Lithuanian accents (translate) and without case.
 const PLAIN_NAME = `translate(upper(p0.name), 'ĄČĘĖĮŠŲŪŽ', 'ACEEISUUZ')`;
 
@@ -143,7 +158,7 @@ export async function suggestMatches(db: Db, companyId: string, input: { transac
   const rows = (
     await Promise.all(
       sourcesFor(amount.isPositive()).map(async (source) => {
-        const found = await preparedQuery<Record<string, any>>(db, `bank_suggest_${source.kind}`, suggestSql(source), [
+        const found = await preparedQuery<FoundRow>(db, `bank_suggest_${source.kind}`, suggestSql(source), [
           companyId,
           tx.currency,
           lookups,
@@ -151,7 +166,7 @@ export async function suggestMatches(db: Db, companyId: string, input: { transac
           tx.counterparty_iban ?? "",
           probe,
         ]);
-        return found.map((r) => ({ ...r, source }) as Record<string, any> & { source: Source });
+        return found.map((r) => ({ ...r, source }));
       }),
     )
   ).flat();

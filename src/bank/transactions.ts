@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { preparedQuery } from "../db/prepared.js";
+import type { BankAllocationsRow, BankTransactionsRow } from "../db/rows.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { ApiError, conflict, notFound } from "../shared/errors.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
@@ -275,7 +276,7 @@ const money = (v: string) => formatDecimal(v, "money");
 /** An original amount as stored (4 decimals) with the decimals it needs, at least 2: `10.5000` -> `10.50`, `10.125`. */
 const foreignAmount = (v: string | null) => (v === null ? null : new Decimal(v).toFixed(Math.max(2, new Decimal(v).decimalPlaces())));
 
-export function transactionToApi(row: Record<string, any>, allocations: Record<string, any>[] = []): BankTransaction {
+export function transactionToApi(row: TransactionWithMatch, allocations: BankAllocationsRow[] = []): BankTransaction {
   return {
     id: row.id,
     bankAccountId: row.bank_account_id,
@@ -295,7 +296,7 @@ export function transactionToApi(row: Record<string, any>, allocations: Record<s
     originalCurrency: row.original_currency,
     status: row.status,
     ignoredReason: row.ignored_reason,
-    journalTransactionId: row.journal_transaction_id ?? null,
+    journalTransactionId: row.journal_transaction_id,
     allocations: allocations.map((a) => ({
       saleInvoiceId: a.sale_invoice_id,
       purchaseInvoiceId: a.purchase_invoice_id,
@@ -303,10 +304,13 @@ export function transactionToApi(row: Record<string, any>, allocations: Record<s
       amount: money(a.amount),
       amountEur: money(a.base_amount),
     })),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
+
+/** A row of WITH_MATCH. */
+type TransactionWithMatch = BankTransactionsRow & { match_id: string | null; journal_transaction_id: string | null };
 
 // A transaction with the journal transaction of its live match (if any).
 const WITH_MATCH = `(select t.*, m.id as match_id, m.journal_transaction_id
@@ -314,28 +318,26 @@ const WITH_MATCH = `(select t.*, m.id as match_id, m.journal_transaction_id
     left join bank_matches m on m.company_id = t.company_id and m.transaction_id = t.id and m.unmatched_at is null) as t`;
 
 /** The allocations of the live matches of these transactions, by transaction. */
-async function allocationsOf(db: Db, companyId: string, matchIds: string[]): Promise<Map<string, Record<string, any>[]>> {
-  const byMatch = new Map<string, Record<string, any>[]>();
+async function allocationsOf(db: Db, companyId: string, matchIds: string[]): Promise<Map<string, BankAllocationsRow[]>> {
+  const byMatch = new Map<string, BankAllocationsRow[]>();
   if (!matchIds.length) return byMatch;
-  const rows: Record<string, any>[] = await db("bank_allocations")
-    .where("company_id", companyId)
-    .whereIn("match_id", matchIds)
-    .orderBy(["match_id", "line_no"]);
+  const rows = await db<BankAllocationsRow>("bank_allocations").where("company_id", companyId).whereIn("match_id", matchIds).orderBy(["match_id", "line_no"]);
   for (const r of rows) byMatch.set(r.match_id, [...(byMatch.get(r.match_id) ?? []), r]);
   return byMatch;
 }
 
-export async function findTransaction(db: Db, companyId: string, id: string, forUpdate = false): Promise<Record<string, any>> {
-  const query = db("bank_transactions").where({ company_id: companyId, id }).first();
+export async function findTransaction(db: Db, companyId: string, id: string, forUpdate = false): Promise<BankTransactionsRow> {
+  const query = db<BankTransactionsRow>("bank_transactions").where({ company_id: companyId, id }).first();
   const row = await (forUpdate ? query.forUpdate() : query);
   if (!row) throw notFound("The bank transaction", "bank_transaction.not_found", { id });
   return row;
 }
 
 export async function getTransaction(db: Db, companyId: string, id: string): Promise<BankTransaction> {
-  const row = await db.from(db.raw(WITH_MATCH)).where({ "t.company_id": companyId, "t.id": id }).first();
+  const row: TransactionWithMatch | undefined = await db.from(db.raw(WITH_MATCH)).where({ "t.company_id": companyId, "t.id": id }).first();
   if (!row) throw notFound("The bank transaction", "bank_transaction.not_found", { id });
-  const allocations = await allocationsOf(db, companyId, row.match_id ? [row.match_id] : []);
+  if (!row.match_id) return transactionToApi(row);
+  const allocations = await allocationsOf(db, companyId, [row.match_id]);
   return transactionToApi(row, allocations.get(row.match_id) ?? []);
 }
 
@@ -372,11 +374,11 @@ const listSpec: ListSpec = {
 };
 
 export async function listTransactions(db: Db, companyId: string, request: ListRequest) {
-  const result = await runList<Record<string, any>>(db, () => db.from(db.raw(WITH_MATCH)).where("t.company_id", companyId), listSpec, request, ["t.*"]);
+  const result = await runList<TransactionWithMatch>(db, () => db.from(db.raw(WITH_MATCH)).where("t.company_id", companyId), listSpec, request, ["t.*"]);
   const allocations = await allocationsOf(
     db,
     companyId,
     result.rows.flatMap((r) => (r.match_id ? [r.match_id] : [])),
   );
-  return { ...result, rows: result.rows.map((r) => transactionToApi(r, allocations.get(r.match_id) ?? [])) };
+  return { ...result, rows: result.rows.map((r) => transactionToApi(r, (r.match_id && allocations.get(r.match_id)) || [])) };
 }
