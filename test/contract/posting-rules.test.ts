@@ -3,8 +3,10 @@
 // stock layers hold value (also against a receipt in flight, and in the database).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
-import { expectError, ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+import { world, type World } from "../support/world.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
 import { accountBalance, layersValue } from "../support/inventory.js";
 
@@ -14,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const LIST = "/v1/ledger/posting-rules/list";
-const UPDATE = "/v1/ledger/posting-rules/update";
+type Rule = RequestBody<"ledger_posting_rules_update">["rule"];
 
 // The contract's rule names with the lt-standard accounts they default to, and the type of that account.
 const DEFAULTS: [rule: string, account: string, type: string][] = [
@@ -50,19 +51,7 @@ const DEFAULTS: [rule: string, account: string, type: string][] = [
   ["sales.vatPayable", "4492", "liability"],
 ];
 
-interface World {
-  companyId: string;
-  call(path: string, body: unknown): Promise<ApiResponse>;
-}
-
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w: World = { companyId: t.companyId, call: (path, body) => h.post(path, body, o) };
-  const applied = await w.call("/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  if (applied.status !== 200) throw new Error(JSON.stringify(applied.body));
-  return w;
-}
+const rulesWorld = () => world(h);
 
 const stored = (companyId: string) => h.db("posting_rules").where({ company_id: companyId }).orderBy("rule").select("rule", "account_code");
 
@@ -70,10 +59,9 @@ describe("list", () => {
   let w: World;
   let rows: Record<string, any>[];
   beforeAll(async () => {
-    w = await world();
-    const res = await w.call(LIST, { pageSize: 100 });
-    expect(res.status).toBe(200);
-    rows = res.body.rows;
+    w = await rulesWorld();
+    const res = await w.api.ledger.postingRules.list({ pageSize: 100 });
+    rows = res.rows;
   });
 
   test("shows every rule, by rule name, each on its default; nothing is stored for defaults", async () => {
@@ -87,7 +75,7 @@ describe("list", () => {
     expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: account }).first()).toMatchObject({ is_postable: true, type });
   });
 
-  test.each([
+  test.each<{ name: string; body: RequestBody<"ledger_posting_rules_list">; expected: string[] }>([
     { name: "rule eq", body: { filter: [{ field: "rule", op: "eq", value: "inventory.stock" }] }, expected: ["inventory.stock"] },
     {
       name: "accountCode eq",
@@ -97,17 +85,16 @@ describe("list", () => {
     { name: "isDefault false", body: { filter: [{ field: "isDefault", op: "eq", value: false }] }, expected: [] },
     { name: "sort rule desc", body: { sort: [{ field: "rule", dir: "desc" }], pageSize: 2 }, expected: ["sales.vatPayable", "sales.revenue"] },
   ])("$name", async ({ body, expected }) => {
-    const res = await w.call(LIST, body);
-    expect(res.body.rows.map((r: { rule: string }) => r.rule)).toEqual(expected);
+    const res = await w.api.ledger.postingRules.list(body);
+    expect(res.rows.map((r: { rule: string }) => r.rule)).toEqual(expected);
   });
 });
 
 describe("update", () => {
   test("points a rule to another postable account; the list shows it; back to the default is isDefault again", async () => {
-    const w = await world();
-    const res = await w.call(UPDATE, { rule: "sales.receivable", accountCode: "2720" });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const w = await rulesWorld();
+    const res = await w.api.ledger.postingRules.update({ rule: "sales.receivable", accountCode: "2720" });
+    expect(res).toEqual({
       rule: "sales.receivable",
       accountCode: "2720",
       isDefault: false,
@@ -115,22 +102,22 @@ describe("update", () => {
       description: expect.stringMatching(/\S/),
     });
     expect(await stored(w.companyId)).toEqual([{ rule: "sales.receivable", account_code: "2720" }]);
-    const listed = await w.call(LIST, { filter: [{ field: "isDefault", op: "eq", value: false }] });
-    expect(listed.body.rows).toEqual([res.body]);
-    const others = await w.call(LIST, { pageSize: 100 });
-    expect(others.body.rows.filter((r: { isDefault: boolean }) => r.isDefault)).toHaveLength(DEFAULTS.length - 1);
+    const listed = await w.api.ledger.postingRules.list({ filter: [{ field: "isDefault", op: "eq", value: false }] });
+    expect(listed.rows).toEqual([res]);
+    const others = await w.api.ledger.postingRules.list({ pageSize: 100 });
+    expect(others.rows.filter((r: { isDefault: boolean }) => r.isDefault)).toHaveLength(DEFAULTS.length - 1);
 
-    const back = await w.call(UPDATE, { rule: "sales.receivable", accountCode: "2410" });
-    expect(back.body).toMatchObject({ accountCode: "2410", isDefault: true });
+    const back = await w.api.ledger.postingRules.update({ rule: "sales.receivable", accountCode: "2410" });
+    expect(back).toMatchObject({ accountCode: "2410", isDefault: true });
     expect(await stored(w.companyId)).toEqual([{ rule: "sales.receivable", account_code: "2410" }]);
-    expect((await w.call(LIST, { filter: [{ field: "isDefault", op: "eq", value: false }] })).body.rows).toEqual([]);
+    expect((await w.api.ledger.postingRules.list({ filter: [{ field: "isDefault", op: "eq", value: false }] })).rows).toEqual([]);
   });
 
   test("a rule may use an account created by the company", async () => {
-    const w = await world();
-    expect((await w.call("/v1/ledger/accounts/create", { code: "4432", name: "Skolos tiekėjams USD", type: "liability", parentCode: "443" })).status).toBe(200);
-    const res = await w.call(UPDATE, { rule: "purchases.payables", accountCode: "4432" });
-    expect(res.body).toMatchObject({ rule: "purchases.payables", accountCode: "4432", isDefault: false, defaultAccountCode: "4430" });
+    const w = await rulesWorld();
+    await w.api.ledger.accounts.create({ code: "4432", name: "Skolos tiekėjams USD", type: "liability", parentCode: "443" });
+    const res = await w.api.ledger.postingRules.update({ rule: "purchases.payables", accountCode: "4432" });
+    expect(res).toMatchObject({ rule: "purchases.payables", accountCode: "4432", isDefault: false, defaultAccountCode: "4430" });
     expect(await stored(w.companyId)).toEqual([{ rule: "purchases.payables", account_code: "4432" }]);
   });
 
@@ -168,24 +155,24 @@ describe("update", () => {
       field: "isDefault",
     },
   ])("$name -> $status, the rule keeps its account", async ({ body, status, code, key, field }) => {
-    const w = await world();
-    expect((await w.call("/v1/ledger/accounts/create", { code: "NP", name: "Not postable", type: "asset", isPostable: false })).status).toBe(200);
-    expect((await w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" })).status).toBe(200);
-    const res = await w.call(UPDATE, body);
-    expectError(res, status, code, key);
-    if (field) expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await rulesWorld();
+    await w.api.ledger.accounts.create({ code: "NP", name: "Not postable", type: "asset", isPostable: false });
+    await w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2030" });
+    // The 400 cases send what the contract forbids.
+    const error = await expectApiError(w.api.ledger.postingRules.update(invalid(body)), status, code, key);
+    if (field) expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await stored(w.companyId)).toEqual([{ rule: "inventory.stock", account_code: "2030" }]);
-    const listed = await w.call(LIST, { filter: [{ field: "rule", op: "eq", value: "inventory.stock" }] });
-    expect(listed.body.rows[0]).toMatchObject({ accountCode: "2030", isDefault: false });
+    const listed = await w.api.ledger.postingRules.list({ filter: [{ field: "rule", op: "eq", value: "inventory.stock" }] });
+    expect(listed.rows[0]).toMatchObject({ accountCode: "2030", isDefault: false });
   });
 
   test("another company's rules are untouched", async () => {
-    const w = await world();
-    const other = await world();
-    expect((await w.call(UPDATE, { rule: "bank.fees", accountCode: "6802" })).status).toBe(200);
+    const w = await rulesWorld();
+    const other = await rulesWorld();
+    await w.api.ledger.postingRules.update({ rule: "bank.fees", accountCode: "6802" });
     expect(await stored(w.companyId)).toEqual([{ rule: "bank.fees", account_code: "6802" }]);
     expect(await stored(other.companyId)).toEqual([]);
-    expect((await other.call(LIST, { filter: [{ field: "rule", op: "eq", value: "bank.fees" }] })).body.rows[0]).toMatchObject({
+    expect((await other.api.ledger.postingRules.list({ filter: [{ field: "rule", op: "eq", value: "bank.fees" }] })).rows[0]).toMatchObject({
       accountCode: "6314",
       isDefault: true,
     });
@@ -194,7 +181,7 @@ describe("update", () => {
 
 describe("rules are checked by account type as well as postability", () => {
   // Each rule against a postable account of a type it does not post to: 422, and the rule keeps its default.
-  test.each([
+  test.each<{ rule: Rule; accountCode: string; accountType: string; name: string }>([
     { rule: "sales.vatPayable", accountCode: "6312", accountType: "expense", name: "output VAT on an expense account" },
     { rule: "sales.vatPayable", accountCode: "2441", accountType: "asset", name: "output VAT on the input VAT account" },
     { rule: "purchases.vatReceivable", accountCode: "4492", accountType: "liability", name: "input VAT on the output VAT account" },
@@ -207,21 +194,20 @@ describe("rules are checked by account type as well as postability", () => {
     { rule: "fx.gain", accountCode: "6803", accountType: "expense", name: "FX gains on FX losses" },
     { rule: "opening.balancing", accountCode: "2710", accountType: "asset", name: "the opening interim on the bank" },
   ])("$name ($rule -> $accountCode) -> 422 posting_rule.account_type_invalid", async ({ rule, accountCode, accountType }) => {
-    const w = await world();
-    const res = await w.call(UPDATE, { rule, accountCode });
-    expectError(res, 422, "unprocessable", "posting_rule.account_type_invalid");
-    expect(res.body.error.params).toMatchObject({ rule, accountCode, accountType });
+    const w = await rulesWorld();
+    const error = await expectApiError(w.api.ledger.postingRules.update({ rule, accountCode }), 422, "unprocessable", "posting_rule.account_type_invalid");
+    expect(error.params).toMatchObject({ rule, accountCode, accountType });
     expect(await stored(w.companyId)).toEqual([]);
   });
 
-  test.each([
+  test.each<{ rule: Rule; accountCode: string; name: string }>([
     { rule: "sales.vatPayable", accountCode: "4493", name: "output VAT on other taxes payable (a liability)" },
     { rule: "purchases.expense", accountCode: "6300", name: "the default expense on rent" },
     { rule: "purchases.vatNonDeductible", accountCode: "1240", name: "non-deductible VAT capitalised into equipment" },
     { rule: "assets.accumulatedDepreciation", accountCode: "1217", name: "accumulated depreciation of buildings" },
   ])("$name is accepted and stored", async ({ rule, accountCode }) => {
-    const w = await world();
-    expect((await w.call(UPDATE, { rule, accountCode })).status).toBe(200);
+    const w = await rulesWorld();
+    await w.api.ledger.postingRules.update({ rule, accountCode });
     expect(await stored(w.companyId)).toEqual([{ rule, account_code: accountCode }]);
   });
 });
@@ -230,12 +216,16 @@ describe("rules are checked by account type as well as postability", () => {
 // they hold value left that value behind (issues would credit the new account); it is refused, by the code and by
 // the database, and a stock operation that read the rule keeps it until it commits.
 describe("inventory.stock keeps its account while the stock layers hold value", () => {
-  const RECEIVE = "/v1/inventory/stock/receive";
   async function stocked(counterAccountCode?: string) {
-    const w = await world();
-    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
-    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
-    await ok(w, RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode, lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }] });
+    const w = await rulesWorld();
+    await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis" });
+    await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-01",
+      counterAccountCode,
+      lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }],
+    });
     return w;
   }
 
@@ -244,19 +234,23 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
     { name: "received without a counter account", counter: undefined },
   ])("stock $name: repointing is 409 posting_rule.stock_held; once written off it moves, and later receipts post to the new account", async ({ counter }) => {
     const w = await stocked(counter);
-    const res = await w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" });
-    expectError(res, 409, "conflict", "posting_rule.stock_held");
-    expect(res.body.error.params).toEqual({ rule: "inventory.stock", accountCode: "2040", requestedAccountCode: "2030", stockValue: "8.00" });
+    const error = await expectApiError(
+      w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2030" }),
+      409,
+      "conflict",
+      "posting_rule.stock_held",
+    );
+    expect(error.params).toEqual({ rule: "inventory.stock", accountCode: "2040", requestedAccountCode: "2030", stockValue: "8.00" });
     expect(await stored(w.companyId)).toEqual([]);
     expect([await accountBalance(h, w.companyId, "2040"), await layersValue(h, w.companyId)]).toEqual(["8.00", "8.00"]);
     // Where it points already: nothing changes, nothing is written.
-    expect(await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2040" })).toMatchObject({ accountCode: "2040", isDefault: true });
+    expect(await w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2040" })).toMatchObject({ accountCode: "2040", isDefault: true });
     expect(await stored(w.companyId)).toEqual([]);
 
-    await ok(w, "/v1/inventory/stock/write-off", { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "2" }] });
-    expect(await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" })).toMatchObject({ accountCode: "2030", isDefault: false });
+    await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "2" }] });
+    expect(await w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2030" })).toMatchObject({ accountCode: "2030", isDefault: false });
     expect(await stored(w.companyId)).toEqual([{ rule: "inventory.stock", account_code: "2030" }]);
-    await ok(w, RECEIVE, {
+    await w.api.inventory.stock.receive({
       warehouseCode: "CENTR",
       date: "2026-03-03",
       counterAccountCode: "4430",
@@ -281,11 +275,11 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
     );
     expect(await stored(onDefault.companyId)).toEqual([]);
     // A rule set while the stock was empty: its row can neither change nor go once the layers hold value.
-    const w = await world();
-    await ok(w, UPDATE, { rule: "inventory.stock", accountCode: "2030" });
-    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
-    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
-    await ok(w, RECEIVE, {
+    const w = await rulesWorld();
+    await w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2030" });
+    await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis" });
+    await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    await w.api.inventory.stock.receive({
       warehouseCode: "CENTR",
       date: "2026-03-01",
       counterAccountCode: "4430",
@@ -306,9 +300,9 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
   });
 
   test("a repointing sent while a receipt into empty stock is in flight waits for it, then is refused: the value stays with the account it was posted to", async () => {
-    const w = await world();
-    await ok(w, "/v1/inventory/warehouses/create", { code: "CENTR", name: "Centrinis" });
-    await ok(w, "/v1/catalog/items/create", { code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
+    const w = await rulesWorld();
+    await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis" });
+    await w.api.catalog.items.create({ code: "PREKE", name: "Prekė", type: "product", unit: "vnt.", vatRatePercent: "21" });
     // The receipt reads the rule, then stops at its posting's header behind a lock the test holds.
     const blocker = new pg.Client({ connectionString: h.connectionString });
     await blocker.connect();
@@ -316,21 +310,23 @@ describe("inventory.stock keeps its account while the stock layers hold value", 
     try {
       await blocker.query("begin");
       await blocker.query("lock table journal_transactions in access exclusive mode");
-      const receipt = w.call(RECEIVE, {
-        warehouseCode: "CENTR",
-        date: "2026-03-01",
-        counterAccountCode: "4430",
-        lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }],
-      });
+      const receipt = settle(
+        w.api.inventory.stock.receive({
+          warehouseCode: "CENTR",
+          date: "2026-03-01",
+          counterAccountCode: "4430",
+          lines: [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }],
+        }),
+      );
       await waitForLockWaiters(h.db, { waitEvent: "relation", what: "the receipt waiting at its posting" });
-      const update = w.call(UPDATE, { rule: "inventory.stock", accountCode: "2030" });
+      const update = settle(w.api.ledger.postingRules.update({ rule: "inventory.stock", accountCode: "2030" }));
       await waitForLockWaiters(h.db, { waitEvent: "advisory", what: "the repointing waiting for the receipt's hold on the rule" });
       await blocker.query("commit");
       released = true;
       const [r, u] = await Promise.all([receipt, update]);
       expect(r.status).toBe(200);
-      expectError(u, 409, "conflict", "posting_rule.stock_held");
-      expect(u.body.error.params).toMatchObject({ accountCode: "2040", stockValue: "8.00" });
+      expect([u.status, u.error?.code, u.error?.key]).toEqual([409, "conflict", "posting_rule.stock_held"]);
+      expect(u.error?.params).toMatchObject({ accountCode: "2040", stockValue: "8.00" });
     } finally {
       if (!released) await blocker.query("commit");
       await blocker.end();
