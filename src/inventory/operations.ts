@@ -1,7 +1,9 @@
 // Writing one stock operation: its movements (signed quantity and value), the layers incoming movements start,
 // the parts outgoing ones took (stock_consumptions), the balances per item and warehouse, and the journal
 // transaction it posts — all in the caller's transaction. Outgoing parts are taken (and their layers lowered) as
-// each line is added; everything else is written in a few multi-row statements by `finish`.
+// each line is added; everything else is written in a few multi-row statements by `finish`. Which layers a part comes
+// from and what it is worth is the database's FIFO rule, src/db/functions/stock_fifo_parts.sql, for both ways of
+// taking: line by line (`takeOut`, through fifo.ts) and a whole sales invoice in one statement (`takeOutAll`).
 import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
@@ -149,7 +151,8 @@ export class OperationWriter {
 
   /**
    * Takes every request out of stock FIFO and writes the whole operation (movements, consumptions, balances) in one
-   * statement, the function stock_take_fifo (migration 20261124000290): for an operation of outgoing lines only,
+   * statement, the function stock_take_fifo (src/db/functions/stock_take_fifo.sql: each line's parts from
+   * stock_fifo_parts, counting what earlier lines took): for an operation of outgoing lines only,
    * whose posting its caller writes (linkPosting, plannedLink). 422 `inventory.insufficient_stock` naming the first
    * line short of stock (short of layers, or of its balance), with its item, warehouse and available quantity.
    * Returns the value taken.

@@ -3,12 +3,17 @@
 // journal transaction; issuing a sales invoice takes its product lines FIFO (within a named lot, or exactly the named
 // serials) and its own journal transaction carries their cost (debit 6000, credit 2040); a sales credit note brings
 // returned goods back at the cost the invoice took them at (debit 2040, credit 6000). Exact entries, stored rows,
-// refusals that leave nothing behind, and two concurrent sales of the last unit.
+// refusals that leave nothing behind, and two concurrent sales of the last unit. One FIFO rule for both ways of taking
+// (a sale's one statement, a write-off's or transfer's line by line): the same parts to the cent, and a take of one
+// unit that does not lock an item's later layers.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { expectError } from "../support/expect.js";
+import { Decimal } from "decimal.js";
+import type { RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
+import { expectApiError, invalid, settle, type Settled } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
-import { accountBalance, journalLines, layerRows, layersValue, stockWorld, type StockWorld } from "../support/inventory.js";
+import { accountBalance, ITEMS, journalLines, layerRows, layersValue, WAREHOUSES } from "../support/inventory.js";
+import { world, type World } from "../support/world.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
 
 let h: Harness;
@@ -17,34 +22,33 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const P_CREATE = "/v1/purchases/invoices/create";
-const P_REGISTER = "/v1/purchases/invoices/register";
-const S_CREATE = "/v1/sales/invoices/create";
-const S_ISSUE = "/v1/sales/invoices/issue";
-
-async function world(options: { warehouses?: boolean } = {}): Promise<StockWorld> {
-  const w = await stockWorld(h, options);
-  await w.ok("/v1/partners/create", { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true, paymentTermDays: 30 });
-  await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "PIRKEJAS", paymentTermDays: 14 });
-  return w;
-}
+/** stockWorld's company with a supplier TIEKEJAS (30 days) and a customer PIRKEJAS (14 days). */
+const invoicesWorld = (options: { warehouses?: boolean } = {}) =>
+  world(h, {
+    items: ITEMS,
+    warehouses: options.warehouses === false ? [] : WAREHOUSES,
+    partners: [
+      { name: "Tiekėjas UAB", code: "TIEKEJAS", isCustomer: false, isSupplier: true, paymentTermDays: 30 },
+      { name: "Pirkėjas UAB", code: "PIRKEJAS", paymentTermDays: 14 },
+    ],
+  });
 
 let docSeq = 0;
-const purchase = async (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) => {
-  const d = await w.ok(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: `PR-${++docSeq}`, documentDate: "2026-03-02", lines, ...over });
-  return w.ok(P_REGISTER, { id: d.id });
+const purchase = async (w: World, lines: RequestBody<"purchases_invoices_create">["lines"], over: Record<string, unknown> = {}) => {
+  const d = await w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: `PR-${++docSeq}`, documentDate: "2026-03-02", lines, ...over });
+  return w.api.purchases.invoices.register({ id: d.id });
 };
-const saleDraft = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
-  w.ok(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines, ...over });
-const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
-  w.ok("/v1/inventory/stock/receive", { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
+const saleDraft = (w: World, lines: RequestBody<"sales_invoices_create">["lines"], over: Record<string, unknown> = {}) =>
+  w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines, ...over });
+const receive = (w: World, lines: RequestBody<"inventory_stock_receive">["lines"], over: Record<string, unknown> = {}) =>
+  w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
 /** The stock operation of a sales invoice. */
-const saleOperation = async (w: StockWorld, invoiceId: string) =>
+const saleOperation = async (w: World, invoiceId: string) =>
   h.db("stock_operations").where({ company_id: w.companyId, kind: "sale_invoice", source_id: invoiceId }).first();
 
 describe("purchase invoices receive stock", () => {
   test("lines naming a warehouse debit 2040 at their net and start layers at the net EUR cost; other lines stay expenses", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     const inv = await purchase(w, [
       { itemCode: "PREKE", quantity: "3", unitPriceExclVat: "3.3333", vatRatePercent: "21", warehouseCode: "CENTR" },
       { itemCode: "PREKE", quantity: "2", unitPriceExclVat: "5", vatRatePercent: "21", warehouseCode: "FILIAL" },
@@ -79,8 +83,8 @@ describe("purchase invoices receive stock", () => {
   });
 
   test("in a foreign currency the layers share the EUR amount debited to 2040, to the cent", async () => {
-    const w = await world();
-    await w.ok("/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-02", rate: "1.0837" });
+    const w = await invoicesWorld();
+    await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-02", rate: "1.0837" });
     const inv = await purchase(
       w,
       [
@@ -162,27 +166,36 @@ describe("purchase invoices receive stock", () => {
       field: "lines[0].lotNumber",
     },
   ])("a draft with $name is refused (422 $key)", async ({ line, key, field }) => {
-    const w = await world();
-    const res = await w.call(P_CREATE, { partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-02", lines: [line] });
-    expectError(res, 422, "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await invoicesWorld();
+    const error = await expectApiError(
+      w.api.purchases.invoices.create({ partnerCode: "TIEKEJAS", documentNumber: "X-1", documentDate: "2026-03-02", lines: [line] }),
+      422,
+      "unprocessable",
+      key,
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await h.db("purchase_invoices").where({ company_id: w.companyId })).toEqual([]);
   });
 
   test("five decimals of quantity -> 400 naming the field (invoice lines carry 4, as stock does)", async () => {
-    const w = await world();
-    const res = await w.call(P_CREATE, {
-      partnerCode: "TIEKEJAS",
-      documentNumber: "X-1",
-      documentDate: "2026-03-02",
-      lines: [{ itemCode: "PREKE", quantity: "1.00001", unitPriceExclVat: "5", warehouseCode: "CENTR" }],
-    });
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].quantity"]);
+    const w = await invoicesWorld();
+    const error = await expectApiError(
+      w.api.purchases.invoices.create(
+        invalid({
+          partnerCode: "TIEKEJAS",
+          documentNumber: "X-1",
+          documentDate: "2026-03-02",
+          lines: [{ itemCode: "PREKE", quantity: "1.00001", unitPriceExclVat: "5", warehouseCode: "CENTR" }],
+        }),
+      ),
+      400,
+      "validation",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].quantity"]);
   });
 
   test("a lot-tracked line receives its lot; a serial-tracked line one layer per serial, the line's value shared to the cent", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     const inv = await purchase(w, [
       { itemCode: "PIENAS", quantity: "2.5", unitPriceExclVat: "1.2", vatRatePercent: "21", warehouseCode: "CENTR", lotNumber: "L-2026-03" },
       { itemCode: "TELEF", quantity: "3", unitPriceExclVat: "33.3333", vatRatePercent: "21", warehouseCode: "FILIAL", serials: ["SN-1", "SN-2", "SN-3"] },
@@ -201,20 +214,20 @@ describe("purchase invoices receive stock", () => {
     expect(await accountBalance(h, w.companyId, "2040")).toBe("103.00");
     expect(await layersValue(h, w.companyId)).toBe("103.00");
     // A serial already in stock: 409, nothing registered.
-    const again = await w.ok(P_CREATE, {
+    const again = await w.api.purchases.invoices.create({
       partnerCode: "TIEKEJAS",
       documentNumber: "SN-AGAIN",
       documentDate: "2026-03-03",
       lines: [{ itemCode: "TELEF", quantity: "1", unitPriceExclVat: "30", vatRatePercent: "21", warehouseCode: "CENTR", serials: ["SN-2"] }],
     });
-    expectError(await w.call(P_REGISTER, { id: again.id }), 409, "conflict", "inventory.serial_in_stock");
+    await expectApiError(w.api.purchases.invoices.register({ id: again.id }), 409, "conflict", "inventory.serial_in_stock");
     expect((await h.db("purchase_invoices").where({ id: again.id }).first()).status).toBe("draft");
   });
 });
 
 describe("sales invoices issue stock", () => {
   test("issuing takes product lines FIFO (line warehouse, else the default); the invoice's posting carries cost of sales 6000 / 2040", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "5", unitCost: "0.333333" }], { date: "2026-03-02" });
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "9" }], { warehouseCode: "FILIAL" });
@@ -224,7 +237,7 @@ describe("sales invoices issue stock", () => {
       { itemCode: "PREKE", quantity: "1", warehouseCode: "FILIAL" },
     ]);
     expect(d.lines.map((l: any) => l.warehouseCode)).toEqual([null, null, "FILIAL"]);
-    const inv = await w.ok(S_ISSUE, { id: d.id });
+    const inv = await w.api.sales.invoices.issue({ id: d.id });
     // Receivable, revenue, VAT (nets 30 + 60 + 10 = 100, VAT 21), then the cost of the goods taken:
     // CENTR 2 x 4.00 + 1 x 0.33 = 8.33, FILIAL 1 x 9.00.
     expect(await journalLines(h, w.companyId, inv.journalTransactionId)).toEqual([
@@ -254,7 +267,7 @@ describe("sales invoices issue stock", () => {
   });
 
   test("two lines of one item share a layer: the second takes what the first left of it, then the next layer; each layer lowered once by both", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "3", unitCost: "2" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "4", unitCost: "5" }], { date: "2026-03-02" });
     // Line 1 takes 2 of the first layer (3 x 2.00); line 2 takes its last unit, then 1.5 of the second (4 x 5.00).
@@ -262,7 +275,7 @@ describe("sales invoices issue stock", () => {
       { itemCode: "PREKE", quantity: "2" },
       { itemCode: "PREKE", quantity: "2.5" },
     ]);
-    const inv = await w.ok(S_ISSUE, { id: d.id });
+    const inv = await w.api.sales.invoices.issue({ id: d.id });
     const op = await saleOperation(w, inv.id);
     const movements = await h.db("stock_movements").where({ company_id: w.companyId, operation_id: op.id }).orderBy("line_no");
     expect(movements.map((m) => [m.line_no, m.quantity, m.value])).toEqual([
@@ -290,17 +303,16 @@ describe("sales invoices issue stock", () => {
   });
 
   test("not enough stock: 422 naming item, warehouse and what is available; the invoice stays a draft, no number is taken, nothing is posted", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "1.5", unitCost: "4" }]);
     const before = { layers: await layerRows(h, w.companyId), journal: await h.db("journal_transactions").where({ company_id: w.companyId }) };
     const d = await saleDraft(w, [
       { itemCode: "KONS", quantity: "1" },
       { itemCode: "PREKE", quantity: "2" },
     ]);
-    const res = await w.call(S_ISSUE, { id: d.id });
-    expectError(res, 422, "unprocessable", "inventory.insufficient_stock");
-    expect(res.body.error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", available: "1.5", requested: "2" });
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[1].quantity"]);
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: d.id }), 422, "unprocessable", "inventory.insufficient_stock");
+    expect(error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", available: "1.5", requested: "2" });
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[1].quantity"]);
     expect((await h.db("sale_invoices").where({ company_id: w.companyId, id: d.id }).first()).status).toBe("draft");
     expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "sale_invoice" })).toEqual([]);
     expect({ layers: await layerRows(h, w.companyId), journal: await h.db("journal_transactions").where({ company_id: w.companyId }) }).toEqual(before);
@@ -308,39 +320,39 @@ describe("sales invoices issue stock", () => {
   });
 
   test("a credit note moves no stock; a company without warehouses keeps none; lot items are sold FIFO across lots", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PIENAS", quantity: "1", unitCost: "1", lotNumber: "A" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PIENAS", quantity: "1", unitCost: "2", lotNumber: "B" }], { date: "2026-03-02" });
-    const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1.5", unitPriceExclVat: "5" }])).id });
+    const inv = await w.api.sales.invoices.issue({ id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1.5", unitPriceExclVat: "5" }])).id });
     expect((await journalLines(h, w.companyId, inv.journalTransactionId))!.slice(-2)).toEqual([
       ["6000", "2.00", "0.00"],
       ["2040", "0.00", "2.00"],
     ]);
     expect((await saleOperation(w, inv.id)).journal_transaction_id).toBe(inv.journalTransactionId);
     const layersAfterSale = await layerRows(h, w.companyId);
-    await w.ok(S_ISSUE, {
+    await w.api.sales.invoices.issue({
       id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1", unitPriceExclVat: "5" }], { type: "credit_note", creditedInvoiceId: inv.id })).id,
     });
     expect(await layerRows(h, w.companyId)).toEqual(layersAfterSale);
 
-    const bare = await world({ warehouses: false });
-    const sold = await bare.ok(S_ISSUE, { id: (await saleDraft(bare, [{ itemCode: "PREKE", quantity: "1" }])).id });
+    const bare = await invoicesWorld({ warehouses: false });
+    const sold = await bare.api.sales.invoices.issue({ id: (await saleDraft(bare, [{ itemCode: "PREKE", quantity: "1" }])).id });
     expect(sold.status).toBe("issued");
     expect(await h.db("stock_operations").where({ company_id: bare.companyId })).toEqual([]);
     expect(await h.db("journal_transactions").where({ company_id: bare.companyId })).toHaveLength(1);
   });
 
   test("two sales of the last unit issued at once: one is issued, the other is 422 and stays a draft", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }]);
     const drafts = [await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }]), await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])];
     const blocker = new pg.Client({ connectionString: h.connectionString });
     await blocker.connect();
-    let requests: ReturnType<StockWorld["call"]>[];
+    let requests: Promise<Settled<unknown>>[];
     try {
       await blocker.query("begin");
       await blocker.query("select 1 from stock_layers where company_id = $1 for update", [w.companyId]);
-      requests = drafts.map((d) => w.call(S_ISSUE, { id: d.id }));
+      requests = drafts.map((d) => settle(w.api.sales.invoices.issue({ id: d.id })));
       await waitForLockWaiters(h.db, { count: 2, excludePid: (blocker as any).processID, what: "the two issues waiting on the layer" });
     } finally {
       await blocker.query("commit");
@@ -348,7 +360,8 @@ describe("sales invoices issue stock", () => {
     }
     const results = await Promise.all(requests);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
-    expectError(results.find((r) => r.status === 422)!, 422, "unprocessable", "inventory.insufficient_stock");
+    const refused = results.find((r) => r.status === 422)!;
+    expect([refused.error?.code, refused.error?.key]).toEqual(["unprocessable", "inventory.insufficient_stock"]);
     const statuses = (await h.db("sale_invoices").where({ company_id: w.companyId }).orderBy("status")).map((r) => [r.status, r.number]);
     expect(statuses).toEqual([
       ["draft", null],
@@ -360,14 +373,14 @@ describe("sales invoices issue stock", () => {
   });
 
   test("purchase, then sale: the stock account follows the layers; movements list both", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await purchase(w, [{ itemCode: "PREKE", quantity: "3", unitPriceExclVat: "3.3333", vatRatePercent: "21", warehouseCode: "CENTR" }]);
-    await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
-    await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
-    await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
+    await w.api.sales.invoices.issue({ id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
+    await w.api.sales.invoices.issue({ id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
+    await w.api.sales.invoices.issue({ id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
     expect(await accountBalance(h, w.companyId, "2040")).toBe("0.00");
     expect(await accountBalance(h, w.companyId, "6000")).toBe("10.00");
-    const list = await w.ok("/v1/inventory/stock/movements/list", {
+    const list = await w.api.inventory.stock.movements.list({
       sort: [
         { field: "date", dir: "asc" },
         { field: "createdAt", dir: "asc" },
@@ -386,14 +399,15 @@ describe("sales invoices issue stock", () => {
 
 describe("sales invoice lines name a lot or serials", () => {
   test("a line naming a lot takes FIFO within that lot only; more than the lot holds is 422 naming the lot", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PIENAS", quantity: "1", unitCost: "1", lotNumber: "A" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PIENAS", quantity: "2", unitCost: "2", lotNumber: "B" }], { date: "2026-03-02" });
     const tooMuch = await saleDraft(w, [{ itemCode: "PIENAS", quantity: "2.5", unitPriceExclVat: "5", lotNumber: "B" }]);
-    const res = await w.call(S_ISSUE, { id: tooMuch.id });
-    expectError(res, 422, "unprocessable", "inventory.insufficient_stock");
-    expect(res.body.error.params).toEqual({ itemCode: "PIENAS", warehouseCode: "CENTR", available: "2", requested: "2.5", lotNumber: "B" });
-    const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1.5", unitPriceExclVat: "5", lotNumber: "B" }])).id });
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: tooMuch.id }), 422, "unprocessable", "inventory.insufficient_stock");
+    expect(error.params).toEqual({ itemCode: "PIENAS", warehouseCode: "CENTR", available: "2", requested: "2.5", lotNumber: "B" });
+    const inv = await w.api.sales.invoices.issue({
+      id: (await saleDraft(w, [{ itemCode: "PIENAS", quantity: "1.5", unitPriceExclVat: "5", lotNumber: "B" }])).id,
+    });
     expect(inv.lines[0]).toMatchObject({ lotNumber: "B", serials: null });
     expect((await journalLines(h, w.companyId, inv.journalTransactionId))!.slice(-2)).toEqual([
       ["6000", "3.00", "0.00"],
@@ -406,7 +420,7 @@ describe("sales invoice lines name a lot or serials", () => {
   });
 
   test("a line naming serials takes exactly those; one not in stock is 422 naming the line's serials; nothing taken", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     for (const [serial, cost, date] of [
       ["S1", "10", "2026-03-01"],
       ["S2", "20", "2026-03-02"],
@@ -415,11 +429,12 @@ describe("sales invoice lines name a lot or serials", () => {
       await receive(w, [{ itemCode: "TELEF", quantity: "1", unitCost: cost, serials: [serial] }], { date });
     }
     const missing = await saleDraft(w, [{ itemCode: "TELEF", quantity: "2", unitPriceExclVat: "100", serials: ["S3", "S9"] }]);
-    const res = await w.call(S_ISSUE, { id: missing.id });
-    expectError(res, 422, "unprocessable", "inventory.serial_not_in_stock");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["lines[0].serials"]);
+    const error = await expectApiError(w.api.sales.invoices.issue({ id: missing.id }), 422, "unprocessable", "inventory.serial_not_in_stock");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["lines[0].serials"]);
     expect(await h.db("stock_operations").where({ company_id: w.companyId, kind: "sale_invoice" })).toEqual([]);
-    const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "TELEF", quantity: "2", unitPriceExclVat: "100", serials: ["S3", "S1"] }])).id });
+    const inv = await w.api.sales.invoices.issue({
+      id: (await saleDraft(w, [{ itemCode: "TELEF", quantity: "2", unitPriceExclVat: "100", serials: ["S3", "S1"] }])).id,
+    });
     expect((await journalLines(h, w.companyId, inv.journalTransactionId))!.slice(-2)).toEqual([
       ["6000", "40.00", "0.00"],
       ["2040", "0.00", "40.00"],
@@ -444,21 +459,25 @@ describe("sales invoice lines name a lot or serials", () => {
     { name: "a lot of an untracked item", line: { itemCode: "PREKE", quantity: "1", lotNumber: "A" }, field: "lines[0].lotNumber" },
     { name: "a lot on a service", line: { itemCode: "KONS", quantity: "1", lotNumber: "A" }, field: "lines[0].lotNumber" },
   ])("$name -> 422 sale_invoice.tracking_invalid naming $field, nothing stored", async ({ line, field }) => {
-    const w = await world();
-    const res = await w.call(S_CREATE, { partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line] });
-    expectError(res, 422, "unprocessable", "sale_invoice.tracking_invalid");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
+    const w = await invoicesWorld();
+    const error = await expectApiError(
+      w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [line] }),
+      422,
+      "unprocessable",
+      "sale_invoice.tracking_invalid",
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await h.db("sale_invoices").where({ company_id: w.companyId })).toEqual([]);
   });
 });
 
 describe("a sales credit note brings returned goods back into stock", () => {
   test("at the cost the invoice took them at, most recently taken first; never more than was taken; the books follow the layers", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "4" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "5", unitCost: "0.333333" }], { date: "2026-03-02" });
     // The invoice takes 2 x 4.00 and 1 x 0.33: 8.33.
-    const inv = await w.ok(S_ISSUE, {
+    const inv = await w.api.sales.invoices.issue({
       id: (
         await saleDraft(w, [
           { itemCode: "PREKE", quantity: "3" },
@@ -474,7 +493,7 @@ describe("a sales credit note brings returned goods back into stock", () => {
       });
 
     // Two back: the 0.333333 unit (taken last) at 0.33, then one of the 4.00 units.
-    const first = await w.ok(S_ISSUE, { id: (await returning("2")).id });
+    const first = await w.api.sales.invoices.issue({ id: (await returning("2")).id });
     expect(first.lines[0]).toMatchObject({ returnToStock: true, quantity: "2" });
     expect(await journalLines(h, w.companyId, first.journalTransactionId)).toEqual([
       ["2410", "0.00", "24.20"],
@@ -503,27 +522,35 @@ describe("a sales credit note brings returned goods back into stock", () => {
     expect(event.data.journalTransactionId).toBe(first.journalTransactionId);
 
     // One is left to come back: two is refused (at create), naming the quantity.
-    const res = await w.call(S_CREATE, {
-      partnerCode: "PIRKEJAS",
-      issueDate: "2026-03-12",
-      type: "credit_note",
-      creditedInvoiceId: inv.id,
-      lines: [{ itemCode: "PREKE", quantity: "2", returnToStock: true }],
-    });
-    expectError(res, 422, "unprocessable", "sale_invoice.return_exceeds_sold");
-    expect(res.body.error.fieldErrors).toEqual({ "lines[0].quantity": [expect.stringContaining("only 1 of PREKE can come back")] });
+    const error = await expectApiError(
+      w.api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-12",
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        lines: [{ itemCode: "PREKE", quantity: "2", returnToStock: true }],
+      }),
+      422,
+      "unprocessable",
+      "sale_invoice.return_exceeds_sold",
+    );
+    expect(error.fieldErrors).toEqual({ "lines[0].quantity": [expect.stringContaining("only 1 of PREKE can come back")] });
     // Goods the invoice did not take out of stock (a service) cannot come back.
-    const service = await w.call(S_CREATE, {
-      partnerCode: "PIRKEJAS",
-      issueDate: "2026-03-12",
-      type: "credit_note",
-      creditedInvoiceId: inv.id,
-      lines: [{ itemCode: "KONS", quantity: "1", returnToStock: true }],
-    });
-    expectError(service, 422, "unprocessable", "sale_invoice.return_invalid");
+    await expectApiError(
+      w.api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-12",
+        type: "credit_note",
+        creditedInvoiceId: inv.id,
+        lines: [{ itemCode: "KONS", quantity: "1", returnToStock: true }],
+      }),
+      422,
+      "unprocessable",
+      "sale_invoice.return_invalid",
+    );
 
     // The last one: what is left of the 4.00 part.
-    const last = await w.ok(S_ISSUE, { id: (await returning("1", { warehouseCode: "FILIAL" })).id });
+    const last = await w.api.sales.invoices.issue({ id: (await returning("1", { warehouseCode: "FILIAL" })).id });
     expect((await journalLines(h, w.companyId, last.journalTransactionId))!.slice(-2)).toEqual([
       ["2040", "4.00", "0.00"],
       ["6000", "0.00", "4.00"],
@@ -538,8 +565,8 @@ describe("a sales credit note brings returned goods back into stock", () => {
     expect(await accountBalance(h, w.companyId, "6000")).toBe("0.00");
     expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
     // Everything is back: a draft returning more is refused at issue as well (written before the last return).
-    expectError(
-      await w.call(S_CREATE, {
+    await expectApiError(
+      w.api.sales.invoices.create({
         partnerCode: "PIRKEJAS",
         issueDate: "2026-03-12",
         type: "credit_note",
@@ -553,9 +580,9 @@ describe("a sales credit note brings returned goods back into stock", () => {
   });
 
   test("a draft written while the goods could come back is refused at issue once another credit note brought them back", async () => {
-    const w = await world();
+    const w = await invoicesWorld();
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "4" }]);
-    const inv = await w.ok(S_ISSUE, { id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
+    const inv = await w.api.sales.invoices.issue({ id: (await saleDraft(w, [{ itemCode: "PREKE", quantity: "1" }])).id });
     const drafts = [];
     // Priced at 1.00 each, so that both fit within the invoice's gross (12.10).
     for (let i = 0; i < 2; i++)
@@ -565,13 +592,185 @@ describe("a sales credit note brings returned goods back into stock", () => {
           creditedInvoiceId: inv.id,
         }),
       );
-    await w.ok(S_ISSUE, { id: drafts[0].id });
-    const res = await w.call(S_ISSUE, { id: drafts[1].id });
-    expectError(res, 422, "unprocessable", "sale_invoice.return_exceeds_sold");
+    await w.api.sales.invoices.issue({ id: drafts[0].id });
+    await expectApiError(w.api.sales.invoices.issue({ id: drafts[1].id }), 422, "unprocessable", "sale_invoice.return_exceeds_sold");
     expect((await h.db("sale_invoices").where({ id: drafts[1].id }).first()).status).toBe("draft");
     expect(await layerRows(h, w.companyId)).toEqual([
       ["PREKE", "CENTR", "1", "0", "4", "4.00", "0.00", null, null],
       ["PREKE", "CENTR", "1", "1", "4", "4.00", "4.00", null, null],
     ]);
+  });
+});
+
+// Issue 23, item 1: the FIFO rule has one home, the database function stock_fifo_parts. A sales invoice takes through
+// it in one statement (stock_take_fifo, which passes what its earlier lines took), a write-off or a transfer line by
+// line (takeFifo). The same takes from the same layers, through either way or both by turns, give the same parts to
+// the cent: FIFO by date, then the order written; nothing dated after the take; a part worth quantity × unit cost
+// rounded half-up, never more than is left; the part that empties a layer takes exactly what is left of its value.
+describe("one FIFO rule for both ways of taking", () => {
+  type Line = { itemCode: string; quantity: string; lotNumber?: string };
+  /** Per outgoing line, its parts as [layer, quantity, value]. */
+  type Parts = [string, string, string][][];
+  const steps: { lines: Line[]; parts?: Parts; short?: { available: string; requested: string } }[] = [
+    { lines: [{ itemCode: "PREKE", quantity: "1" }], parts: [[["B", "1", "0.01"]]] },
+    { lines: [{ itemCode: "PREKE", quantity: "2.5" }], parts: [[["B", "2.5", "0.01"]]] },
+    {
+      lines: [{ itemCode: "PREKE", quantity: "1.1667" }],
+      parts: [
+        [
+          ["B", "0.5", "0.00"],
+          ["C", "0.6667", "6.66"],
+        ],
+      ],
+    },
+    // Two lines of one item: the second starts in the layer the first took part of (a sale has not lowered it yet).
+    {
+      lines: [
+        { itemCode: "PREKE", quantity: "0.1" },
+        { itemCode: "PREKE", quantity: "1.2333" },
+      ],
+      parts: [
+        [["C", "0.1", "1.00"]],
+        [
+          ["C", "0.2333", "2.33"],
+          ["A", "1", "0.33"],
+        ],
+      ],
+    },
+    { lines: [{ itemCode: "PIENAS", quantity: "1", lotNumber: "L2" }], parts: [[["F", "1", "0.67"]]] },
+    // D (dated after the take) does not count.
+    { lines: [{ itemCode: "PREKE", quantity: "2.5" }], short: { available: "2", requested: "2.5" } },
+    {
+      lines: [
+        { itemCode: "PREKE", quantity: "1" },
+        { itemCode: "PIENAS", quantity: "2", lotNumber: "L2" },
+      ],
+      parts: [[["A", "1", "0.33"]], [["F", "2", "1.33"]]],
+    },
+    { lines: [{ itemCode: "PREKE", quantity: "1" }], parts: [[["A", "1", "0.34"]]] },
+  ];
+  type Way = "sale" | "write-off" | "transfer";
+  const ways: { name: string; way: (step: number) => Way }[] = [
+    { name: "sales invoices (stock_take_fifo)", way: () => "sale" },
+    { name: "write-offs (takeFifo)", way: () => "write-off" },
+    { name: "a sale and a transfer by turns", way: (step) => (step % 2 ? "transfer" : "sale") },
+  ];
+
+  test.each(ways)("$name", async ({ way }) => {
+    const w = await invoicesWorld();
+    const receive = (date: string, lines: RequestBody<"inventory_stock_receive">["lines"]) =>
+      w.api.inventory.stock.receive({ warehouseCode: "CENTR", date, counterAccountCode: "4430", lines });
+    const layerOf = new Map<string, string>();
+    const name = (op: ResponseData<"inventory_stock_receive">, names: string[]) => op.movements.forEach((m, k) => layerOf.set(m.layers[0].layerId, names[k]));
+    // Written first but dated later: A comes after B and C, which are ordered as written.
+    name(await receive("2026-03-02", [{ itemCode: "PREKE", quantity: "3", unitCost: "0.333333" }]), ["A"]);
+    name(
+      await receive("2026-03-01", [
+        { itemCode: "PREKE", quantity: "4", unitCost: "0.005" },
+        { itemCode: "PREKE", quantity: "1", unitCost: "9.99" },
+        { itemCode: "PIENAS", quantity: "2", unitCost: "1.5", lotNumber: "L1" },
+        { itemCode: "PIENAS", quantity: "3", unitCost: "0.666667", lotNumber: "L2" },
+      ]),
+      ["B", "C", "E", "F"],
+    );
+    name(await receive("2026-03-20", [{ itemCode: "PREKE", quantity: "5", unitCost: "1" }]), ["D"]);
+
+    const take = async (kind: Way, lines: Line[]): Promise<string> => {
+      if (kind === "write-off") return (await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-10", lines })).id;
+      if (kind === "transfer")
+        return (await w.api.inventory.stock.transfer({ fromWarehouseCode: "CENTR", toWarehouseCode: "FILIAL", date: "2026-03-10", lines })).id;
+      const draft = await w.api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        issueDate: "2026-03-10",
+        lines: lines.map((l) => ({ ...l, unitPriceExclVat: "5" })),
+      });
+      const invoice = await w.api.sales.invoices.issue({ id: draft.id });
+      return (await saleOperation(w, invoice.id)).id;
+    };
+    const partsOf = async (operationId: string): Promise<Parts> => {
+      const rows = await h
+        .db("stock_consumptions as c")
+        .join("stock_movements as m", (j) => j.on("m.company_id", "c.company_id").andOn("m.id", "c.movement_id"))
+        .join("stock_layers as l", (j) => j.on("l.company_id", "c.company_id").andOn("l.id", "c.layer_id"))
+        .where({ "m.company_id": w.companyId, "m.operation_id": operationId })
+        .orderBy(["m.line_no", "l.date", "l.seq"])
+        .select("m.line_no", "c.layer_id", "c.quantity", "c.value");
+      const lines = [...new Set(rows.map((r) => r.line_no))];
+      return lines.map((n) =>
+        rows.filter((r) => r.line_no === n).map((r) => [layerOf.get(r.layer_id)!, new Decimal(r.quantity).toFixed(), new Decimal(r.value).toFixed(2)]),
+      );
+    };
+
+    for (const [k, step] of steps.entries()) {
+      const kind = way(k);
+      if (step.short) {
+        const before = await layerRows(h, w.companyId);
+        const error = await expectApiError(take(kind, step.lines), 422, "unprocessable", "inventory.insufficient_stock");
+        expect([k, error.params]).toEqual([k, { itemCode: "PREKE", warehouseCode: "CENTR", ...step.short }]);
+        expect(await layerRows(h, w.companyId)).toEqual(before);
+      } else {
+        expect([k, kind, await partsOf(await take(kind, step.lines))]).toEqual([k, kind, step.parts]);
+      }
+    }
+    const centr = (await layerRows(h, w.companyId)).filter((l) => l[1] === "CENTR");
+    expect(centr).toEqual([
+      ["PIENAS", "CENTR", "2", "2", "1.5", "3.00", "3.00", "L1", null],
+      ["PIENAS", "CENTR", "3", "0", "0.666667", "2.00", "0.00", "L2", null],
+      ["PREKE", "CENTR", "4", "0", "0.005", "0.02", "0.00", null, null],
+      ["PREKE", "CENTR", "1", "0", "9.99", "9.99", "0.00", null, null],
+      ["PREKE", "CENTR", "3", "0", "0.333333", "1.00", "0.00", null, null],
+      ["PREKE", "CENTR", "5", "5", "1", "5.00", "5.00", null, null],
+    ]);
+    expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
+  });
+
+  // An item with many open layers is not locked whole by a take of one unit: the layers are locked as the FIFO loop
+  // reads them (PL/pgSQL's FOR over a query reads through a cursor, 10 rows at first), and it stops once the quantity
+  // is covered. Another transaction holds the 50th layer; a write-off and a sale of one unit each must not wait for it.
+  test("a take of one unit locks only the first layers: a write-off and a sale go through while the 50th layer is held", async () => {
+    const w = await invoicesWorld();
+    const op = await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-03-01",
+      counterAccountCode: "4430",
+      lines: Array.from({ length: 60 }, (_, k) => ({ itemCode: "PREKE", quantity: "1", unitCost: `${k + 1}` })),
+    });
+    const layers = op.movements.map((m) => m.layers[0].layerId);
+    const blocker = new pg.Client({ connectionString: h.connectionString });
+    await blocker.connect();
+    const blockerPid = (blocker as unknown as { processID: number }).processID;
+    /** Settles `call` while watching whether it waits on a lock (then it would wait for the blocker's commit). */
+    const unblocked = async <T>(call: Promise<T>) => {
+      let done = false;
+      const settled = settle(call).finally(() => {
+        done = true;
+      });
+      while (!done) {
+        const { rows } = await h.db.raw<{ rows: { n: number }[] }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid() and pid <> ?",
+          [blockerPid],
+        );
+        if (rows[0].n > 0) return { waited: true, result: undefined };
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return { waited: false, result: await settled };
+    };
+    let writeOff: Awaited<ReturnType<typeof unblocked>>;
+    let sale: Awaited<ReturnType<typeof unblocked>>;
+    try {
+      await blocker.query("begin");
+      await blocker.query("select 1 from stock_layers where company_id = $1 and id = $2 for update", [w.companyId, layers[49]]);
+      writeOff = await unblocked(w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "1" }] }));
+      const draft = await w.api.sales.invoices.create({ partnerCode: "PIRKEJAS", issueDate: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "1" }] });
+      sale = await unblocked(w.api.sales.invoices.issue({ id: draft.id }));
+    } finally {
+      await blocker.query("commit");
+      await blocker.end();
+    }
+    expect([writeOff.waited, writeOff.result?.status]).toEqual([false, 200]);
+    expect([sale.waited, sale.result?.status]).toEqual([false, 200]);
+    const taken = await h.db("stock_layers").where({ company_id: w.companyId }).andWhere("remaining_quantity", 0).orderBy("seq").pluck("id");
+    expect(taken).toEqual([layers[0], layers[1]]);
+    expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
   });
 });

@@ -17,18 +17,15 @@ export const ITEMS: RequestBody<"catalog_items_create">[] = [
   { code: "KONS", name: "Konsultacija", type: "service", unit: "val.", vatRatePercent: "21", salePriceExclVat: "60" },
 ];
 
-/** A tenant with the lt-standard chart, warehouses CENTR (the default) and FILIAL, and the items of ITEMS. */
+/** CENTR (the default: the first) and FILIAL. */
+export const WAREHOUSES: RequestBody<"inventory_warehouses_create">[] = [
+  { code: "CENTR", name: "Centrinis sandėlis" },
+  { code: "FILIAL", name: "Filialas" },
+];
+
+/** A tenant with the lt-standard chart, the items of ITEMS, and warehouses CENTR (the default) and FILIAL. */
 export async function stockWorld(h: Harness, options: { warehouses?: boolean } = {}): Promise<StockWorld> {
-  const w = await world(h, {
-    items: ITEMS,
-    warehouses:
-      options.warehouses === false
-        ? []
-        : [
-            { code: "CENTR", name: "Centrinis sandėlis" },
-            { code: "FILIAL", name: "Filialas" },
-          ],
-  });
+  const w = await world(h, { items: ITEMS, warehouses: options.warehouses === false ? [] : WAREHOUSES });
   const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...w.o, ...extra });
   const ok = async (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => {
     const res = await call(path, body, extra);

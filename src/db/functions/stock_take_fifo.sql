@@ -1,10 +1,10 @@
--- First in, first out, in the database (issue 11): an outgoing movement takes from the item's open layers in its
--- warehouse, oldest first (date, then the order written), among the layers dated on or before its date and within the
--- lot it names, locking them; it records what it took (stock_consumptions), lowers every layer it took in one statement
--- after its loop, and refuses to take more than there is (stock never goes negative: 422 inventory.insufficient_stock,
--- naming the line). The value taken is the layer's unit cost times the quantity, rounded half-up to the cent; the
--- movement that empties a layer takes what is left of its value, so values stay exact. This is the only FIFO of the
--- product: sales, write-offs, transfers, counts and credit notes all take stock through it.
+-- A sales invoice's take of stock, in one statement (issue 11): for each line, in the order given (the caller sorts
+-- them by item, so that invoices lock shared layers in the same order), the parts FIFO chooses — stock_fifo_parts, the
+-- one home of the FIFO rule and its rounding, which locks the layers it reads — passing what earlier lines of this
+-- call took, as the layers are lowered only after the loop. It records what it took (stock_consumptions), lowers every
+-- layer taken in one statement, writes the operation, its movements and the balances, and refuses to take more than
+-- there is (stock never goes negative: 422 inventory.insufficient_stock, naming the line). Write-offs, transfers,
+-- counts and sales naming serials take their parts from the same function through takeFifo (src/inventory/fifo.ts).
 create or replace function stock_take_fifo(p_company_id uuid, p_operation_id uuid, p_kind text, p_date date, p_warehouse_id uuid, p_source_type text, p_source_id uuid, p_key_id uuid, l_line_nos integer[], l_movement_ids uuid[], l_items text[], l_warehouses uuid[], l_quantities numeric[], l_lots text[])
   returns TABLE(line_no integer, layer_id uuid, quantity numeric, unit_cost numeric, value numeric, lot_number text, expiry_date text, serial_number text, available numeric, created_at timestamp with time zone)
   language plpgsql volatile
@@ -12,11 +12,7 @@ as $$
     #variable_conflict use_column
     declare
       i int;
-      need numeric;
-      took numeric;
-      q numeric;
-      v numeric;
-      layer record;
+      part record;
       p_layer uuid[] := '{}';
       p_movement uuid[] := '{}';
       p_quantity numeric[] := '{}';
@@ -27,52 +23,27 @@ as $$
       op_created timestamptz;
       short_item text;
       short_warehouse uuid;
-      left_quantity numeric;
-      left_value numeric;
     begin
       for i in 1 .. coalesce(array_length(l_items, 1), 0) loop
-        need := l_quantities[i];
-        took := 0;
         m_total := 0;
-        for layer in
-          select s.id, s.remaining_quantity, s.remaining_value, s.unit_cost, s.lot_number, s.expiry_date, s.serial_number
-            from stock_layers s
-           where s.company_id = p_company_id and s.item_code = l_items[i] and s.warehouse_id = l_warehouses[i]
-             and s.remaining_quantity > 0 and s.date <= p_date and (l_lots[i] is null or s.lot_number = l_lots[i])
-           order by s.date, s.seq
-             for update
+        for part in
+          select * from stock_fifo_parts(p_company_id, l_items[i], l_warehouses[i], p_date, l_quantities[i], l_lots[i], null, p_layer, p_quantity, p_value)
         loop
-          exit when need <= 0;
-          -- What an earlier line of this call took from the layer is not written yet (one update after the loop).
-          left_quantity := layer.remaining_quantity;
-          left_value := layer.remaining_value;
-          if layer.id = any(p_layer) then
-            select left_quantity - sum(t.q), left_value - sum(t.v) into left_quantity, left_value
-              from unnest(p_layer, p_quantity, p_value) as t (l, q, v) where t.l = layer.id;
+          line_no := l_line_nos[i]; layer_id := part.layer_id; quantity := part.quantity; unit_cost := part.unit_cost;
+          value := part.value; lot_number := part.lot_number; expiry_date := part.expiry_date;
+          serial_number := part.serial_number; available := part.available; created_at := null;
+          return next;
+          -- The line is short: `available` says what there is; nothing is written.
+          if part.layer_id is null then
+            return;
           end if;
-          continue when left_quantity <= 0;
-          q := least(left_quantity, need);
-          v := case when q = left_quantity then left_value
-                    else least(round(q * layer.unit_cost, 2), left_value) end;
-          p_layer := p_layer || layer.id;
+          p_layer := p_layer || part.layer_id;
           p_movement := p_movement || l_movement_ids[i];
-          p_quantity := p_quantity || q;
-          p_cost := p_cost || layer.unit_cost;
-          p_value := p_value || v;
-          line_no := l_line_nos[i]; layer_id := layer.id; quantity := q; unit_cost := layer.unit_cost; value := v;
-          lot_number := layer.lot_number; expiry_date := layer.expiry_date::text; serial_number := layer.serial_number;
-          available := null; created_at := null;
-          return next;
-          need := need - q;
-          took := took + q;
-          m_total := m_total + v;
+          p_quantity := p_quantity || part.quantity;
+          p_cost := p_cost || part.unit_cost;
+          p_value := p_value || part.value;
+          m_total := m_total + part.value;
         end loop;
-        if need > 0 then
-          line_no := l_line_nos[i]; layer_id := null; quantity := null; unit_cost := null; value := null;
-          lot_number := null; expiry_date := null; serial_number := null; available := took; created_at := null;
-          return next;
-          return;
-        end if;
         m_value := m_value || m_total;
       end loop;
 
