@@ -15,6 +15,7 @@ const ALL = [
   "migration",
   "faults",
   "scale-out",
+  "declarations",
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const hasTaskset = spawnSync("taskset", ["-c", "1", "true"]).status === 0;

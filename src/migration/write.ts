@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
+import type { NumberSeriesRow } from "../db/rows.js";
 import { numericOverflow, violatedConstraint } from "../db/transaction.js";
 import { Decimal } from "../shared/decimal.js";
 import { conflict } from "../shared/errors.js";
@@ -25,7 +26,8 @@ export type Progress = (done: string) => void;
 
 export async function writeBooks(trx: Db, companyId: string, keyId: string | null, w: Writes, progress: Progress = () => undefined): Promise<Written> {
   const lap = (done: string) => progress(done);
-  const q = (text: string, values: unknown[]) => plainQuery<Record<string, any>>(trx, text, [companyId, ...values]);
+  // A statement whose rows are read names their type; the others answer rows of nothing (never).
+  const q = <Row extends object = never>(text: string, values: unknown[]) => plainQuery<Row>(trx, text, [companyId, ...values]);
   const col = <T, V>(rows: readonly T[], f: (row: T) => V) => rows.map(f);
   try {
     if (w.accounts.length) {
@@ -134,7 +136,7 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
   // Rule 8: raised, never lowered (also the trigger number_series_never_lowered).
   const series = new Map<string, { id: string; created: boolean }>();
   if (w.series.length) {
-    const rows = await q(
+    const rows = await q<Pick<NumberSeriesRow, "id" | "prefix"> & { created: boolean }>(
       `insert into number_series (company_id, document_type, prefix, year, next_number)
        select $1, 'sale_invoice', * from unnest($2::text[], $3::int[], $4::bigint[])
        on conflict (company_id, document_type, prefix, year)
@@ -242,7 +244,7 @@ export async function writeBooks(trx: Db, companyId: string, keyId: string | nul
 }
 
 async function writeStock(trx: Db, companyId: string, keyId: string | null, w: Writes): Promise<void> {
-  const q = (text: string, values: unknown[]) => plainQuery<Record<string, any>>(trx, text, [companyId, ...values]);
+  const q = <Row extends object = never>(text: string, values: unknown[]) => plainQuery<Row>(trx, text, [companyId, ...values]);
   // One operation per warehouse and 1000 rows; one movement and one layer per row.
   const operations: { id: string; warehouseId: string }[] = [];
   const movements: { id: string; operationId: string; lineNo: number; row: Writes["stock"][number] }[] = [];

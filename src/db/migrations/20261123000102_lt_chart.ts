@@ -257,7 +257,9 @@ export async function rewriteChart(knex: Knex, companyId: string, oldNames: Map<
   }
 
   const remaining = new Map<string, { type: string; is_postable: boolean }>(
-    (await knex("ledger_accounts").where("company_id", companyId).select("code", "type", "is_postable")).map((r: { code: string; type: string; is_postable: boolean }) => [r.code, r]),
+    (await knex("ledger_accounts").where("company_id", companyId).select("code", "type", "is_postable")).map(
+      (r: { code: string; type: string; is_postable: boolean }) => [r.code, r],
+    ),
   );
   for (const a of LT_STANDARD) {
     const mapping = {

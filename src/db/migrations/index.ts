@@ -46,6 +46,7 @@ import * as postingRuleStockHeld from "./20261127000401_posting_rule_stock_held.
 import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 import * as eventsApi from "./20261127000500_events_api.js";
 import * as declarationSubmissions from "./20261127001000_declaration_submissions.js";
+import * as declarationIndexes from "./20261127001001_declaration_indexes.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -97,6 +98,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000402_stock_level_bounds": stockLevelBounds,
   "20261127000500_events_api": eventsApi,
   "20261127001000_declaration_submissions": declarationSubmissions,
+  "20261127001001_declaration_indexes": declarationIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
