@@ -1,14 +1,16 @@
 // Validates an XML file the product writes against the tax authority's own XSD (STYLE 21: a standard's file is
 // proved by the standard's oracle, never by the product's reader), with libxml2 compiled to WebAssembly
-// (xmllint-wasm, pinned in package.json): the same checks as `xmllint --noout --schema`. The schemas are read from
-// ../shared/schemas next to the repository (CI's clone has a copy of shared/ beside it); nothing is copied into the
-// repository. Later SAF-T work reuses it: validateAgainstXsd(xml, "lt/SAFT_2_01.xsd").
+// (xmllint-wasm, pinned in package.json): the same checks as `xmllint --noout --schema`. The schemas are the tax
+// authority's files, copied unchanged into test/fixtures/schemas (a clean clone has them, whatever lies beside it);
+// where ../shared/schemas is beside the repository, the copy must be byte-identical to it, or the test stops.
+// Later SAF-T work reuses it: validateAgainstXsd(xml, "lt/SAFT_2_01.xsd").
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateXML } from "xmllint-wasm";
 
-const SCHEMAS = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/schemas");
+const SCHEMAS = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/schemas");
+const SHARED = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/schemas");
 
 export interface XsdResult {
   valid: boolean;
@@ -22,8 +24,10 @@ function schemaText(relativePath: string): string {
   let text = schemas.get(relativePath);
   if (text === undefined) {
     const path = join(SCHEMAS, relativePath);
-    if (!existsSync(path)) throw new Error(`the XSD ${path} is not there: the tests read ../shared/schemas beside the repository`);
+    if (!existsSync(path)) throw new Error(`the XSD ${path} is not there: copy it unchanged from ../shared/schemas`);
     text = readFileSync(path, "utf8");
+    const shared = join(SHARED, relativePath);
+    if (existsSync(shared) && readFileSync(shared, "utf8") !== text) throw new Error(`${path} differs from ${shared}: copy it again`);
     schemas.set(relativePath, text);
   }
   return text;
