@@ -1,32 +1,36 @@
 // The lt-standard chart against the AVNT sample chart (issue 8), as tables: the defaults the product relies on, each
 // code the old template got wrong, the Lithuanian essentials, the SAF-T mapping of every account, contra flags and
-// statement lines, and the migration that rewrites a company's old template.
+// statement lines, and the migration that rewrites a company's old template. Every call goes through the SDK and the
+// shared world (test/support/world.ts).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { companiesWithOldTemplate, OLD_TEMPLATE, rewriteChart } from "../../src/db/migrations/20261123000102_lt_chart.js";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { expectApiError } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { world, type World } from "../support/world.js";
+import type { ListRow, RequestBody } from "../../sdk/typescript/src/index.js";
+
+type Account = ListRow<"ledger_accounts_list">;
+type Entries = RequestBody<"ledger_journal_transactions_create">["entries"];
 
 let h: Harness;
-let o: { key: string; companyId: string };
-let accounts: Map<string, any>;
-const call = (path: string, body: unknown, options = o): Promise<ApiResponse> => h.post(path, body, options);
+let w: World;
+let accounts: Map<string, Account>;
 
 beforeAll(async () => {
   h = await startHarness();
-  const t = await h.tenant();
-  o = { key: t.apiKey, companyId: t.companyId };
-  expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" })).status).toBe(200);
-  const rows: any[] = [];
-  for (let page = 1; ; page++) {
-    const res = await call("/v1/ledger/accounts/list", { page, pageSize: 100 });
-    expect(res.status).toBe(200);
-    rows.push(...res.body.rows);
-    if (rows.length >= res.body.total) break;
-  }
+  w = await world(h);
+  const rows: Account[] = [];
+  for await (const a of w.api.paginate(w.api.ledger.accounts.list, { pageSize: 100 })) rows.push(a);
   accounts = new Map(rows.map((a) => [a.code, a]));
 });
 afterAll(() => h.close());
 
-const get = (code: string) => accounts.get(code);
+/** The account of the main company's chart with that code (the test fails on an unknown code). */
+const get = (code: string): Account => {
+  const account = accounts.get(code);
+  if (!account) throw new Error(`no account ${code} in the chart`);
+  return account;
+};
 
 describe("the defaults the product relies on exist with the right type and postability", () => {
   test.each([
@@ -105,7 +109,7 @@ describe("the codes the old template got wrong mean what the sample chart says",
   });
 
   test.each(["1292", "1293", "1294", "1295", "1297", "2610", "6210", "6214"])("%s (an old template code) is gone", (code) => {
-    expect(get(code)).toBeUndefined();
+    expect(accounts.get(code)).toBeUndefined();
   });
 
   test("accumulated depreciation and impairment are contra: every 12x7 and 12x9, every 11x8 and 11x9", () => {
@@ -168,7 +172,7 @@ describe("SAF-T mapping, contra flags and statement lines of every account", () 
       if (id === a.code) return false;
       if (a.code === "3010") return id !== "3011";
       if (a.code === "6206") return id !== "6306";
-      return !(accounts.has(id) && (a.code.startsWith(id) || a.code.slice(0, 2) === id.slice(0, 2)));
+      return !(id && accounts.has(id) && (a.code.startsWith(id) || a.code.slice(0, 2) === id.slice(0, 2)));
     });
     expect(wrong.map((a) => `${a.code}->${a.saft.accountTableId}`)).toEqual([]);
   });
@@ -195,24 +199,23 @@ describe("SAF-T mapping, contra flags and statement lines of every account", () 
   });
 
   test("the API list filters on isContra and statementLine", async () => {
-    const contra = await call("/v1/ledger/accounts/list", {
+    const contra = await w.api.ledger.accounts.list({
       filter: [
         { field: "isContra", op: "eq", value: true },
         { field: "statementLine", op: "eq", value: "A.II.2" },
       ],
     });
-    expect(contra.body.rows.map((a: any) => a.code)).toEqual(["1217", "1218", "1219"]);
+    expect(contra.rows.map((a) => a.code)).toEqual(["1217", "1218", "1219"]);
   });
 
   test("a sub-account created under a mapped account takes its parent's statement line and AccountTableID", async () => {
-    const made = await call("/v1/ledger/accounts/create", { code: "2712", name: "Luminor sąskaita", type: "asset", parentCode: "271" });
-    expect(made.status).toBe(200);
-    expect(made.body).toMatchObject({
+    const made = await w.api.ledger.accounts.create({ code: "2712", name: "Luminor sąskaita", type: "asset", parentCode: "271" });
+    expect(made).toMatchObject({
       statementLine: "B.IV",
       isContra: false,
       saft: { accountTableId: "271", accountType: "TT", groupingCategory: "D", groupingCode: "271" },
     });
-    expect(await h.db("ledger_accounts").where({ company_id: o.companyId, code: "2712" }).first()).toMatchObject({
+    expect(await h.db("ledger_accounts").where({ company_id: w.companyId, code: "2712" }).first()).toMatchObject({
       statement_line: "B.IV",
       saft_account_table_id: "271",
       saft_account_type: "TT",
@@ -221,93 +224,70 @@ describe("SAF-T mapping, contra flags and statement lines of every account", () 
 });
 
 describe("an account a posting rule posts to keeps a type the rule posts to", () => {
-  test.each([
+  test.each<{ name: string; body: RequestBody<"ledger_accounts_update">; rule: string }>([
     { name: "4492 (output VAT by default) made an expense", body: { code: "4492", type: "expense" }, rule: "sales.vatPayable" },
     { name: "2441 (input VAT by default) made non-postable", body: { code: "2441", isPostable: false }, rule: "purchases.vatReceivable" },
   ])("$name -> 409 ledger_account.used_by_posting_rule, nothing changes", async ({ body, rule }) => {
-    const t = await h.tenant();
-    const p = { key: t.apiKey, companyId: t.companyId };
-    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
+    const t = await world(h);
     const before = await h.db("ledger_accounts").where({ company_id: t.companyId, code: body.code }).first();
-    const res = await call("/v1/ledger/accounts/update", body, p);
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: "conflict", key: "ledger_account.used_by_posting_rule", params: { code: body.code, rule } });
+    expect(before).toBeDefined();
+    const error = await expectApiError(t.api.ledger.accounts.update(body), 409, "conflict", "ledger_account.used_by_posting_rule");
+    expect(error.params).toEqual({ code: body.code, rule });
     expect(await h.db("ledger_accounts").where({ company_id: t.companyId, code: body.code }).first()).toEqual(before);
   });
 
   test("once the rule points elsewhere, the account may change", async () => {
-    const t = await h.tenant();
-    const p = { key: t.apiKey, companyId: t.companyId };
-    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
-    expect((await call("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "6802" }, p)).status).toBe(200);
-    const res = await call("/v1/ledger/accounts/update", { code: "6314", isPostable: false }, p);
-    expect(res.status).toBe(200);
+    const t = await world(h);
+    expect(await t.api.ledger.postingRules.update({ rule: "bank.fees", accountCode: "6802" })).toMatchObject({ rule: "bank.fees", accountCode: "6802" });
+    expect(await h.db("posting_rules").where({ company_id: t.companyId, rule: "bank.fees" }).first()).toMatchObject({ account_code: "6802" });
+    expect(await t.api.ledger.accounts.update({ code: "6314", isPostable: false })).toMatchObject({ code: "6314", isPostable: false });
     expect(await h.db("ledger_accounts").where({ company_id: t.companyId, code: "6314" }).first()).toMatchObject({ is_postable: false });
   });
 });
 
 describe("statements: a contra account reduces its line", () => {
   test("buildings less accumulated depreciation on A.II.2; depreciation expense (6206) on the G&A line", async () => {
-    const t = await h.tenant();
-    const p = { key: t.apiKey, companyId: t.companyId };
-    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
-    const post = (date: string, entries: object[]) => call("/v1/ledger/journal/transactions/create", { date, entries }, p);
-    expect(
-      (
-        await post("2026-01-02", [
-          { accountCode: "1210", debit: "12000.00" },
-          { accountCode: "3010", credit: "12000.00" },
-        ])
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await post("2026-01-31", [
-          { accountCode: "6206", debit: "100.00" },
-          { accountCode: "1217", credit: "100.00" },
-        ])
-      ).status,
-    ).toBe(200);
-    const bs = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-31" }, p);
-    const lines = Object.fromEntries(bs.body.statementLines.map((l: any) => [l.line, l.amount]));
+    const t = await world(h);
+    const post = (date: string, entries: Entries) => t.api.ledger.journal.transactions.create({ date, entries });
+    await post("2026-01-02", [
+      { accountCode: "1210", debit: "12000.00" },
+      { accountCode: "3010", credit: "12000.00" },
+    ]);
+    await post("2026-01-31", [
+      { accountCode: "6206", debit: "100.00" },
+      { accountCode: "1217", credit: "100.00" },
+    ]);
+    expect(await h.db("journal_entries").where({ company_id: t.companyId }).count({ n: "*" }).first()).toEqual({ n: "4" });
+    const bs = await t.api.ledger.reports.balanceSheet({ date: "2026-01-31" });
+    const lines = Object.fromEntries(bs.statementLines.map((l) => [l.line, l.amount]));
     expect(lines).toMatchObject({ A: "11900.00", "A.II": "11900.00", "A.II.2": "11900.00", D: "11900.00", "D.I.1": "12000.00", "D.V.1": "-100.00" });
-    const pl = await call("/v1/ledger/reports/profit-and-loss", { from: "2026-01-01", to: "2026-01-31" }, p);
-    const plLines = Object.fromEntries(pl.body.statementLines.map((l: any) => [l.line, l.amount]));
+    const pl = await t.api.ledger.reports.profitAndLoss({ from: "2026-01-01", to: "2026-01-31" });
+    const plLines = Object.fromEntries(pl.statementLines.map((l) => [l.line, l.amount]));
     expect(plLines).toMatchObject({ "PL.5": "0.00", "PL.6": "-100.00", "PL.13": "-100.00", "PL.15": "-100.00" });
-    expect(pl.body.netResult).toBe("-100.00");
+    expect(pl.netResult).toBe("-100.00");
   });
 
   test("opening balances against 999: line X shows what is left; zero once complete", async () => {
-    const t = await h.tenant();
-    const p = { key: t.apiKey, companyId: t.companyId };
-    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, p)).status).toBe(200);
-    const post = (entries: object[]) => call("/v1/ledger/journal/transactions/create", { date: "2026-01-01", entries }, p);
-    expect(
-      (
-        await post([
-          { accountCode: "2710", debit: "500.00" },
-          { accountCode: "999", credit: "500.00" },
-        ])
-      ).status,
-    ).toBe(200);
-    const open = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-01" }, p);
-    expect(open.body.statementLines.find((l: any) => l.line === "X")).toMatchObject({ amount: "-500.00" });
-    expect(
-      (
-        await post([
-          { accountCode: "999", debit: "500.00" },
-          { accountCode: "3010", credit: "500.00" },
-        ])
-      ).status,
-    ).toBe(200);
-    const closed = await call("/v1/ledger/reports/balance-sheet", { date: "2026-01-01" }, p);
-    expect(closed.body.statementLines.find((l: any) => l.line === "X")).toMatchObject({ amount: "0.00" });
+    const t = await world(h);
+    const post = (entries: Entries) => t.api.ledger.journal.transactions.create({ date: "2026-01-01", entries });
+    await post([
+      { accountCode: "2710", debit: "500.00" },
+      { accountCode: "999", credit: "500.00" },
+    ]);
+    const open = await t.api.ledger.reports.balanceSheet({ date: "2026-01-01" });
+    expect(open.statementLines.find((l) => l.line === "X")).toMatchObject({ amount: "-500.00" });
+    await post([
+      { accountCode: "999", debit: "500.00" },
+      { accountCode: "3010", credit: "500.00" },
+    ]);
+    const closed = await t.api.ledger.reports.balanceSheet({ date: "2026-01-01" });
+    expect(closed.statementLines.find((l) => l.line === "X")).toMatchObject({ amount: "0.00" });
   });
 });
 
 describe("migration of a company that applied the old template", () => {
   test("unposted old accounts are replaced by the new chart; posted ones stay; rule choices naming deleted accounts go", async () => {
-    const t = await h.tenant();
+    const t = await world(h, { chart: false });
     const db = h.db;
     // The old template as it was seeded: its codes and names, parents by its own rules, types by class.
     const classType: Record<string, string> = { "1": "asset", "2": "asset", "3": "equity", "4": "liability", "5": "income", "6": "expense" };
@@ -333,29 +313,20 @@ describe("migration of a company that applied the old template", () => {
       })),
     );
     expect(codes.size).toBe(143);
-    const o2 = { key: t.apiKey, companyId: t.companyId };
     // Entries on 1292 (gone from the new chart) and 2410 (kept); a rule pointing at 6210 (gone, unposted).
-    expect(
-      (
-        await call(
-          "/v1/ledger/journal/transactions/create",
-          {
-            date: "2026-01-10",
-            entries: [
-              { accountCode: "1292", credit: "10.00" },
-              { accountCode: "2410", debit: "10.00" },
-            ],
-          },
-          o2,
-        )
-      ).status,
-    ).toBe(200);
+    await t.api.ledger.journal.transactions.create({
+      date: "2026-01-10",
+      entries: [
+        { accountCode: "1292", credit: "10.00" },
+        { accountCode: "2410", debit: "10.00" },
+      ],
+    });
     await db("posting_rules").insert({ company_id: t.companyId, rule: "bank.fees", account_code: "6210" });
 
     // The migration finds this company (and not one that applied the new template) and rewrites it.
     const found = await companiesWithOldTemplate(db);
     expect(found).toContain(t.companyId);
-    expect(found).not.toContain(o.companyId);
+    expect(found).not.toContain(w.companyId);
     await db.transaction((trx) => rewriteChart(trx, t.companyId));
     expect(await companiesWithOldTemplate(db)).not.toContain(t.companyId);
 
@@ -374,6 +345,6 @@ describe("migration of a company that applied the old template", () => {
       { account_code: "2410", debit: "10.00", credit: "0.00" },
     ]);
     // Applying the template now finds everything in place.
-    expect((await call("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, o2)).body).toMatchObject({ created: 0, existing: 372 });
+    expect(await t.api.ledger.accounts.applyTemplate({ template: "lt-standard" })).toMatchObject({ created: 0, existing: 372 });
   });
 });
