@@ -1,11 +1,16 @@
 // account/api-keys/{create,list,revoke}: the secret is shown once and stored only as a SHA-256 hash; a new key
-// works at once; revocation is immediate and idempotent; the request's scopes are checked.
+// works at once; revocation is immediate and idempotent; the request's scopes are checked. Every call goes through
+// the SDK; a body the contract forbids only through invalid().
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type Harness } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectApiError, invalid } from "../support/expect.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";
+import type { RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
+
+type CreateBody = RequestBody<"account_api_keys_create">;
+type CreatedKey = ResponseData<"account_api_keys_create">;
 
 let h: Harness;
 let key: string;
@@ -18,25 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const CREATE = "/v1/account/api-keys/create";
-const LIST = "/v1/account/api-keys/list";
-const REVOKE = "/v1/account/api-keys/revoke";
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 
-async function createKey(body: Record<string, unknown>, apiKey = key) {
-  const res = await h.post(CREATE, body, { key: apiKey });
-  if (res.status !== 200) throw new Error(`key create failed: ${JSON.stringify(res.body)}`);
-  return res.body as {
-    id: string;
-    name: string;
-    scopes: string[];
-    key: string;
-    companyIds: string[] | null;
-    prefix: string;
-    createdAt: string;
-    revokedAt: null;
-  };
-}
+/** The account-level SDK client of a key (no company). */
+const as = (apiKey = key) => h.sdk(apiKey);
+
+const createKey = (body: CreateBody, apiKey = key): Promise<CreatedKey> => as(apiKey).account.apiKeys.create(body);
+
+/** How many keys the account has stored. */
+const keyCount = async (account: string) => Number((await h.db("api_keys").where({ account_id: account }).count<{ count: string }[]>("* as count"))[0].count);
 
 /** Every text form of every column of the key's row, to search for the secret. */
 async function rowTexts(id: string): Promise<string[]> {
@@ -49,9 +44,8 @@ async function rowTexts(id: string): Promise<string[]> {
 
 describe("create", () => {
   test("returns {id, name, scopes, key, companyIds, prefix, createdAt, revokedAt: null}", async () => {
-    const res = await h.post(CREATE, { name: "Integracija", scopes: ["partners:read", "sales:write"] }, { key });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const created = await createKey({ name: "Integracija", scopes: ["partners:read", "sales:write"] });
+    expect(created).toEqual({
       id: expect.stringMatching(UUID),
       name: "Integracija",
       scopes: ["partners:read", "sales:write"],
@@ -61,29 +55,37 @@ describe("create", () => {
       createdAt: expect.stringMatching(ISO),
       revokedAt: null,
     });
-    expect(res.body.key.startsWith(res.body.prefix)).toBe(true);
-    expect(res.body.prefix.length).toBeLessThan(res.body.key.length);
-    expect(res.body.key.length).toBeGreaterThanOrEqual(40);
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+    expect(created.prefix.length).toBeLessThan(created.key.length);
+    expect(created.key.length).toBeGreaterThanOrEqual(40);
+    expect(await h.db("api_keys").where({ id: created.id }).first()).toMatchObject({
+      account_id: accountId,
+      name: "Integracija",
+      scopes: ["partners:read", "sales:write"],
+      company_ids: null,
+      prefix: created.prefix,
+      revoked_at: null,
+    });
   });
 
   test("the key works immediately, with exactly its scopes", async () => {
     const created = await createKey({ name: "Partneriai", scopes: ["partners:write"] });
-    const ok = await h.post("/v1/partners/create", { name: "Naujas", code: "NEWKEY-1" }, { key: created.key, companyId });
-    expect(ok.status).toBe(200);
-    expect(ok.body.code).toBe("NEWKEY-1");
+    const api = h.sdk(created.key, companyId);
+    const made = await api.partners.create({ name: "Naujas", code: "NEWKEY-1" });
+    expect(made.code).toBe("NEWKEY-1");
+    expect(await h.db("partners").where({ id: made.id }).first()).toMatchObject({ company_id: companyId, code: "NEWKEY-1" });
     // partners:write grants partners:read, and nothing of another module.
-    expect((await h.post("/v1/partners/get", { code: "NEWKEY-1" }, { key: created.key, companyId })).status).toBe(200);
-    const denied = await h.post("/v1/account/companies/list", {}, { key: created.key });
-    expectError(denied, 403, "forbidden");
+    expect(await api.partners.get({ code: "NEWKEY-1" })).toMatchObject({ id: made.id });
+    await expectApiError(as(created.key).account.companies.list(), 403, "forbidden");
   });
 
   test("a key restricted to a company reaches that company without X-Company-Id and may not create companies", async () => {
     const created = await createKey({ name: "Vienai įmonei", scopes: ["*"], companyIds: [companyId] });
     expect(created.companyIds).toEqual([companyId]);
-    const res = await h.post("/v1/partners/create", { name: "Be antraštės", code: "RESTRICTED-1" }, { key: created.key });
-    expect(res.status).toBe(200);
-    expect((await h.db("partners").where({ id: res.body.id }).first()).company_id).toBe(companyId);
-    expectError(await h.post("/v1/account/companies/create", { name: "X", code: "RESTR-CO", countryCode: "LT" }, { key: created.key }), 403, "forbidden");
+    const made = await as(created.key).partners.create({ name: "Be antraštės", code: "RESTRICTED-1" });
+    expect((await h.db("partners").where({ id: made.id }).first()).company_id).toBe(companyId);
+    await expectApiError(as(created.key).account.companies.create({ name: "X", code: "RESTR-CO", countryCode: "LT" }), 403, "forbidden");
+    expect(await h.db("companies").where({ code: "RESTR-CO" })).toHaveLength(0);
   });
 
   test("only a SHA-256 hash of the secret is stored; the key appears in no column", async () => {
@@ -123,24 +125,20 @@ describe("create", () => {
     { name: "a missing name", body: { scopes: ["*"] }, fields: ["name"] },
     { name: "a key sent in the request", body: { name: "Bad", scopes: ["*"], key: "ak_mine" }, fields: ["key"] },
   ])("$name -> 400 naming $fields, and no key is stored", async ({ body, fields }) => {
-    const before = Number((await h.db("api_keys").where({ account_id: accountId }).count<{ count: string }[]>("* as count"))[0].count);
-    const res = await h.post(CREATE, body, { key });
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors).sort()).toEqual([...fields].sort());
-    const after = Number((await h.db("api_keys").where({ account_id: accountId }).count<{ count: string }[]>("* as count"))[0].count);
-    expect(after).toBe(before);
+    const before = await keyCount(accountId);
+    const error = await expectApiError(as().account.apiKeys.create(invalid(body)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual([...fields].sort());
+    expect(await keyCount(accountId)).toBe(before);
   });
 
   test("a key cannot grant a scope it lacks -> 403", async () => {
     const limited = await createKey({ name: "Ribotas", scopes: ["account:write"] });
-    const res = await h.post(CREATE, { name: "Eskalacija", scopes: ["*"] }, { key: limited.key });
-    expectError(res, 403, "forbidden");
+    await expectApiError(createKey({ name: "Eskalacija", scopes: ["*"] }, limited.key), 403, "forbidden", "api_key.scope_escalation");
     expect(await h.db("api_keys").where({ name: "Eskalacija" })).toHaveLength(0);
   });
 
   test("an unknown company in companyIds -> 404", async () => {
-    const res = await h.post(CREATE, { name: "Nežinoma", scopes: ["*"], companyIds: [NO_SUCH_ID] }, { key });
-    expectError(res, 404, "not_found");
+    await expectApiError(createKey({ name: "Nežinoma", scopes: ["*"], companyIds: [NO_SUCH_ID] }), 404, "not_found", "company.not_found");
     expect(await h.db("api_keys").where({ name: "Nežinoma" })).toHaveLength(0);
   });
 });
@@ -148,37 +146,36 @@ describe("create", () => {
 describe("list", () => {
   let listKey: string;
   let listAccount: string;
-  let first: Awaited<ReturnType<typeof createKey>>;
-  let second: Awaited<ReturnType<typeof createKey>>;
+  let first: CreatedKey;
+  let second: CreatedKey;
 
   beforeAll(async () => {
     ({ apiKey: listKey, accountId: listAccount } = await h.bootstrap("Key list account"));
     first = await createKey({ name: "Pirmas raktas", scopes: ["ledger:read"] }, listKey);
     await new Promise((r) => setTimeout(r, 5));
     second = await createKey({ name: "Antras raktas", scopes: ["sales:write", "purchases:read"] }, listKey);
-    const revoked = await h.post(REVOKE, { id: first.id }, { key: listKey });
-    expect(revoked.status).toBe(200);
+    expect((await as(listKey).account.apiKeys.revoke({ id: first.id })).revokedAt).toMatch(ISO);
   });
 
   test("lists the account's keys, newest first, without the secret or its hash", async () => {
-    const res = await h.post(LIST, {}, { key: listKey });
-    expect(res.status).toBe(200);
-    expect(res.body.total).toBe(3); // the bootstrap key and the two created here
-    expect(res.body.rows.map((r: { id: string }) => r.id).slice(0, 2)).toEqual([second.id, first.id]);
+    const listed = await as(listKey).account.apiKeys.list();
+    expect(listed.total).toBe(3); // the bootstrap key and the two created here
+    expect(listed.rows.map((r) => r.id).slice(0, 2)).toEqual([second.id, first.id]);
     const storedHashes = (await h.db("api_keys").where({ account_id: listAccount }).select("secret_hash")).map((r: { secret_hash: Buffer }) => r.secret_hash);
-    const text = JSON.stringify(res.body);
+    const text = JSON.stringify(listed);
     for (const hash of storedHashes) {
       for (const form of [hash.toString("hex"), hash.toString("base64"), hash.toString("base64url")]) expect(text).not.toContain(form);
     }
     for (const secret of [first.key, second.key, listKey]) expect(text).not.toContain(secret.slice(12));
-    for (const row of res.body.rows) {
+    for (const row of listed.rows) {
       expect(Object.keys(row).sort()).toEqual(["companyIds", "createdAt", "id", "name", "prefix", "revokedAt", "scopes"]);
     }
   });
 
   test("includes revoked keys with revokedAt, and active ones with revokedAt null", async () => {
-    const res = await h.post(LIST, { filter: [{ field: "id", op: "in", value: [first.id, second.id] }] }, { key: listKey });
-    const byId = new Map(res.body.rows.map((r: { id: string }) => [r.id, r]));
+    const listed = await as(listKey).account.apiKeys.list({ filter: [{ field: "id", op: "in", value: [first.id, second.id] }] });
+    expect(listed.total).toBe(2);
+    const byId = new Map(listed.rows.map((r) => [r.id, r]));
     const { key: _k1, ...firstListed } = first;
     const { key: _k2, ...secondListed } = second;
     expect(byId.get(second.id)).toEqual(secondListed);
@@ -186,8 +183,7 @@ describe("list", () => {
   });
 
   test("another account's keys are not listed", async () => {
-    const res = await h.post(LIST, { pageSize: 500 }, { key });
-    const ids = res.body.rows.map((r: { id: string }) => r.id);
+    const ids = (await as().account.apiKeys.list({ pageSize: 500 })).rows.map((r) => r.id);
     expect(ids).not.toContain(first.id);
     expect(ids).not.toContain(second.id);
     const rows = await h.db("api_keys").where({ account_id: accountId }).pluck("id");
@@ -195,49 +191,46 @@ describe("list", () => {
   });
 
   test("can filter by name and sort by name", async () => {
-    const res = await h.post(LIST, { filter: [{ field: "name", op: "contains", value: "raktas" }], sort: [{ field: "name" }] }, { key: listKey });
-    expect(res.body.rows.map((r: { name: string }) => r.name)).toEqual(["Antras raktas", "Pirmas raktas"]);
-    expect(res.body.total).toBe(2);
+    const listed = await as(listKey).account.apiKeys.list({ filter: [{ field: "name", op: "contains", value: "raktas" }], sort: [{ field: "name" }] });
+    expect(listed.rows.map((r) => r.name)).toEqual(["Antras raktas", "Pirmas raktas"]);
+    expect(listed.total).toBe(2);
   });
 });
 
 describe("revoke", () => {
   test("revokes at once: the key gets 401 on its next request", async () => {
     const created = await createKey({ name: "Atšaukiamas", scopes: ["*"] });
-    expect((await h.post("/v1/account/companies/list", {}, { key: created.key })).status).toBe(200);
+    expect((await as(created.key).account.companies.list()).rows.map((c) => c.id)).toContain(companyId);
     await sleep(20); // so that revokedAt is strictly after createdAt
-    const res = await h.post(REVOKE, { id: created.id }, { key });
-    expect(res.status).toBe(200);
+    const revoked = await as().account.apiKeys.revoke({ id: created.id });
     const { key: _secret, ...listed } = created;
-    expect(res.body).toEqual({ ...listed, revokedAt: expect.stringMatching(ISO) });
-    expect(res.body.key).toBeUndefined();
-    expect(Date.parse(res.body.revokedAt)).toBeGreaterThan(Date.parse(created.createdAt));
-    expectError(await h.post("/v1/account/companies/list", {}, { key: created.key }), 401, "unauthorized");
-    expect((await h.db("api_keys").where({ id: created.id }).first()).revoked_at).not.toBeNull();
+    expect(revoked).toEqual({ ...listed, revokedAt: expect.stringMatching(ISO) });
+    expect("key" in revoked).toBe(false);
+    expect(Date.parse(revoked.revokedAt ?? "")).toBeGreaterThan(Date.parse(created.createdAt));
+    await expectApiError(as(created.key).account.companies.list(), 401, "unauthorized");
+    const row = await h.db("api_keys").where({ id: created.id }).first();
+    expect(row.revoked_at?.toISOString()).toBe(revoked.revokedAt);
   });
 
   test("revoking twice returns the same revokedAt", async () => {
     const created = await createKey({ name: "Dukart", scopes: ["*"] });
-    const once = await h.post(REVOKE, { id: created.id }, { key });
-    await new Promise((r) => setTimeout(r, 20));
-    const twice = await h.post(REVOKE, { id: created.id }, { key });
-    expect(once.status).toBe(200);
-    expect(twice.status).toBe(200);
-    expect(twice.body).toEqual(once.body);
-    expect(twice.body.revokedAt).not.toBeNull();
+    const once = await as().account.apiKeys.revoke({ id: created.id });
+    await sleep(20);
+    const twice = await as().account.apiKeys.revoke({ id: created.id });
+    expect(twice).toEqual(once);
+    expect(twice.revokedAt).toMatch(ISO);
+    expect((await h.db("api_keys").where({ id: created.id }).first()).revoked_at?.toISOString()).toBe(once.revokedAt);
   });
 
   test("an unknown id -> 404", async () => {
-    const res = await h.post(REVOKE, { id: NO_SUCH_ID }, { key });
-    expectError(res, 404, "not_found");
-    expect(res.body.error.key).toBe("api_key.not_found");
+    await expectApiError(as().account.apiKeys.revoke({ id: NO_SUCH_ID }), 404, "not_found", "api_key.not_found");
   });
 
   test("another account's key -> 404, and it keeps working", async () => {
     const other = await h.bootstrap("Other");
-    const res = await h.post(REVOKE, { id: other.keyId }, { key });
-    expectError(res, 404, "not_found");
-    expect((await h.post("/v1/account/companies/list", {}, { key: other.apiKey })).status).toBe(200);
+    await expectApiError(as().account.apiKeys.revoke({ id: other.keyId }), 404, "not_found", "api_key.not_found");
+    expect((await h.db("api_keys").where({ id: other.keyId }).first()).revoked_at).toBeNull();
+    expect((await as(other.apiKey).account.companies.list()).total).toBe(0);
   });
 
   test("a key cannot revoke a key whose scopes it does not hold: 403, and the key keeps working", async () => {
@@ -245,58 +238,59 @@ describe("revoke", () => {
     const accountWriter = await createKey({ name: "Paskyrų rašytojas", scopes: ["account:write"] });
     const partnersReader = await createKey({ name: "Partnerių skaitytojas", scopes: ["partners:read"] });
     for (const victim of [star, partnersReader]) {
-      const res = await h.post(REVOKE, { id: victim.id }, { key: accountWriter.key });
-      expectError(res, 403, "forbidden", "api_key.revoke_escalation");
+      await expectApiError(as(accountWriter.key).account.apiKeys.revoke({ id: victim.id }), 403, "forbidden", "api_key.revoke_escalation");
       expect((await h.db("api_keys").where({ id: victim.id }).first("revoked_at")).revoked_at).toBeNull();
     }
-    expect((await h.post("/v1/account/companies/list", {}, { key: star.key })).status).toBe(200);
+    expect((await as(star.key).account.companies.list()).rows.map((c) => c.id)).toContain(companyId);
     // What it could have made, it may revoke.
     const reader = await createKey({ name: "Paskyrų skaitytojas", scopes: ["account:read"] });
-    expect((await h.post(REVOKE, { id: reader.id }, { key: accountWriter.key })).status).toBe(200);
-    expectError(await h.post(LIST, {}, { key: reader.key }), 401, "unauthorized");
+    expect((await as(accountWriter.key).account.apiKeys.revoke({ id: reader.id })).revokedAt).toMatch(ISO);
+    expect((await h.db("api_keys").where({ id: reader.id }).first("revoked_at")).revoked_at).not.toBeNull();
+    await expectApiError(as(reader.key).account.apiKeys.list(), 401, "unauthorized");
   });
 
   test("a key can revoke itself; its next request is 401", async () => {
     const created = await createKey({ name: "Savižudis", scopes: ["account:write"] });
-    const res = await h.post(REVOKE, { id: created.id }, { key: created.key });
-    expect(res.status).toBe(200);
-    expect(res.body.revokedAt).toMatch(ISO);
-    expectError(await h.post(LIST, {}, { key: created.key }), 401, "unauthorized");
+    const revoked = await as(created.key).account.apiKeys.revoke({ id: created.id });
+    expect(revoked.revokedAt).toMatch(ISO);
+    expect((await h.db("api_keys").where({ id: created.id }).first("revoked_at")).revoked_at?.toISOString()).toBe(revoked.revokedAt);
+    await expectApiError(as(created.key).account.apiKeys.list(), 401, "unauthorized");
   });
 });
 
 describe("idempotent create", () => {
   test("a retry with the same API key replays the new key; the store keeps it only sealed; another key cannot replay it", async () => {
     const owner = await h.bootstrap();
-    const body = { name: "CI key", scopes: ["partners:read"] };
-    const first = await h.post("/v1/account/api-keys/create", body, { key: owner.apiKey, idempotencyKey: "new-ci-key" });
-    expect(first.status).toBe(200);
-    const replay = await h.post("/v1/account/api-keys/create", body, { key: owner.apiKey, idempotencyKey: "new-ci-key" });
-    expect(replay.status).toBe(200);
-    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
-    expect(replay.body).toEqual(first.body);
+    const body: CreateBody = { name: "CI key", scopes: ["partners:read"] };
+    const create = (apiKey: string, b: CreateBody, idempotencyKey?: string) =>
+      as(apiKey).account.apiKeys.create.withResponse(b, idempotencyKey === undefined ? {} : { idempotencyKey });
+    const first = await create(owner.apiKey, body, "new-ci-key");
+    expect(first.response.headers.get("x-idempotent-replay")).toBeNull();
+    const replay = await create(owner.apiKey, body, "new-ci-key");
+    expect(replay.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.data).toEqual(first.data);
     expect(await h.db("api_keys").where({ account_id: owner.accountId, name: "CI key" })).toHaveLength(1);
 
     const stored = await h.db("idempotency_keys").where({ account_id: owner.accountId, key: "new-ci-key" }).first();
     const text = JSON.stringify(stored.response_body);
     expect(Object.keys(stored.response_body)).toEqual(["sealed"]);
-    expect(text).not.toContain(first.body.key.slice(36));
-    expect(text).not.toContain(first.body.id);
+    expect(text).not.toContain(first.data.key.slice(36));
+    expect(text).not.toContain(first.data.id);
 
     // Idempotency records belong to the key that made them: a second key of the same account sending the same
     // Idempotency-Key and body runs its own request — it never receives the first key's response (nor learns that
     // the Idempotency-Key was used) — and the first key's replay is unchanged.
-    const second = await h.post("/v1/account/api-keys/create", { name: "second", scopes: ["*"] }, { key: owner.apiKey });
-    const other = await h.post("/v1/account/api-keys/create", body, { key: second.body.key, idempotencyKey: "new-ci-key" });
-    expect(other.status).toBe(200);
-    expect(other.headers.get("x-idempotent-replay")).toBeNull();
-    expect(other.body.id).not.toBe(first.body.id);
-    expect(other.body.key).not.toBe(first.body.key);
-    expect((await h.db("api_keys").where({ account_id: owner.accountId, name: "CI key" }).pluck("id")).sort()).toEqual([first.body.id, other.body.id].sort());
-    const again = await h.post("/v1/account/api-keys/create", body, { key: owner.apiKey, idempotencyKey: "new-ci-key" });
-    expect(again.body).toEqual(first.body);
-    expect(await h.db("idempotency_keys").where({ account_id: owner.accountId, key: "new-ci-key" }).pluck("key_id")).toEqual(
-      expect.arrayContaining([owner.keyId, second.body.id]),
+    const second = (await create(owner.apiKey, { name: "second", scopes: ["*"] })).data;
+    const other = await create(second.key, body, "new-ci-key");
+    expect(other.response.headers.get("x-idempotent-replay")).toBeNull();
+    expect(other.data.id).not.toBe(first.data.id);
+    expect(other.data.key).not.toBe(first.data.key);
+    expect((await h.db("api_keys").where({ account_id: owner.accountId, name: "CI key" }).pluck("id")).sort()).toEqual([first.data.id, other.data.id].sort());
+    const again = await create(owner.apiKey, body, "new-ci-key");
+    expect(again.response.headers.get("x-idempotent-replay")).toBe("true");
+    expect(again.data).toEqual(first.data);
+    expect((await h.db("idempotency_keys").where({ account_id: owner.accountId, key: "new-ci-key" }).pluck("key_id")).sort()).toEqual(
+      [owner.keyId, second.id].sort(),
     );
   });
 });
