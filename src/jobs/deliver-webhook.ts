@@ -167,7 +167,7 @@ export const deliverWebhookTask =
 // do — removed. Only an unlocked job goes: the job running this attempt is locked. That holds also when the attempt is
 // the running job's own delivery: a retry scheduled from within the running job (a failed attempt earlier in its
 // drain) is a second, unlocked job under the same key (graphile moves the key off a locked job), and it goes too.
-const SUCCEEDED_SQL = `
+const SUCCEEDED = `
   with d as (
     update webhook_deliveries
        set status = 'succeeded', delivered_at = now(), next_attempt_at = null, last_attempt_at = now(),
@@ -183,30 +183,15 @@ const SUCCEEDED_SQL = `
     -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
     delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null
     returning 1
-  )
+  )`;
+const SUCCEEDED_SQL = `${SUCCEEDED}
   select (select count(*) from d)::int as updated, (select count(*) from reset)::int as reset, (select count(*) from removed)::int as removed`;
 
 /**
  * The same, and in the same round trip the claim of the subscription's next due delivery (CLAIM_NEXT_SQL, less the
  * one just recorded, which this statement's snapshot still sees as pending). One row; its id is null when none is due.
  */
-const SUCCEEDED_AND_NEXT_SQL = `
-  with d as (
-    update webhook_deliveries
-       set status = 'succeeded', delivered_at = now(), next_attempt_at = null, last_attempt_at = now(),
-           last_response_status = $4, last_error = null, lease_job_id = null, lease_until = null
-     where company_id = $1 and id = $2 and (lease_job_id = $3 or lease_job_id is null)
-    returning subscription_id, id
-  ), reset as (
-    update webhook_subscriptions s set consecutive_failures = 0
-      from d where s.company_id = $1 and s.id = d.subscription_id and s.consecutive_failures > 0
-    returning 1
-  ), removed as (
-    -- graphile_worker.remove_job would also NOTIFY, waking a worker for nothing on every delivery; the job row is
-    -- deleted directly (graphile-worker 0.18's table, pinned in package.json), only while nobody has it locked.
-    delete from graphile_worker._private_jobs j where j.key = 'whd:' || (select d.id from d) and j.locked_at is null
-    returning 1
-  ), nxt as (
+const SUCCEEDED_AND_NEXT_SQL = `${SUCCEEDED}, nxt as (
     update webhook_deliveries d
        set attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
            lease_job_id = $3, lease_until = now() + make_interval(secs => $6)
