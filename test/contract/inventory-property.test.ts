@@ -1,12 +1,15 @@
 // Property: after any sequence of receipts, transfers, write-offs, stock takes, sales invoices issued and purchase
 // invoices registered (dated in any order), the stock account's ledger balance equals the value of all open layers,
 // every item's balance per warehouse equals the sum of its layers, `inventory/stock/levels` says the same, a count
-// expects what the levels say was there on its date, and a refused operation changes nothing. A fresh company per run; fast-check shrinks a failure to its shortest sequence and prints its seed.
+// expects what the levels say was there on its date, and a refused operation changes nothing. A fresh company per run; fast-check shrinks a failure to its shortest sequence and prints its seed. Every call goes through the SDK and the shared world.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { Decimal } from "decimal.js";
 import { startHarness, type Harness } from "../support/harness.js";
-import { accountBalance, layersValue, stockWorld, type StockWorld } from "../support/inventory.js";
+import { settle } from "../support/expect.js";
+import type { AccountingApiError } from "../../sdk/typescript/src/index.js";
+import { accountBalance, ITEMS, layersValue, WAREHOUSES as STOCK_WAREHOUSES } from "../support/inventory.js";
+import { world, type World } from "../support/world.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -62,74 +65,79 @@ const lot = (i: { lot?: string }) => (i.lot ? { lotNumber: i.lot } : {});
 
 let docSeq = 0;
 
-/** Sends the operation (a sale: a draft, then its issue; a purchase: a draft, then its registration). */
-async function run(w: StockWorld, o: Op) {
-  if (o.kind === "sell") {
-    const d = await w.ok("/v1/sales/invoices/create", {
-      partnerCode: "PIRKEJAS",
-      issueDate: o.date,
-      lines: [{ itemCode: o.item.code, quantity: o.quantity, unitPriceExclVat: "10", warehouseCode: o.warehouse }],
-    });
-    return w.call("/v1/sales/invoices/issue", { id: d.id });
-  }
-  if (o.kind === "buy") {
-    const d = await w.ok("/v1/purchases/invoices/create", {
-      partnerCode: "TIEKEJAS",
-      documentNumber: `P-${++docSeq}`,
-      documentDate: o.date,
-      lines: [{ itemCode: "PREKE", quantity: o.quantity, unitPriceExclVat: o.unitCost, warehouseCode: o.warehouse }],
-    });
-    return w.call("/v1/purchases/invoices/register", { id: d.id });
-  }
-  const [path, body] = request(o);
-  return w.call(path, body);
-}
+/** How an operation ended: the error it was refused with, or (a count) the quantity it expected. */
+type Outcome = { error?: AccountingApiError; expectedQuantity?: string };
 
-function request(o: Exclude<Op, { kind: "sell" | "buy" }>): [string, unknown] {
+/**
+ * Sends the operation (a sale: a draft, then its issue; a purchase: a draft, then its registration) and settles it;
+ * the count's expected quantity is returned for a take.
+ */
+async function run(w: World, o: Op): Promise<Outcome> {
+  const { api } = w;
+  const done = async (call: Promise<unknown>): Promise<Outcome> => ({ error: (await settle(call)).error });
   switch (o.kind) {
+    case "sell": {
+      const d = await api.sales.invoices.create({
+        partnerCode: "PIRKEJAS",
+        issueDate: o.date,
+        lines: [{ itemCode: o.item.code, quantity: o.quantity, unitPriceExclVat: "10", warehouseCode: o.warehouse }],
+      });
+      return done(api.sales.invoices.issue({ id: d.id }));
+    }
+    case "buy": {
+      const d = await api.purchases.invoices.create({
+        partnerCode: "TIEKEJAS",
+        documentNumber: `P-${++docSeq}`,
+        documentDate: o.date,
+        lines: [{ itemCode: "PREKE", quantity: o.quantity, unitPriceExclVat: o.unitCost, warehouseCode: o.warehouse }],
+      });
+      return done(api.purchases.invoices.register({ id: d.id }));
+    }
     case "receive":
-      return [
-        "/v1/inventory/stock/receive",
-        {
+      return done(
+        api.inventory.stock.receive({
           warehouseCode: o.warehouse,
           date: o.date,
           counterAccountCode: "4430",
           lines: [{ itemCode: o.item.code, quantity: o.quantity, unitCost: o.unitCost, ...lot(o.item) }],
-        },
-      ];
+        }),
+      );
     case "transfer":
-      return [
-        "/v1/inventory/stock/transfer",
-        {
+      return done(
+        api.inventory.stock.transfer({
           fromWarehouseCode: o.from,
           toWarehouseCode: o.from === "CENTR" ? "FILIAL" : "CENTR",
           date: o.date,
           lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }],
-        },
-      ];
+        }),
+      );
     case "writeOff":
-      return [
-        "/v1/inventory/stock/write-off",
-        { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }] },
-      ];
-    case "take":
-      return [
-        "/v1/inventory/stock/take",
-        { warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, countedQuantity: o.counted, unitCost: o.unitCost, ...lot(o.item) }] },
-      ];
+      return done(
+        api.inventory.stock.writeOff({ warehouseCode: o.warehouse, date: o.date, lines: [{ itemCode: o.item.code, quantity: o.quantity, ...lot(o.item) }] }),
+      );
+    case "take": {
+      const s = await settle(
+        api.inventory.stock.take({
+          warehouseCode: o.warehouse,
+          date: o.date,
+          lines: [{ itemCode: o.item.code, countedQuantity: o.counted, unitCost: o.unitCost, ...lot(o.item) }],
+        }),
+      );
+      return s.error ? { error: s.error } : { expectedQuantity: s.data.counts[0].expectedQuantity };
+    }
   }
 }
 
 /** Everything the stock and the ledger hold for the company, to compare before and after a refused operation. */
-const snapshot = async (w: StockWorld) => ({
+const snapshot = async (w: World) => ({
   layers: await h.db("stock_layers").where({ company_id: w.companyId }).orderBy("seq"),
   balances: await h.db("stock_balances").where({ company_id: w.companyId }).orderBy(["item_code", "warehouse_id"]),
   journal: await h.db("journal_transactions").where({ company_id: w.companyId }).count("* as n"),
 });
 
 /** An item's quantity in a warehouse at the end of `asOf`, as `inventory/stock/levels` says. */
-async function levelOn(w: StockWorld, asOf: string, itemCode: string, warehouseCode: string): Promise<string> {
-  const levels = await w.ok("/v1/inventory/stock/levels", {
+async function levelOn(w: World, asOf: string, itemCode: string, warehouseCode: string): Promise<string> {
+  const levels = await w.api.inventory.stock.levels({
     asOf,
     filter: [
       { field: "itemCode", op: "eq", value: itemCode },
@@ -139,7 +147,7 @@ async function levelOn(w: StockWorld, asOf: string, itemCode: string, warehouseC
   return levels.rows[0]?.quantity ?? "0";
 }
 
-async function checkInvariants(w: StockWorld) {
+async function checkInvariants(w: World) {
   expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
   const { rows } = await h.db.raw(
     `select b.item_code, b.warehouse_id, b.quantity::text as bq, b.value::text as bv,
@@ -172,10 +180,10 @@ async function checkInvariants(w: StockWorld) {
       new Decimal(r.lv).toFixed(2),
     ]);
   // The levels as of the last day equal the layers; the movements' net value equals them too.
-  const levels = await w.ok("/v1/inventory/stock/levels", { asOf: "2026-03-31", totals: ["quantity", "value"], includeZero: true, pageSize: 500 });
-  expect(levels.totals.value).toBe(await layersValue(h, w.companyId));
-  const movements = await w.ok("/v1/inventory/stock/movements/list", { totals: ["value"] });
-  expect(movements.totals.value).toBe(await layersValue(h, w.companyId));
+  const levels = await w.api.inventory.stock.levels({ asOf: "2026-03-31", totals: ["quantity", "value"], includeZero: true, pageSize: 500 });
+  expect(levels.totals?.value).toBe(await layersValue(h, w.companyId));
+  const movements = await w.api.inventory.stock.movements.list({ totals: ["value"] });
+  expect(movements.totals?.value).toBe(await layersValue(h, w.companyId));
 }
 
 const tally: Record<string, number> = { ok: 0 };
@@ -190,18 +198,23 @@ afterAll(() =>
 test("the stock account equals the layers' value; balances equal their layers; refusals change nothing", async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25, size: "max" }), async (ops) => {
-      const w = await stockWorld(h);
-      await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "PIRKEJAS" });
-      await w.ok("/v1/partners/create", { name: "Tiekėjas UAB", code: "TIEKEJAS", isSupplier: true });
+      const w = await world(h, {
+        items: ITEMS,
+        warehouses: STOCK_WAREHOUSES,
+        partners: [
+          { name: "Pirkėjas UAB", code: "PIRKEJAS" },
+          { name: "Tiekėjas UAB", code: "TIEKEJAS", isSupplier: true },
+        ],
+      });
       for (const o of ops) {
         const before = await snapshot(w);
         // A count expects what the levels say was there at the end of its date, whatever came after it.
         const onTheDay = o.kind === "take" && !o.item.lot ? await levelOn(w, o.date, o.item.code, o.warehouse) : undefined;
         const res = await run(w, o);
-        if (onTheDay !== undefined && res.status === 200) expect(res.body.counts[0].expectedQuantity).toBe(onTheDay);
-        const outcome = res.status === 200 ? "ok" : `${res.status} ${res.body.error.key}`;
+        if (onTheDay !== undefined && !res.error) expect(res.expectedQuantity).toBe(onTheDay);
+        const outcome = res.error ? `${res.error.status} ${res.error.key}` : "ok";
         tally[outcome] = (tally[outcome] ?? 0) + 1;
-        if (res.status !== 200) {
+        if (res.error) {
           // Only "not enough stock", a surplus worth more than one posting may carry, a purchase worth 0.00, or a count
           // dated before later movements that took the shortage it finds may refuse one.
           expect([
