@@ -115,21 +115,104 @@ export interface Plan {
   writes: Writes;
 }
 
+/** What every rule reads and adds to: the package, the company's data it refers to, and the problems found so far. */
+interface Checking {
+  company: CompanyContext;
+  pkg: BooksPackage;
+  ctx: BooksContext;
+  cutover: string;
+  /** The opening balances' date (the cut-over date when the package sends none). */
+  openingDate: string;
+  /** The package's own problems: 422 `migration.rows_rejected`. */
+  problems: Problems;
+  /** Numbers and codes the service has already: 409 `migration.codes_exist`. */
+  taken: Problems;
+  fail: (path: string, message: string) => void;
+}
+
+type AccountRow = NonNullable<BooksPackage["accounts"]>[number];
+/** The package's accounts the company does not have yet, by code. */
+type PackageAccounts = Map<string, { index: number; row: AccountRow }>;
+/** Every account the package may name after rule 2: the company's and the package's new ones. */
+type KnownAccounts = Map<string, { type: string; postable: boolean }>;
+
+/** The chart after rule 2: the accounts known, the ones created, and the check of an account a row posts to. */
+interface Chart {
+  known: KnownAccounts;
+  created: NewAccount[];
+  check: (path: string, code: string, type?: string) => void;
+}
+
+interface Opening {
+  writes: Writes["opening"];
+  result: BooksResult["openingBalances"];
+}
+
+/** What the rules leave for the result and the writes. */
+interface Checked {
+  chart: Chart;
+  partners: Writes["partners"];
+  items: Writes["items"];
+  groups: { known: BooksContext["groups"]; created: Writes["assetGroups"] };
+  opening: Opening;
+  journal: { rows: NonNullable<BooksPackage["journal"]>; writes: Writes["journal"] };
+  receivables: NewInvoice[];
+  payables: NewInvoice[];
+  numberSeries: MigratedNumberSeries[];
+  assets: NewAsset[];
+  stock: NewStockRow[];
+}
+
 /**
  * Checks the package against the company's data (`ctx`, context.ts) and returns what the import would write and
  * answer. Throws 409 `migration.package_imported` first, then 422 (`migration.no_chart`, `migration.no_warehouse`,
  * `migration.rows_rejected`), then 409 (`migration.codes_exist`, `migration.opening_balances_exist`,
- * `migration.period_locked`).
+ * `migration.period_locked`). The rules run in this order, each adding its problems: the paths listed are the first
+ * ones found.
  */
 export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: BooksContext): Plan {
-  const cutover = pkg.cutoverDate;
-  const cutoverYear = Number(cutover.slice(0, 4));
   checkNotImported(pkg, ctx.imports);
   const problems = new Problems();
-  const taken = new Problems();
-  const fail = (path: string, message: string) => problems.add(path, message);
+  const c: Checking = {
+    company,
+    pkg,
+    ctx,
+    cutover: pkg.cutoverDate,
+    openingDate: pkg.openingBalances?.date ?? pkg.cutoverDate,
+    problems,
+    taken: new Problems(),
+    fail: (path, message) => problems.add(path, message),
+  };
+  checkPrerequisites(pkg, ctx);
+  const chart = checkAccounts(c);
+  const partners = checkPartners(c);
+  const items = checkItems(c);
+  const groups = checkAssetGroups(c, chart);
+  const opening = checkOpeningBalances(c, chart);
+  const journal = checkJournal(c, chart);
+  const receivables = checkReceivables(c, partners.known);
+  const payables = checkPayables(c, partners.known);
+  const numberSeries = raisedSeries(c, receivables.seriesTop);
+  const assets = checkFixedAssets(c, groups.known);
+  const stock = checkStock(c, items.known);
+  refuse(c, journal.rows);
+  return planOf(c, {
+    chart,
+    partners: partners.created,
+    items: items.created,
+    groups,
+    opening,
+    journal,
+    receivables: receivables.rows,
+    payables,
+    numberSeries,
+    assets,
+    stock,
+  });
+}
 
-  // Prerequisites (spec: "Prerequisites of an import").
+/** Prerequisites (spec: "Prerequisites of an import"). */
+function checkPrerequisites(pkg: BooksPackage, ctx: BooksContext): void {
   if (ctx.accounts.size === 0 && !pkg.accounts?.length) {
     throw unprocessable(
       "The company has no chart of accounts: apply one (ledger/accounts/apply-template) or send the `accounts` section.",
@@ -142,10 +225,13 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       "migration.no_warehouse",
     );
   }
+}
 
-  // Rule 2, accounts: new ones are created parents first; existing codes are left as they are.
-  duplicates(pkg.accounts, "accounts", "code", (a) => a.code, problems, "account code");
-  const packageAccounts = new Map<string, { index: number; row: NonNullable<BooksPackage["accounts"]>[number] }>();
+/** Rule 2, accounts: new ones are created parents first; existing codes are left as they are. */
+function checkAccounts(c: Checking): Chart {
+  const { pkg, ctx, fail } = c;
+  duplicates(pkg.accounts, "accounts", "code", (a) => a.code, c.problems, "account code");
+  const packageAccounts: PackageAccounts = new Map();
   pkg.accounts?.forEach((row, index) => {
     const existing = ctx.accounts.get(row.code);
     // An existing account is left as it is (rule 2): a package that calls it another type would post its figures
@@ -159,41 +245,27 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     if (!existing && !packageAccounts.has(row.code)) packageAccounts.set(row.code, { index, row });
   });
   const namedAsParent = new Set(pkg.accounts?.flatMap((a) => (a.parentCode ? [a.parentCode] : [])) ?? []);
-  const accounts = new Map<string, { type: string; postable: boolean }>();
-  for (const [code, a] of ctx.accounts) accounts.set(code, { type: a.type, postable: a.is_postable });
-  for (const [code, { row }] of packageAccounts) accounts.set(code, { type: row.type, postable: row.isPostable ?? !namedAsParent.has(code) });
-  const newAccounts: NewAccount[] = [];
-  const placed = new Map<string, NewAccount>();
-  /** Checks one account against its parent (existing, or placed already) and places it. */
-  const placeOne = (code: string) => {
-    const { index, row } = packageAccounts.get(code)!;
-    const path = `accounts[${index}].parentCode`;
-    let inherited: { statementLine: string | null; saftAccountTableId: string | null } = { statementLine: null, saftAccountTableId: null };
-    if (row.parentCode) {
-      const parent = accounts.get(row.parentCode);
-      if (!parent) return void fail(path, `account ${row.parentCode} does not exist`);
-      if (parent.type !== row.type) fail(path, `account ${row.parentCode} is of type ${parent.type}; an account has its parent's type`);
-      if (parent.postable) fail(path, `account ${row.parentCode} is postable; a parent account cannot be (send it with isPostable: false)`);
-      const fromPackage = placed.get(row.parentCode);
-      const existing = ctx.accounts.get(row.parentCode);
-      if (fromPackage) inherited = { statementLine: fromPackage.statementLine, saftAccountTableId: fromPackage.saftAccountTableId };
-      else if (existing) inherited = { statementLine: existing.statement_line, saftAccountTableId: existing.saft_account_table_id };
-    }
-    const account: NewAccount = {
-      code,
-      name: row.name,
-      type: row.type,
-      parentCode: row.parentCode ?? null,
-      isPostable: accounts.get(code)!.postable,
-      ...inherited,
-      saftAccountType: saftAccountTypeOf(code, row.type),
-    };
-    placed.set(code, account);
-    newAccounts.push(account);
+  const known: KnownAccounts = new Map();
+  for (const [code, a] of ctx.accounts) known.set(code, { type: a.type, postable: a.is_postable });
+  for (const [code, { row }] of packageAccounts) known.set(code, { type: row.type, postable: row.isPostable ?? !namedAsParent.has(code) });
+  const created = placeAccounts(c, packageAccounts, known);
+  const check = (path: string, code: string, type?: string) => {
+    const account = known.get(code);
+    if (!account) return fail(path, `account ${code} does not exist`);
+    if (!account.postable) return fail(path, `account ${code} is not postable`);
+    if (type && account.type !== type) fail(path, `account ${code} is of type ${account.type}; it must be of type ${type}`);
   };
-  // Parents before children, without recursion: from each account not yet seen, walk up its parents while they are
-  // new accounts of the package, then place that chain from the top down. Every account joins one chain once, so a
-  // child-first chain of 20,000 accounts costs 20,000 steps (no stack depth, no trail copied per level).
+  return { known, created, check };
+}
+
+/**
+ * The package's new accounts, parents before children, without recursion: from each account not yet seen, walk up
+ * its parents while they are new accounts of the package, then place that chain from the top down. Every account
+ * joins one chain once, so a child-first chain of 20,000 accounts costs 20,000 steps (no stack depth, no trail copied
+ * per level).
+ */
+function placeAccounts(c: Checking, packageAccounts: PackageAccounts, known: KnownAccounts): NewAccount[] {
+  const placed = new Map<string, NewAccount>();
   const seen = new Set<string>();
   for (const start of packageAccounts.keys()) {
     if (seen.has(start)) continue;
@@ -210,43 +282,79 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       // The last account of the chain names one of the chain as its parent: a cycle, reported once, on that account.
       top = position.get(code)!;
       const last = chain[chain.length - 1];
-      fail(`accounts[${packageAccounts.get(last)!.index}].parentCode`, `the parents form a cycle: ${[...chain.slice(top), code].join(" → ")}`);
+      c.fail(`accounts[${packageAccounts.get(last)!.index}].parentCode`, `the parents form a cycle: ${[...chain.slice(top), code].join(" → ")}`);
     }
-    for (const c of chain) seen.add(c);
-    for (let k = top - 1; k >= 0; k--) placeOne(chain[k]);
+    for (const link of chain) seen.add(link);
+    for (let k = top - 1; k >= 0; k--) {
+      const account = placeAccount(c, chain[k], packageAccounts, known, placed);
+      if (account) placed.set(account.code, account);
+    }
   }
-  const postable = new Map([...accounts].map(([code, a]) => [code, a.postable]));
-  const checkAccount = (path: string, code: string, type?: string) => {
-    const account = accounts.get(code);
-    if (!account) return fail(path, `account ${code} does not exist`);
-    if (!account.postable) return fail(path, `account ${code} is not postable`);
-    if (type && account.type !== type) fail(path, `account ${code} is of type ${account.type}; it must be of type ${type}`);
-  };
+  return [...placed.values()];
+}
 
-  // Rule 2, partners and items.
-  duplicates(pkg.partners, "partners", "code", (p) => p.code, problems, "partner code");
-  const partners = new Set(ctx.partners);
-  const newPartners: Writes["partners"] = [];
-  pkg.partners?.forEach((p, i) => {
-    if (partners.has(p.code)) return;
-    partners.add(p.code);
+/** Checks one new account against its parent (existing, or placed already); undefined when that parent does not exist. */
+function placeAccount(
+  c: Checking,
+  code: string,
+  packageAccounts: PackageAccounts,
+  known: KnownAccounts,
+  placed: Map<string, NewAccount>,
+): NewAccount | undefined {
+  const { index, row } = packageAccounts.get(code)!;
+  const path = `accounts[${index}].parentCode`;
+  let inherited: { statementLine: string | null; saftAccountTableId: string | null } = { statementLine: null, saftAccountTableId: null };
+  if (row.parentCode) {
+    const parent = known.get(row.parentCode);
+    if (!parent) return void c.fail(path, `account ${row.parentCode} does not exist`);
+    if (parent.type !== row.type) c.fail(path, `account ${row.parentCode} is of type ${parent.type}; an account has its parent's type`);
+    if (parent.postable) c.fail(path, `account ${row.parentCode} is postable; a parent account cannot be (send it with isPostable: false)`);
+    const fromPackage = placed.get(row.parentCode);
+    const existing = c.ctx.accounts.get(row.parentCode);
+    if (fromPackage) inherited = { statementLine: fromPackage.statementLine, saftAccountTableId: fromPackage.saftAccountTableId };
+    else if (existing) inherited = { statementLine: existing.statement_line, saftAccountTableId: existing.saft_account_table_id };
+  }
+  return {
+    code,
+    name: row.name,
+    type: row.type,
+    parentCode: row.parentCode ?? null,
+    isPostable: known.get(code)!.postable,
+    ...inherited,
+    saftAccountType: saftAccountTypeOf(code, row.type),
+  };
+}
+
+/** Rule 2, partners: new codes are created; existing ones are left as they are. */
+function checkPartners(c: Checking): { known: Set<string>; created: Writes["partners"] } {
+  duplicates(c.pkg.partners, "partners", "code", (p) => p.code, c.problems, "partner code");
+  const known = new Set(c.ctx.partners);
+  const created: Writes["partners"] = [];
+  c.pkg.partners?.forEach((p, i) => {
+    if (known.has(p.code)) return;
+    known.add(p.code);
     if (p.vatCode) {
       const problem = vatCodeProblem(p.vatCode);
-      if (problem) fail(`partners[${i}].vatCode`, problem);
+      if (problem) c.fail(`partners[${i}].vatCode`, problem);
     }
-    newPartners.push({ code: p.code, name: p.name, vatCode: p.vatCode ?? null, isCustomer: p.isCustomer ?? true, isSupplier: p.isSupplier ?? false });
+    created.push({ code: p.code, name: p.name, vatCode: p.vatCode ?? null, isCustomer: p.isCustomer ?? true, isSupplier: p.isSupplier ?? false });
   });
-  duplicates(pkg.items, "items", "code", (p) => p.code, problems, "item code");
-  const items = new Map(ctx.items);
-  const newItems: Writes["items"] = [];
-  pkg.items?.forEach((it, i) => {
-    if (items.has(it.code)) return;
-    items.set(it.code, { type: it.type ?? "product", tracking: "none" });
+  return { known, created };
+}
+
+/** Rule 2, items: new codes are created; existing ones are left as they are. */
+function checkItems(c: Checking): { known: BooksContext["items"]; created: Writes["items"] } {
+  duplicates(c.pkg.items, "items", "code", (p) => p.code, c.problems, "item code");
+  const known = new Map(c.ctx.items);
+  const created: Writes["items"] = [];
+  c.pkg.items?.forEach((it, i) => {
+    if (known.has(it.code)) return;
+    known.set(it.code, { type: it.type ?? "product", tracking: "none" });
     if (it.barcode) {
       const problem = barcodeProblem(it.barcode);
-      if (problem) fail(`items[${i}].barcode`, problem);
+      if (problem) c.fail(`items[${i}].barcode`, problem);
     }
-    newItems.push({
+    created.push({
       code: it.code,
       name: it.name,
       type: it.type ?? "product",
@@ -257,182 +365,217 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       purchasePrice: it.purchasePriceExclVat ?? null,
     });
   });
+  return { known, created };
+}
 
-  // Rule 2, asset groups (their accounts as assets/groups/create checks them).
-  duplicates(pkg.assetGroups, "assetGroups", "code", (g) => g.code, problems, "asset group code");
-  const groups = new Map(ctx.groups);
-  const newGroups: Writes["assetGroups"] = [];
-  pkg.assetGroups?.forEach((g, i) => {
-    if (groups.has(g.code)) return;
-    const expense = g.expenseAccountCode ?? ctx.rules.depreciationExpense;
-    checkAccount(`assetGroups[${i}].assetAccountCode`, g.assetAccountCode, "asset");
-    checkAccount(`assetGroups[${i}].depreciationAccountCode`, g.depreciationAccountCode, "asset");
-    checkAccount(`assetGroups[${i}].expenseAccountCode`, expense, "expense");
-    if (g.assetAccountCode === g.depreciationAccountCode) fail(`assetGroups[${i}].depreciationAccountCode`, "must differ from the cost account");
-    groups.set(g.code, {
+/** Rule 2, asset groups (their accounts as assets/groups/create checks them). */
+function checkAssetGroups(c: Checking, chart: Chart): Checked["groups"] {
+  duplicates(c.pkg.assetGroups, "assetGroups", "code", (g) => g.code, c.problems, "asset group code");
+  const known = new Map(c.ctx.groups);
+  const created: Writes["assetGroups"] = [];
+  c.pkg.assetGroups?.forEach((g, i) => {
+    if (known.has(g.code)) return;
+    const expense = g.expenseAccountCode ?? c.ctx.rules.depreciationExpense;
+    chart.check(`assetGroups[${i}].assetAccountCode`, g.assetAccountCode, "asset");
+    chart.check(`assetGroups[${i}].depreciationAccountCode`, g.depreciationAccountCode, "asset");
+    chart.check(`assetGroups[${i}].expenseAccountCode`, expense, "expense");
+    if (g.assetAccountCode === g.depreciationAccountCode) c.fail(`assetGroups[${i}].depreciationAccountCode`, "must differ from the cost account");
+    known.set(g.code, {
       assetAccountCode: g.assetAccountCode,
       depreciationAccountCode: g.depreciationAccountCode,
       defaultUsefulLifeMonths: g.defaultUsefulLifeMonths,
     });
-    newGroups.push({ ...g, expenseAccountCode: expense });
+    created.push({ ...g, expenseAccountCode: expense });
   });
+  return { known, created };
+}
 
-  // Rules 3 and 4: the opening balances, balanced or balanced by balancingAccountCode.
-  const ob = pkg.openingBalances;
-  const openingDate = ob?.date ?? cutover;
-  let opening: Writes["opening"] = null;
-  let openingResult: BooksResult["openingBalances"] = null;
-  if (ob) {
-    if (openingDate > cutover) fail("openingBalances.date", `must be on or before the cut-over date ${cutover}`);
-    duplicates(ob.entries, "openingBalances.entries", "accountCode", (e) => e.accountCode, problems, "account (one row per account)");
-    const entries: PostingEntry[] = ob.entries.map((e) => ({ accountCode: e.accountCode, debit: e.debit, credit: e.credit }));
-    let debits = new Decimal(0);
-    let credits = new Decimal(0);
-    ob.entries.forEach((e, i) => {
-      if ((e.debit === undefined) === (e.credit === undefined)) fail(`openingBalances.entries[${i}]`, "needs exactly one of debit and credit");
-      else if (new Decimal(e.debit ?? e.credit!).isZero())
-        fail(`openingBalances.entries[${i}].${e.debit !== undefined ? "debit" : "credit"}`, "must be above 0");
-      else if (e.debit !== undefined) debits = debits.plus(e.debit);
-      else credits = credits.plus(e.credit!);
-      checkAccount(`openingBalances.entries[${i}].accountCode`, e.accountCode);
-    });
-    const difference = debits.minus(credits);
-    let balancing = new Decimal(0);
-    if (!difference.isZero()) {
-      if (!ob.balancingAccountCode) {
-        fail(
-          "openingBalances.entries",
-          `do not balance: debits ${money(debits)}, credits ${money(credits)}, difference ${money(difference)}; send balancingAccountCode to post the difference there`,
-        );
-      } else {
-        checkAccount("openingBalances.balancingAccountCode", ob.balancingAccountCode);
-        balancing = difference.negated();
-        entries.push(
-          balancing.isPositive()
-            ? { accountCode: ob.balancingAccountCode, debit: money(balancing) }
-            : { accountCode: ob.balancingAccountCode, credit: money(balancing.abs()) },
-        );
-      }
+/** Rules 3 and 4: the opening balances, balanced or balanced by balancingAccountCode. */
+function checkOpeningBalances(c: Checking, chart: Chart): Opening {
+  const ob = c.pkg.openingBalances;
+  if (!ob) return { writes: null, result: null };
+  const { cutover, openingDate, fail } = c;
+  if (openingDate > cutover) fail("openingBalances.date", `must be on or before the cut-over date ${cutover}`);
+  duplicates(ob.entries, "openingBalances.entries", "accountCode", (e) => e.accountCode, c.problems, "account (one row per account)");
+  const entries: PostingEntry[] = ob.entries.map((e) => ({ accountCode: e.accountCode, debit: e.debit, credit: e.credit }));
+  let debits = new Decimal(0);
+  let credits = new Decimal(0);
+  ob.entries.forEach((e, i) => {
+    if ((e.debit === undefined) === (e.credit === undefined)) fail(`openingBalances.entries[${i}]`, "needs exactly one of debit and credit");
+    else if (new Decimal(e.debit ?? e.credit!).isZero()) fail(`openingBalances.entries[${i}].${e.debit !== undefined ? "debit" : "credit"}`, "must be above 0");
+    else if (e.debit !== undefined) debits = debits.plus(e.debit);
+    else credits = credits.plus(e.credit!);
+    chart.check(`openingBalances.entries[${i}].accountCode`, e.accountCode);
+  });
+  const difference = debits.minus(credits);
+  let balancing = new Decimal(0);
+  if (!difference.isZero()) {
+    if (!ob.balancingAccountCode) {
+      fail(
+        "openingBalances.entries",
+        `do not balance: debits ${money(debits)}, credits ${money(credits)}, difference ${money(difference)}; send balancingAccountCode to post the difference there`,
+      );
+    } else {
+      chart.check("openingBalances.balancingAccountCode", ob.balancingAccountCode);
+      balancing = difference.negated();
+      entries.push(
+        balancing.isPositive()
+          ? { accountCode: ob.balancingAccountCode, debit: money(balancing) }
+          : { accountCode: ob.balancingAccountCode, credit: money(balancing.abs()) },
+      );
     }
-    const total = Decimal.max(debits, credits);
-    if (total.greaterThan(MAX_MONEY))
-      fail("openingBalances.entries", `total ${money(total)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
-    opening = { date: openingDate, description: `Opening balances as of ${cutover}, migrated from ${pkg.source ?? "another system"}`, entries };
-    openingResult = {
+  }
+  const total = Decimal.max(debits, credits);
+  if (total.greaterThan(MAX_MONEY)) fail("openingBalances.entries", `total ${money(total)} exceeds ${MAX_MONEY}, the largest amount one transaction may carry`);
+  return {
+    writes: { date: openingDate, description: `Opening balances as of ${cutover}, migrated from ${c.pkg.source ?? "another system"}`, entries },
+    result: {
       journalTransactionId: null,
       date: openingDate,
       entries: entries.length,
       debitTotal: money(total),
       creditTotal: money(total),
       balancingAmount: money(balancing),
-    };
-  }
+    },
+  };
+}
 
-  // Rule 5: the historical journal, each transaction balanced on its own, within [openingBalances.date, cutover).
-  const journal = pkg.journal ?? [];
-  journal.forEach((t, i) => {
+/** Rule 5: the historical journal, each transaction balanced on its own, within [openingBalances.date, cutover). */
+function checkJournal(c: Checking, chart: Chart): Checked["journal"] {
+  const { cutover, openingDate, fail } = c;
+  const rows = c.pkg.journal ?? [];
+  rows.forEach((t, i) => {
     if (t.date >= cutover) fail(`journal[${i}].date`, `must be before the cut-over date ${cutover}`);
-    else if (ob && t.date < openingDate) fail(`journal[${i}].date`, `must be on or after the opening balances' date ${openingDate}`);
+    else if (c.pkg.openingBalances && t.date < openingDate) fail(`journal[${i}].date`, `must be on or after the opening balances' date ${openingDate}`);
   });
-  const { totals } = checkPostingBatch(journal, { accounts: postable, lockedMonths: new Set() }, (i, path, message) => fail(`journal[${i}].${path}`, message));
-  const journalWrites: Writes["journal"] = journal.map((t, i) => ({
+  const postable = new Map([...chart.known].map(([code, a]) => [code, a.postable]));
+  const { totals } = checkPostingBatch(rows, { accounts: postable, lockedMonths: new Set() }, (i, path, message) => fail(`journal[${i}].${path}`, message));
+  const writes: Writes["journal"] = rows.map((t, i) => ({
     date: t.date,
     description: t.description ?? null,
     reference: t.reference ?? null,
     entries: t.entries,
     total: money(totals[i] ?? new Decimal(0)),
   }));
+  return { rows, writes };
+}
 
-  // Rule 7: open receivables and payables.
-  const base = company.baseCurrency;
-  const invoice = (
-    section: "openReceivables" | "openPayables",
-    i: number,
-    row: { partnerCode: string; grossTotal: string; vatTotal?: string; outstanding?: string; currency?: string; fxRate?: string; dueDate?: string },
-    date: string,
-    dateField: string,
-  ) => {
-    const path = `${section}[${i}]`;
-    if (!partners.has(row.partnerCode)) fail(`${path}.partnerCode`, `partner ${row.partnerCode} does not exist`);
-    const gross = new Decimal(row.grossTotal);
-    const vat = new Decimal(row.vatTotal ?? "0");
-    const outstanding = new Decimal(row.outstanding ?? row.grossTotal);
-    if (date >= cutover) fail(`${path}.${dateField}`, `must be before the cut-over date ${cutover}`);
-    const due = row.dueDate ?? date;
-    if (due < date) fail(`${path}.dueDate`, `must be on or after the ${dateField} ${date}`);
-    if (vat.greaterThan(gross)) fail(`${path}.vatTotal`, `is above the gross total ${money(gross)}`);
-    if (outstanding.greaterThan(gross)) fail(`${path}.outstanding`, `is above the gross total ${money(gross)}`);
-    else if (outstanding.isZero()) fail(`${path}.outstanding`, "must be above 0 (an open item)");
-    const currency = row.currency ?? company.invoiceCurrency;
-    let rate = "1";
-    if (currency !== base) {
-      if (row.fxRate === undefined) fail(`${path}.fxRate`, `is required: ${currency} is not the base currency ${base} (units of ${currency} per 1 ${base})`);
-      else if (new Decimal(row.fxRate).isZero()) fail(`${path}.fxRate`, "must be above 0");
-      else rate = row.fxRate;
-    } else if (row.fxRate !== undefined && !new Decimal(row.fxRate).equals(1)) {
-      // A rate other than 1 for the base currency contradicts the amounts; silently ignoring it would hide that.
-      fail(`${path}.fxRate`, `must be 1 or left out: ${currency} is the base currency`);
-    }
-    // The EUR figure of a tiny rate could exceed what an amount may be.
-    if (toBase(gross, rate).greaterThan(MAX_MONEY))
-      fail(`${path}.fxRate`, `makes the gross total ${toBase(gross, rate).toFixed(2)} ${base}, above ${MAX_MONEY}`);
-    const out: NewInvoice = {
-      partnerCode: row.partnerCode,
-      number: "",
-      seriesPrefix: NO_OWN_PREFIX,
-      issueDate: date,
-      dueDate: due,
-      currency,
-      rate,
-      rateSource: currency === base ? "base" : "override",
-      net: gross.minus(vat),
-      vat,
-      gross,
-      grossBase: toBase(gross, rate),
-      paid: gross.minus(outstanding),
-      outstanding,
-    };
-    return out;
+/** What an open receivable and an open payable have in common. */
+interface OpenItemRow {
+  partnerCode: string;
+  grossTotal: string;
+  vatTotal?: string;
+  outstanding?: string;
+  currency?: string;
+  fxRate?: string;
+  dueDate?: string;
+}
+
+/** Rule 7: one open receivable or payable, its totals in its currency and in the base currency (number left to the caller). */
+function openItem(
+  c: Checking,
+  partners: Set<string>,
+  section: "openReceivables" | "openPayables",
+  i: number,
+  row: OpenItemRow,
+  date: string,
+  dateField: string,
+): NewInvoice {
+  const { cutover, fail } = c;
+  const base = c.company.baseCurrency;
+  const path = `${section}[${i}]`;
+  if (!partners.has(row.partnerCode)) fail(`${path}.partnerCode`, `partner ${row.partnerCode} does not exist`);
+  const gross = new Decimal(row.grossTotal);
+  const vat = new Decimal(row.vatTotal ?? "0");
+  const outstanding = new Decimal(row.outstanding ?? row.grossTotal);
+  if (date >= cutover) fail(`${path}.${dateField}`, `must be before the cut-over date ${cutover}`);
+  const due = row.dueDate ?? date;
+  if (due < date) fail(`${path}.dueDate`, `must be on or after the ${dateField} ${date}`);
+  if (vat.greaterThan(gross)) fail(`${path}.vatTotal`, `is above the gross total ${money(gross)}`);
+  if (outstanding.greaterThan(gross)) fail(`${path}.outstanding`, `is above the gross total ${money(gross)}`);
+  else if (outstanding.isZero()) fail(`${path}.outstanding`, "must be above 0 (an open item)");
+  const currency = row.currency ?? c.company.invoiceCurrency;
+  let rate = "1";
+  if (currency !== base) {
+    if (row.fxRate === undefined) fail(`${path}.fxRate`, `is required: ${currency} is not the base currency ${base} (units of ${currency} per 1 ${base})`);
+    else if (new Decimal(row.fxRate).isZero()) fail(`${path}.fxRate`, "must be above 0");
+    else rate = row.fxRate;
+  } else if (row.fxRate !== undefined && !new Decimal(row.fxRate).equals(1)) {
+    // A rate other than 1 for the base currency contradicts the amounts; silently ignoring it would hide that.
+    fail(`${path}.fxRate`, `must be 1 or left out: ${currency} is the base currency`);
+  }
+  // The EUR figure of a tiny rate could exceed what an amount may be.
+  if (toBase(gross, rate).greaterThan(MAX_MONEY)) fail(`${path}.fxRate`, `makes the gross total ${toBase(gross, rate).toFixed(2)} ${base}, above ${MAX_MONEY}`);
+  return {
+    partnerCode: row.partnerCode,
+    number: "",
+    seriesPrefix: NO_OWN_PREFIX,
+    issueDate: date,
+    dueDate: due,
+    currency,
+    rate,
+    rateSource: currency === base ? "base" : "override",
+    net: gross.minus(vat),
+    vat,
+    gross,
+    grossBase: toBase(gross, rate),
+    paid: gross.minus(outstanding),
+    outstanding,
   };
-  duplicates(pkg.openReceivables, "openReceivables", "number", (r) => r.number, problems, "invoice number");
+}
+
+/** Rule 7, open receivables; with rule 8, the highest number of each series issued in the cut-over year. */
+function checkReceivables(c: Checking, partners: Set<string>): { rows: NewInvoice[]; seriesTop: Map<string, number> } {
+  const cutoverYear = Number(c.cutover.slice(0, 4));
+  duplicates(c.pkg.openReceivables, "openReceivables", "number", (r) => r.number, c.problems, "invoice number");
   const seriesTop = new Map<string, number>();
-  const receivables = (pkg.openReceivables ?? []).map((r, i) => {
-    const inv = invoice("openReceivables", i, r, r.issueDate, "issueDate");
+  const rows = (c.pkg.openReceivables ?? []).map((r, i) => {
+    const inv = openItem(c, partners, "openReceivables", i, r, r.issueDate, "issueDate");
     inv.number = r.number;
     inv.seriesPrefix = migratedPrefix(r.number);
-    if (ctx.saleNumbers.has(r.number)) taken.add(`openReceivables[${i}].number`, `invoice ${r.number} exists already`);
+    if (c.ctx.saleNumbers.has(r.number)) c.taken.add(`openReceivables[${i}].number`, `invoice ${r.number} exists already`);
     const m = SERIES_NUMBER.exec(r.number);
     // Rule 8: PREFIX-N issued in the cut-over year raises that series to N+1; other numbers touch no series.
     if (m && Number(r.issueDate.slice(0, 4)) === cutoverYear) {
       // The number after the highest imported one must still be one a series can show.
       if (Number(m[2]) >= MAX_SERIES_NUMBER)
-        fail(`openReceivables[${i}].number`, `leaves no next number in series ${m[1]} (numbers go up to ${MAX_SERIES_NUMBER})`);
+        c.fail(`openReceivables[${i}].number`, `leaves no next number in series ${m[1]} (numbers go up to ${MAX_SERIES_NUMBER})`);
       else seriesTop.set(m[1], Math.max(seriesTop.get(m[1]) ?? 0, Number(m[2])));
     }
     return inv;
   });
-  if (pkg.openPayables?.length && !ob)
-    fail("openPayables", "requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)");
+  return { rows, seriesTop };
+}
+
+/** Rule 7, open payables: linked to the opening-balance transaction, so only with opening balances. */
+function checkPayables(c: Checking, partners: Set<string>): NewInvoice[] {
+  if (c.pkg.openPayables?.length && !c.pkg.openingBalances)
+    c.fail("openPayables", "requires openingBalances in the same package: registered purchase invoices are linked to the opening-balance transaction (rule 7)");
   duplicates(
-    pkg.openPayables,
+    c.pkg.openPayables,
     "openPayables",
     "documentNumber",
     (r) => `${r.partnerCode}\u0000${r.documentNumber}`,
-    problems,
+    c.problems,
     "document number of this partner",
   );
-  const payables = (pkg.openPayables ?? []).map((r, i) => {
-    const inv = invoice("openPayables", i, r, r.documentDate, "documentDate");
+  return (c.pkg.openPayables ?? []).map((r, i) => {
+    const inv = openItem(c, partners, "openPayables", i, r, r.documentDate, "documentDate");
     inv.number = r.documentNumber;
-    if (ctx.purchaseNumbers.has(`${r.partnerCode}\u0000${r.documentNumber}`)) {
-      taken.add(`openPayables[${i}].documentNumber`, `partner ${r.partnerCode}'s document ${r.documentNumber} exists already`);
+    if (c.ctx.purchaseNumbers.has(`${r.partnerCode}\u0000${r.documentNumber}`)) {
+      c.taken.add(`openPayables[${i}].documentNumber`, `partner ${r.partnerCode}'s document ${r.documentNumber} exists already`);
     }
     return inv;
   });
-  const numberSeries: MigratedNumberSeries[] = [...seriesTop]
+}
+
+/** Rule 8: each sale-invoice series of the cut-over year the receivables reach, raised past them (never lowered). */
+function raisedSeries(c: Checking, seriesTop: Map<string, number>): MigratedNumberSeries[] {
+  const cutoverYear = Number(c.cutover.slice(0, 4));
+  return [...seriesTop]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([prefix, top]) => {
-      const existing = ctx.series.get(prefix);
+      const existing = c.ctx.series.get(prefix);
       const next = Math.max(existing?.nextNumber ?? 1, top + 1);
       return {
         id: existing?.id ?? null,
@@ -444,14 +587,17 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
         created: !existing,
       };
     });
+}
 
-  // Rule 9: fixed assets with their depreciation to date.
-  duplicates(pkg.fixedAssets, "fixedAssets", "code", (a) => a.code, problems, "asset code");
-  const assets: NewAsset[] = (pkg.fixedAssets ?? []).map((a, i) => {
+/** Rule 9: fixed assets with their depreciation to date. */
+function checkFixedAssets(c: Checking, groups: BooksContext["groups"]): NewAsset[] {
+  const { cutover, fail } = c;
+  duplicates(c.pkg.fixedAssets, "fixedAssets", "code", (a) => a.code, c.problems, "asset code");
+  return (c.pkg.fixedAssets ?? []).map((a, i) => {
     const path = `fixedAssets[${i}]`;
     const group = groups.get(a.groupCode);
     if (!group) fail(`${path}.groupCode`, `asset group ${a.groupCode} does not exist`);
-    if (ctx.assetCodes.has(a.code)) taken.add(`${path}.code`, `asset ${a.code} exists already`);
+    if (c.ctx.assetCodes.has(a.code)) c.taken.add(`${path}.code`, `asset ${a.code} exists already`);
     if (a.acquisitionDate >= cutover) fail(`${path}.acquisitionDate`, `must be before the cut-over date ${cutover}`);
     const cost = new Decimal(a.acquisitionCost);
     const salvage = new Decimal(a.salvageValue ?? "0");
@@ -489,10 +635,13 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       status: accumulated.equals(depreciable) ? "fully_depreciated" : "active",
     };
   });
+}
 
-  // Rule 10: stock into FIFO layers.
+/** Rule 10: stock into FIFO layers. */
+function checkStock(c: Checking, items: BooksContext["items"]): NewStockRow[] {
+  const { ctx, fail } = c;
   const serials = new Map<string, number>();
-  const stock: NewStockRow[] = (pkg.stock ?? []).map((s, i) => {
+  const stock: NewStockRow[] = (c.pkg.stock ?? []).map((s, i) => {
     const path = `stock[${i}]`;
     const item = items.get(s.itemCode);
     if (!item) fail(`${path}.itemCode`, `item ${s.itemCode} does not exist`);
@@ -514,7 +663,7 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       if (serials.has(key)) fail(`${path}.lotNumber`, `duplicate serial number: stock[${serials.get(key)}] has it too`);
       else serials.set(key, i);
       // A serial number is in stock at most once in the company (stock_layers_serial_in_stock).
-      if (ctx.serialsInStock.has(key)) taken.add(`${path}.lotNumber`, `serial number ${s.lotNumber} of item ${s.itemCode} is in stock already`);
+      if (ctx.serialsInStock.has(key)) c.taken.add(`${path}.lotNumber`, `serial number ${s.lotNumber} of item ${s.itemCode} is in stock already`);
     }
     return {
       itemCode: s.itemCode,
@@ -527,9 +676,14 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       expiryDate: s.expiryDate ?? null,
     };
   });
+  checkStockBounds(c, stock);
+  return stock;
+}
+
+/** Rule 10: a row's value, and the rows of one item in one warehouse (its stock balance), within their bounds. */
+function checkStockBounds(c: Checking, stock: NewStockRow[]): void {
   const stockValueTooLarge = stock.findIndex((s) => s.value.greaterThan(MAX_MONEY));
-  if (stockValueTooLarge >= 0) fail(`stock[${stockValueTooLarge}]`, `quantity × unitCost exceeds ${MAX_MONEY}`);
-  // The rows of one item in one warehouse add up to its stock balance, which has bounds of its own.
+  if (stockValueTooLarge >= 0) c.fail(`stock[${stockValueTooLarge}]`, `quantity × unitCost exceeds ${MAX_MONEY}`);
   const perBalance = new Map<string, { quantity: Decimal; value: Decimal; last: number }>();
   stock.forEach((s, i) => {
     const key = `${s.itemCode}\u0000${s.warehouseId}`;
@@ -538,14 +692,17 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
   });
   for (const [key, total] of perBalance) {
     if (total.quantity.greaterThan(MAX_STOCK_QUANTITY) || total.value.greaterThan(MAX_STOCK_VALUE)) {
-      fail(
+      c.fail(
         `stock[${total.last}]`,
         `the rows of item ${key.split("\u0000")[0]} in one warehouse add up to more than ${MAX_STOCK_QUANTITY} units or ${MAX_STOCK_VALUE} in value`,
       );
     }
   }
+}
 
-  // 422 first (the package itself), then 409 (the service's state).
+/** 422 first (the package itself), then 409 (the service's state): the numbers taken, the opening balances, the locked months. */
+function refuse(c: Checking, journal: NonNullable<BooksPackage["journal"]>): void {
+  const { problems, taken, pkg, ctx } = c;
   if (problems.count) {
     throw new ApiError(
       "unprocessable",
@@ -568,12 +725,15 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       },
     );
   }
+  const ob = pkg.openingBalances;
   if (ob && ctx.openingId) {
     throw conflict("The company has an opening-balance transaction already; there is only one per company (rule 4).", "migration.opening_balances_exist", {
       journalTransactionId: ctx.openingId,
     });
   }
-  const months = [...new Set([...(ob ? [openingDate] : []), ...journal.map((t) => t.date), ...(pkg.stock?.length ? [cutover] : [])].map((d) => d.slice(0, 7)))];
+  const months = [
+    ...new Set([...(ob ? [c.openingDate] : []), ...journal.map((t) => t.date), ...(pkg.stock?.length ? [c.cutover] : [])].map((d) => d.slice(0, 7))),
+  ];
   const locked = months.filter((m) => ctx.lockedMonths.has(m)).sort();
   if (locked.length) {
     throw conflict(
@@ -582,17 +742,23 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
       { months: locked },
     );
   }
+}
 
-  const sum = (values: Decimal[]) => values.reduce((a, b) => a.plus(b), new Decimal(0));
+const sum = (values: Decimal[]) => values.reduce((a, b) => a.plus(b), new Decimal(0));
+
+/** The answer (a dry run's figures) and the rows to write, from a package that passed every rule. */
+function planOf(c: Checking, k: Checked): Plan {
+  const { pkg, ctx, cutover } = c;
+  const { chart, partners, items, groups, opening, journal, receivables, payables, numberSeries, assets, stock } = k;
   const result: BooksResult = {
     dryRun: true,
     cutoverDate: cutover,
-    accounts: { created: newAccounts.length, existing: (pkg.accounts?.length ?? 0) - newAccounts.length },
-    partners: { created: newPartners.length, existing: (pkg.partners?.length ?? 0) - newPartners.length },
-    items: { created: newItems.length, existing: (pkg.items?.length ?? 0) - newItems.length },
-    assetGroups: { created: newGroups.length, existing: (pkg.assetGroups?.length ?? 0) - newGroups.length },
-    openingBalances: openingResult,
-    journal: { transactions: journal.length, entries: journal.reduce((n, t) => n + t.entries.length, 0) },
+    accounts: { created: chart.created.length, existing: (pkg.accounts?.length ?? 0) - chart.created.length },
+    partners: { created: partners.length, existing: (pkg.partners?.length ?? 0) - partners.length },
+    items: { created: items.length, existing: (pkg.items?.length ?? 0) - items.length },
+    assetGroups: { created: groups.created.length, existing: (pkg.assetGroups?.length ?? 0) - groups.created.length },
+    openingBalances: opening.result,
+    journal: { transactions: journal.rows.length, entries: journal.rows.reduce((n, t) => n + t.entries.length, 0) },
     openReceivables: { created: receivables.length, outstandingTotal: money(sum(receivables.map((r) => toBase(r.outstanding, r.rate)))) },
     openPayables: { created: payables.length, outstandingTotal: money(sum(payables.map((r) => toBase(r.outstanding, r.rate)))) },
     fixedAssets: {
@@ -602,18 +768,27 @@ export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: Book
     },
     stock: { movements: stock.length, costTotal: money(sum(stock.map((s) => s.value))) },
     numberSeries,
-    warnings: compareSubLedgers(pkg, { opening: opening?.entries ?? [], journal, receivables, payables, assets, stock, groups, rules: ctx.rules }),
+    warnings: compareSubLedgers(pkg, {
+      opening: opening.writes?.entries ?? [],
+      journal: journal.rows,
+      receivables,
+      payables,
+      assets,
+      stock,
+      groups: groups.known,
+      rules: ctx.rules,
+    }),
   };
   return {
     result,
     writes: {
-      accounts: newAccounts,
-      partners: newPartners,
-      items: newItems,
-      assetGroups: newGroups,
-      opening,
+      accounts: chart.created,
+      partners,
+      items,
+      assetGroups: groups.created,
+      opening: opening.writes,
       existingOpeningId: ctx.openingId,
-      journal: journalWrites,
+      journal: journal.writes,
       series: numberSeries.map((s) => ({ prefix: s.prefix, year: s.year, nextNumber: s.nextNumber })),
       receivables: receivables.map(invoiceRow),
       payables: payables.map(invoiceRow),
