@@ -500,6 +500,7 @@ export interface PurchaseInvoiceTotalsRow {
 }
 
 export interface PurchaseInvoicesRow {
+  accounting_date: string;
   company_id: string;
   created_at: Date;
   credited_amount: string;

@@ -831,8 +831,10 @@ create table purchase_invoices (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   migrated boolean default false not null,
-  supply_date date
+  supply_date date,
+  accounting_date date not null
 );
+alter table purchase_invoices add constraint purchase_invoices_accounting_date_check CHECK ((accounting_date >= document_date));
 alter table purchase_invoices add constraint purchase_invoices_check CHECK ((due_date >= document_date));
 alter table purchase_invoices add constraint purchase_invoices_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table purchase_invoices add constraint purchase_invoices_credit_note_target CHECK (((type = 'credit_note'::text) = (credited_invoice_id IS NOT NULL)));
@@ -863,7 +865,7 @@ alter table purchase_invoices add constraint purchase_invoices_vat_breakdown_che
 alter table purchase_invoices add constraint purchase_invoices_vat_total_check CHECK ((vat_total >= (0)::numeric));
 alter table purchase_invoices add constraint purchase_invoices_vat_treatment_check CHECK ((vat_treatment = ANY (ARRAY['standard'::text, 'reverse_charge'::text, 'import'::text, 'exempt'::text])));
 CREATE INDEX purchase_invoices_date_idx ON purchase_invoices USING btree (company_id, document_date DESC, created_at DESC, id);
-CREATE INDEX purchase_invoices_declared_idx ON purchase_invoices USING btree (company_id, document_date, id) WHERE ((status <> 'draft'::text) AND (NOT migrated));
+CREATE INDEX purchase_invoices_declared_idx ON purchase_invoices USING btree (company_id, accounting_date, id) WHERE ((status <> 'draft'::text) AND (NOT migrated));
 CREATE INDEX purchase_invoices_list_totals_idx ON purchase_invoices USING btree (company_id, document_date) INCLUDE (partner_code, status, due_date, type, currency, vat_treatment, net_total, vat_total, gross_total, outstanding);
 CREATE INDEX purchase_invoices_open_amount_idx ON purchase_invoices USING btree (company_id, outstanding) WHERE (outstanding > (0)::numeric);
 CREATE INDEX purchase_invoices_open_number_idx ON purchase_invoices USING btree (company_id, upper(regexp_replace(document_number, '[^A-Za-z0-9]'::text, ''::text, 'g'::text))) WHERE (outstanding > (0)::numeric);
@@ -875,6 +877,7 @@ CREATE TRIGGER purchase_invoice_open_totals_update AFTER UPDATE ON purchase_invo
 CREATE TRIGGER purchase_invoice_totals_delete AFTER DELETE ON purchase_invoices REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION purchase_invoice_totals_delete();
 CREATE TRIGGER purchase_invoice_totals_insert AFTER INSERT ON purchase_invoices REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION purchase_invoice_totals_insert();
 CREATE TRIGGER purchase_invoice_totals_update AFTER UPDATE ON purchase_invoices REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION purchase_invoice_totals_update();
+CREATE TRIGGER purchase_invoices_accounting_date BEFORE INSERT ON purchase_invoices FOR EACH ROW WHEN ((new.accounting_date IS NULL)) EXECUTE FUNCTION purchase_invoices_accounting_date();
 CREATE TRIGGER purchase_invoices_frozen BEFORE DELETE OR UPDATE ON purchase_invoices FOR EACH ROW EXECUTE FUNCTION invoice_frozen();
 
 create table rate_limit_counters (
@@ -1782,6 +1785,15 @@ AS $function$
              gross_total = t.gross_total + excluded.gross_total, outstanding = t.outstanding + excluded.outstanding;
         return null;
       end $function$;
+
+CREATE OR REPLACE FUNCTION purchase_invoices_accounting_date()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      new.accounting_date := coalesce(new.accounting_date, new.document_date);
+      return new;
+    end $function$;
 
 CREATE OR REPLACE FUNCTION refuse_change()
  RETURNS trigger

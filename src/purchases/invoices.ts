@@ -58,6 +58,7 @@ export function purchaseInvoiceToApi(row: PurchaseInvoicesRow, lines: StoredLine
     partnerCode: row.partner_code,
     partner: (row.partner_snapshot as PurchaseInvoice["partner"] | null) ?? partnerSnapshot(livePartner!),
     documentDate: row.document_date,
+    accountingDate: row.accounting_date,
     supplyDate: row.supply_date ?? row.document_date,
     dueDate: row.due_date,
     currency: row.currency,
@@ -256,6 +257,39 @@ function checkDates(documentDate: string, dueDate: string): void {
   }
 }
 
+/**
+ * The accounting date a draft stores: the one sent, else (left out) the one kept unless it followed the old document
+ * date, else the document date. Never before the document date (422 `purchase_invoice.accounting_date_invalid`), and
+ * in a month still open (422 `period.locked`, the ledger's key of a locked month, here naming the field: the draft
+ * could never be registered there). Both name `accountingDate`.
+ */
+async function resolveAccountingDate(
+  db: Db,
+  companyId: string,
+  sent: string | null | undefined,
+  documentDate: string,
+  kept?: { accountingDate: string; documentDate: string },
+): Promise<string> {
+  const date = sent ?? (sent === undefined && kept && kept.accountingDate !== kept.documentDate ? kept.accountingDate : documentDate);
+  if (date < documentDate) {
+    throw new ApiError("unprocessable", `The accounting date ${date} is before the document date ${documentDate}.`, {
+      key: "purchase_invoice.accounting_date_invalid",
+      params: { documentDate, accountingDate: date },
+      fieldErrors: { accountingDate: [`${date} is before the document date ${documentDate}: a document is accounted for on or after its date`] },
+    });
+  }
+  const [{ locked }] = (await db.raw("select ledger_month_locked(?::uuid, ?::date) as locked", [companyId, date])).rows as { locked: boolean }[];
+  if (locked) {
+    const month = date.slice(0, 7);
+    throw new ApiError("unprocessable", `The period ${month} is locked; the document cannot be accounted for on ${date}.`, {
+      key: "period.locked",
+      params: { month, accountingDate: date },
+      fieldErrors: { accountingDate: [`${month} is locked: account for the document in an open month`] },
+    });
+  }
+  return date;
+}
+
 /** Inserts or updates, turning the supplier-number uniqueness into 409. */
 async function mapNumberTaken<T>(partnerCode: string, documentNumber: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -281,6 +315,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
     : undefined;
   const dueDate = input.dueDate ?? addDays(input.documentDate, partner.payment_term_days);
   checkDates(input.documentDate, dueDate);
+  const accountingDate = await resolveAccountingDate(trx, company.id, input.accountingDate, input.documentDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
   const treatment: VatTreatment = input.vatTreatment ?? target?.vat_treatment ?? "standard";
   const supplyDate = resolveSupplyDate("purchases", input.supplyDate, null, input.documentDate, target && taxPointOf(target));
@@ -299,6 +334,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
         partner_code: input.partnerCode,
         document_number: input.documentNumber,
         document_date: input.documentDate,
+        accounting_date: accountingDate,
         supply_date: supplyDate,
         due_date: dueDate,
         currency,
@@ -328,6 +364,10 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
   const documentDate = input.documentDate ?? current.document_date;
   const dueDate = input.dueDate ?? current.due_date;
   checkDates(documentDate, dueDate);
+  const accountingDate = await resolveAccountingDate(trx, company.id, input.accountingDate, documentDate, {
+    accountingDate: current.accounting_date,
+    documentDate: current.document_date,
+  });
   const supplyDate = resolveSupplyDate("purchases", input.supplyDate, current.supply_date, documentDate, target && taxPointOf(target));
   const documentNumber = input.documentNumber ?? current.document_number;
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
@@ -339,6 +379,7 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
         partner_code: partnerCode,
         document_number: documentNumber,
         document_date: documentDate,
+        accounting_date: accountingDate,
         supply_date: supplyDate,
         due_date: dueDate,
         currency,
@@ -516,7 +557,8 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   try {
     transaction = await post(trx, {
       companyId: company.id,
-      date: draft.document_date,
+      // The accounting date: the day the document is accounted for (and declared), on or after its own date.
+      date: draft.accounting_date,
       description: `${isCredit ? "Purchase credit note" : "Purchase invoice"} ${draft.document_number}, ${partner.name}`,
       reference: draft.document_number,
       documentType: "purchase_invoice",
@@ -553,7 +595,7 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
       lot_number: l.lotNumber,
       serials: l.serials,
     }));
-    await receivePurchaseStock(trx, company.id, keyId, { id: draft.id, document_date: draft.document_date }, received, eurValues, transaction.id);
+    await receivePurchaseStock(trx, company.id, keyId, { id: draft.id, document_date: draft.accounting_date }, received, eurValues, transaction.id);
   }
 
   let outstanding = isCredit ? new Decimal(0) : gross;
@@ -605,6 +647,7 @@ const listSpec: ListSpec = {
     currency: { column: "currency", type: "string" },
     vatTreatment: { column: "vat_treatment", type: "string" },
     documentDate: { column: "document_date", type: "date" },
+    accountingDate: { column: "accounting_date", type: "date" },
     supplyDate: { column: "coalesce(supply_date, document_date)", type: "date" },
     dueDate: { column: "due_date", type: "date" },
     netTotal: { column: "net_total", type: "decimal", total: true },

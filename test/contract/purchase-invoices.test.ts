@@ -206,8 +206,8 @@ describe("register: the posting of each VAT treatment", () => {
 
   test("into a locked month -> 409; no rate -> 422 fx.rate_missing; the draft stays a draft", async () => {
     const w = await purchasesWorld();
-    await w.api.ledger.periods.lock({ month: "2026-03" });
     const d = await draft(w);
+    await w.api.ledger.periods.lock({ month: "2026-03" });
     await expectApiError(w.api.purchases.invoices.register({ id: d.id }), 409, "conflict", "period.locked");
     const usd = await draft(w, { documentDate: "2026-04-10", currency: "CHF" });
     await expectApiError(w.api.purchases.invoices.register({ id: usd.id }), 422, "unprocessable", "fx.rate_missing");

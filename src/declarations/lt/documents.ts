@@ -20,10 +20,11 @@
 import { signSql, typesSql } from "./document-types.js";
 
 /**
- * The date a purchase document is declared by (its i.SAF RegistrationAccountDate and FR0600 month): one SQL
- * expression, so that the purchase's accounting date replaces the document date in one line when it exists.
+ * The date a purchase document is declared by (its i.SAF RegistrationAccountDate and FR0600 month): its accounting
+ * date (issue 24 item 5: the document date unless the purchase was accounted for later; index
+ * purchase_invoices_declared_idx, migration 20261127003100).
  */
-export const purchaseDeclarationDate = (alias: string) => `${alias}.document_date`;
+export const purchaseDeclarationDate = (alias: string) => `${alias}.accounting_date`;
 
 /** The accounts of the VAT posting rules, read from the company's posting_rules (src/ledger's rules). */
 export interface VatAccounts {

@@ -183,6 +183,7 @@ export const ERROR_KEYS = [
   "posting_rule.account_type_invalid",
   "posting_rule.stock_held",
   "purchase_invoice.account_invalid",
+  "purchase_invoice.accounting_date_invalid",
   "purchase_invoice.credit_exceeds_gross",
   "purchase_invoice.credit_note_stock",
   "purchase_invoice.credit_target_invalid",

@@ -1863,7 +1863,8 @@ export type paths = {
         put?: never;
         /**
          * Register (post) a purchase invoice
-         * @description Registers a draft and posts it (document type `purchase_invoice`) at the rate of the document date: debit the
+         * @description Registers a draft and posts it (document type `purchase_invoice`) on its `accountingDate`, at the rate of the
+         *     document date: debit the
          *     expense per account (non-deductible VAT included in the cost), debit input VAT (`purchases.vatReceivable`)
          *     for deductible VAT, credit the payable (`purchases.payables`, with the partner) for the gross. A
          *     `reverse_charge` document also self-assesses the VAT at the company's standard rate on the tax point date
@@ -6713,8 +6714,14 @@ export type components = {
             partnerCode: components["schemas"]["Code"];
             /** @description The supplier as the document records it; on a draft, the partner as it is now. */
             partner: components["schemas"]["Invoicing.PartnerSnapshot"];
-            /** @description Document date: the posting date and the date of the exchange rate. */
+            /** @description Document date: the supplier's date of the document, and the date of the exchange rate. */
             documentDate: components["schemas"]["AccountingDate"];
+            /**
+             * @description Accounting date: the day the document posts (its journal transaction's date) and the month whose i.SAF
+             *     (`RegistrationAccountDate`) and FR0600 declare it. The document date unless the request named a later one: a
+             *     December invoice received on 5 January, after December was locked, is accounted for in January.
+             */
+            accountingDate: components["schemas"]["AccountingDate"];
             /**
              * @description The tax point: the day of the supply (PVM įstatymas Art. 14), at which the lines' VAT rates and classifiers
              *     are checked; the document date unless the request named an earlier one. A credit note's is the tax point of the
@@ -6800,6 +6807,12 @@ export type components = {
             /** @description Document date. */
             documentDate: components["schemas"]["AccountingDate"];
             /**
+             * @description The day the document is accounted for: posted, and declared in that month's i.SAF and FR0600. Default the
+             *     document date; an earlier one is 422 `purchase_invoice.accounting_date_invalid`, one in a locked month 422
+             *     `period.locked` (both naming `accountingDate`).
+             */
+            accountingDate?: components["schemas"]["AccountingDate"];
+            /**
              * @description The day of the supply, when before the document date: the tax point the lines' VAT is checked at. Default the
              *     document date; a later one is 422 `purchase_invoice.supply_date_invalid`. A credit note takes its invoice's tax
              *     point: another one is 422 `purchase_invoice.supply_date_invalid`.
@@ -6825,7 +6838,7 @@ export type components = {
          * @description The fields the purchase invoice list filters on (`filter[].field`).
          * @enum {string}
          */
-        "Purchases.PurchaseInvoiceFilterField": "id" | "documentNumber" | "type" | "status" | "partnerCode" | "currency" | "vatTreatment" | "documentDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "overdue" | "createdAt";
+        "Purchases.PurchaseInvoiceFilterField": "id" | "documentNumber" | "type" | "status" | "partnerCode" | "currency" | "vatTreatment" | "documentDate" | "accountingDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "overdue" | "createdAt";
         /** @description A line of a purchase document. */
         "Purchases.PurchaseInvoiceLine": {
             /**
@@ -6960,7 +6973,7 @@ export type components = {
          * @description The fields the purchase invoice list sorts by (`sort[].field`).
          * @enum {string}
          */
-        "Purchases.PurchaseInvoiceSortField": "documentNumber" | "type" | "status" | "partnerCode" | "currency" | "vatTreatment" | "documentDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "createdAt";
+        "Purchases.PurchaseInvoiceSortField": "documentNumber" | "type" | "status" | "partnerCode" | "currency" | "vatTreatment" | "documentDate" | "accountingDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "createdAt";
         /**
          * @description State of a purchase document.
          * @enum {string}
@@ -6981,6 +6994,12 @@ export type components = {
             documentNumber?: components["schemas"]["Code"];
             /** @description Document date. */
             documentDate?: components["schemas"]["AccountingDate"];
+            /**
+             * Format: date
+             * @description Accounting date (checked as at create); `null` makes it the document date again. Left out, it is kept, unless
+             *     it was the document date, which it then follows.
+             */
+            accountingDate?: string | null;
             /**
              * Format: date
              * @description The day of the supply (the tax point); `null` makes it the document date again.
@@ -17478,6 +17497,7 @@ export interface operations {
                      *         "isPrivatePerson": false
                      *       },
                      *       "documentDate": "2026-03-10",
+                     *       "accountingDate": "2026-03-10",
                      *       "supplyDate": "2026-03-10",
                      *       "dueDate": "2026-04-09",
                      *       "currency": "EUR",
@@ -17543,7 +17563,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17606,6 +17626,7 @@ export interface operations {
                      *         "isPrivatePerson": false
                      *       },
                      *       "documentDate": "2026-03-12",
+                     *       "accountingDate": "2026-03-12",
                      *       "supplyDate": "2026-03-12",
                      *       "dueDate": "2026-03-12",
                      *       "currency": "EUR",
@@ -17720,6 +17741,7 @@ export interface operations {
                      *         "isPrivatePerson": false
                      *       },
                      *       "documentDate": "2026-03-10",
+                     *       "accountingDate": "2026-03-10",
                      *       "supplyDate": "2026-03-10",
                      *       "dueDate": "2026-04-09",
                      *       "currency": "EUR",
@@ -17835,6 +17857,7 @@ export interface operations {
                      *             "registrationCode": null
                      *           },
                      *           "documentDate": "2026-03-10",
+                     *           "accountingDate": "2026-03-10",
                      *           "supplyDate": "2026-03-10",
                      *           "dueDate": "2026-04-09",
                      *           "currency": "EUR",
@@ -17979,6 +18002,7 @@ export interface operations {
                      *         "registrationCode": null
                      *       },
                      *       "documentDate": "2026-03-10",
+                     *       "accountingDate": "2026-03-10",
                      *       "supplyDate": "2026-03-10",
                      *       "dueDate": "2026-04-09",
                      *       "currency": "EUR",
@@ -18120,6 +18144,7 @@ export interface operations {
                      *         "isPrivatePerson": false
                      *       },
                      *       "documentDate": "2026-03-10",
+                     *       "accountingDate": "2026-03-10",
                      *       "supplyDate": "2026-03-10",
                      *       "dueDate": "2026-04-09",
                      *       "currency": "EUR",
@@ -18185,7 +18210,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;

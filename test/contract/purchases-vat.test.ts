@@ -1,0 +1,176 @@
+// purchases/invoices and the VAT data the declarations need (issue 24, the purchase side): the accounting date (the
+// day a purchase posts and the month it is declared in), PVM42 (goods acquired for triangular trade), import VAT paid
+// to customs, purchase debit notes, and non-deductible VAT on a fixed asset. Each through the SDK over HTTP, with the
+// stored rows and the exact journal entries; every refusal a 422 naming the field, with nothing stored.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { Decimal } from "decimal.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError } from "../support/expect.js";
+import { world, type World } from "../support/world.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+type CreateBody = RequestBody<"purchases_invoices_create">;
+type VatWorld = World & { rules: Record<string, string> };
+
+/**
+ * A tenant with the lt-standard chart and VAT code, and suppliers: DETIEK (a German VAT payer), LTTIEK (Lithuanian),
+ * USTIEK (outside the EU), PLNOVAT (Polish, no VAT code); the posting rules' accounts.
+ */
+async function vatWorld(): Promise<VatWorld> {
+  const w = await world(h, {
+    company: { vatCode: "LT119511515", address: { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" } },
+    partners: [
+      { name: "Lieferant GmbH", code: "DETIEK", isCustomer: false, isSupplier: true, paymentTermDays: 30, vatCode: "DE123456789", countryCode: "DE" },
+      { name: "Vietinis tiekėjas UAB", code: "LTTIEK", isCustomer: false, isSupplier: true, vatCode: "LT100001738313", countryCode: "LT" },
+      { name: "US Supplier Inc.", code: "USTIEK", isCustomer: false, isSupplier: true, countryCode: "US" },
+      { name: "Dostawca bez VAT", code: "PLNOVAT", isCustomer: false, isSupplier: true, countryCode: "PL" },
+    ],
+  });
+  const rules = await w.api.ledger.postingRules.list({ pageSize: 100 });
+  return { ...w, rules: Object.fromEntries(rules.rows.map((r) => [r.rule, r.accountCode])) };
+}
+
+const line = (over: Record<string, unknown> = {}) => ({ description: "Prekės", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21", ...over });
+let docSeq = 0;
+const create = (w: VatWorld, over: Partial<CreateBody> = {}) =>
+  w.api.purchases.invoices.create({ partnerCode: "LTTIEK", documentNumber: `PV-${++docSeq}`, documentDate: "2026-03-10", lines: [line()], ...over });
+const register = async (w: VatWorld, over: Partial<CreateBody> = {}) => w.api.purchases.invoices.register({ id: (await create(w, over)).id });
+
+const journalOf = async (w: VatWorld, transactionId: string | null) =>
+  (await h.db("journal_entries").where({ company_id: w.companyId, transaction_id: transactionId }).orderBy("line_no")).map((e) => [
+    e.account_code,
+    new Decimal(e.debit).toFixed(2),
+    new Decimal(e.credit).toFixed(2),
+    e.partner_code,
+  ]);
+const stored = (w: VatWorld) => h.db("purchase_invoices").where({ company_id: w.companyId }).orderBy("created_at");
+const nothingStored = async (w: VatWorld) => {
+  expect(await stored(w)).toEqual([]);
+  expect(await h.db("purchase_invoice_lines").where({ company_id: w.companyId })).toEqual([]);
+  expect(await h.db("journal_transactions").where({ company_id: w.companyId })).toEqual([]);
+};
+const dateOf = (d: unknown) =>
+  d instanceof Date ? `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}` : d;
+
+describe("accountingDate (item 5): the day a purchase posts and the month it is declared in", () => {
+  test("defaults to the document date; returned by get and list, stored", async () => {
+    const w = await vatWorld();
+    const d = await create(w, { documentDate: "2026-03-10" });
+    expect(d.accountingDate).toBe("2026-03-10");
+    const inv = await w.api.purchases.invoices.register({ id: d.id });
+    expect(inv.accountingDate).toBe("2026-03-10");
+    expect(await w.api.purchases.invoices.get({ id: d.id })).toMatchObject({ documentDate: "2026-03-10", accountingDate: "2026-03-10" });
+    const tx = await h.db("journal_transactions").where({ id: inv.journalTransactionId }).first();
+    expect(dateOf(tx.date)).toBe("2026-03-10");
+    expect((await stored(w)).map((r) => dateOf(r.accounting_date))).toEqual(["2026-03-10"]);
+  });
+
+  test("a December invoice registered on 5 January after December was locked: posted and declared in January, at December's rate", async () => {
+    const w = await vatWorld();
+    await w.api.ledger.periods.lock({ month: "2025-12" });
+    await h.db("exchange_rates").insert({ currency_code: "PLN", rate_date: "2025-12-19", rate: "4.2000" });
+    const inv = await register(w, {
+      partnerCode: "DETIEK",
+      documentNumber: "RE-2025-991",
+      documentDate: "2025-12-20",
+      accountingDate: "2026-01-05",
+      currency: "PLN",
+      lines: [line({ unitPriceExclVat: "420" })],
+    });
+    expect(inv).toMatchObject({
+      documentDate: "2025-12-20",
+      accountingDate: "2026-01-05",
+      supplyDate: "2025-12-20",
+      rate: { rate: "4.2", source: "ecb", date: "2025-12-19" },
+      grossTotal: "508.20",
+      grossTotalEur: "121.00",
+    });
+    const tx = await h.db("journal_transactions").where({ id: inv.journalTransactionId }).first();
+    expect(dateOf(tx.date)).toBe("2026-01-05");
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "121.00", "DETIEK"],
+      [w.rules["purchases.expense"], "100.00", "0.00", null],
+      [w.rules["purchases.vatReceivable"], "21.00", "0.00", null],
+    ]);
+    // Declared in January's i.SAF (RegistrationAccountDate), not December's.
+    const january = await w.api.declarations.lt.isaf.generate({ period: "2026-01", dataType: "P" });
+    const december = await w.api.declarations.lt.isaf.generate({ period: "2025-12", dataType: "P" });
+    expect([january.invoices.purchases, december.invoices.purchases]).toEqual([1, 0]);
+    const xml = Buffer.from(january.contentBase64, "base64").toString("utf8");
+    expect(xml).toContain("<InvoiceDate>2025-12-20</InvoiceDate>");
+    expect(xml).toContain("<RegistrationAccountDate>2026-01-05</RegistrationAccountDate>");
+  });
+
+  test("list filters and sorts on accountingDate", async () => {
+    const w = await vatWorld();
+    await create(w, { documentNumber: "L-1", documentDate: "2026-03-10", accountingDate: "2026-04-02" });
+    await create(w, { documentNumber: "L-2", documentDate: "2026-03-20" });
+    await create(w, { documentNumber: "L-3", documentDate: "2026-03-01", accountingDate: "2026-03-31" });
+    const april = await w.api.purchases.invoices.list({ filter: [{ field: "accountingDate", op: "gte", value: "2026-04-01" }] });
+    expect(april.rows.map((r) => r.documentNumber)).toEqual(["L-1"]);
+    const sorted = await w.api.purchases.invoices.list({ sort: [{ field: "accountingDate", dir: "asc" }] });
+    expect(sorted.rows.map((r) => [r.documentNumber, r.accountingDate])).toEqual([
+      ["L-2", "2026-03-20"],
+      ["L-3", "2026-03-31"],
+      ["L-1", "2026-04-02"],
+    ]);
+  });
+
+  test("update: kept when sent nowhere, follows the document date while it is the default, null resets it", async () => {
+    const w = await vatWorld();
+    const d = await create(w, { documentDate: "2026-03-10", dueDate: "2026-04-30" });
+    expect((await w.api.purchases.invoices.update({ id: d.id, documentDate: "2026-03-12" })).accountingDate).toBe("2026-03-12");
+    expect((await w.api.purchases.invoices.update({ id: d.id, accountingDate: "2026-04-01" })).accountingDate).toBe("2026-04-01");
+    expect((await w.api.purchases.invoices.update({ id: d.id, documentDate: "2026-03-15" })).accountingDate).toBe("2026-04-01");
+    expect((await w.api.purchases.invoices.update({ id: d.id, accountingDate: null })).accountingDate).toBe("2026-03-15");
+    expect(dateOf((await stored(w))[0].accounting_date)).toBe("2026-03-15");
+  });
+
+  test.each<[string, Partial<CreateBody>, string]>([
+    ["before the document date", { documentDate: "2026-03-10", accountingDate: "2026-03-09" }, "purchase_invoice.accounting_date_invalid"],
+    ["in a locked month", { documentDate: "2026-01-20", accountingDate: "2026-02-03" }, "period.locked"],
+    ["a default in a locked month", { documentDate: "2026-02-03" }, "period.locked"],
+  ])("create: an accounting date %s -> 422 naming accountingDate, nothing stored", async (_name, over, key) => {
+    const w = await vatWorld();
+    await w.api.ledger.periods.lock({ month: "2026-02" });
+    const error = await expectApiError(create(w, over), 422, "unprocessable", key);
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["accountingDate"]);
+    await nothingStored(w);
+  });
+
+  test("update: an accounting date before the document date or in a locked month -> 422, the draft unchanged", async () => {
+    const w = await vatWorld();
+    const d = await create(w, { documentDate: "2026-03-10" });
+    await w.api.ledger.periods.lock({ month: "2026-02" });
+    const early = await expectApiError(
+      w.api.purchases.invoices.update({ id: d.id, accountingDate: "2026-03-01" }),
+      422,
+      "unprocessable",
+      "purchase_invoice.accounting_date_invalid",
+    );
+    expect(Object.keys(early.fieldErrors ?? {})).toEqual(["accountingDate"]);
+    const locked = await expectApiError(
+      w.api.purchases.invoices.update({ id: d.id, documentDate: "2026-02-10", accountingDate: "2026-02-11" }),
+      422,
+      "unprocessable",
+      "period.locked",
+    );
+    expect(Object.keys(locked.fieldErrors ?? {})).toEqual(["accountingDate"]);
+    const [row] = await stored(w);
+    expect([dateOf(row.document_date), dateOf(row.accounting_date)]).toEqual(["2026-03-10", "2026-03-10"]);
+  });
+
+  test("the database holds it: never before the document date", async () => {
+    const w = await vatWorld();
+    const d = await create(w, { documentDate: "2026-03-10" });
+    await expect(h.db("purchase_invoices").where({ id: d.id }).update({ accounting_date: "2026-03-09" })).rejects.toThrow(
+      /purchase_invoices_accounting_date_check/,
+    );
+  });
+});
