@@ -1,11 +1,13 @@
 // Invariants of the ledger under random and concurrent postings: the books balance, every account holds exactly
 // the accepted lines, list totals agree with the entries, a locked month never changes, and concurrent postings
-// neither fail nor break numbering. Sums are taken by Postgres (numeric) and compared with decimal.js.
+// neither fail nor break numbering. Sums are taken by Postgres (numeric) and compared with decimal.js. Every call goes
+// through the SDK; each company is the shared world (test/support/world.ts) with the lt-standard chart.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import fc from "fast-check";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
-import { ok } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { settle } from "../support/expect.js";
+import { world as sharedWorld, type World } from "../support/world.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,23 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const CREATE = "/v1/ledger/journal/transactions/create";
-const LIST = "/v1/ledger/journal/transactions/list";
 const ACCOUNTS = ["2710", "2410", "4430", "5000", "6000"];
 const LOCKED_MONTHS = ["2026-02", "2026-05"];
 
-interface World {
-  companyId: string;
-  call(path: string, body: unknown): Promise<ApiResponse>;
-}
-
-async function world(): Promise<World> {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const w: World = { companyId: t.companyId, call: (path, body) => h.post(path, body, o) };
-  await ok(w, "/v1/ledger/accounts/apply-template", { template: "lt-standard" });
-  return w;
-}
+/** A new company with the lt-standard chart. */
+const world = (): Promise<World> => sharedWorld(h);
 
 const money = (cents: bigint) => new Decimal(cents.toString()).dividedBy(100).toFixed(2);
 
@@ -112,14 +102,14 @@ describe("random postings", () => {
         const w = await world();
         // Postings in the months about to be locked, so there is something that must not change.
         for (const month of LOCKED_MONTHS) {
-          await ok(w, CREATE, {
+          await w.api.ledger.journal.transactions.create({
             date: `${month}-10`,
             entries: [
               { accountCode: "2710", debit: "100.00" },
               { accountCode: "5000", credit: "100.00" },
             ],
           });
-          await ok(w, "/v1/ledger/periods/lock", { month });
+          await w.api.ledger.periods.lock({ month });
         }
         const expected = new Map<string, { debit: Decimal; credit: Decimal }>(ACCOUNTS.map((a) => [a, { debit: new Decimal(0), credit: new Decimal(0) }]));
         expected.get("2710")!.debit = new Decimal("200.00");
@@ -127,19 +117,19 @@ describe("random postings", () => {
         const locked = await lockedSnapshot(w.companyId);
         expect(locked).toHaveLength(4);
         for (const { posting: p, balanced } of postings) {
-          const res = await w.call(CREATE, p);
+          const res = await settle(w.api.ledger.journal.transactions.create(p));
           if (LOCKED_MONTHS.includes(p.date.slice(0, 7))) {
-            expect({ status: res.status, key: res.body.error?.key }).toEqual({ status: 409, key: "period.locked" });
+            expect({ status: res.status, key: res.error?.key }).toEqual({ status: 409, key: "period.locked" });
             refused++;
             continue;
           }
           if (!balanced) {
-            expect({ status: res.status, key: res.body.error?.key }).toEqual({ status: 422, key: "journal.unbalanced" });
+            expect({ status: res.status, key: res.error?.key }).toEqual({ status: 422, key: "journal.unbalanced" });
             unbalanced++;
             continue;
           }
-          expect(res.status).toBe(200);
-          expect(new Decimal(res.body.total).equals(p.entries.reduce((s, e) => s.plus(e.debit ?? 0), new Decimal(0)))).toBe(true);
+          if (!res.data) throw res.error;
+          expect(new Decimal(res.data.total).equals(p.entries.reduce((s, e) => s.plus(e.debit ?? 0), new Decimal(0)))).toBe(true);
           for (const e of p.entries) {
             const sums = expected.get(e.accountCode)!;
             if (e.debit) sums.debit = sums.debit.plus(e.debit);
@@ -157,8 +147,12 @@ describe("random postings", () => {
             debit: want.debit.toFixed(2),
             credit: want.credit.toFixed(2),
           });
-          const listed = await w.call(LIST, { filter: [{ field: "account", op: "eq", value: account }], totals: ["debit", "credit"], pageSize: 1 });
-          expect(listed.body.totals).toEqual(await dbTransactionTotalsFor(w.companyId, account));
+          const listed = await w.api.ledger.journal.transactions.list({
+            filter: [{ field: "account", op: "eq", value: account }],
+            totals: ["debit", "credit"],
+            pageSize: 1,
+          });
+          expect(listed.totals).toEqual(await dbTransactionTotalsFor(w.companyId, account));
         }
         expect(await lockedSnapshot(w.companyId)).toEqual(locked);
       }),
@@ -177,20 +171,22 @@ describe("concurrent postings", () => {
     const amounts = Array.from({ length: 20 }, (_, i) => new Decimal(i + 1).times("10.01").toFixed(2));
     const results = await Promise.all(
       amounts.map((amount, i) =>
-        w.call(CREATE, {
-          date: "2026-07-15",
-          reference: `C-${i}`,
-          entries: [
-            { accountCode: "2710", debit: amount },
-            { accountCode: "2410", credit: amount },
-            { accountCode: "6000", debit: "1.00" },
-            { accountCode: "5000", credit: "1.00" },
-          ],
-        }),
+        settle(
+          w.api.ledger.journal.transactions.create({
+            date: "2026-07-15",
+            reference: `C-${i}`,
+            entries: [
+              { accountCode: "2710", debit: amount },
+              { accountCode: "2410", credit: amount },
+              { accountCode: "6000", debit: "1.00" },
+              { accountCode: "5000", credit: "1.00" },
+            ],
+          }),
+        ),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expect(new Set(results.map((r) => r.body.id)).size).toBe(20);
+    expect(new Set(results.map((r) => r.data?.id)).size).toBe(20);
     const rows = await h.db("journal_transactions").where({ company_id: w.companyId });
     expect(rows).toHaveLength(20);
     const { perAccount, total } = await dbSums(w.companyId);
@@ -200,26 +196,27 @@ describe("concurrent postings", () => {
     expect(perAccount.get("2710")!.debit.toFixed(2)).toBe(sum.toFixed(2));
     expect(perAccount.get("2410")!.credit.toFixed(2)).toBe(sum.toFixed(2));
     expect(perAccount.get("6000")!.debit.toFixed(2)).toBe("20.00");
-    const listed = await w.call(LIST, { totals: ["debit", "credit"] });
-    expect(listed.body).toMatchObject({ total: 20, totals: { debit: sum.plus(20).toFixed(2), credit: sum.plus(20).toFixed(2) } });
+    const listed = await w.api.ledger.journal.transactions.list({ totals: ["debit", "credit"] });
+    expect(listed).toMatchObject({ total: 20, totals: { debit: sum.plus(20).toFixed(2), credit: sum.plus(20).toFixed(2) } });
   });
 
   test("20 at once with a journal series get 20 distinct consecutive numbers", async () => {
-    const w = await world();
-    await ok(w, "/v1/reference/series/create", { documentType: "journal", prefix: "BZ", year: 2026, startAt: 100 });
+    const w = await sharedWorld(h, { series: [{ documentType: "journal", prefix: "BZ", year: 2026, startAt: 100 }] });
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        w.call(CREATE, {
-          date: "2026-08-01",
-          entries: [
-            { accountCode: "2710", debit: "5.00" },
-            { accountCode: "3010", credit: "5.00" },
-          ],
-        }),
+        settle(
+          w.api.ledger.journal.transactions.create({
+            date: "2026-08-01",
+            entries: [
+              { accountCode: "2710", debit: "5.00" },
+              { accountCode: "3010", credit: "5.00" },
+            ],
+          }),
+        ),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const numbers = results.map((r) => r.body.number as string);
+    const numbers = results.map((r) => String(r.data?.number));
     expect([...numbers].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))).toEqual(Array.from({ length: 20 }, (_, i) => `BZ-${100 + i}`));
     const stored = await h.db("journal_transactions").where({ company_id: w.companyId }).pluck("number");
     expect(stored.sort()).toEqual([...numbers].sort());
@@ -228,17 +225,17 @@ describe("concurrent postings", () => {
 
   test("10 concurrent reversals of one transaction: exactly one wins, the rest are 409", async () => {
     const w = await world();
-    const tx = await ok(w, CREATE, {
+    const tx = await w.api.ledger.journal.transactions.create({
       date: "2026-09-01",
       entries: [
         { accountCode: "2710", debit: "5.00" },
         { accountCode: "3010", credit: "5.00" },
       ],
     });
-    const results = await Promise.all(Array.from({ length: 10 }, () => w.call("/v1/ledger/journal/transactions/reverse", { id: tx.id })));
+    const results = await Promise.all(Array.from({ length: 10 }, () => settle(w.api.ledger.journal.transactions.reverse({ id: tx.id }))));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
-    for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.key).toBe("journal.already_reversed");
+    for (const r of results.filter((x) => x.status === 409)) expect(r.error?.key).toBe("journal.already_reversed");
     expect(await h.db("journal_transactions").where({ company_id: w.companyId, reverses_id: tx.id })).toHaveLength(1);
     const { total } = await dbSums(w.companyId);
     expect(new Decimal(total.debit).toFixed(2)).toBe("10.00");
