@@ -230,17 +230,15 @@ function readDetail(d: Node | undefined, incoming: boolean, at: string) {
   };
 }
 
+/** An amount instructed in another currency than the booked one (AmtDtls/InstdAmt), or nulls. */
+type Original = { originalAmount: string | null; originalCurrency: string | null };
+
 /**
  * The amount instructed in another currency (`AmtDtls/InstdAmt`, e.g. the USD a customer sent that the bank booked
  * in EUR), signed as the booked amount; kept as information only. An instructed amount in the booked currency
  * itself says nothing new and is not kept.
  */
-function originalOf(
-  amountDetails: Node | undefined,
-  path: string,
-  bookedCurrency: string,
-  negative: boolean,
-): { originalAmount: string | null; originalCurrency: string | null } {
+function originalOf(amountDetails: Node | undefined, path: string, bookedCurrency: string, negative: boolean): Original {
   const node = amountDetails?.InstdAmt?.Amt;
   if (node === undefined) return { originalAmount: null, originalCurrency: null };
   const { value, currency } = amountText(node, `${path}/InstdAmt/Amt`, FOREIGN_AMOUNT);
@@ -262,6 +260,30 @@ interface RowText {
   bankReferencePath: string;
 }
 
+/** What every transaction of one booked entry (at `path`) shares, read once from the entry. */
+interface BookedEntry {
+  node: Node;
+  path: string;
+  currency: string;
+  sign: 1n | -1n;
+  /** The entry's amount in cents, signed. */
+  signed: bigint;
+  bookingDate: string;
+  valueDate: string | null;
+  isReversal: boolean;
+  ref: string | undefined;
+  refPath: string;
+  /** Its transaction details (TxDtls), of every NtryDtls. */
+  details: Node[];
+}
+
+/** A detail's booked amount, signed (its own CdtDbtInd, else the entry's), and where it is stated. */
+interface DetailAmount {
+  cents: bigint;
+  currency: string | undefined;
+  path: string;
+}
+
 /**
  * The transactions of one booked entry. An entry with one detail (or none) is one transaction described by it. A
  * batch entry is split into its details when there are several and each states its amount (they must add up to the
@@ -271,147 +293,179 @@ interface RowText {
  * the same one. Returns the entry's signed amount in cents; the rows go to `out`.
  */
 function transactionsOfEntry(entry: Node, path: string, context: StatementContext, out: TransactionRow[]): bigint {
-  const bookedCurrency = context.currency;
+  const e = readEntry(entry, path, context);
+  if (e.details.length <= 1) {
+    out.push(describedByOneDetail(e));
+    return e.signed;
+  }
+  const amounts = detailAmounts(e);
+  if (amounts.every((a) => a !== undefined)) splitIntoDetails(e, amounts as DetailAmount[], context, out);
+  else out.push(keptTogether(e, amounts));
+  return e.signed;
+}
+
+function readEntry(entry: Node, path: string, context: StatementContext): BookedEntry {
   const sign = signOf(entry.CdtDbtInd, `${path}/CdtDbtInd`);
-  const signedEntry = sign * bookedCents(entry.Amt, `${path}/Amt`, context);
+  const signed = sign * bookedCents(entry.Amt, `${path}/Amt`, context);
   const bookingDate = dateOf(entry.BookgDt, `${path}/BookgDt`, true)!;
   const valueDate = dateOf(entry.ValDt, `${path}/ValDt`, false);
   const isReversal = text(entry.RvslInd) === "true";
-  const entryRef = bounded(text(entry.AcctSvcrRef), 35, `${path}/AcctSvcrRef`);
-  const entryRefPath = `${path}/AcctSvcrRef`;
+  const ref = bounded(text(entry.AcctSvcrRef), 35, `${path}/AcctSvcrRef`);
   const entryDetails = list(entry.NtryDtls);
   const details: Node[] = entryDetails.length === 1 ? list(entryDetails[0].TxDtls) : entryDetails.flatMap((d) => list(d.TxDtls));
-  const row = (cents: bigint, r: RowText, original: { originalAmount: string | null; originalCurrency: string | null }): TransactionRow => {
-    // Each text is bounded by its type; what several of them make together is kept whole up to MAX_REMITTANCE.
-    const remittance = r.remittance || null;
-    if (remittance !== null && remittance.length > MAX_REMITTANCE && codePoints(remittance) > MAX_REMITTANCE) {
-      throw tooLong(
-        r.remittancePath,
-        codePoints(remittance),
-        MAX_REMITTANCE,
-        `its texts together make the transaction's remittance information, which holds at most ${MAX_REMITTANCE}`,
-      );
-    }
-    return {
-      bookingDate,
-      valueDate,
-      amount: centsToAmount(cents),
-      currency: bookedCurrency,
-      counterpartyName: r.name ?? null,
-      counterpartyIban: r.iban,
-      remittanceInformation: remittance,
-      creditorReference: r.reference ?? null,
-      endToEndId: r.endToEndId ?? null,
-      bankReference: r.bankReference ?? null,
-      isReversal,
-      originalAmount: original.originalAmount,
-      originalCurrency: original.originalCurrency,
-      referencePath: r.bankReferencePath,
-    };
+  return {
+    node: entry,
+    path,
+    currency: context.currency,
+    sign,
+    signed,
+    bookingDate,
+    valueDate,
+    isReversal,
+    ref,
+    refPath: `${path}/AcctSvcrRef`,
+    details,
   };
+}
 
-  if (details.length <= 1) {
-    // The common case: one transaction, described by its one detail (or by nothing).
-    const d = details[0];
-    const at = `${path}/NtryDtls/TxDtls[1]`;
-    const own = d?.Amt !== undefined;
-    const stated = own ? d.Amt : d?.AmtDtls?.TxAmt?.Amt;
-    if (stated !== undefined) {
-      // Checked, not used: the entry's amount is the transaction's.
-      if (d.CdtDbtInd !== undefined) signOf(d.CdtDbtInd, `${at}/CdtDbtInd`);
-      amountText(stated, `${at}/${own ? "Amt" : "AmtDtls/TxAmt/Amt"}`, AMOUNT);
-    }
-    const r = readDetail(d, signedEntry > 0n, at);
-    const original =
-      d !== undefined && d.AmtDtls?.InstdAmt !== undefined
-        ? originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[1]/AmtDtls`, bookedCurrency, sign < 0n)
-        : originalOf(entry.AmtDtls, `${path}/AmtDtls`, bookedCurrency, sign < 0n);
-    const remittance = r.references.length > 1 ? [...r.texts, ...r.references.slice(1)].join(" ") : r.texts.join(" ");
-    const ownRef = r.bankReference !== undefined;
-    out.push(
-      row(
-        signedEntry,
-        {
-          name: r.name,
-          iban: r.iban,
-          remittance,
-          remittancePath: `${at}/RmtInf`,
-          reference: r.references[0],
-          endToEndId: r.endToEndId,
-          bankReference: ownRef ? r.bankReference : entryRef,
-          bankReferencePath: ownRef ? r.bankReferencePath : entryRefPath,
-        },
-        original,
-      ),
+/** One transaction of the entry `e`, `cents` signed. */
+function transactionRow(e: BookedEntry, cents: bigint, r: RowText, original: Original): TransactionRow {
+  // Each text is bounded by its type; what several of them make together is kept whole up to MAX_REMITTANCE.
+  const remittance = r.remittance || null;
+  if (remittance !== null && remittance.length > MAX_REMITTANCE && codePoints(remittance) > MAX_REMITTANCE) {
+    throw tooLong(
+      r.remittancePath,
+      codePoints(remittance),
+      MAX_REMITTANCE,
+      `its texts together make the transaction's remittance information, which holds at most ${MAX_REMITTANCE}`,
     );
-    return signedEntry;
   }
+  return {
+    bookingDate: e.bookingDate,
+    valueDate: e.valueDate,
+    amount: centsToAmount(cents),
+    currency: e.currency,
+    counterpartyName: r.name ?? null,
+    counterpartyIban: r.iban,
+    remittanceInformation: remittance,
+    creditorReference: r.reference ?? null,
+    endToEndId: r.endToEndId ?? null,
+    bankReference: r.bankReference ?? null,
+    isReversal: e.isReversal,
+    originalAmount: original.originalAmount,
+    originalCurrency: original.originalCurrency,
+    referencePath: r.bankReferencePath,
+  };
+}
 
-  // A detail's amount, signed (its own CdtDbtInd, else the entry's), or undefined when it states none. The details'
-  // amounts are booked amounts: in the account's currency, like the entry they add up to — noted only when the
-  // entry is split by them.
-  const detailAmounts = details.map((d, i) => {
+/** The common case: one transaction, described by the entry's one detail (or by nothing). */
+function describedByOneDetail(e: BookedEntry): TransactionRow {
+  const { path } = e;
+  const d = e.details[0];
+  const at = `${path}/NtryDtls/TxDtls[1]`;
+  const own = d?.Amt !== undefined;
+  const stated = own ? d.Amt : d?.AmtDtls?.TxAmt?.Amt;
+  if (stated !== undefined) {
+    // Checked, not used: the entry's amount is the transaction's.
+    if (d.CdtDbtInd !== undefined) signOf(d.CdtDbtInd, `${at}/CdtDbtInd`);
+    amountText(stated, `${at}/${own ? "Amt" : "AmtDtls/TxAmt/Amt"}`, AMOUNT);
+  }
+  const r = readDetail(d, e.signed > 0n, at);
+  const original =
+    d !== undefined && d.AmtDtls?.InstdAmt !== undefined
+      ? originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[1]/AmtDtls`, e.currency, e.sign < 0n)
+      : originalOf(e.node.AmtDtls, `${path}/AmtDtls`, e.currency, e.sign < 0n);
+  const remittance = r.references.length > 1 ? [...r.texts, ...r.references.slice(1)].join(" ") : r.texts.join(" ");
+  const ownRef = r.bankReference !== undefined;
+  return transactionRow(
+    e,
+    e.signed,
+    {
+      name: r.name,
+      iban: r.iban,
+      remittance,
+      remittancePath: `${at}/RmtInf`,
+      reference: r.references[0],
+      endToEndId: r.endToEndId,
+      bankReference: ownRef ? r.bankReference : e.ref,
+      bankReferencePath: ownRef ? r.bankReferencePath : e.refPath,
+    },
+    original,
+  );
+}
+
+/**
+ * Each detail's amount, or undefined when it states none. The details' amounts are booked amounts: in the account's
+ * currency, like the entry they add up to — noted only when the entry is split by them.
+ */
+function detailAmounts(e: BookedEntry): (DetailAmount | undefined)[] {
+  return e.details.map((d, i) => {
     const own = d.Amt !== undefined;
     const node = own ? d.Amt : d.AmtDtls?.TxAmt?.Amt;
     if (node === undefined) return undefined;
-    const at = `${path}/NtryDtls/TxDtls[${i + 1}]`;
-    const indicator = d.CdtDbtInd === undefined ? sign : signOf(d.CdtDbtInd, `${at}/CdtDbtInd`);
+    const at = `${e.path}/NtryDtls/TxDtls[${i + 1}]`;
+    const indicator = d.CdtDbtInd === undefined ? e.sign : signOf(d.CdtDbtInd, `${at}/CdtDbtInd`);
     const amountPath = `${at}/${own ? "Amt" : "AmtDtls/TxAmt/Amt"}`;
     const { value, currency } = amountText(node, amountPath, AMOUNT);
     return { cents: indicator * centsOf(value), currency, path: amountPath };
   });
+}
 
-  if (detailAmounts.every((a) => a !== undefined)) {
-    for (const a of detailAmounts) noteCurrency(context, a!.currency, a!.path);
-    const sum = detailAmounts.reduce((s, a) => s + a!.cents, 0n);
-    if (sum !== signedEntry) {
-      throw invalid(`${path}/NtryDtls`, `has transaction details adding up to ${centsToAmount(sum)}, not the entry's ${centsToAmount(signedEntry)}`);
-    }
-    // Each detail is stored under its own reference; one that has none, or repeats one an earlier detail of the entry
-    // took (banks often give every detail the entry's reference), under `<the reference>/<n>`: it is another
-    // transaction, never a duplicate of its sibling.
-    const taken = new Set<string>();
-    details.forEach((d, i) => {
-      const signed = detailAmounts[i]!.cents;
-      const at = `${path}/NtryDtls/TxDtls[${i + 1}]`;
-      const r = readDetail(d, signed > 0n, at);
-      const ownRef = r.bankReference !== undefined && !taken.has(r.bankReference);
-      const base = r.bankReference ?? entryRef;
-      const bankReference = ownRef ? r.bankReference : base === undefined ? undefined : `${base}/${i + 1}`;
-      if (bankReference !== undefined) taken.add(bankReference);
-      out.push(
-        row(
-          signed,
-          {
-            name: r.name,
-            iban: r.iban,
-            remittance: [...r.texts, ...r.references.slice(1)].join(" "),
-            remittancePath: `${at}/RmtInf`,
-            reference: r.references[0],
-            endToEndId: r.endToEndId,
-            bankReference,
-            bankReferencePath: r.bankReference !== undefined ? r.bankReferencePath : entryRefPath,
-          },
-          originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[${i + 1}]/AmtDtls`, bookedCurrency, signed < 0n),
-        ),
-      );
-    });
-    return signedEntry;
+/** A batch entry whose details each state their amount: one transaction per detail; the amounts add up to the entry. */
+function splitIntoDetails(e: BookedEntry, amounts: DetailAmount[], context: StatementContext, out: TransactionRow[]): void {
+  const { path } = e;
+  for (const a of amounts) noteCurrency(context, a.currency, a.path);
+  const sum = amounts.reduce((s, a) => s + a.cents, 0n);
+  if (sum !== e.signed) {
+    throw invalid(`${path}/NtryDtls`, `has transaction details adding up to ${centsToAmount(sum)}, not the entry's ${centsToAmount(e.signed)}`);
   }
+  // Each detail is stored under its own reference; one that has none, or repeats one an earlier detail of the entry
+  // took (banks often give every detail the entry's reference), under `<the reference>/<n>`: it is another
+  // transaction, never a duplicate of its sibling.
+  const taken = new Set<string>();
+  e.details.forEach((d, i) => {
+    const signed = amounts[i].cents;
+    const at = `${path}/NtryDtls/TxDtls[${i + 1}]`;
+    const r = readDetail(d, signed > 0n, at);
+    const ownRef = r.bankReference !== undefined && !taken.has(r.bankReference);
+    const base = r.bankReference ?? e.ref;
+    const bankReference = ownRef ? r.bankReference : base === undefined ? undefined : `${base}/${i + 1}`;
+    if (bankReference !== undefined) taken.add(bankReference);
+    out.push(
+      transactionRow(
+        e,
+        signed,
+        {
+          name: r.name,
+          iban: r.iban,
+          remittance: [...r.texts, ...r.references.slice(1)].join(" "),
+          remittancePath: `${at}/RmtInf`,
+          reference: r.references[0],
+          endToEndId: r.endToEndId,
+          bankReference,
+          bankReferencePath: r.bankReference !== undefined ? r.bankReferencePath : e.refPath,
+        },
+        originalOf(d.AmtDtls, `${path}/NtryDtls/TxDtls[${i + 1}]/AmtDtls`, e.currency, signed < 0n),
+      ),
+    );
+  });
+}
 
-  // Several details, not every one with its amount: one transaction that keeps what each detail says.
-  const read = details.map((d, i) => readDetail(d, signedEntry > 0n, `${path}/NtryDtls/TxDtls[${i + 1}]`));
-  const original = originalOf(entry.AmtDtls, `${path}/AmtDtls`, bookedCurrency, sign < 0n);
+/** Several details, not every one with its amount: one transaction that keeps what each detail says. */
+function keptTogether(e: BookedEntry, amounts: (DetailAmount | undefined)[]): TransactionRow {
+  const { path } = e;
+  const read = e.details.map((d, i) => readDetail(d, e.signed > 0n, `${path}/NtryDtls/TxDtls[${i + 1}]`));
+  const original = originalOf(e.node.AmtDtls, `${path}/AmtDtls`, e.currency, e.sign < 0n);
   const same = <T>(values: (T | undefined | null)[]) => (values.every((v) => v !== undefined && v !== null && v === values[0]) ? (values[0] as T) : undefined);
   const name = same(read.map((r) => r.name));
   const iban = same(read.map((r) => r.iban)) ?? null;
   const reference = read.flatMap((r) => r.references)[0];
-  const endToEndId = read.map((r) => r.endToEndId).find((e) => e !== undefined);
+  const endToEndId = read.map((r) => r.endToEndId).find((id) => id !== undefined);
   const remittance = read
     .map((r, i) =>
       [
         name === undefined ? r.name : undefined,
-        detailAmounts[i] === undefined ? undefined : centsToAmount(detailAmounts[i]!.cents),
+        amounts[i] === undefined ? undefined : centsToAmount(amounts[i]!.cents),
         ...r.texts,
         ...r.references.filter((ref) => ref !== reference),
         r.endToEndId !== endToEndId ? r.endToEndId : undefined,
@@ -422,23 +476,21 @@ function transactionsOfEntry(entry: Node, path: string, context: StatementContex
     .filter(Boolean)
     .join("; ");
   const firstRef = read[0].bankReference !== undefined;
-  out.push(
-    row(
-      signedEntry,
-      {
-        name,
-        iban,
-        remittance,
-        remittancePath: `${path}/NtryDtls`,
-        reference,
-        endToEndId,
-        bankReference: firstRef ? read[0].bankReference : entryRef,
-        bankReferencePath: firstRef ? read[0].bankReferencePath : entryRefPath,
-      },
-      original,
-    ),
+  return transactionRow(
+    e,
+    e.signed,
+    {
+      name,
+      iban,
+      remittance,
+      remittancePath: `${path}/NtryDtls`,
+      reference,
+      endToEndId,
+      bankReference: firstRef ? read[0].bankReference : e.ref,
+      bankReferencePath: firstRef ? read[0].bankReferencePath : e.refPath,
+    },
+    original,
   );
-  return signedEntry;
 }
 
 function balance(balances: Node[], codes: string[], path: string, context: StatementContext): bigint {

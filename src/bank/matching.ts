@@ -185,15 +185,33 @@ async function documentEur(trx: Db, companyId: string, a: Allocation): Promise<D
 const nextStatus = (side: Side, paid: Decimal, outstanding: Decimal) =>
   outstanding.isZero() ? (paid.isZero() ? "credited" : "paid") : paid.isZero() ? OPEN_STATUS[side] : "partially_paid";
 
+/**
+ * Matches a bank transaction to documents and accounts: checks the allocations, posts the payment, records the match,
+ * settles the documents (announcing those it pays in full) and remembers the counterparty's IBAN.
+ */
 export async function matchTransaction(trx: Db, company: CompanyContext, keyId: string, input: MatchInput): Promise<BankTransaction> {
   const allocations = parseAllocations(input);
-  const tx = await findTransaction(trx, company.id, input.transactionId, true);
+  const { tx, bank } = await matchableTransaction(trx, company.id, input.transactionId);
+  await loadDocuments(trx, company.id, tx, allocations, bank.ledger_account_code);
+  const entries = await paymentEntries(trx, company, tx, bank.ledger_account_code, allocations);
+  const posted = await postPayment(trx, company.id, keyId, tx, allocations, entries);
+  const matchId = await recordMatch(trx, company.id, tx, posted.id, allocations);
+  await settleDocuments(trx, company.id, matchId, allocations);
+  await rememberIbans(trx, company.id, tx, allocations);
+  return getTransaction(trx, company.id, tx.id);
+}
+
+/** The transaction, locked, if it may be matched, and its bank account; only in the account's own currency. */
+async function matchableTransaction(
+  trx: Db,
+  companyId: string,
+  transactionId: string,
+): Promise<{ tx: BankTransactionsRow; bank: Pick<BankAccountsRow, "ledger_account_code" | "currency"> }> {
+  const tx = await findTransaction(trx, companyId, transactionId, true);
   if (tx.status === "matched") throw conflict("The transaction is matched already; unmatch it first.", "bank_transaction.already_matched", { id: tx.id });
   if (tx.status === "ignored") throw conflict("The transaction is ignored; unmatch it to make it unmatched first.", "bank_transaction.ignored", { id: tx.id });
   // The transaction's account (bank_transactions_account_fkey).
-  const bank = (await trx<BankAccountsRow>("bank_accounts")
-    .where({ company_id: company.id, id: tx.bank_account_id })
-    .first("ledger_account_code", "currency"))!;
+  const bank = (await trx<BankAccountsRow>("bank_accounts").where({ company_id: companyId, id: tx.bank_account_id }).first("ledger_account_code", "currency"))!;
   // The bank line posts the transaction's amount to the account's ledger account: only in the account's own currency
   // (imports refuse anything else; a row stored before they did is refused here rather than posted).
   if (tx.currency !== bank.currency) {
@@ -202,8 +220,20 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
       params: { transactionCurrency: tx.currency, accountCurrency: bank.currency },
     });
   }
-  await loadDocuments(trx, company.id, tx, allocations, bank.ledger_account_code);
+  return { tx, bank };
+}
 
+/**
+ * The payment's lines: the bank line at the booking date's rate, each document's line at its own rate (`a.eur`, set
+ * here), each account's at the booking date's rate, and what they leave unbalanced on `fx.gain` or `fx.loss`.
+ */
+async function paymentEntries(
+  trx: Db,
+  company: CompanyContext,
+  tx: BankTransactionsRow,
+  bankLedgerCode: string,
+  allocations: Allocation[],
+): Promise<PostingEntry[]> {
   const [receivable, payable, gain, loss] = await accountsForRules(trx, company.id, ["sales.receivable", "purchases.payables", "fx.gain", "fx.loss"]);
   const foreign = tx.currency !== company.baseCurrency;
   const quote = await lookupRate(trx, company.id, tx.currency, tx.booking_date);
@@ -217,7 +247,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
   const amount = new Decimal(tx.amount);
   const entries: PostingEntry[] = [
     {
-      accountCode: bank.ledger_account_code,
+      accountCode: bankLedgerCode,
       ...side(amount, eurAtPayment(amount), true),
       ...currencyOf(amount, quote.rate),
       description: tx.counterparty_name ?? undefined,
@@ -242,10 +272,14 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
   const balance = entries.reduce((s, e) => s.plus(e.debit ?? 0).minus(e.credit ?? 0), new Decimal(0));
   if (balance.isPositive() && !balance.isZero()) entries.push({ accountCode: gain, credit: money(balance), description: "Realized exchange gain" });
   if (balance.isNegative()) entries.push({ accountCode: loss, debit: money(balance.abs()), description: "Realized exchange loss" });
+  return entries;
+}
 
+/** One `payment` journal transaction through the posting function; a line it refuses is `bank_match.posting_rejected`. */
+async function postPayment(trx: Db, companyId: string, keyId: string, tx: BankTransactionsRow, allocations: Allocation[], entries: PostingEntry[]) {
   const numbers = allocations.filter((a) => a.doc).map((a) => documentNumber(a.side!, a.doc!));
-  const posted = await post(trx, {
-    companyId: company.id,
+  return post(trx, {
+    companyId,
     date: tx.booking_date,
     description: [`Payment${tx.counterparty_name ? ` ${tx.counterparty_name}` : ""}`, numbers.join(", ")].filter(Boolean).join(": ").slice(0, 1000),
     reference: tx.bank_reference ?? tx.end_to_end_id ?? null,
@@ -264,9 +298,12 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     }
     throw error;
   });
+}
 
+/** The match (one live one per transaction: bank_matches_one_live), its allocations, and the transaction matched. */
+async function recordMatch(trx: Db, companyId: string, tx: BankTransactionsRow, journalTransactionId: string, allocations: Allocation[]): Promise<string> {
   const [match] = await trx<BankMatchesRow>("bank_matches")
-    .insert({ company_id: company.id, transaction_id: tx.id, journal_transaction_id: posted.id })
+    .insert({ company_id: companyId, transaction_id: tx.id, journal_transaction_id: journalTransactionId })
     .returning("id")
     .catch((error) => {
       if (uniqueViolation(error) === "bank_matches_one_live")
@@ -275,7 +312,7 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     });
   await trx("bank_allocations").insert(
     allocations.map((a, i) => ({
-      company_id: company.id,
+      company_id: companyId,
       match_id: match.id,
       line_no: i + 1,
       sale_invoice_id: a.side === "sale" ? a.documentId : null,
@@ -285,15 +322,19 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
       base_amount: money(a.flow.isNegative() ? a.eur!.negated() : a.eur!),
     })),
   );
-  await trx("bank_transactions").where({ company_id: company.id, id: tx.id }).update({ status: "matched", updated_at: trx.fn.now() });
+  await trx("bank_transactions").where({ company_id: companyId, id: tx.id }).update({ status: "matched", updated_at: trx.fn.now() });
+  return match.id;
+}
 
+/** Moves each document's settlement figures and status; one this payment pays in full is announced (once ever). */
+async function settleDocuments(trx: Db, companyId: string, matchId: string, allocations: Allocation[]): Promise<void> {
   const paidAt = new Date().toISOString();
   for (const a of allocations.filter((x) => x.doc)) {
     const doc = a.doc!;
     const paid = new Decimal(doc.paid_amount).plus(a.amount);
     const outstanding = new Decimal(doc.outstanding).minus(a.amount);
     await trx(TABLE[a.side!])
-      .where({ company_id: company.id, id: doc.id })
+      .where({ company_id: companyId, id: doc.id })
       .update({ paid_amount: money(paid), outstanding: money(outstanding), status: nextStatus(a.side!, paid, outstanding), updated_at: trx.fn.now() });
     // Fully paid by this payment: announced in this transaction (never for a part payment), and only the first time
     // (an invoice paid, unmatched and paid again is not announced twice).
@@ -301,36 +342,44 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
     const announcedBefore =
       outstanding.isZero() && doc.type === "invoice"
         ? (await trx("bank_allocations")
-            .where({ company_id: company.id, [column]: doc.id, announced_paid: true })
+            .where({ company_id: companyId, [column]: doc.id, announced_paid: true })
             .first("match_id")) !== undefined
         : true;
     if (!announcedBefore) {
       await trx("bank_allocations")
-        .where({ company_id: company.id, match_id: match.id, line_no: allocations.indexOf(a) + 1 })
+        .where({ company_id: companyId, match_id: matchId, line_no: allocations.indexOf(a) + 1 })
         .update({ announced_paid: true });
-      if (isSale(a.side!, doc)) {
-        await emitEvent(trx, company.id, "sale_invoice.paid", {
-          saleInvoiceId: doc.id,
-          number: doc.number,
-          currency: doc.currency,
-          grossTotal: money(new Decimal(doc.gross_total)),
-          paidAmount: money(paid),
-          paidAt,
-        });
-      } else {
-        await emitEvent(trx, company.id, "purchase_invoice.paid", {
-          purchaseInvoiceId: doc.id,
-          documentNumber: doc.document_number,
-          partnerCode: doc.partner_code,
-          currency: doc.currency,
-          grossTotal: money(new Decimal(doc.gross_total)),
-          paidAmount: money(paid),
-          paidAt,
-        });
-      }
+      await announcePaid(trx, companyId, a.side!, doc, paid, paidAt);
     }
   }
-  // The counterparty's IBAN is remembered for each partner it paid (or was paid by): later suggestions trust it.
+}
+
+/** `sale_invoice.paid` or `purchase_invoice.paid` to the outbox, in the match's transaction. */
+async function announcePaid(trx: Db, companyId: string, side: Side, doc: Document, paid: Decimal, paidAt: string): Promise<void> {
+  if (isSale(side, doc)) {
+    await emitEvent(trx, companyId, "sale_invoice.paid", {
+      saleInvoiceId: doc.id,
+      number: doc.number,
+      currency: doc.currency,
+      grossTotal: money(new Decimal(doc.gross_total)),
+      paidAmount: money(paid),
+      paidAt,
+    });
+  } else {
+    await emitEvent(trx, companyId, "purchase_invoice.paid", {
+      purchaseInvoiceId: doc.id,
+      documentNumber: doc.document_number,
+      partnerCode: doc.partner_code,
+      currency: doc.currency,
+      grossTotal: money(new Decimal(doc.gross_total)),
+      paidAmount: money(paid),
+      paidAt,
+    });
+  }
+}
+
+/** The counterparty's IBAN is remembered for each partner it paid (or was paid by): later suggestions trust it. */
+async function rememberIbans(trx: Db, companyId: string, tx: BankTransactionsRow, allocations: Allocation[]): Promise<void> {
   const partners = [...new Set(allocations.flatMap((a) => (a.doc ? [a.doc.partner_code] : [])))];
   if (tx.counterparty_iban && partners.length) {
     await preparedQuery(
@@ -338,10 +387,9 @@ export async function matchTransaction(trx: Db, company: CompanyContext, keyId: 
       "bank_remember_ibans",
       `insert into partner_bank_ibans (company_id, partner_code, iban) select $1::uuid, p, $2::text from unnest($3::text[]) as p
        on conflict (company_id, partner_code, iban) do update set matches = partner_bank_ibans.matches + 1, last_matched_at = now()`,
-      [company.id, tx.counterparty_iban, partners],
+      [companyId, tx.counterparty_iban, partners],
     );
   }
-  return getTransaction(trx, company.id, tx.id);
 }
 
 export async function unmatchTransaction(trx: Db, companyId: string, keyId: string, input: UnmatchInput): Promise<BankTransaction> {
