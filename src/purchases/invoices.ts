@@ -411,8 +411,10 @@ interface Part {
 
 /**
  * The posting of a purchase document in its own currency, as debit and credit parts of equal sums: cost per
- * account (with its share of non-deductible VAT), deductible input VAT, self-assessed output VAT (reverse charge),
- * and the payable.
+ * account, deductible input VAT, non-deductible VAT, self-assessed output VAT (reverse charge), and the payable.
+ * Non-deductible VAT is part of what the line cost: on a line that `capitalises` (its own account is an asset
+ * account, e.g. 1230 vehicles: the acquisition cost of a fixed asset includes non-refundable purchase taxes, IAS 16.16(a),
+ * VAS 12) it is added to that account; on an expense line it goes to the `purchases.vatNonDeductible` rule's account.
  */
 function purchaseParts(
   lines: DocumentLine[],
@@ -420,6 +422,7 @@ function purchaseParts(
   treatment: VatTreatment,
   accounts: { expense: string; vatReceivable: string; vatNonDeductible: string; reverseInput: string; reverseOutput: string; payables: string },
   partnerCode: string,
+  capitalises: (line: DocumentLine) => boolean,
 ) {
   const cost = new Map<string, Decimal>();
   const add = (account: string, amount: Decimal) => cost.set(account, (cost.get(account) ?? new Decimal(0)).plus(amount));
@@ -436,7 +439,11 @@ function purchaseParts(
         vat,
         ofRate.map((l) => l.netAmount),
       );
-      ofRate.forEach((l, i) => (l.vatDeductible ? (deductible = deductible.plus(shares[i])) : (nonDeductible = nonDeductible.plus(shares[i]))));
+      ofRate.forEach((l, i) => {
+        if (l.vatDeductible) deductible = deductible.plus(shares[i]);
+        else if (capitalises(l)) add(l.accountCode!, shares[i]);
+        else nonDeductible = nonDeductible.plus(shares[i]);
+      });
     }
   }
   const debits: Part[] = [...cost.entries()].map(([accountCode, amount]) => ({ accountCode, amount, description: "Cost" }));
@@ -515,12 +522,21 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   }
   const [stockAccount] = stockLines.length ? await accountsForRules(trx, company.id, ["inventory.stock"]) : [];
   const costLines = stockLines.length ? resolved.lines.map((l) => (l.warehouseCode !== null ? { ...l, accountCode: stockAccount } : l)) : resolved.lines;
+  // The lines' own asset accounts (a fixed asset's cost): their non-deductible VAT is capitalised. A line received
+  // into stock is valued at its net (its layer's value), so its non-deductible VAT stays an expense.
+  const ownAccounts = [...new Set(resolved.lines.flatMap((l) => (l.warehouseCode === null && l.accountCode !== null ? [l.accountCode] : [])))];
+  const assetAccounts = new Set<string>(
+    ownAccounts.length ? await trx("ledger_accounts").where({ company_id: company.id, type: "asset" }).whereIn("code", ownAccounts).pluck("code") : [],
+  );
+  const capitalises = (l: DocumentLine) =>
+    l.warehouseCode === null && l.accountCode !== null && l.accountCode !== stockAccount && assetAccounts.has(l.accountCode);
   const parts = purchaseParts(
     costLines,
     resolved.totals,
     draft.vat_treatment,
     { expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables },
     draft.partner_code,
+    capitalises,
   );
   const rate = new Decimal(quote.rate);
   const debitsEur = convertParts(

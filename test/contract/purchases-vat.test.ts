@@ -174,3 +174,48 @@ describe("accountingDate (item 5): the day a purchase posts and the month it is 
     );
   });
 });
+
+describe("non-deductible VAT on a fixed asset (item 9): added to the asset's cost, not expensed", () => {
+  test("standard: an asset line's non-deductible VAT debits its own account; an expense line's goes to the rule; deductible VAT stays input VAT", async () => {
+    const w = await vatWorld();
+    const inv = await register(w, {
+      lines: [
+        line({ description: "Lengvasis automobilis", unitPriceExclVat: "20000", expenseAccountCode: "1230", vatDeductible: false }),
+        line({ description: "Kompiuteris", unitPriceExclVat: "1000", expenseAccountCode: "1240" }),
+        line({ description: "Reprezentacinės išlaidos", unitPriceExclVat: "100", vatDeductible: false }),
+      ],
+    });
+    expect(inv).toMatchObject({ netTotal: "21100.00", vatTotal: "4431.00", grossTotal: "25531.00" });
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "25531.00", "LTTIEK"],
+      ["1230", "24200.00", "0.00", null],
+      ["1240", "1000.00", "0.00", null],
+      [w.rules["purchases.expense"], "100.00", "0.00", null],
+      [w.rules["purchases.vatReceivable"], "210.00", "0.00", null],
+      [w.rules["purchases.vatNonDeductible"], "21.00", "0.00", null],
+    ]);
+  });
+
+  test("reverse charge: the self-assessed VAT of an asset bought from the EU without a right to deduct is the asset's cost", async () => {
+    const w = await vatWorld();
+    const inv = await register(w, {
+      partnerCode: "DETIEK",
+      vatTreatment: "reverse_charge",
+      lines: [
+        line({
+          description: "Lengvasis automobilis",
+          unitPriceExclVat: "10000",
+          vatRatePercent: undefined,
+          vatClassifier: "PVM16",
+          expenseAccountCode: "1230",
+          vatDeductible: false,
+        }),
+      ],
+    });
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "10000.00", "DETIEK"],
+      [w.rules["purchases.reverseChargeVatOutput"], "0.00", "2100.00", null],
+      ["1230", "12100.00", "0.00", null],
+    ]);
+  });
+});

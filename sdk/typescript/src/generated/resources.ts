@@ -1114,7 +1114,8 @@ export interface Resources {
        *
        * Registers a draft and posts it (document type `purchase_invoice`) on its `accountingDate`, at the rate of the
        * document date: debit the
-       * expense per account (non-deductible VAT included in the cost), debit input VAT (`purchases.vatReceivable`)
+       * expense per account, debit non-deductible VAT to the line's own asset account (a fixed asset's cost) or else to
+       * `purchases.vatNonDeductible`, debit input VAT (`purchases.vatReceivable`)
        * for deductible VAT, credit the payable (`purchases.payables`, with the partner) for the gross. A
        * `reverse_charge` document also self-assesses the VAT at the company's standard rate on the tax point date
        * (debit `purchases.reverseChargeVatInput`, credit `purchases.reverseChargeVatOutput`), so the payable is the net.

@@ -1865,7 +1865,8 @@ export type paths = {
          * Register (post) a purchase invoice
          * @description Registers a draft and posts it (document type `purchase_invoice`) on its `accountingDate`, at the rate of the
          *     document date: debit the
-         *     expense per account (non-deductible VAT included in the cost), debit input VAT (`purchases.vatReceivable`)
+         *     expense per account, debit non-deductible VAT to the line's own asset account (a fixed asset's cost) or else to
+         *     `purchases.vatNonDeductible`, debit input VAT (`purchases.vatReceivable`)
          *     for deductible VAT, credit the payable (`purchases.payables`, with the partner) for the gross. A
          *     `reverse_charge` document also self-assesses the VAT at the company's standard rate on the tax point date
          *     (debit `purchases.reverseChargeVatInput`, credit `purchases.reverseChargeVatOutput`), so the payable is the net.
@@ -6928,7 +6929,10 @@ export type components = {
              */
             serials?: components["schemas"]["Invoicing.LineTrackingNumber"][];
             /**
-             * @description Whether the input VAT may be deducted. Default true; non-deductible VAT is added to the line's cost.
+             * @description Whether the input VAT may be deducted. Default true. Non-deductible VAT is part of the line's cost: on a line
+             *     whose own account is an asset account (a fixed asset's cost, e.g. `1230`) it is added to that account; on an
+             *     expense line it goes to the `purchases.vatNonDeductible` account; a line received into stock keeps its net value
+             *     and its non-deductible VAT goes to `purchases.vatNonDeductible` too.
              * @default true
              */
             vatDeductible?: boolean;
