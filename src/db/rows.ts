@@ -367,6 +367,16 @@ export interface LedgerAccountsRow {
   updated_at: Date;
 }
 
+export interface LedgerBalancesRow {
+  account_code: string;
+  company_id: string;
+  credit: string;
+  debit: string;
+  month: string;
+  partner_code: string | null;
+  stripe: number;
+}
+
 export interface LedgerLockedThroughRow {
   company_id: string;
   locked_at: Date;
@@ -819,6 +829,7 @@ export interface Tables {
   knex_migrations: KnexMigrationsRow;
   knex_migrations_lock: KnexMigrationsLockRow;
   ledger_accounts: LedgerAccountsRow;
+  ledger_balances: LedgerBalancesRow;
   ledger_locked_through: LedgerLockedThroughRow;
   ledger_period_locks: LedgerPeriodLocksRow;
   migration_imports: MigrationImportsRow;

@@ -521,6 +521,7 @@ CREATE INDEX journal_entries_date_idx ON journal_entries USING btree (company_id
 CREATE TRIGGER journal_entries_checks AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION journal_entries_checks();
 CREATE TRIGGER journal_entries_immutable BEFORE DELETE OR UPDATE ON journal_entries FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER journal_entries_no_truncate BEFORE TRUNCATE ON journal_entries FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER ledger_balances_move AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_move();
 
 create table journal_transactions (
   company_id uuid not null,
@@ -598,6 +599,22 @@ alter table ledger_accounts add constraint ledger_accounts_type_check CHECK ((ty
 CREATE INDEX ledger_accounts_parent_idx ON ledger_accounts USING btree (company_id, parent_code);
 CREATE TRIGGER ledger_account_checks BEFORE INSERT OR UPDATE ON ledger_accounts FOR EACH ROW EXECUTE FUNCTION ledger_account_checks();
 CREATE TRIGGER ledger_accounts_entries_guard BEFORE DELETE OR UPDATE OF company_id, code ON ledger_accounts FOR EACH ROW EXECUTE FUNCTION ledger_accounts_entries_guard();
+
+create table ledger_balances (
+  company_id uuid not null,
+  account_code text not null,
+  month date not null,
+  partner_code text,
+  stripe smallint not null,
+  debit numeric not null,
+  credit numeric not null
+);
+alter table ledger_balances add constraint ledger_balances_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table ledger_balances add constraint ledger_balances_key UNIQUE NULLS NOT DISTINCT (company_id, account_code, month, partner_code, stripe);
+alter table ledger_balances add constraint ledger_balances_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
+alter table ledger_balances add constraint ledger_balances_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+CREATE TRIGGER ledger_balances_no_truncate BEFORE TRUNCATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER ledger_balances_written_by_journal BEFORE INSERT OR DELETE OR UPDATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_written_by_journal();
 
 create table ledger_locked_through (
   company_id uuid not null,
@@ -1542,6 +1559,36 @@ AS $function$
           using errcode = 'foreign_key_violation', constraint = 'journal_entries_account_fkey';
       end if;
       return case when tg_op = 'DELETE' then old else new end;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION ledger_balances_move()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform set_config('ledger.balances_writer', 'journal_entries', true);
+      insert into ledger_balances as b (company_id, account_code, month, partner_code, stripe, debit, credit)
+      select n.company_id, n.account_code, date_trunc('month', n.date)::date, n.partner_code, (pg_backend_pid() % 16)::smallint,
+             sum(n.debit), sum(n.credit)
+        from new_entries n
+       group by n.company_id, n.account_code, date_trunc('month', n.date)::date, n.partner_code
+       order by n.company_id, n.account_code, date_trunc('month', n.date)::date, n.partner_code
+      on conflict (company_id, account_code, month, partner_code, stripe) do update
+         set debit = b.debit + excluded.debit, credit = b.credit + excluded.credit;
+      perform set_config('ledger.balances_writer', '', true);
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION ledger_balances_written_by_journal()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if pg_trigger_depth() < 2 or current_setting('ledger.balances_writer', true) is distinct from 'journal_entries' then
+        raise exception 'ledger_balances is kept by the journal entries'' trigger only (%)', tg_op
+          using errcode = 'integrity_constraint_violation', constraint = 'ledger_balances_written_by_journal';
+      end if;
+      return null;
     end $function$;
 
 CREATE OR REPLACE FUNCTION ledger_month_locked(p_company_id uuid, p_date date)

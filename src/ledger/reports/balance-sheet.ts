@@ -3,6 +3,7 @@
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
 import { Decimal } from "../../shared/decimal.js";
+import { accountSums, dayBefore } from "./balances.js";
 import { classifyGroups, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type AccountType, type ChartAccount } from "./common.js";
 import { addTo, balanceSheetLines } from "./statement-lines.js";
 
@@ -18,15 +19,16 @@ export function fiscalYearStart(date: string, startMonth: number): string {
 export async function balanceSheet(db: Db, companyId: string, date: string): Promise<BalanceSheet> {
   const company = await db("companies").where("id", companyId).first("fiscal_year_start_month");
   const yearStart = fiscalYearStart(date, company.fiscal_year_start_month);
-  const [chart, { rows }] = await Promise.all([
+  // Balances from the start of the books: at the end of `date`, and before the financial year (./balances.ts).
+  const [chart, sums] = await Promise.all([
     loadChart(db, companyId),
-    db.raw<{ rows: { account_code: string; balance: string; before_year: string }[] }>(
-      `select account_code, sum(debit - credit)::text as balance, coalesce(sum(debit - credit) filter (where date < :yearStart), 0)::text as before_year
-         from journal_entries where company_id = :companyId and date <= :date
-        group by account_code`,
-      { companyId, date, yearStart },
-    ),
+    accountSums(db, companyId, [
+      { from: null, to: date },
+      { from: null, to: dayBefore(yearStart) },
+    ]),
   ]);
+  const net = (s: { debit: string; credit: string }) => new Decimal(s.debit).minus(s.credit).toString();
+  const rows = sums.map((s) => ({ account_code: s.accountCode, balance: net(s.sums[0]), before_year: net(s.sums[1]) }));
   const byType = new Map<AccountType, AccountAmount[]>();
   const lines = new Map<string, Decimal>();
   const unmapped: string[] = [];

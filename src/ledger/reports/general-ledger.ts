@@ -4,6 +4,7 @@ import type { Db } from "../../db/connection.js";
 import type { JournalEntriesRow, JournalTransactionsRow, LedgerAccountsRow } from "../../db/rows.js";
 import { Decimal } from "../../shared/decimal.js";
 import { ApiError, notFound } from "../../shared/errors.js";
+import { accountSums, dayBefore } from "./balances.js";
 import { checkRange, money } from "./common.js";
 
 type GeneralLedger = components["schemas"]["Ledger.GeneralLedger"];
@@ -21,10 +22,10 @@ export async function generalLedger(db: Db, companyId: string, input: Request): 
   const account = await db<LedgerAccountsRow>("ledger_accounts").where({ company_id: companyId, code: input.accountCode }).first("code", "name", "type");
   if (!account) throw notFound("The account", "ledger_account.not_found", { code: input.accountCode });
   const [opening, entries]: [{ balance: string }, Line[]] = await Promise.all([
-    db("journal_entries")
-      .where({ company_id: companyId, account_code: input.accountCode })
-      .where("date", "<", input.from)
-      .first(db.raw("coalesce(sum(debit - credit), 0)::text as balance")),
+    // The balance before `from`: whole months from the balances, the month's first days from the entries (./balances.ts).
+    accountSums(db, companyId, [{ from: null, to: dayBefore(input.from) }], input.accountCode).then(([sums]) => ({
+      balance: sums ? new Decimal(sums.sums[0].debit).minus(sums.sums[0].credit).toString() : "0",
+    })),
     // Posting order within a day: the transaction's commit-time stamp, then its id, then the line.
     db("journal_entries as e")
       .join("journal_transactions as t", function () {

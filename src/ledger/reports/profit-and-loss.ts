@@ -2,6 +2,7 @@
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
 import { Decimal } from "../../shared/decimal.js";
+import { accountSums } from "./balances.js";
 import { checkRange, groupAccounts, loadChart, money, sumAmounts, type AccountAmount, type ChartAccount } from "./common.js";
 import { addTo, profitAndLossLines } from "./statement-lines.js";
 
@@ -9,17 +10,11 @@ type ProfitAndLoss = components["schemas"]["Ledger.ProfitAndLoss"];
 
 export async function profitAndLoss(db: Db, companyId: string, range: { from: string; to: string }): Promise<ProfitAndLoss> {
   checkRange(range);
-  const [chart, { rows }] = await Promise.all([
-    loadChart(db, companyId),
-    db.raw<{ rows: { account_code: string; net: string }[] }>(
-      `select e.account_code, sum(e.debit - e.credit)::text as net
-         from journal_entries e
-         join ledger_accounts a on a.company_id = e.company_id and a.code = e.account_code
-        where e.company_id = :companyId and e.date between :from and :to and a.type in ('income', 'expense')
-        group by e.account_code`,
-      { companyId, from: range.from, to: range.to },
-    ),
-  ]);
+  const [chart, sums] = await Promise.all([loadChart(db, companyId), accountSums(db, companyId, [range])]);
+  // The income and expense accounts' movements in the range (./balances.ts).
+  const rows = sums
+    .filter((s) => ["income", "expense"].includes((chart.get(s.accountCode) as ChartAccount).type))
+    .map((s) => ({ account_code: s.accountCode, net: new Decimal(s.sums[0].debit).minus(s.sums[0].credit).toString() }));
   const income: AccountAmount[] = [];
   const expenses: AccountAmount[] = [];
   const lines = new Map<string, Decimal>();

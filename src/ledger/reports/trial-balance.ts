@@ -1,37 +1,32 @@
-// ledger/reports/trial-balance: one aggregate over the journal up to `to`, split at `from` by FILTER clauses.
+// ledger/reports/trial-balance: each account's balance before `from` and its debits and credits from `from` to `to`,
+// from the balances (whole months) and the entries of the part-months at the ends (./balances.ts).
 import type { components } from "../../../generated/types.js";
 import type { Db } from "../../db/connection.js";
 import { Decimal } from "../../shared/decimal.js";
-import { checkRange, money } from "./common.js";
+import { accountSums, dayBefore } from "./balances.js";
+import { byCode, checkRange, loadChart, money, type ChartAccount } from "./common.js";
 
 type TrialBalance = components["schemas"]["Ledger.TrialBalance"];
-
-interface Row {
-  account_code: string;
-  name: string;
-  type: TrialBalance["rows"][number]["type"];
-  opening: string;
-  debit: string;
-  credit: string;
-}
 
 export async function trialBalance(db: Db, companyId: string, range: { from: string; to: string }): Promise<TrialBalance> {
   checkRange(range);
   // Sums are numeric in SQL; the rows carry strings, added up with decimal.js below.
-  const { rows } = await db.raw<{ rows: Row[] }>(
-    `select s.account_code, a.name, a.type, s.opening::text, s.debit::text, s.credit::text
-       from (select account_code,
-                    coalesce(sum(debit - credit) filter (where date < :from), 0) as opening,
-                    coalesce(sum(debit) filter (where date >= :from), 0) as debit,
-                    coalesce(sum(credit) filter (where date >= :from), 0) as credit
-               from journal_entries
-              where company_id = :companyId and date <= :to
-              group by account_code) s
-       join ledger_accounts a on a.company_id = :companyId and a.code = s.account_code
-      where s.opening <> 0 or s.debit <> 0 or s.credit <> 0
-      order by s.account_code collate "C"`,
-    { companyId, from: range.from, to: range.to },
-  );
+  const [chart, sums] = await Promise.all([
+    loadChart(db, companyId),
+    accountSums(db, companyId, [
+      { from: null, to: dayBefore(range.from) },
+      { from: range.from, to: range.to },
+    ]),
+  ]);
+  const rows = sums
+    .map((s) => ({
+      account: chart.get(s.accountCode) as ChartAccount,
+      opening: new Decimal(s.sums[0].debit).minus(s.sums[0].credit),
+      debit: s.sums[1].debit,
+      credit: s.sums[1].credit,
+    }))
+    .filter((r) => !r.opening.isZero() || !new Decimal(r.debit).isZero() || !new Decimal(r.credit).isZero())
+    .sort((a, b) => byCode(a.account.code, b.account.code));
   const totals = { opening: new Decimal(0), debit: new Decimal(0), credit: new Decimal(0), closing: new Decimal(0) };
   const out = rows.map((r) => {
     const closing = new Decimal(r.opening).plus(r.debit).minus(r.credit);
@@ -40,9 +35,9 @@ export async function trialBalance(db: Db, companyId: string, range: { from: str
     totals.credit = totals.credit.plus(r.credit);
     totals.closing = totals.closing.plus(closing);
     return {
-      accountCode: r.account_code,
-      name: r.name,
-      type: r.type,
+      accountCode: r.account.code,
+      name: r.account.name,
+      type: r.account.type,
       openingBalance: money(r.opening),
       debit: money(r.debit),
       credit: money(r.credit),

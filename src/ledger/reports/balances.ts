@@ -1,0 +1,101 @@
+// Sums of the journal per account over date ranges, read from the balances (issue 26): whole months from
+// ledger_balances (per company, account, month and partner, kept by the journal's trigger in the posting transaction:
+// src/db/functions/ledger_balances_move.sql), and only the days of a range's part-months at either end from
+// journal_entries. So a report over years of history reads one row per account, month, partner and stripe, plus at
+// most two part-months of entries, instead of every entry since the start of the books. The sums equal the
+// entry-by-entry ones exactly (test/contract/ledger-balances-property.test.ts).
+import type { Db } from "../../db/connection.js";
+
+/** Days `from` to `to`, both included (`YYYY-MM-DD`); `from` null: from the start of the books. */
+export interface DateRange {
+  from: string | null;
+  to: string;
+}
+
+/** One account's debits and credits in each range asked for, in the order asked (numeric text). */
+export interface AccountSums {
+  accountCode: string;
+  sums: { debit: string; credit: string }[];
+}
+
+const day = (date: string) => new Date(`${date}T00:00:00Z`);
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+const addDays = (date: string, n: number) => iso(new Date(day(date).getTime() + n * 86_400_000));
+const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
+const nextMonthStart = (date: string) => {
+  const d = day(monthStart(date));
+  return iso(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)));
+};
+
+/** The day before a date: the end of the opening range of a report starting on it. */
+export const dayBefore = (date: string) => addDays(date, -1);
+
+/**
+ * A range as the whole months it covers (`[fromMonth, toMonth)`, month starts; fromMonth null: from the start) and
+ * the day ranges (inclusive) of its part-months, read from the entries.
+ */
+export function splitRange(range: DateRange): { months: { from: string | null; before: string } | null; days: { from: string | null; to: string }[] } {
+  const firstWhole = range.from === null ? null : range.from === monthStart(range.from) ? range.from : nextMonthStart(range.from);
+  const endWhole = addDays(range.to, 1) === nextMonthStart(range.to) ? nextMonthStart(range.to) : monthStart(range.to);
+  if (firstWhole !== null && firstWhole >= endWhole) return { months: null, days: [{ from: range.from, to: range.to }] };
+  const days: { from: string | null; to: string }[] = [];
+  if (range.from !== null && firstWhole !== null && range.from < firstWhole) days.push({ from: range.from, to: dayBefore(firstWhole) });
+  if (endWhole <= range.to) days.push({ from: endWhole, to: range.to });
+  return { months: { from: firstWhole, before: endWhole }, days };
+}
+
+/**
+ * Each account's debits and credits in each range (accounts with no line in any range are left out); `accountCode`
+ * limits it to one account. One statement: one pass over the company's balances (a FILTER per range) and an index
+ * range of entries per part-month.
+ */
+export async function accountSums(db: Db, companyId: string, ranges: DateRange[], accountCode?: string): Promise<AccountSums[]> {
+  const split = ranges.map(splitRange);
+  const columns = (i: number, debit: string, credit: string) =>
+    ranges.map((_, k) => (k === i ? `${debit} as d${k}, ${credit} as c${k}` : `0::numeric as d${k}, 0::numeric as c${k}`)).join(", ");
+  const parts: string[] = [];
+  const bindings: string[] = [];
+  const account = accountCode === undefined ? "" : " and account_code = ?";
+  const withAccount = (values: string[]) => (accountCode === undefined ? values : [...values.slice(0, 1), accountCode, ...values.slice(1)]);
+
+  const monthly = split.map((s) => s.months);
+  if (monthly.some((m) => m !== null)) {
+    const filters: string[] = [];
+    const filterBindings: string[] = [];
+    monthly.forEach((m, k) => {
+      if (m === null) filters.push(`0::numeric as d${k}, 0::numeric as c${k}`);
+      else {
+        const cond = m.from === null ? "month < ?" : "month >= ? and month < ?";
+        const values = m.from === null ? [m.before] : [m.from, m.before];
+        filters.push(`coalesce(sum(debit) filter (where ${cond}), 0) as d${k}, coalesce(sum(credit) filter (where ${cond}), 0) as c${k}`);
+        filterBindings.push(...values, ...values);
+      }
+    });
+    const lows = monthly.filter((m) => m !== null).map((m) => m.from);
+    const low = lows.includes(null) ? null : (lows as string[]).sort()[0];
+    const high = monthly
+      .filter((m) => m !== null)
+      .map((m) => m.before)
+      .sort()
+      .at(-1)!;
+    parts.push(
+      `select account_code, ${filters.join(", ")} from ledger_balances where company_id = ?${account} and month < ?${low === null ? "" : " and month >= ?"} group by account_code`,
+    );
+    bindings.push(...filterBindings, ...withAccount([companyId, high, ...(low === null ? [] : [low])]));
+  }
+  split.forEach((s, i) => {
+    for (const d of s.days) {
+      parts.push(
+        `select account_code, ${columns(i, "sum(debit)", "sum(credit)")} from journal_entries where company_id = ?${account} and date <= ?${d.from === null ? "" : " and date >= ?"} group by account_code`,
+      );
+      bindings.push(...withAccount([companyId, d.to, ...(d.from === null ? [] : [d.from])]));
+    }
+  });
+  if (!parts.length) return [];
+  const totals = ranges.map((_, k) => `sum(d${k})::text as d${k}, sum(c${k})::text as c${k}`).join(", ");
+  const { rows } = await db.raw<{ rows: Record<string, string>[] }>(
+    `select account_code, ${totals} from (${parts.join("\n union all\n")}) p group by account_code`,
+    bindings,
+  );
+  return rows.map((r) => ({ accountCode: r.account_code, sums: ranges.map((_, k) => ({ debit: r[`d${k}`], credit: r[`c${k}`] })) }));
+}
