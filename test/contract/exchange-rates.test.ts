@@ -1,6 +1,7 @@
 // reference/exchange-rates/{sync,list,set} and overrides/{list,delete} (spec: "Exchange rate row", "Reference:
 // exchange rates"), the rate lookup the product converts with, the sync/backfill jobs and the operator CLI. The
 // ECB feed is a local server (test/support/ecb-server.ts) serving files written here; nothing reaches the internet.
+// Every call goes through the SDK; only a sync with no body or a JSON null body is sent raw (no SDK call sends one).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import { lookupRate } from "../../src/reference/exchange-rates.js";
@@ -10,16 +11,14 @@ import { backfillExchangeRatesTask } from "../../src/jobs/backfill-exchange-rate
 import { syncExchangeRatesTask } from "../../src/jobs/sync-exchange-rates.js";
 import { ecbXml, startEcbServer, type EcbRateDay, type EcbServer } from "../support/ecb-server.js";
 import { startHarness, type Harness } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectApiError, expectError, invalid } from "../support/expect.js";
+import { keyWith, type Scope } from "../support/keys.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { runCli } from "../support/processes.js";
 import { ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";
 
 const SYNC = "/v1/reference/exchange-rates/sync";
-const LIST = "/v1/reference/exchange-rates/list";
-const SET = "/v1/reference/exchange-rates/set";
-const OVERRIDES = "/v1/reference/exchange-rates/overrides/list";
-const DELETE = "/v1/reference/exchange-rates/overrides/delete";
 
 // ----- The feed ------------------------------------------------------------------------------------------------
 // The latest published day is Friday 2026-05-08. The full history starts on Monday 2025-12-01; the 90-day file
@@ -151,23 +150,24 @@ async function overrideRows() {
   return rows.map((r) => ({ companyId: r.company_id, currency: r.currency_code, date: r.rate_date, rate: r.rate, setBy: r.set_by_key_id, setAt: r.set_at }));
 }
 
-const sync = (body: unknown, key = a.apiKey) => h.post(SYNC, body, { key });
-const setRate = (body: unknown, t = a, key = t.apiKey) => h.post(SET, body, { key, companyId: t.companyId });
+type SetBody = RequestBody<"reference_exchange_rates_set">;
+type ListBody = RequestBody<"reference_exchange_rates_list">;
 
-async function createKey(scopes: string[]) {
-  const res = await h.post("/v1/account/api-keys/create", { name: `Rates ${scopes.join(" ")}`, scopes }, { key: a.apiKey });
-  if (res.status !== 200) throw new Error(`key create failed: ${JSON.stringify(res.body)}`);
-  return res.body as { id: string; key: string };
-}
+/** reference/exchange-rates/sync (account-level) with `key`. */
+const sync = (body: RequestBody<"reference_exchange_rates_sync"> = {}, key = a.apiKey) => h.sdk(key).reference.exchangeRates.sync(body);
+/** reference/exchange-rates/set on `t`'s company with `key`. */
+const setRate = (body: SetBody, t = a, key = t.apiKey) => h.sdk(key, t.companyId).reference.exchangeRates.set(body);
+/** The SDK client of `t`'s company. */
+const rates = (t = a) => h.sdk(t.apiKey, t.companyId).reference.exchangeRates;
+
+const createKey = (scopes: Scope[]) => keyWith(h, a.apiKey, scopes, { name: `Rates ${scopes.join(" ")}` });
 
 // ----- sync ----------------------------------------------------------------------------------------------------
 
 describe("sync", () => {
   test("{} imports the daily file's day: {date, imported} with one row per currency, exact rates", async () => {
     await resetRates();
-    const res = await sync({});
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
     expect(await ecbRows()).toEqual([
       ["CZK", DAILY_DATE, "24.93000000"],
       ["GBP", DAILY_DATE, "0.85105000"],
@@ -179,22 +179,18 @@ describe("sync", () => {
 
   test("re-running imports 0 and rewrites nothing", async () => {
     await resetRates();
-    expect((await sync({})).body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
     const before = await h.db("exchange_rates").select("*").orderBy("currency_code");
-    const again = await sync({});
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual({ date: DAILY_DATE, imported: 0 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 0 });
     expect(await h.db("exchange_rates").select("*").orderBy("currency_code")).toEqual(before);
   });
 
   test("a changed rate in the file re-imports only that row", async () => {
     await resetRates();
-    expect((await sync({})).body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
     const before = await h.db("exchange_rates").select("*").orderBy("currency_code");
     useSource(ecb.folder("changed"));
-    const res = await sync({});
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ date: DAILY_DATE, imported: 1 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 1 });
     const after = await h.db("exchange_rates").select("*").orderBy("currency_code");
     expect(after.map((r) => [r.currency_code, r.rate])).toEqual([
       ["CZK", "24.93000000"],
@@ -209,8 +205,7 @@ describe("sync", () => {
   test("EXCHANGE_RATES_URL may name any file of the folder: the daily file is still the one read", async () => {
     await resetRates();
     useSource(ecb.file("good", "hist"));
-    const res = await sync({});
-    expect(res.body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
     expect(await ecbRows()).toEqual(expectedRows(DAILY));
     expect(ecb.requests).toEqual(["/good/eurofxref-daily.xml"]);
   });
@@ -232,18 +227,15 @@ describe("sync", () => {
     ["the first day of the history", HIST_FROM, HIST_FROM, hist],
   ])("%s (%s) imports %s", async (_name, requested, imported, paths) => {
     await resetRates();
-    const res = await sync({ date: requested });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ date: imported, imported: 4 });
+    expect(await sync({ date: requested })).toEqual({ date: imported, imported: 4 });
     expect(await ecbRows()).toEqual(expectedRows(dayOf(imported)));
     expect(ecb.requests).toEqual(paths);
   });
 
   test("a day before the first day in the history is 422 exchange_rates.none_before; nothing is written", async () => {
     await resetRates();
-    const res = await sync({ date: "2025-11-30" });
-    expectError(res, 422, "unprocessable", "exchange_rates.none_before");
-    expect(res.body.error.params).toEqual({ date: "2025-11-30" });
+    const error = await expectApiError(sync({ date: "2025-11-30" }), 422, "unprocessable", "exchange_rates.none_before");
+    expect(error.params).toEqual({ date: "2025-11-30" });
     expect(await ecbRows()).toEqual([]);
     expect(ecb.requests).toEqual(hist);
   });
@@ -256,11 +248,8 @@ describe("sync", () => {
     ["an unknown property", { body: { day: "2026-05-08" } }],
   ])("%s is 400 and writes nothing", async (_name, request) => {
     await resetRates();
-    const res = await h.post(SYNC, "body" in request ? request.body : undefined, {
-      key: a.apiKey,
-      rawBody: "rawBody" in request ? request.rawBody : undefined,
-    });
-    expectError(res, 400, "validation");
+    if ("rawBody" in request) expectError(await h.post(SYNC, undefined, { key: a.apiKey, rawBody: request.rawBody }), 400, "validation");
+    else await expectApiError(sync(invalid(request.body)), 400, "validation");
     expect(await ecbRows()).toEqual([]);
     expect(ecb.requests).toEqual([]);
   });
@@ -268,13 +257,13 @@ describe("sync", () => {
   test("needs reference:write: a reference:read key gets 403", async () => {
     await resetRates();
     const reader = await createKey(["reference:read"]);
-    expectError(await sync({}, reader.key), 403, "forbidden");
+    await expectApiError(sync({}, reader.key), 403, "forbidden");
     expect(await ecbRows()).toEqual([]);
     expect(ecb.requests).toEqual([]);
     // The read key is otherwise valid, and a reference:write key may sync.
-    expect((await h.post(LIST, {}, { key: reader.key, companyId: a.companyId })).status).toBe(200);
+    expect((await reader.api.reference.exchangeRates.list({}, { companyId: a.companyId })).rows).toEqual([]);
     const writer = await createKey(["reference:write"]);
-    expect((await sync({}, writer.key)).body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({}, writer.key)).toEqual({ date: DAILY_DATE, imported: 4 });
     expect(await ecbRows()).toEqual(expectedRows(DAILY));
   });
 });
@@ -292,24 +281,22 @@ describe("sync from a bad source: 422 with a stable key, nothing written", () =>
     ["HTTP 500 on the history after a good daily file", "hist500", { date: "2026-04-24" }, "exchange_rates.source_unreachable"],
   ])("%s", async (_name, prefix, body, key) => {
     await resetRates();
-    expect((await sync({ date: "2026-04-02" })).body).toEqual({ date: "2026-04-02", imported: 4 });
+    expect(await sync({ date: "2026-04-02" })).toEqual({ date: "2026-04-02", imported: 4 });
     const before = await h.db("exchange_rates").select("*").orderBy("currency_code");
     useSource(ecb.folder(prefix));
     ecb.clearRequests();
-    const res = await sync(body);
-    expectError(res, 422, "unprocessable", key);
+    await expectApiError(sync(body), 422, "unprocessable", key);
     expect(await h.db("exchange_rates").select("*").orderBy("currency_code")).toEqual(before);
     expect(ecb.requests[0]).toBe(`/${prefix}/eurofxref-daily.xml`);
   });
 
   test("an unreachable source (the server is closed) is 422 exchange_rates.source_unreachable", async () => {
     await resetRates();
-    expect((await sync({})).body).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
     const before = await h.db("exchange_rates").select("*").orderBy("currency_code");
     useSource(deadFolder);
     for (const body of [{}, { date: "2026-04-24" }]) {
-      const res = await sync(body);
-      expectError(res, 422, "unprocessable", "exchange_rates.source_unreachable");
+      await expectApiError(sync(body), 422, "unprocessable", "exchange_rates.source_unreachable");
     }
     expect(await h.db("exchange_rates").select("*").orderBy("currency_code")).toEqual(before);
     expect(dead.requests).toEqual([]);
@@ -321,9 +308,7 @@ describe("sync from a bad source: 422 with a stable key, nothing written", () =>
 describe("set", () => {
   test("returns the exchange rate row; the override is stored for the company with the key that set it", async () => {
     await resetRates();
-    const res = await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.10" });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.1" });
+    expect(await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.10" })).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.1" });
     expect(await overrideRows()).toEqual([
       { companyId: a.companyId, currency: "USD", date: DAILY_DATE, rate: "1.10000000", setBy: a.keyId, setAt: expect.any(Date) },
     ]);
@@ -332,13 +317,15 @@ describe("set", () => {
 
   test("a second set for the same currency and day replaces it: one row, the new rate and key", async () => {
     await resetRates();
-    expect((await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.1" })).status).toBe(200);
+    await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.1" });
     const [first] = await overrideRows();
     const writer = await createKey(["reference:write"]);
     await sleep(20); // so that the new setAt is strictly later
-    const res = await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.12500" }, a, writer.key);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.125" });
+    expect(await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.12500" }, a, writer.key)).toEqual({
+      currencyCode: "USD",
+      date: DAILY_DATE,
+      rate: "1.125",
+    });
     const rows = await overrideRows();
     expect(rows).toEqual([{ companyId: a.companyId, currency: "USD", date: DAILY_DATE, rate: "1.12500000", setBy: writer.id, setAt: expect.any(Date) }]);
     expect(rows[0].setAt.getTime()).toBeGreaterThan(first.setAt.getTime());
@@ -351,17 +338,13 @@ describe("set", () => {
     ["the smallest step", "0.00000001", "0.00000001"],
   ])("a rate with %s is accepted (%s)", async (_name, rate, printed) => {
     await resetRates();
-    const res = await setRate({ currency: "JPY", date: "2026-05-09", rate });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ currencyCode: "JPY", date: "2026-05-09", rate: printed });
+    expect(await setRate({ currency: "JPY", date: "2026-05-09", rate })).toEqual({ currencyCode: "JPY", date: "2026-05-09", rate: printed });
     expect((await overrideRows()).map((r) => r.rate)).toEqual([dbRate(rate)]);
   });
 
   test("historical ECB codes such as LTL are accepted", async () => {
     await resetRates();
-    const res = await setRate({ currency: "LTL", date: "2014-12-31", rate: "3.4528" });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ currencyCode: "LTL", date: "2014-12-31", rate: "3.4528" });
+    expect(await setRate({ currency: "LTL", date: "2014-12-31", rate: "3.4528" })).toEqual({ currencyCode: "LTL", date: "2014-12-31", rate: "3.4528" });
     expect((await overrideRows()).map((r) => [r.currency, r.date, r.rate])).toEqual([["LTL", "2014-12-31", "3.45280000"]]);
   });
 
@@ -372,8 +355,7 @@ describe("set", () => {
     ['a rate of "0.00"', { currency: "USD", date: DAILY_DATE, rate: "0.00" }, "exchange_rate.not_positive"],
   ])("%s is 422 with its key and writes nothing", async (_name, body, key) => {
     await resetRates();
-    const res = await setRate(body);
-    expectError(res, 422, "unprocessable", key);
+    await expectApiError(setRate(body), 422, "unprocessable", key);
     expect(await overrideRows()).toEqual([]);
   });
 
@@ -394,8 +376,7 @@ describe("set", () => {
     ["an unknown property", { currency: "USD", date: DAILY_DATE, rate: "1.1", source: "manual" }],
   ])("%s is 400 and writes nothing", async (_name, body) => {
     await resetRates();
-    const res = await setRate(body);
-    expectError(res, 400, "validation");
+    await expectApiError(setRate(invalid(body)), 400, "validation");
     expect(await overrideRows()).toEqual([]);
   });
 });
@@ -422,10 +403,10 @@ describe("effective rates and overrides", () => {
 
   beforeAll(async () => {
     await resetRates();
-    expect((await sync({})).body).toEqual({ date: DAILY_DATE, imported: 4 });
-    expect((await sync({ date: "2026-05-07" })).body).toEqual({ date: "2026-05-07", imported: 4 });
-    for (const o of OVERRIDES_A) expect((await setRate({ currency: o.currencyCode, date: o.date, rate: o.rate }, a)).status).toBe(200);
-    for (const o of OVERRIDES_B) expect((await setRate({ currency: o.currencyCode, date: o.date, rate: o.rate }, b)).status).toBe(200);
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
+    expect(await sync({ date: "2026-05-07" })).toEqual({ date: "2026-05-07", imported: 4 });
+    for (const o of OVERRIDES_A) await setRate({ currency: o.currencyCode, date: o.date, rate: o.rate }, a);
+    for (const o of OVERRIDES_B) await setRate({ currency: o.currencyCode, date: o.date, rate: o.rate }, b);
     const ecbRowsApi: Row[] = [DAILY, dayOf("2026-05-07")].flatMap((d) =>
       Object.entries(d.rates).map(([currencyCode, rate]) => ({ currencyCode, date: d.date, rate: apiRate(rate) })),
     );
@@ -433,14 +414,13 @@ describe("effective rates and overrides", () => {
     expectedA = [...ecbRowsApi.filter((r) => !overridden.has(`${r.currencyCode}|${r.date}`)), ...OVERRIDES_A].sort(byDefault);
   });
 
-  const list = (body: unknown, t = a) => h.post(LIST, body, { key: t.apiKey, companyId: t.companyId });
+  const list = (body: ListBody, t = a) => rates(t).list(body);
 
   test("ECB rates with the company's overrides in place, overrides of days without ECB rates, default order date desc then currencyCode", async () => {
     const res = await list({});
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rows: expectedA, page: 1, pageSize: 50, total: 11 });
+    expect(res).toEqual({ rows: expectedA, page: 1, pageSize: 50, total: 11 });
     expect(expectedA).toHaveLength(11); // 8 ECB rows - 1 overridden + 4 overrides
-    expect(res.body.rows.slice(0, 6)).toEqual([
+    expect(res.rows.slice(0, 6)).toEqual([
       { currencyCode: "KRW", date: "2026-05-09", rate: "9999999999.99999999" },
       { currencyCode: "USD", date: "2026-05-09", rate: "1.05" },
       { currencyCode: "CZK", date: DAILY_DATE, rate: "24.93" },
@@ -449,12 +429,10 @@ describe("effective rates and overrides", () => {
       { currencyCode: "SEK", date: DAILY_DATE, rate: "11.2345" },
     ]);
     // Exactly one USD row on the overridden day, with the override's rate, though the ECB row is still stored.
-    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([
-      { currencyCode: "USD", date: DAILY_DATE, rate: "1.1" },
-    ]);
+    expect(res.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.1" }]);
     expect(await h.db("exchange_rates").where({ currency_code: "USD", rate_date: DAILY_DATE }).pluck("rate")).toEqual(["1.05230000"]);
     // Another company's overrides never appear.
-    expect(res.body.rows.some((r: Row) => r.currencyCode === "CHF" || r.rate === "999.5" || r.rate === "0.9")).toBe(false);
+    expect(res.rows.some((r: Row) => r.currencyCode === "CHF" || r.rate === "999.5" || r.rate === "0.9")).toBe(false);
   });
 
   test("another company sees the ECB rates with its own overrides only", async () => {
@@ -464,21 +442,18 @@ describe("effective rates and overrides", () => {
       Object.entries(d.rates).map(([currencyCode, rate]) => ({ currencyCode, date: d.date, rate: apiRate(rate) })),
     );
     const expected = [...ecbB.filter((r) => !overridden.has(`${r.currencyCode}|${r.date}`)), ...OVERRIDES_B].sort(byDefault);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rows: expected, page: 1, pageSize: 50, total: 10 });
-    expect(res.body.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([
-      { currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" },
-    ]);
+    expect(res).toEqual({ rows: expected, page: 1, pageSize: 50, total: 10 });
+    expect(res.rows.filter((r: Row) => r.currencyCode === "USD" && r.date === DAILY_DATE)).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
   });
 
   test("pages follow the default order", async () => {
     const res = await list({ page: 2, pageSize: 4 });
-    expect(res.body).toEqual({ rows: expectedA.slice(4, 8), page: 2, pageSize: 4, total: 11 });
+    expect(res).toEqual({ rows: expectedA.slice(4, 8), page: 2, pageSize: 4, total: 11 });
   });
 
   const cmpRate = (x: Row, y: Row) => new Decimal(x.rate).comparedTo(y.rate);
   const cmpText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  test.each([
+  test.each<[string, ListBody, (r: Row) => boolean, (x: Row, y: Row) => number]>([
     ["currencyCode eq USD", { filter: [{ field: "currencyCode", op: "eq", value: "USD" }] }, (r: Row) => r.currencyCode === "USD", byDefault],
     [
       "currencyCode in [JPY, SEK]",
@@ -517,20 +492,18 @@ describe("effective rates and overrides", () => {
   ])("%s", async (_name, body, keep, order) => {
     const res = await list(body);
     const expected = expectedA.filter(keep).sort(order);
-    expect(res.status).toBe(200);
     expect(expected.length).toBeGreaterThan(0);
-    expect(res.body).toEqual({ rows: expected, page: 1, pageSize: 50, total: expected.length });
+    expect(res).toEqual({ rows: expected, page: 1, pageSize: 50, total: expected.length });
   });
 
   test("filtering on the overridden ECB rate does not bring the hidden ECB row back", async () => {
     const res = await list({ filter: [{ field: "rate", op: "eq", value: "1.0523" }], totals: ["rate"] });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rows: [], page: 1, pageSize: 50, total: 0, totals: { rate: "0" } });
+    expect(res).toEqual({ rows: [], page: 1, pageSize: 50, total: 0, totals: { rate: "0" } });
     const forB = await list({ filter: [{ field: "rate", op: "eq", value: "1.0523" }] }, b);
-    expect(forB.body.rows).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
+    expect(forB.rows).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
   });
 
-  test.each([
+  test.each<[string, ListBody, (r: Row) => boolean]>([
     ["every row", {}, () => true],
     [
       "the rows of the filter, not only the page",
@@ -542,47 +515,37 @@ describe("effective rates and overrides", () => {
     const res = await list({ ...body, totals: ["rate"] });
     const matching = expectedA.filter(keep);
     const sum = matching.reduce((s, r) => s.plus(r.rate), new Decimal(0));
-    expect(res.status).toBe(200);
-    expect(res.body.total).toBe(matching.length);
-    expect(res.body.totals).toEqual({ rate: sum.toFixed() });
+    expect(res.total).toBe(matching.length);
+    expect(res.totals).toEqual({ rate: sum.toFixed() });
   });
 
   test("the overrides list: the company's rows with the key that set them and when, date desc then currencyCode", async () => {
-    const res = await h.post(OVERRIDES, {}, { key: a.apiKey, companyId: a.companyId });
+    const res = await rates().overrides.list({});
     const stored = await h.db("exchange_rate_overrides").where({ company_id: a.companyId }).select("*");
     const setAtOf = (c: string, d: string) => new Date(stored.find((r) => r.currency_code === c && r.rate_date === d)!.set_at).toISOString();
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    expect(res).toEqual({
       rows: [...OVERRIDES_A].sort(byDefault).map((o) => ({ ...o, setByKeyId: a.keyId, setAt: setAtOf(o.currencyCode, o.date) })),
       page: 1,
       pageSize: 50,
       total: 4,
     });
-    for (const row of res.body.rows) expect(row.setAt).toMatch(ISO);
+    for (const row of res.rows) expect(row.setAt).toMatch(ISO);
     expect(stored).toHaveLength(4);
   });
 
   test("the overrides list filters and totals", async () => {
-    const res = await h.post(
-      OVERRIDES,
-      { filter: [{ field: "currencyCode", op: "eq", value: "USD" }], totals: ["rate"] },
-      { key: a.apiKey, companyId: a.companyId },
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual([
+    const res = await rates().overrides.list({ filter: [{ field: "currencyCode", op: "eq", value: "USD" }], totals: ["rate"] });
+    expect(res.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual([
       ["USD", "2026-05-09", "1.05"],
       ["USD", DAILY_DATE, "1.1"],
     ]);
-    expect(res.body.totals).toEqual({ rate: "2.15" });
-    const other = await h.post(OVERRIDES, {}, { key: b.apiKey, companyId: b.companyId });
-    expect(other.body.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual(
-      [...OVERRIDES_B].sort(byDefault).map((o) => [o.currencyCode, o.date, o.rate]),
-    );
+    expect(res.totals).toEqual({ rate: "2.15" });
+    const other = await rates(b).overrides.list({});
+    expect(other.rows.map((r: Row) => [r.currencyCode, r.date, r.rate])).toEqual([...OVERRIDES_B].sort(byDefault).map((o) => [o.currencyCode, o.date, o.rate]));
   });
 
   test("another company cannot delete the override (404) and it stays", async () => {
-    const res = await h.post(DELETE, { currency: "JPY", date: DAILY_DATE }, { key: a.apiKey, companyId: a.companyId });
-    expectError(res, 404, "not_found");
+    await expectApiError(rates().overrides.delete({ currency: "JPY", date: DAILY_DATE }), 404, "not_found");
     expect(await h.db("exchange_rate_overrides").where({ company_id: b.companyId, currency_code: "JPY", rate_date: DAILY_DATE }).pluck("rate")).toEqual([
       "999.50000000",
     ]);
@@ -590,9 +553,8 @@ describe("effective rates and overrides", () => {
 
   test("delete returns the deleted row, the ECB rate shows again, a second delete is 404", async () => {
     const stored = await h.db("exchange_rate_overrides").where({ company_id: a.companyId, currency_code: "USD", rate_date: DAILY_DATE }).first();
-    const res = await h.post(DELETE, { currency: "USD", date: DAILY_DATE }, { key: a.apiKey, companyId: a.companyId });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.1", setByKeyId: a.keyId, setAt: new Date(stored.set_at).toISOString() });
+    const res = await rates().overrides.delete({ currency: "USD", date: DAILY_DATE });
+    expect(res).toEqual({ currencyCode: "USD", date: DAILY_DATE, rate: "1.1", setByKeyId: a.keyId, setAt: new Date(stored.set_at).toISOString() });
     expect(await h.db("exchange_rate_overrides").where({ company_id: a.companyId, currency_code: "USD", rate_date: DAILY_DATE })).toEqual([]);
     expect(await h.db("exchange_rate_overrides").where({ company_id: a.companyId }).count({ n: "*" })).toEqual([{ n: "3" }]);
 
@@ -602,10 +564,9 @@ describe("effective rates and overrides", () => {
         { field: "date", op: "eq", value: DAILY_DATE },
       ],
     });
-    expect(shown.body.rows).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
+    expect(shown.rows).toEqual([{ currencyCode: "USD", date: DAILY_DATE, rate: "1.0523" }]);
 
-    const again = await h.post(DELETE, { currency: "USD", date: DAILY_DATE }, { key: a.apiKey, companyId: a.companyId });
-    expectError(again, 404, "not_found");
+    await expectApiError(rates().overrides.delete({ currency: "USD", date: DAILY_DATE }), 404, "not_found");
     expect(await h.db("exchange_rate_overrides").where({ company_id: a.companyId }).count({ n: "*" })).toEqual([{ n: "3" }]);
   });
 });
@@ -615,11 +576,11 @@ describe("effective rates and overrides", () => {
 describe("lookupRate", () => {
   beforeAll(async () => {
     await resetRates();
-    expect((await sync({ date: "2026-05-07" })).body).toEqual({ date: "2026-05-07", imported: 4 });
-    expect((await sync({})).body).toEqual({ date: DAILY_DATE, imported: 4 });
-    expect((await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.1" }, a)).status).toBe(200);
-    expect((await setRate({ currency: "USD", date: "2026-05-09", rate: "1.05" }, a)).status).toBe(200);
-    expect((await setRate({ currency: "SEK", date: DAILY_DATE, rate: "11.2345" }, a)).status).toBe(200);
+    expect(await sync({ date: "2026-05-07" })).toEqual({ date: "2026-05-07", imported: 4 });
+    expect(await sync({})).toEqual({ date: DAILY_DATE, imported: 4 });
+    await setRate({ currency: "USD", date: DAILY_DATE, rate: "1.1" }, a);
+    await setRate({ currency: "USD", date: "2026-05-09", rate: "1.05" }, a);
+    await setRate({ currency: "SEK", date: DAILY_DATE, rate: "11.2345" }, a);
   });
 
   const ecbUsd0507 = apiRate(dayOf("2026-05-07").rates.USD);
