@@ -2,11 +2,15 @@
 // integrator would, with a compressed retry schedule (3 attempts: at once, +200 ms, +400 ms) and a real local SMTP
 // server: signatures (both headers, rotation), retries, 410, pause after 5 undelivered events with one e-mail,
 // held events delivered in order on resume, redeliver, tenancy, a slow receiver not holding up others, and several
-// workers never sending one attempt twice. A worker killed mid-delivery: webhooks-recovery.test.ts.
+// workers never sending one attempt twice. A worker killed mid-delivery: webhooks-recovery.test.ts. Every call goes
+// through the SDK; each company is the shared world (test/support/world.ts).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import AjvModule from "ajv";
 import addFormatsModule from "ajv-formats";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError } from "../support/expect.js";
+import { world as sharedWorld, type World } from "../support/world.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { startReceiver, verifyV1, verifyV2, type Receiver } from "../support/webhook-receiver.js";
 import { startSmtpSink, type SmtpSink } from "../support/smtp.js";
 import { captureLogs } from "../support/logs.js";
@@ -38,25 +42,14 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const SUB = "/v1/webhooks/subscriptions";
 let paths = 0;
 const newPath = () => `/hook/${++paths}`;
 
-async function world() {
-  const t = await h.tenant();
-  const o = { key: t.apiKey, companyId: t.companyId };
-  const call = (path: string, body: unknown): Promise<ApiResponse> => h.post(path, body, o);
-  const ok = async (path: string, body: unknown) => {
-    const res = await call(path, body);
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  return { ...t, call, ok };
-}
-type World = Awaited<ReturnType<typeof world>>;
+/** A new company (no chart: its events here are partners'). */
+const world = (): Promise<World> => sharedWorld(h, { chart: false });
 
-async function subscribe(w: World, path: string, extra: Record<string, unknown> = {}) {
-  return w.ok(`${SUB}/create`, { url: receiver.url(path), eventTypes: ["*"], ...extra });
+async function subscribe(w: World, path: string, extra: Partial<RequestBody<"webhooks_subscriptions_create">> = {}) {
+  return w.api.webhooks.subscriptions.create({ url: receiver.url(path), eventTypes: ["*"], ...extra });
 }
 
 const delivery = (companyId: string, eventId: string, subscriptionId: string) =>
@@ -76,7 +69,7 @@ describe("a delivery", () => {
     const w = await world();
     const path = newPath();
     const { secret, ...sub } = await subscribe(w, path);
-    const partner = await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
+    const partner = await w.api.partners.create({ name: "Pirkėjas UAB", code: "P1" });
     const [got] = await receiver.waitFor(path, 1);
     const [event] = await h.db("webhook_events").where({ company_id: w.companyId });
     expect(got.json).toEqual({
@@ -111,7 +104,7 @@ describe("a delivery", () => {
       return d.status === "succeeded" && d;
     });
     expect(row).toMatchObject({ attempts: 1, last_response_status: 200, last_error: null, next_attempt_at: null });
-    const listed = await w.ok("/v1/webhooks/deliveries/list", {});
+    const listed = await w.api.webhooks.deliveries.list({});
     expect(listed.rows).toEqual([
       expect.objectContaining({
         eventId: event.id,
@@ -130,7 +123,7 @@ describe("a delivery", () => {
     const path = newPath();
     receiver.answer(path, (i) => ({ status: i < 2 ? 500 : 204 }));
     const sub = await subscribe(w, path);
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const got = await receiver.waitFor(path, 3);
     expect(got.map((r) => r.headers["webhook-attempt"])).toEqual(["1", "2", "3"]);
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
@@ -150,14 +143,14 @@ describe("a delivery", () => {
     const path = newPath();
     receiver.answer(path, { status: 500 });
     const sub = await subscribe(w, path);
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [first] = await receiver.waitFor(path, 1);
     const row = await until("failure", async () => {
       const d = await delivery(w.companyId, first.json.id, sub.id);
       return d.status === "failed" && d;
     });
     expect(row).toMatchObject({ attempts: SCHEDULE.length, last_response_status: 500, next_attempt_at: null });
-    expect((await w.ok(`${SUB}/get`, { id: sub.id })).consecutiveFailures).toBe(1);
+    expect((await w.api.webhooks.subscriptions.get({ id: sub.id })).consecutiveFailures).toBe(1);
     await sleep(800);
     expect(receiver.received(path)).toHaveLength(SCHEDULE.length);
   });
@@ -167,7 +160,7 @@ describe("a delivery", () => {
     const path = newPath();
     receiver.answer(path, { status: 410 });
     const sub = await subscribe(w, path);
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [first] = await receiver.waitFor(path, 1);
     const row = await until("failure", async () => {
       const d = await delivery(w.companyId, first.json.id, sub.id);
@@ -183,7 +176,7 @@ describe("a delivery", () => {
     const path = newPath();
     receiver.answer(path, (i) => (i === 0 ? { status: 200, delayMs: 2500 } : { status: 200 }));
     const sub = await subscribe(w, path);
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const got = await receiver.waitFor(path, 2);
     const row = await until("success", async () => {
       const d = await delivery(w.companyId, got[0].json.id, sub.id);
@@ -201,9 +194,9 @@ describe("pause after 5 undelivered events", () => {
     receiver.answer(path, { status: 503 });
     const sub = await subscribe(w, path, { ownerEmails: ["owner@example.com", "ops@example.com"] });
     const mailsBefore = smtp.mails.length;
-    for (let i = 1; i <= 5; i++) await w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` });
+    for (let i = 1; i <= 5; i++) await w.api.partners.create({ name: `P${i}`, code: `P${i}` });
     const paused = await until("the pause", async () => {
-      const s = await w.ok(`${SUB}/get`, { id: sub.id });
+      const s = await w.api.webhooks.subscriptions.get({ id: sub.id });
       return s.status === "paused" && s;
     });
     expect(paused.consecutiveFailures).toBe(5);
@@ -222,16 +215,16 @@ describe("pause after 5 undelivered events", () => {
     // Paused: nothing more is attempted; new events are held.
     const attemptsBefore = receiver.received(path).length;
     const later = [];
-    for (let i = 6; i <= 8; i++) later.push(await w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` }));
+    for (let i = 6; i <= 8; i++) later.push(await w.api.partners.create({ name: `P${i}`, code: `P${i}` }));
     await sleep(1200);
     expect(receiver.received(path)).toHaveLength(attemptsBefore);
-    const held = await w.ok("/v1/webhooks/deliveries/list", { filter: [{ field: "status", op: "eq", value: "held" }] });
+    const held = await w.api.webhooks.deliveries.list({ filter: [{ field: "status", op: "eq", value: "held" }] });
     expect(held.total).toBe(3);
     expect(held.rows.every((d: { nextAttemptAt: unknown }) => d.nextAttemptAt === null)).toBe(true);
 
     // Resume: the held events arrive, oldest first; the count starts again.
     receiver.answer(path, { status: 200 });
-    const resumed = await w.ok(`${SUB}/update`, { id: sub.id, status: "active" });
+    const resumed = await w.api.webhooks.subscriptions.update({ id: sub.id, status: "active" });
     expect(resumed).toMatchObject({ status: "active", consecutiveFailures: 0, pausedAt: null });
     const got = (await receiver.waitFor(path, attemptsBefore + 3)).slice(attemptsBefore);
     expect(got.map((r) => r.json.data.code)).toEqual(["P6", "P7", "P8"]);
@@ -246,10 +239,10 @@ describe("pause after 5 undelivered events", () => {
     const w = await world();
     const path = newPath();
     const sub = await subscribe(w, path);
-    await w.ok(`${SUB}/update`, { id: sub.id, status: "paused" });
+    await w.api.webhooks.subscriptions.update({ id: sub.id, status: "paused" });
     // What the race leaves behind: the event's transaction read the subscription as active, so its delivery is
     // pending, not held; its job ran while the subscription was paused and did nothing, so no job is left for it.
-    const created = await w.ok("/v1/partners/create", { name: "Lenktynės", code: "RACE-1" });
+    const created = await w.api.partners.create({ name: "Lenktynės", code: "RACE-1" });
     const event = await h
       .db("webhook_events")
       .where({ company_id: w.companyId, event_type: "partner.created" })
@@ -262,7 +255,7 @@ describe("pause after 5 undelivered events", () => {
     await h.db("graphile_worker._private_jobs").whereRaw("payload->>'subscriptionId' = ?", [sub.id]).delete();
     expect(receiver.received(path)).toHaveLength(0);
 
-    await w.ok(`${SUB}/update`, { id: sub.id, status: "active" });
+    await w.api.webhooks.subscriptions.update({ id: sub.id, status: "active" });
     const [got] = await receiver.waitFor(path, 1);
     expect(got.json).toMatchObject({ id: event.id, eventType: "partner.created", data: { code: created.code } });
     await until("the delivery to succeed", async () => (await delivery(w.companyId, event.id, sub.id)).status === "succeeded");
@@ -273,7 +266,7 @@ describe("pause after 5 undelivered events", () => {
     const path = newPath();
     receiver.answer(path, (i) => ({ status: i === 4 ? 200 : 410 }));
     const sub = await subscribe(w, path);
-    for (let i = 1; i <= 9; i++) await w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` });
+    for (let i = 1; i <= 9; i++) await w.api.partners.create({ name: `P${i}`, code: `P${i}` });
     await receiver.waitFor(path, 9);
     const s = await until("all outcomes recorded", async () => {
       const done = await h
@@ -281,7 +274,7 @@ describe("pause after 5 undelivered events", () => {
         .where({ company_id: w.companyId, subscription_id: sub.id })
         .whereIn("status", ["failed", "succeeded"])
         .count({ n: "*" });
-      return done[0].n === "9" && (await w.ok(`${SUB}/get`, { id: sub.id }));
+      return done[0].n === "9" && (await w.api.webhooks.subscriptions.get({ id: sub.id }));
     });
     expect(s).toMatchObject({ status: "active", consecutiveFailures: 4 });
     // In emission order, one at a time: the fifth event is the one that succeeded.
@@ -295,7 +288,7 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
     const path = newPath();
     const { secret } = await subscribe(w, path);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    await w.ok("/v1/partners/create", { name: "Pirkėjas UAB", code: "P1" });
+    await w.api.partners.create({ name: "Pirkėjas UAB", code: "P1" });
     const [got] = await receiver.waitFor(path, 1);
     const headers = got.headers as Record<string, string>;
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
@@ -317,8 +310,8 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
     const w = await world();
     const path = newPath();
     const { secret: oldSecret, ...sub } = await subscribe(w, path);
-    const { secret: newSecret } = await w.ok(`${SUB}/rotate-secret`, { id: sub.id });
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const { secret: newSecret } = await w.api.webhooks.subscriptions.rotateSecret({ id: sub.id });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [got] = await receiver.waitFor(path, 1);
     const headers = got.headers as Record<string, string>;
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
@@ -341,7 +334,7 @@ describe("Standard Webhooks (issue 28, item 4)", () => {
       event_types: ["*"],
       secret_sealed: seal(h.config.secretsKey!, legacy, secretContext(w.companyId, id)),
     });
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [got] = await receiver.waitFor(path, 1);
     const headers = got.headers as Record<string, string>;
     expect(() => new Webhook(legacy)).toThrow("incorrect characters");
@@ -356,8 +349,8 @@ describe("rotation, redeliver, tenancy, isolation", () => {
     const w = await world();
     const path = newPath();
     const { secret: oldSecret, ...sub } = await subscribe(w, path);
-    const { secret: newSecret } = await w.ok(`${SUB}/rotate-secret`, { id: sub.id });
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    const { secret: newSecret } = await w.api.webhooks.subscriptions.rotateSecret({ id: sub.id });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [got] = await receiver.waitFor(path, 1);
     const v2 = got.headers["x-service-signature-v2"] as string;
     const v1 = got.headers["x-service-signature"] as string;
@@ -372,7 +365,7 @@ describe("rotation, redeliver, tenancy, isolation", () => {
       .db("webhook_subscriptions")
       .where({ id: sub.id })
       .update({ previous_secret_expires_at: h.db.raw("now() - interval '1 second'") });
-    await w.ok("/v1/partners/create", { name: "B", code: "B1" });
+    await w.api.partners.create({ name: "B", code: "B1" });
     const [, second] = await receiver.waitFor(path, 2);
     expect(verifyV2(second.headers["x-service-signature-v2"] as string, second.body, newSecret)).toBe(true);
     expect(verifyV2(second.headers["x-service-signature-v2"] as string, second.body, oldSecret)).toBe(false);
@@ -384,11 +377,11 @@ describe("rotation, redeliver, tenancy, isolation", () => {
     const path = newPath();
     receiver.answer(path, { status: 410 });
     const sub = await subscribe(w, path);
-    await w.ok("/v1/partners/create", { name: "A", code: "A1" });
+    await w.api.partners.create({ name: "A", code: "A1" });
     const [first] = await receiver.waitFor(path, 1);
     await until("failure", async () => (await delivery(w.companyId, first.json.id, sub.id)).status === "failed");
     receiver.answer(path, { status: 200 });
-    const res = await w.ok("/v1/webhooks/deliveries/redeliver", { eventId: first.json.id, subscriptionId: sub.id });
+    const res = await w.api.webhooks.deliveries.redeliver({ eventId: first.json.id, subscriptionId: sub.id });
     expect(res).toMatchObject({ eventId: first.json.id, subscriptionId: sub.id, status: "failed", attempts: 1 });
     const [, again] = await receiver.waitFor(path, 2);
     expect(again.json.id).toBe(first.json.id);
@@ -398,7 +391,7 @@ describe("rotation, redeliver, tenancy, isolation", () => {
       return d.status === "succeeded" && d;
     });
     expect(row.attempts).toBe(2);
-    expectNotFound(await w.call("/v1/webhooks/deliveries/redeliver", { eventId: sub.id, subscriptionId: sub.id }));
+    await expectApiError(w.api.webhooks.deliveries.redeliver({ eventId: sub.id, subscriptionId: sub.id }), 404, "not_found", "webhook_delivery.not_found");
   });
 
   test("a subscription never receives another company's events", async () => {
@@ -408,8 +401,8 @@ describe("rotation, redeliver, tenancy, isolation", () => {
     const pathB = newPath();
     await subscribe(a, pathA);
     await subscribe(b, pathB);
-    await a.ok("/v1/partners/create", { name: "A", code: "A1" });
-    await b.ok("/v1/partners/create", { name: "B", code: "B1" });
+    await a.api.partners.create({ name: "A", code: "A1" });
+    await b.api.partners.create({ name: "B", code: "B1" });
     const [gotA] = await receiver.waitFor(pathA, 1);
     const [gotB] = await receiver.waitFor(pathB, 1);
     await sleep(500);
@@ -425,7 +418,7 @@ describe("rotation, redeliver, tenancy, isolation", () => {
     receiver.answer(slow, { status: 200, delayMs: 1000 });
     await subscribe(w, slow);
     await subscribe(w, fast);
-    for (let i = 1; i <= 3; i++) await w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` });
+    for (let i = 1; i <= 3; i++) await w.api.partners.create({ name: `P${i}`, code: `P${i}` });
     const fastGot = await receiver.waitFor(fast, 3);
     const slowGot = await receiver.waitFor(slow, 3);
     // All three reached the fast receiver before the slow one had answered its first.
@@ -441,7 +434,7 @@ describe("rotation, redeliver, tenancy, isolation", () => {
       // The first answer is slow, so the events emitted meanwhile (at once) pile up behind it.
       receiver.answer(path, (i) => ({ status: i % 3 === 0 ? 500 : 200, delayMs: i === 0 ? 400 : 30 }));
       await subscribe(w, path);
-      await Promise.all(Array.from({ length: 12 }, (_, i) => w.ok("/v1/partners/create", { name: `P${i}`, code: `P${i}` })));
+      await Promise.all(Array.from({ length: 12 }, (_, i) => w.api.partners.create({ name: `P${i}`, code: `P${i}` })));
       await until("every delivery settled", async () => {
         const open = await h.db("webhook_deliveries").where({ company_id: w.companyId, status: "pending" }).count({ n: "*" });
         return open[0].n === "0";
@@ -483,7 +476,3 @@ describe("e-mail without SMTP_URL", () => {
     expect(logs.lines().filter((l) => (l.mail as { subject?: string })?.subject === mail.subject)).toHaveLength(1);
   });
 });
-
-function expectNotFound(res: ApiResponse) {
-  expect([res.status, res.body.error.code, res.body.error.key]).toEqual([404, "not_found", "webhook_delivery.not_found"]);
-}
