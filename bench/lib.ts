@@ -179,7 +179,16 @@ export async function benchTenant(db: Db): Promise<{ accountId: string; apiKey: 
   const account = await bootstrapAccount(db, "bench");
   await setKeyLimit(db, account.keyId, 1_000_000_000);
   const [company] = await db("companies")
-    .insert({ account_id: account.accountId, name: "Bench UAB", code: "BENCH", country_code: "LT", base_currency: "EUR", invoice_currency: "EUR" })
+    // A VAT payer: a company without a VAT code issues no VAT (issue 24).
+    .insert({
+      account_id: account.accountId,
+      name: "Bench UAB",
+      code: "BENCH",
+      country_code: "LT",
+      vat_code: "LT100001919017",
+      base_currency: "EUR",
+      invoice_currency: "EUR",
+    })
     .returning("id");
   return { ...account, companyId: company.id as string };
 }

@@ -406,7 +406,7 @@ export interface MigrationImportsRow {
 export interface NumberSeriesRow {
   company_id: string;
   created_at: Date;
-  document_type: "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note" | "journal";
+  document_type: "sale_invoice" | "sale_credit_note" | "sale_debit_note" | "purchase_invoice" | "purchase_credit_note" | "journal";
   id: string;
   next_number: string;
   prefix: string;
@@ -516,6 +516,10 @@ export interface PurchaseInvoicesRow {
   credited_amount: string;
   credited_invoice_id: string | null;
   currency: string;
+  customs_declaration_date: string | null;
+  customs_declaration_number: string | null;
+  customs_value: string | null;
+  customs_vat: string | null;
   document_date: string;
   document_number: string;
   due_date: string;
@@ -564,7 +568,7 @@ export interface SaleInvoiceLinesRow {
   serials: string[] | null;
   unit: string;
   unit_price: string;
-  vat_classifier: string;
+  vat_classifier: string | null;
   vat_rate_percent: string;
   warehouse_code: string | null;
 }
@@ -585,6 +589,24 @@ export interface SaleInvoiceOpenTotalsRow {
   vat_total: string;
 }
 
+export interface SaleInvoiceSendsRow {
+  attach: string[];
+  attempts: number;
+  cc: string[];
+  company_id: string;
+  created_at: Date;
+  failed_at: Date | null;
+  id: string;
+  invoice_id: string;
+  key_id: string | null;
+  last_error: string | null;
+  message: string | null;
+  recipients: string[];
+  sent_at: Date | null;
+  status: "queued" | "sent" | "failed";
+  subject: string;
+}
+
 export interface SaleInvoiceTotalsRow {
   company_id: string;
   currency: string;
@@ -602,6 +624,8 @@ export interface SaleInvoiceTotalsRow {
 }
 
 export interface SaleInvoicesRow {
+  annulled_at: Date | null;
+  annulment_transaction_id: string | null;
   company_id: string;
   created_at: Date;
   credited_amount: string;
@@ -628,9 +652,10 @@ export interface SaleInvoicesRow {
   sequence: string | null;
   series_id: string | null;
   series_prefix: string;
-  status: "draft" | "issued" | "partially_paid" | "paid" | "credited";
+  status: "draft" | "issued" | "partially_paid" | "paid" | "credited" | "annulled";
   supply_date: string | null;
-  type: "invoice" | "credit_note";
+  triangular: boolean;
+  type: "invoice" | "credit_note" | "debit_note";
   updated_at: Date;
   vat_breakdown: unknown;
   vat_total: string;
@@ -845,6 +870,7 @@ export interface Tables {
   rate_limit_counters: RateLimitCountersRow;
   sale_invoice_lines: SaleInvoiceLinesRow;
   sale_invoice_open_totals: SaleInvoiceOpenTotalsRow;
+  sale_invoice_sends: SaleInvoiceSendsRow;
   sale_invoice_totals: SaleInvoiceTotalsRow;
   sale_invoices: SaleInvoicesRow;
   schema_definitions: SchemaDefinitionsRow;

@@ -670,7 +670,7 @@ create table number_series (
   updated_at timestamp with time zone default now() not null
 );
 alter table number_series add constraint number_series_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
-alter table number_series add constraint number_series_document_type_check CHECK ((document_type = ANY (ARRAY['sale_invoice'::text, 'sale_credit_note'::text, 'purchase_invoice'::text, 'purchase_credit_note'::text, 'journal'::text])));
+alter table number_series add constraint number_series_document_type_check CHECK ((document_type = ANY (ARRAY['sale_invoice'::text, 'sale_credit_note'::text, 'sale_debit_note'::text, 'purchase_invoice'::text, 'purchase_credit_note'::text, 'journal'::text])));
 alter table number_series add constraint number_series_identity_key UNIQUE (company_id, document_type, prefix, year);
 alter table number_series add constraint number_series_next_number_check CHECK (((next_number >= 1) AND (next_number <= '999999999999'::bigint)));
 alter table number_series add constraint number_series_pkey PRIMARY KEY (company_id, id);
@@ -915,7 +915,7 @@ create table sale_invoice_lines (
   unit_price numeric(21,6) not null,
   discount_percent numeric(5,2) default 0 not null,
   vat_rate_percent numeric(5,2) not null,
-  vat_classifier text not null,
+  vat_classifier text,
   revenue_account_code text,
   net_amount numeric(17,2) not null,
   warehouse_code text,
@@ -931,6 +931,7 @@ alter table sale_invoice_lines add constraint sale_invoice_lines_item_fkey FOREI
 alter table sale_invoice_lines add constraint sale_invoice_lines_line_no_check CHECK (((line_no >= 1) AND (line_no <= 500)));
 alter table sale_invoice_lines add constraint sale_invoice_lines_lot_number_check CHECK (((length(lot_number) >= 1) AND (length(lot_number) <= 64)));
 alter table sale_invoice_lines add constraint sale_invoice_lines_net_amount_check CHECK ((net_amount >= (0)::numeric));
+alter table sale_invoice_lines add constraint sale_invoice_lines_no_classifier_no_vat CHECK (((vat_classifier IS NOT NULL) OR (vat_rate_percent = (0)::numeric)));
 alter table sale_invoice_lines add constraint sale_invoice_lines_pkey PRIMARY KEY (company_id, invoice_id, line_no);
 alter table sale_invoice_lines add constraint sale_invoice_lines_quantity_check CHECK ((quantity > (0)::numeric));
 alter table sale_invoice_lines add constraint sale_invoice_lines_scale CHECK (((quantity = round(quantity, 4)) AND (unit_price = round(unit_price, 4)))) NOT VALID;
@@ -1012,11 +1013,16 @@ create table sale_invoices (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   migrated boolean default false not null,
-  supply_date date
+  supply_date date,
+  triangular boolean default false not null,
+  annulled_at timestamp with time zone,
+  annulment_transaction_id uuid
 );
+alter table sale_invoices add constraint sale_invoices_annulled_complete CHECK ((((status = 'annulled'::text) = (annulled_at IS NOT NULL)) AND ((annulled_at IS NULL) = (annulment_transaction_id IS NULL)) AND ((status <> 'annulled'::text) OR ((type <> 'credit_note'::text) AND (paid_amount = (0)::numeric) AND (credited_amount = (0)::numeric) AND (outstanding = (0)::numeric)))));
+alter table sale_invoices add constraint sale_invoices_annulment_fkey FOREIGN KEY (company_id, annulment_transaction_id) REFERENCES journal_transactions(company_id, id);
 alter table sale_invoices add constraint sale_invoices_check CHECK ((due_date >= issue_date));
 alter table sale_invoices add constraint sale_invoices_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
-alter table sale_invoices add constraint sale_invoices_credit_note_target CHECK (((type = 'credit_note'::text) = (credited_invoice_id IS NOT NULL)));
+alter table sale_invoices add constraint sale_invoices_credit_note_target CHECK (((type = ANY (ARRAY['credit_note'::text, 'debit_note'::text])) = (credited_invoice_id IS NOT NULL)));
 alter table sale_invoices add constraint sale_invoices_credit_within_gross CHECK ((credited_amount <= gross_total));
 alter table sale_invoices add constraint sale_invoices_credited_amount_check CHECK ((credited_amount >= (0)::numeric));
 alter table sale_invoices add constraint sale_invoices_credited_fkey FOREIGN KEY (company_id, credited_invoice_id) REFERENCES sale_invoices(company_id, id);
@@ -1042,9 +1048,9 @@ alter table sale_invoices add constraint sale_invoices_rate_source_check CHECK (
 alter table sale_invoices add constraint sale_invoices_sequence_key UNIQUE (series_id, sequence);
 alter table sale_invoices add constraint sale_invoices_series_fkey FOREIGN KEY (company_id, series_id) REFERENCES number_series(company_id, id);
 alter table sale_invoices add constraint sale_invoices_series_prefix_check CHECK ((series_prefix ~ '^[A-Za-z0-9_/]{1,20}$'::text));
-alter table sale_invoices add constraint sale_invoices_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'issued'::text, 'partially_paid'::text, 'paid'::text, 'credited'::text])));
+alter table sale_invoices add constraint sale_invoices_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'issued'::text, 'partially_paid'::text, 'paid'::text, 'credited'::text, 'annulled'::text])));
 alter table sale_invoices add constraint sale_invoices_supply_date_check CHECK ((supply_date <= issue_date));
-alter table sale_invoices add constraint sale_invoices_type_check CHECK ((type = ANY (ARRAY['invoice'::text, 'credit_note'::text])));
+alter table sale_invoices add constraint sale_invoices_type_check CHECK ((type = ANY (ARRAY['invoice'::text, 'credit_note'::text, 'debit_note'::text])));
 alter table sale_invoices add constraint sale_invoices_vat_breakdown_check CHECK ((jsonb_typeof(vat_breakdown) = 'array'::text));
 alter table sale_invoices add constraint sale_invoices_vat_total_check CHECK ((vat_total >= (0)::numeric));
 CREATE INDEX sale_invoices_credited_idx ON sale_invoices USING btree (company_id, credited_invoice_id) WHERE (credited_invoice_id IS NOT NULL);
@@ -1434,7 +1440,13 @@ AS $function$
       if tg_op = 'DELETE' then
         raise exception 'an issued or registered document cannot be deleted' using errcode = 'P0001', constraint = 'invoice_frozen';
       end if;
-      if new.status = 'draft' or (to_jsonb(old) - array['status', 'paid_amount', 'credited_amount', 'outstanding', 'updated_at']) is distinct from (to_jsonb(new) - array['status', 'paid_amount', 'credited_amount', 'outstanding', 'updated_at']) then
+      if old.status = 'annulled' then
+        raise exception 'an annulled document cannot be changed' using errcode = 'P0001', constraint = 'invoice_frozen';
+      end if;
+      if new.status = 'draft'
+         or (to_jsonb(old) - array['status', 'paid_amount', 'credited_amount', 'outstanding', 'updated_at', 'annulled_at', 'annulment_transaction_id'])
+            is distinct from (to_jsonb(new) - array['status', 'paid_amount', 'credited_amount', 'outstanding', 'updated_at', 'annulled_at', 'annulment_transaction_id'])
+         or (new.status <> 'annulled' and (to_jsonb(new) -> 'annulled_at') is distinct from (to_jsonb(old) -> 'annulled_at')) then
         raise exception 'an issued or registered document cannot be changed' using errcode = 'P0001', constraint = 'invoice_frozen';
       end if;
       return new;

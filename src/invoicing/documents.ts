@@ -120,7 +120,8 @@ export interface DocumentLine {
   unitPrice: string;
   discountPercent: string;
   vatRatePercent: string;
-  vatClassifier: string;
+  /** Null on a document without VAT (LineRules.withoutVat). */
+  vatClassifier: string | null;
   /** The line's own account; null leaves it to the posting rule at posting time. */
   accountCode: string | null;
   vatDeductible: boolean;
@@ -145,6 +146,11 @@ export interface LineRules {
   creditedPairs?: ReadonlySet<string>;
   /** Whether the document is a credit note (only a sales credit note's line may bring goods back into stock). */
   creditNote?: boolean;
+  /**
+   * A document without VAT (a company that is not a VAT payer, issue 24): its lines default to 0% (not their item's
+   * rate) and to no classifier, and are not checked against the classifiers; what they may carry is the caller's rule.
+   */
+  withoutVat?: boolean;
 }
 
 const ACCOUNT_TYPES: Record<Side, readonly string[]> = { sales: ["income"], purchases: ["expense", "asset"] };
@@ -231,7 +237,7 @@ export async function resolveLines(
       unit: input.unit ?? item?.unit ?? "vnt.",
       unitPrice: input.unitPriceExclVat ?? itemPrice,
       discountPercent: input.discountPercent ?? "0",
-      vatRatePercent: input.vatRatePercent ?? (item ? new Decimal(item.vat_rate_percent).toFixed() : undefined),
+      vatRatePercent: input.vatRatePercent ?? (rules.withoutVat ? "0" : item ? new Decimal(item.vat_rate_percent).toFixed() : undefined),
       vatClassifier: input.vatClassifier,
       accountCode: accountOf(input) ?? null,
       vatDeductible: input.vatDeductible ?? true,
@@ -286,18 +292,20 @@ export async function resolveLines(
       itemType: item?.type ?? null,
     };
   });
-  const vat = await checkLinesVat(
-    db,
-    {
-      countryCode: company.countryCode,
-      date: rules.taxPointDate,
-      document: rules.document,
-      prefix,
-      supplierCountry: rules.supplierCountry,
-      creditedPairs: rules.creditedPairs,
-    },
-    vatInputs,
-  );
+  const vat = rules.withoutVat
+    ? { classifiers: drafts.map((d) => d.vatClassifier ?? null), problems: [] }
+    : await checkLinesVat(
+        db,
+        {
+          countryCode: company.countryCode,
+          date: rules.taxPointDate,
+          document: rules.document,
+          prefix,
+          supplierCountry: rules.supplierCountry,
+          creditedPairs: rules.creditedPairs,
+        },
+        vatInputs,
+      );
   for (const p of vat.problems) if (drafts[p.index].vatRatePercent !== undefined) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
   throwRuleFailures(errors, keys, `${prefix}.invalid_lines`);
 
@@ -305,7 +313,7 @@ export async function resolveLines(
     const netAmount = lineNet({ quantity: d.quantity, unitPrice: d.unitPrice!, discountPercent: d.discountPercent });
     return { ...d, description: d.description!, unitPrice: d.unitPrice!, vatRatePercent: d.vatRatePercent!, vatClassifier: vat.classifiers[i], netAmount };
   });
-  const totals = computeTotals(lines.map((l) => ({ ...l, vatClassifier: l.vatClassifier })));
+  const totals = computeTotals(lines.map((l) => ({ ...l, vatClassifier: l.vatClassifier ?? "" })));
   const tooLarge = [...lines.map((l) => l.netAmount), totals.grossTotal].find((v) => v.greaterThan(MAX_MONEY));
   if (tooLarge) {
     throw unprocessable(
@@ -462,7 +470,7 @@ export function storedLineInput(l: StoredLine<SaleInvoiceLinesRow> | StoredLine<
     unitPriceExclVat: trimDecimal(l.unit_price),
     discountPercent: trimDecimal(l.discount_percent),
     vatRatePercent: trimDecimal(l.vat_rate_percent),
-    vatClassifier: l.vat_classifier,
+    vatClassifier: l.vat_classifier ?? undefined,
     ...("revenue_account_code" in l
       ? { revenueAccountCode: l.revenue_account_code ?? undefined, returnToStock: l.return_to_stock }
       : { expenseAccountCode: l.expense_account_code ?? undefined, vatDeductible: l.vat_deductible }),

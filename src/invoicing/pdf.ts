@@ -35,6 +35,10 @@ export interface PdfDocument {
   vatTotal: string;
   grossTotal: string;
   notes: string | null;
+  /** Legal wording printed under the totals (the article a 0% or reverse-charge supply rests on). */
+  legalNotes?: string[];
+  /** A document without VAT (a seller that is not a VAT payer): no VAT column, breakdown or VAT total. */
+  withoutVat?: boolean;
   footer?: string;
 }
 
@@ -79,16 +83,17 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const sellerBottom = party("Pardavėjas / Seller", doc.seller, left);
   const buyerBottom = party("Pirkėjas / Buyer", doc.buyer, left + width / 2 + 10);
 
-  // Lines.
+  // Lines (without VAT: no VAT column, its width to the description).
+  const vatColumn = doc.withoutVat ? [] : [{ label: "PVM %", width: 36, align: "right" as const }];
   const columns = [
     { label: "Nr.", width: 24, align: "left" as const },
-    { label: "Pavadinimas / Description", width: 185, align: "left" as const },
+    { label: "Pavadinimas / Description", width: doc.withoutVat ? 221 : 185, align: "left" as const },
     { label: "Kiekis / Qty", width: 52, align: "right" as const },
     { label: "Mato vnt. / Unit", width: 44, align: "right" as const },
     { label: "Kaina / Price", width: 62, align: "right" as const },
     { label: "Nuol. %", width: 36, align: "right" as const },
-    { label: "PVM %", width: 36, align: "right" as const },
-    { label: "Suma / Net", width: 76, align: "right" as const },
+    ...vatColumn,
+    { label: doc.withoutVat ? "Suma / Amount" : "Suma / Net", width: 76, align: "right" as const },
   ];
   let y = Math.max(sellerBottom, buyerBottom) + 16;
   const row = (cells: string[], font: "regular" | "bold") => {
@@ -116,17 +121,22 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     "bold",
   );
   doc.lines.forEach((l, i) =>
-    row([String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, l.vatRatePercent, l.netAmount], "regular"),
+    row(
+      [String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, ...(doc.withoutVat ? [] : [l.vatRatePercent]), l.netAmount],
+      "regular",
+    ),
   );
 
   // VAT breakdown and totals.
   y += 10;
-  pdf.font("bold").fontSize(9).text("PVM / VAT", left, y);
-  y = pdf.y + 2;
-  pdf.font("regular").fontSize(8);
-  for (const b of doc.breakdown) {
-    pdf.text(`${b.vatClassifier}  ${b.vatRatePercent}%:  apmokestinama / taxable ${b.taxableAmount}, PVM / VAT ${b.vatAmount}`, left, y);
-    y = pdf.y + 1;
+  if (!doc.withoutVat) {
+    pdf.font("bold").fontSize(9).text("PVM / VAT", left, y);
+    y = pdf.y + 2;
+    pdf.font("regular").fontSize(8);
+    for (const b of doc.breakdown) {
+      pdf.text(`${b.vatClassifier}  ${b.vatRatePercent}%:  apmokestinama / taxable ${b.taxableAmount}, PVM / VAT ${b.vatAmount}`, left, y);
+      y = pdf.y + 1;
+    }
   }
   const totalsX = left + width - 220;
   y += 6;
@@ -135,9 +145,18 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     pdf.text(`${value} ${doc.currency}`, totalsX + 120, y, { width: 100, align: "right" });
     y = pdf.y + 2;
   };
-  total("Suma be PVM / Net", doc.netTotal, "regular");
-  total("PVM / VAT", doc.vatTotal, "regular");
+  if (!doc.withoutVat) {
+    total("Suma be PVM / Net", doc.netTotal, "regular");
+    total("PVM / VAT", doc.vatTotal, "regular");
+  }
   total("Iš viso / Total", doc.grossTotal, "bold");
+  for (const note of doc.legalNotes ?? []) {
+    pdf
+      .font("regular")
+      .fontSize(9)
+      .text(note, left, y + 6, { width });
+    y = pdf.y;
+  }
   if (doc.notes) {
     pdf
       .font("regular")

@@ -44,6 +44,25 @@ export interface VatProblem {
   message: string;
 }
 
+/**
+ * The domestic reverse charge on the seller's side (PVM įstatymas Art. 96; FR0600 box 12): a sale under PVM25 is
+ * carried at 0%, the buyer calculates the VAT (PVM25 at the standard rate is the buyer's code, a purchase's). The one
+ * buyer's code a sale may carry; the buyer must be a Lithuanian VAT payer (src/sales/vat-rules.ts).
+ */
+const SELLER_REVERSE_CHARGE = "PVM25";
+
+function sellerReverseChargeProblem(validOnDate: boolean, rate: string, date: string): Awaited<ReturnType<typeof lineVatProblem>> {
+  if (!validOnDate) return { field: "vatClassifier", key: "vat_classifier.not_valid_on_date", message: `${SELLER_REVERSE_CHARGE} is not valid on ${date}` };
+  if (!new Decimal(rate).isZero()) {
+    return {
+      field: "vatRatePercent",
+      key: "vat_classifier.rate_mismatch",
+      message: `a sale under ${SELLER_REVERSE_CHARGE} (domestic reverse charge, Art. 96) is at 0%: the buyer calculates the VAT`,
+    };
+  }
+  return undefined;
+}
+
 export const vatPair = (rate: string, classifier: string) => `${new Decimal(rate).toFixed(2)}|${classifier}`;
 
 /** Fills each line's classifier and returns the problems of every line (422 keys). */
@@ -89,14 +108,26 @@ export async function checkLinesVat(db: Db, rules: VatRules, lines: VatLine[]): 
       continue;
     }
     const key = vatPair(rate, classifier);
-    if (!checked.has(key)) checked.set(key, await lineVatProblem(db, { countryCode, classifier, ratePercent: rate, taxPointDate: date }));
+    const sellerReverseCharge = document === "sale" && classifier === SELLER_REVERSE_CHARGE;
+    if (!checked.has(key)) {
+      checked.set(
+        key,
+        sellerReverseCharge
+          ? sellerReverseChargeProblem(
+              rows.some((r) => r.code === classifier && validOn(r)),
+              rate,
+              date,
+            )
+          : await lineVatProblem(db, { countryCode, classifier, ratePercent: rate, taxPointDate: date }),
+      );
+    }
     const problem = checked.get(key);
     if (problem) {
       problems.push({ index, ...problem });
       continue;
     }
     const kind = kindOf(classifier);
-    const misfit = kind === undefined ? undefined : kindProblem(classifier, kind, document);
+    const misfit = kind === undefined || sellerReverseCharge ? undefined : kindProblem(classifier, kind, document);
     if (misfit) {
       problems.push({ index, field: "vatClassifier", key: `${prefix}.vat_classifier_not_applicable`, message: misfit });
       continue;

@@ -2,4 +2,13 @@
 // the module's own business; dependency-cruiser (.dependency-cruiser.cjs) refuses an import past this file.
 export { lookupRate } from "./exchange-rates.js";
 export { allocateNumber, type DocumentType } from "./number-series.js";
-export { classifierRows, itemClassifier, kindProblem, lineVatProblem, reverseChargeClassifier, standardRate, type VatDocument } from "./vat-classifiers.js";
+export {
+  EU_MEMBER_STATES,
+  classifierRows,
+  itemClassifier,
+  kindProblem,
+  lineVatProblem,
+  reverseChargeClassifier,
+  standardRate,
+  type VatDocument,
+} from "./vat-classifiers.js";

@@ -22,7 +22,8 @@ import { finishSaleIssue, prefixInUse, refusePrefixOfOtherType, type SaleIssue }
 import { fillIn, placeholders } from "./placeholders.js";
 import { checkLinesVat } from "../invoicing/index.js";
 import type { ListRequest, ListSpec } from "../shared/list-engine.js";
-import { computeTotals, convertParts } from "../invoicing/index.js";
+import { computeTotals, convertParts, type Totals } from "../invoicing/index.js";
+import { checkSaleVat, refuseVatOfNonPayer, type Buyer } from "./vat-rules.js";
 import {
   breakdownToApi,
   storedLineInput,
@@ -51,9 +52,12 @@ type CreateInput = components["schemas"]["Sales.SaleInvoiceCreateRequest"];
 type UpdateInput = components["schemas"]["Sales.SaleInvoiceUpdateRequest"];
 
 const LINES = "sale_invoice_lines";
-const DEFAULT_PREFIX = { invoice: "SF", credit_note: "KS" } as const;
-const SERIES = { invoice: "sale_invoice", credit_note: "sale_credit_note" } as const;
-const OTHER_SERIES = { invoice: "sale_credit_note", credit_note: "sale_invoice" } as const;
+type SaleType = "invoice" | "credit_note" | "debit_note";
+const DEFAULT_PREFIX = { invoice: "SF", credit_note: "KS", debit_note: "DS" } as const;
+const SERIES = { invoice: "sale_invoice", credit_note: "sale_credit_note", debit_note: "sale_debit_note" } as const;
+const TYPE_NAME = { invoice: "invoice", credit_note: "credit note", debit_note: "debit note" } as const;
+/** A credit or debit note: it names the invoice it corrects (creditedInvoiceId) and carries that invoice's VAT pairs. */
+const isNote = (type: string) => type === "credit_note" || type === "debit_note";
 const money = (v: Decimal | string) => formatDecimal(v, "money");
 
 /** A line as stored, without its keys: as statements return lines (LINE_AS_JSON). */
@@ -75,6 +79,7 @@ export function saleInvoiceToApi(row: SaleInvoicesRow, lines: SaleLine[], livePa
     // Set together, when the document is issued or registered.
     rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source!, date: row.rate_date! },
     creditedInvoiceId: row.credited_invoice_id,
+    triangular: row.triangular,
     notes: row.notes,
     netTotal: money(row.net_total),
     vatTotal: money(row.vat_total),
@@ -85,6 +90,8 @@ export function saleInvoiceToApi(row: SaleInvoicesRow, lines: SaleLine[], livePa
     creditedAmount: money(row.credited_amount),
     outstanding: money(row.outstanding),
     journalTransactionId: row.journal_transaction_id,
+    annulledAt: row.annulled_at === null ? null : new Date(row.annulled_at).toISOString(),
+    annulmentTransactionId: row.annulment_transaction_id,
     lines: lines.map((l) => ({
       lineNo: l.line_no,
       itemCode: l.item_code,
@@ -110,7 +117,7 @@ export function saleInvoiceToApi(row: SaleInvoicesRow, lines: SaleLine[], livePa
 
 const notDraft = (row: Pick<SaleInvoicesRow, "id" | "type" | "number" | "status">) =>
   conflict(
-    `The ${row.type === "credit_note" ? "credit note" : "invoice"} ${row.number} is issued; an issued document never changes (a correction is a credit note).`,
+    `The ${TYPE_NAME[row.type as SaleType]} ${row.number} is issued; an issued document never changes (a correction is a credit or debit note).`,
     "sale_invoice.not_draft",
     {
       id: row.id,
@@ -131,7 +138,7 @@ async function toApi(db: Db, companyId: string, row: SaleInvoicesRow): Promise<S
   return saleInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
 
-/** The credited invoice of a credit note: issued, an invoice, same partner and currency. */
+/** The invoice a credit or debit note corrects: issued (not annulled), an invoice, same partner and currency. */
 async function creditTarget(
   db: Db,
   companyId: string,
@@ -145,14 +152,16 @@ async function creditTarget(
   if (!target) throw notFound("The credited invoice", "sale_invoice.not_found", { id });
   const problem =
     target.type !== "invoice"
-      ? "is a credit note; credit the invoice itself"
+      ? `is a ${TYPE_NAME[target.type as SaleType]}; correct the invoice itself`
       : target.status === "draft"
-        ? "is a draft; only an issued invoice can be credited"
-        : target.partner_code !== partnerCode
-          ? `belongs to partner ${target.partner_code}, not ${partnerCode}`
-          : currency !== undefined && target.currency !== currency
-            ? `is in ${target.currency}, not ${currency}`
-            : undefined;
+        ? "is a draft; only an issued invoice can be credited or debited"
+        : target.status === "annulled"
+          ? "is annulled; an annulled invoice is corrected by nothing"
+          : target.partner_code !== partnerCode
+            ? `belongs to partner ${target.partner_code}, not ${partnerCode}`
+            : currency !== undefined && target.currency !== currency
+              ? `is in ${target.currency}, not ${currency}`
+              : undefined;
   if (problem) {
     throw unprocessable(`The invoice ${target.number ?? id} ${problem}.`, "sale_invoice.credit_target_invalid", { creditedInvoiceId: id });
   }
@@ -207,21 +216,25 @@ async function writeLines(trx: Db, companyId: string, invoiceId: string, lines: 
 }
 
 /**
- * A draft's lines as resolveLines checks them at the tax point; for a credit note, against the credited invoice's
- * rate and classifier pairs, and its returns against what that invoice took out of stock.
+ * A draft's lines as resolveLines checks them at the tax point; for a credit or debit note, against the corrected
+ * invoice's rate and classifier pairs, and a credit note's returns against what that invoice took out of stock. Then
+ * the sale's own VAT rules (./vat-rules.ts): the company's VAT status, the buyer, the triangular flag.
  */
 async function resolveSaleLines(
   trx: Db,
   company: CompanyContext,
+  doc: { type: SaleType; buyer: Buyer; companyVatCode: string | null; triangular: boolean },
   inputs: LineInput[],
   taxPointDate: string,
   currency: string,
   target?: SaleInvoicesRow,
   items?: DocumentItemRow[],
 ) {
+  const withoutVat = doc.companyVatCode === null;
+  if (withoutVat) refuseVatOfNonPayer(inputs);
   const creditedPairs = target ? await vatPairsOf(trx, LINES, company.id, target.id) : undefined;
   // Only a credit note's line brings goods back (which ones: refuseReturnsBeyondSold, against the invoice's stock).
-  const notReturnable = target ? -1 : inputs.findIndex((l) => l.returnToStock);
+  const notReturnable = doc.type === "credit_note" ? -1 : inputs.findIndex((l) => l.returnToStock);
   if (notReturnable >= 0) {
     throw new ApiError("unprocessable", "Only a credit note's line brings goods back into stock (returnToStock).", {
       key: "sale_invoice.return_invalid",
@@ -233,17 +246,52 @@ async function resolveSaleLines(
     company,
     "sales",
     inputs,
-    { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs },
+    { taxPointDate, document: "sale", creditNote: target !== undefined, creditedPairs, withoutVat },
     currency,
     items,
   );
-  if (target) {
+  checkSaleVat(
+    { companyVatCode: doc.companyVatCode, companyCountry: company.countryCode, buyer: doc.buyer, note: target !== undefined, triangular: doc.triangular },
+    resolved.lines,
+  );
+  if (target && doc.type === "credit_note") {
     const returns = resolved.lines.flatMap((l, index) =>
       l.returnToStock ? [{ index, itemCode: l.itemCode!, quantity: l.quantity, warehouseCode: l.warehouseCode }] : [],
     );
     await refuseReturnsBeyondSold(trx, company.id, target.id, returns);
   }
   return resolved;
+}
+
+type SeriesType = (typeof SERIES)[SaleType];
+/** The series of the other sales document types (a prefix numbers one type only). */
+const otherSeries = (type: SaleType): SeriesType[] => Object.values(SERIES).filter((s) => s !== SERIES[type]);
+
+/**
+ * A note's triangular flag: its invoice's (a correction of a triangular supply is one too); another one sent is 422
+ * `sale_invoice.triangular_invalid`. Undefined for an invoice.
+ */
+function noteTriangular(target: SaleInvoicesRow | undefined, sent: boolean | undefined): boolean | undefined {
+  if (!target) return undefined;
+  if (sent !== undefined && sent !== target.triangular) {
+    throw new ApiError("unprocessable", `triangular: a credit or debit note takes its invoice's (${target.triangular}).`, {
+      key: "sale_invoice.triangular_invalid",
+      fieldErrors: { triangular: [`must be ${target.triangular}, the corrected invoice's`] },
+    });
+  }
+  return target.triangular;
+}
+
+/** The company's VAT code; null: it is not a VAT payer (issue 24, item 8). */
+async function companyVatCodeOf(db: Db, companyId: string): Promise<string | null> {
+  const row: { vat_code: string | null } | undefined = await db("companies").where("id", companyId).first("vat_code");
+  return row?.vat_code ?? null;
+}
+
+/** The totals columns of a sale: a company that is not a VAT payer has no VAT breakdown (its lines carry no classifier). */
+function saleTotalsColumns(totals: Totals, companyVatCode: string | null) {
+  const columns = totalsColumns(totals);
+  return companyVatCode === null ? { ...columns, vat_breakdown: "[]" } : columns;
 }
 
 function dueDateProblem(issueDate: string, dueDate: string): void {
@@ -254,10 +302,12 @@ function dueDateProblem(issueDate: string, dueDate: string): void {
 
 // What writing a new draft reads, in one round trip: its partner and the items its lines name (both FOR KEY SHARE,
 // as loadPartner and resolveLines read them: deleted or recoded meanwhile is seen gone, or waits; items in code
-// order, numbers as text), and whether the other sales document type numbers from the prefix (refusePrefixOfOtherType).
+// order, numbers as text), which other sales document type numbers from the prefix (refusePrefixOfOtherType), and the
+// company's VAT code (none: not a VAT payer).
 const DRAFT_READ_SQL = `
   select (select to_jsonb(p) from (select * from partners where company_id = $1::uuid and code = $2::text for key share) p) as partner,
-         exists (select 1 from number_series where company_id = $1::uuid and document_type = $3::text and prefix = $4::text) as other_type_prefix,
+         (select min(document_type) from number_series where company_id = $1::uuid and document_type = any($3::text[]) and prefix = $4::text) as other_type_prefix,
+         (select vat_code from companies where id = $1::uuid) as company_vat_code,
          (select coalesce(jsonb_agg(to_jsonb(c) || jsonb_build_object('vat_rate_percent', c.vat_rate_percent::text, 'sale_price_excl_vat', c.sale_price_excl_vat::text,
                                                                       'purchase_price_excl_vat', c.purchase_price_excl_vat::text) order by c.code), '[]')
             from (select * from catalog_items where company_id = $1::uuid and code = any($5::text[]) order by code for key share) c) as items`;
@@ -269,10 +319,10 @@ function draftWriteStatement(draft: Record<string, string | null>, lines: Docume
   const text = `
   with inv as (
     insert into sale_invoices (company_id, id, type, series_prefix, partner_code, issue_date, supply_date, due_date, currency, notes, credited_invoice_id,
-                               net_total, vat_total, gross_total, vat_breakdown)
+                               triangular, net_total, vat_total, gross_total, vat_breakdown)
     values (${p.uuid(draft.company_id)}, ${p.uuid(draft.id)}, ${p.text(draft.type)}, ${p.text(draft.series_prefix)}, ${p.text(draft.partner_code)},
             ${p.date(draft.issue_date)}, ${p.date(draft.supply_date)}, ${p.date(draft.due_date)}, ${p.text(draft.currency)}, ${p.text(draft.notes)},
-            ${p.uuid(draft.credited_invoice_id)}, ${p.numeric(draft.net_total)}, ${p.numeric(draft.vat_total)}, ${p.numeric(draft.gross_total)},
+            ${p.uuid(draft.credited_invoice_id)}, ${p.text(draft.triangular)}::boolean, ${p.numeric(draft.net_total)}, ${p.numeric(draft.vat_total)}, ${p.numeric(draft.gross_total)},
             ${p.jsonbText(draft.vat_breakdown)})
     returning *
   ), lines as (${insertLinesSql(p, { company: "inv.company_id", invoice: "inv.id", from: "inv" }, lines)}
@@ -290,30 +340,42 @@ function draftWriteStatement(draft: Record<string, string | null>, lines: Docume
  */
 export async function createSaleInvoice(trx: Db, company: CompanyContext, input: CreateInput, audit: AuditNote): Promise<SaleInvoice> {
   const type = input.type ?? "invoice";
-  if ((type === "credit_note") !== (input.creditedInvoiceId !== undefined)) {
+  if (isNote(type) !== (input.creditedInvoiceId !== undefined)) {
     throw unprocessable(
-      type === "credit_note" ? "A credit note names the invoice it credits (creditedInvoiceId)." : "Only a credit note names a credited invoice.",
+      isNote(type)
+        ? `A ${TYPE_NAME[type]} names the invoice it corrects (creditedInvoiceId).`
+        : "Only a credit or debit note names the invoice it corrects (creditedInvoiceId).",
       "sale_invoice.credit_target_invalid",
       {},
     );
   }
   const seriesPrefix = input.seriesPrefix ?? DEFAULT_PREFIX[type];
   const itemCodes = [...new Set(input.lines.flatMap((l) => (l.itemCode ? [l.itemCode] : [])))];
-  const [read] = await preparedQuery<{ partner: PartnerRow | null; other_type_prefix: boolean; items: DocumentItemRow[] }>(
-    trx,
-    "sale_draft_read",
-    DRAFT_READ_SQL,
-    [company.id, input.partnerCode, OTHER_SERIES[type], seriesPrefix, itemCodes],
-  );
+  const [read] = await preparedQuery<{
+    partner: PartnerRow | null;
+    other_type_prefix: string | null;
+    items: DocumentItemRow[];
+    company_vat_code: string | null;
+  }>(trx, "sale_draft_read", DRAFT_READ_SQL, [company.id, input.partnerCode, otherSeries(type), seriesPrefix, itemCodes]);
   const partner = checkPartner(read.partner, input.partnerCode, "customer");
   const target = input.creditedInvoiceId ? await creditTarget(trx, company.id, input.creditedInvoiceId, input.partnerCode, input.currency) : undefined;
   const issueDate = input.issueDate ?? todayInVilnius();
   const dueDate = input.dueDate ?? addDays(issueDate, partner.payment_term_days);
   dueDateProblem(issueDate, dueDate);
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
-  if (read.other_type_prefix) throw prefixInUse(SERIES[type], seriesPrefix);
+  if (read.other_type_prefix) throw prefixInUse(SERIES[type], seriesPrefix, read.other_type_prefix as SeriesType);
   const supplyDate = resolveSupplyDate("sales", input.supplyDate, null, issueDate, target && taxPointOf(target));
-  const resolved = await resolveSaleLines(trx, company, input.lines, supplyDate ?? issueDate, currency, target, read.items);
+  const triangular = noteTriangular(target, input.triangular) ?? input.triangular ?? false;
+  const resolved = await resolveSaleLines(
+    trx,
+    company,
+    { type, buyer: partner, companyVatCode: read.company_vat_code, triangular },
+    input.lines,
+    supplyDate ?? issueDate,
+    currency,
+    target,
+    read.items,
+  );
   const id = randomUUID();
   const draft = {
     company_id: company.id,
@@ -327,7 +389,8 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
     currency,
     notes: input.notes ?? null,
     credited_invoice_id: target?.id ?? null,
-    ...totalsColumns(resolved.totals),
+    triangular: String(triangular),
+    ...saleTotalsColumns(resolved.totals, read.company_vat_code),
   };
   const { text, values } = draftWriteStatement(draft, resolved.lines, auditRecordOf(audit, { targetIds: [id] }));
   const [row] = await commitBehindLastStatement(trx, () =>
@@ -354,8 +417,11 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
   const dueDate = input.dueDate ?? current.due_date;
   dueDateProblem(issueDate, dueDate);
   const currency = input.currency ?? current.currency;
-  if (input.seriesPrefix !== undefined) await refusePrefixOfOtherType(trx, company.id, SERIES[current.type as "invoice" | "credit_note"], input.seriesPrefix);
+  const type = current.type as SaleType;
+  if (input.seriesPrefix !== undefined) await refusePrefixOfOtherType(trx, company.id, SERIES[type], input.seriesPrefix);
   const supplyDate = resolveSupplyDate("sales", input.supplyDate, current.supply_date, issueDate, target && taxPointOf(target));
+  const triangular = noteTriangular(target, input.triangular) ?? input.triangular ?? current.triangular;
+  const companyVatCode = await companyVatCodeOf(trx, company.id);
   const changes: Record<string, unknown> = {
     partner_code: partnerCode,
     issue_date: issueDate,
@@ -363,14 +429,23 @@ export async function updateSaleInvoice(trx: Db, company: CompanyContext, input:
     due_date: dueDate,
     currency,
     series_prefix: input.seriesPrefix ?? current.series_prefix,
+    triangular,
     ...(input.notes !== undefined ? { notes: input.notes } : {}),
   };
   // Lines are checked again whenever what they are checked against changes: the VAT at the tax point, the currency.
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
-  const resolved = await resolveSaleLines(trx, company, lineInputs, supplyDate ?? issueDate, currency, target);
+  const resolved = await resolveSaleLines(
+    trx,
+    company,
+    { type, buyer: partner, companyVatCode, triangular },
+    lineInputs,
+    supplyDate ?? issueDate,
+    currency,
+    target,
+  );
   const [row] = await trx<SaleInvoicesRow>("sale_invoices")
     .where({ company_id: company.id, id: current.id })
-    .update({ ...changes, ...totalsColumns(resolved.totals), updated_at: trx.fn.now() })
+    .update({ ...changes, ...saleTotalsColumns(resolved.totals, companyVatCode), updated_at: trx.fn.now() })
     .returning("*");
   return saleInvoiceToApi(row, await writeLines(trx, company.id, row.id, resolved.lines, true), partner);
 }
@@ -402,7 +477,9 @@ interface IssueRead extends SaleInvoicesRow {
   read_rules: Partial<Record<PostingRuleName, string>>;
   read_items: Record<string, { type: "product" | "service"; active: boolean }>;
   read_warehouses: { id: string; code: string; is_default: boolean }[];
-  read_prefix_in_use: boolean;
+  /** The other document type's series that numbers from the prefix, when this document would start its own. */
+  read_prefix_in_use: SeriesType | null;
+  read_company_vat_code: string | null;
   read_accounts: [string, boolean][];
   read_locked: boolean;
   read_plan_mode: string;
@@ -419,10 +496,12 @@ const ISSUE_READ_SQL = `
            where c.company_id = i.company_id
              and c.code in (select l.item_code from sale_invoice_lines l where l.company_id = i.company_id and l.invoice_id = i.id)) as read_items,
          (select coalesce(json_agg(json_build_object('id', w.id, 'code', w.code, 'is_default', w.is_default)), '[]') from warehouses w where w.company_id = i.company_id) as read_warehouses,
-         (not exists (select 1 from number_series ns where ns.company_id = i.company_id and ns.prefix = i.series_prefix and ns.year = extract(year from i.issue_date)::int
-                         and ns.document_type = case i.type when 'invoice' then 'sale_invoice' else 'sale_credit_note' end)
-          and exists (select 1 from number_series ns where ns.company_id = i.company_id and ns.prefix = i.series_prefix
-                         and ns.document_type = case i.type when 'invoice' then 'sale_credit_note' else 'sale_invoice' end)) as read_prefix_in_use,
+         (select min(o.document_type) from number_series o
+           where o.company_id = i.company_id and o.prefix = i.series_prefix and o.document_type in ('sale_invoice', 'sale_credit_note', 'sale_debit_note')
+             and o.document_type <> 'sale_' || i.type
+             and not exists (select 1 from number_series ns where ns.company_id = i.company_id and ns.prefix = i.series_prefix
+                                and ns.year = extract(year from i.issue_date)::int and ns.document_type = 'sale_' || i.type)) as read_prefix_in_use,
+         (select c.vat_code from companies c where c.id = i.company_id) as read_company_vat_code,
          -- What the posting is checked against (src/ledger/posting.ts, PostingContext): every account it may name (the
          -- rules' accounts, their defaults, the lines' own) and whether the issue date's month is locked.
          (select coalesce(json_agg(json_build_array(a.code, a.is_postable)), '[]') from ledger_accounts a
@@ -459,6 +538,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     read_items: items,
     read_warehouses: warehouses,
     read_prefix_in_use,
+    read_company_vat_code,
     read_accounts,
     read_locked,
     read_plan_mode: _,
@@ -466,13 +546,14 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   } = read;
   const lines = read_lines;
   if (draft.status !== "draft") throw notDraft(draft);
-  if (read_prefix_in_use) throw prefixInUse(SERIES[draft.type as "invoice" | "credit_note"], draft.series_prefix);
+  const type = draft.type as SaleType;
+  if (read_prefix_in_use) throw prefixInUse(SERIES[type], draft.series_prefix, read_prefix_in_use);
   const ruleAccount = (name: PostingRuleName): string => rules[name] ?? POSTING_RULES[name].defaultAccountCode;
-  const isCredit = draft.type === "credit_note";
+  const isCredit = type === "credit_note";
   const gross = new Decimal(draft.gross_total);
-  // A credit note names the invoice it credits (check sale_invoices_credit_note_target).
-  const target = isCredit ? await creditTarget(trx, company.id, draft.credited_invoice_id!, draft.partner_code, draft.currency, true) : undefined;
-  if (target) {
+  // A credit or debit note names the invoice it corrects (check sale_invoices_credit_note_target).
+  const target = isNote(type) ? await creditTarget(trx, company.id, draft.credited_invoice_id!, draft.partner_code, draft.currency, true) : undefined;
+  if (target && isCredit) {
     const credited = new Decimal(target.credited_amount).plus(gross);
     if (credited.greaterThan(target.gross_total)) {
       throw unprocessable(
@@ -494,14 +575,14 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   // VAT classifiers (against the reference data and, for a credit note, the credited invoice's pairs). The posting
   // function checks the accounts once more (a header account, a deleted one: 422 sale_invoice.posting_rejected),
   // and taking or returning stock checks the goods.
-  await checkLinesAtIssue(trx, company, draft, lines, items, target);
+  await checkLinesAtIssue(trx, company, { draft, companyVatCode: read_company_vat_code, buyer: partner }, lines, items, target);
   const totals = computeTotals(
     lines.map((l) => ({
       quantity: l.quantity,
       unitPrice: l.unit_price,
       discountPercent: l.discount_percent,
       vatRatePercent: l.vat_rate_percent,
-      vatClassifier: l.vat_classifier,
+      vatClassifier: l.vat_classifier ?? "",
     })),
   );
   const quote = await lookupRate(trx, company.id, draft.currency, draft.issue_date);
@@ -523,37 +604,41 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     rate,
   );
   if (converted.total.isZero()) {
-    throw unprocessable(`The ${isCredit ? "credit note" : "invoice"} totals 0.00 EUR; there is nothing to issue.`, "sale_invoice.nothing_to_post", { id });
+    throw unprocessable(`The ${TYPE_NAME[type]} totals 0.00 EUR; there is nothing to issue.`, "sale_invoice.nothing_to_post", { id });
   }
 
   const foreign = draft.currency !== "EUR";
   const currencyOf = (amount: Decimal) => (foreign ? { currency: draft.currency, currencyAmount: amount.toFixed(2), rate: quote.rate } : {});
-  // An invoice debits the receivable and credits revenue and VAT; a credit note the opposite.
+  // An invoice (and a debit note) debits the receivable and credits revenue and VAT; a credit note the opposite.
   const [toSide, fromSide] = isCredit ? (["credit", "debit"] as const) : (["debit", "credit"] as const);
   // Goods leave stock FIFO (or come back, on a credit note's return lines) before the number is taken; their cost
   // joins the posting (src/inventory/invoices.ts).
   const stockAccounts: [string, string] = [ruleAccount("inventory.costOfSales"), ruleAccount("inventory.stock")];
-  const stock = isCredit
-    ? await returnSaleStock(
-        trx,
-        company.id,
-        keyId,
-        { id: draft.id, issue_date: draft.issue_date, credited_invoice_id: draft.credited_invoice_id! },
-        lines.filter((l) => l.return_to_stock) as Parameters<typeof returnSaleStock>[4],
-        { warehouses, accounts: stockAccounts },
-      )
-    : await takeSaleStock(trx, company.id, keyId, { id: draft.id, issue_date: draft.issue_date }, lines, {
-        products: Object.keys(items).filter((code) => items[code].type === "product"),
-        warehouses,
-        accounts: stockAccounts,
-      });
+  // A debit note corrects an amount: no goods move.
+  const stock =
+    type === "debit_note"
+      ? undefined
+      : isCredit
+        ? await returnSaleStock(
+            trx,
+            company.id,
+            keyId,
+            { id: draft.id, issue_date: draft.issue_date, credited_invoice_id: draft.credited_invoice_id! },
+            lines.filter((l) => l.return_to_stock) as Parameters<typeof returnSaleStock>[4],
+            { warehouses, accounts: stockAccounts },
+          )
+        : await takeSaleStock(trx, company.id, keyId, { id: draft.id, issue_date: draft.issue_date }, lines, {
+            products: Object.keys(items).filter((code) => items[code].type === "product"),
+            warehouses,
+            accounts: stockAccounts,
+          });
   const posting = (documentNumber: string): PostingRequest => ({
     companyId: company.id,
     date: draft.issue_date,
-    description: `${isCredit ? "Sales credit note" : "Sales invoice"} ${documentNumber}, ${partner.name}`,
+    description: `Sales ${TYPE_NAME[type]} ${documentNumber}, ${partner.name}`,
     reference: documentNumber,
     documentType: "sale_invoice",
-    source: { type: isCredit ? "sale_credit_note" : "sale_invoice", id },
+    source: { type: SERIES[type], id },
     entries: [
       {
         accountCode: receivable,
@@ -592,7 +677,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   // A credit note lowers what is left to pay on its invoice; what the buyer had paid beyond that is owed back.
   // (The credited invoice is locked since creditTarget; this is written before the number is taken.)
   let outstanding = isCredit ? new Decimal(0) : gross;
-  if (target) {
+  if (target && isCredit) {
     const before = new Decimal(target.outstanding);
     const applied = Decimal.min(before, gross);
     outstanding = gross.minus(applied);
@@ -635,7 +720,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   const summary = { number: ph.number, type: issued.type, grossTotal: issued.grossTotal, currency: issued.currency };
   const issue: SaleIssue = {
     companyId: company.id,
-    documentType: isCredit ? "sale_credit_note" : "sale_invoice",
+    documentType: SERIES[type],
     prefix: draft.series_prefix,
     year: Number(String(draft.issue_date).slice(0, 4)),
     invoiceId: id,
@@ -667,7 +752,7 @@ export async function issueSaleInvoice(trx: Db, company: CompanyContext, keyId: 
 async function checkLinesAtIssue(
   db: Db,
   company: CompanyContext,
-  draft: SaleInvoicesRow,
+  { draft, companyVatCode, buyer }: { draft: SaleInvoicesRow; companyVatCode: string | null; buyer: Buyer },
   lines: SaleLine[],
   items: Record<string, { active: boolean }>,
   target?: SaleInvoicesRow,
@@ -684,14 +769,23 @@ async function checkLinesAtIssue(
     if (!item) fail(`lines[${i}].itemCode`, "sale_invoice.item_unknown", `item ${l.item_code} does not exist`);
     else if (!item.active) fail(`lines[${i}].itemCode`, "sale_invoice.item_inactive", `item ${l.item_code} is not active any more`);
   });
-  const creditedPairs = target ? await vatPairsOf(db, LINES, company.id, target.id) : undefined;
-  const vat = await checkLinesVat(
-    db,
-    { countryCode: company.countryCode, date: taxPointOf(draft), document: "sale", prefix: "sale_invoice", creditedPairs },
-    lines.map((l) => ({ vatRatePercent: l.vat_rate_percent, vatClassifier: l.vat_classifier })),
-  );
-  for (const p of vat.problems) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
   throwRuleFailures(errors, keys, "sale_invoice.invalid_lines");
+  const vatLines = lines.map((l) => ({ vatRatePercent: l.vat_rate_percent, vatClassifier: l.vat_classifier }));
+  // A company that is not a VAT payer (or no longer one) charges no VAT; checkSaleVat refuses a line that does.
+  if (companyVatCode !== null) {
+    const creditedPairs = target ? await vatPairsOf(db, LINES, company.id, target.id) : undefined;
+    const vat = await checkLinesVat(
+      db,
+      { countryCode: company.countryCode, date: taxPointOf(draft), document: "sale", prefix: "sale_invoice", creditedPairs },
+      vatLines,
+    );
+    for (const p of vat.problems) fail(`lines[${p.index}].${p.field}`, p.key, p.message);
+    throwRuleFailures(errors, keys, "sale_invoice.invalid_lines");
+  }
+  checkSaleVat(
+    { companyVatCode, companyCountry: company.countryCode, buyer, note: target !== undefined, triangular: draft.triangular },
+    vatLines.map((l) => ({ vatRatePercent: l.vatRatePercent, vatClassifier: l.vatClassifier })),
+  );
 }
 
 const OVERDUE = `(status in ('issued', 'partially_paid') and outstanding > 0 and due_date < (now() at time zone 'Europe/Vilnius')::date)`;
@@ -713,6 +807,7 @@ const listSpec: ListSpec = {
     grossTotal: { column: "gross_total", type: "decimal", total: true },
     outstanding: { column: "outstanding", type: "decimal", total: true },
     overdue: { column: OVERDUE, type: "boolean", sort: false },
+    triangular: { column: "triangular", type: "boolean", sort: false },
     createdAt: { column: "created_at", type: "timestamp" },
   },
   tieBreaker: "id",

@@ -22,7 +22,7 @@ import { placeholderSql, type Filled, type Placeholders } from "./placeholders.j
 
 export interface SaleIssue {
   companyId: string;
-  documentType: "sale_invoice" | "sale_credit_note";
+  documentType: SaleSeries;
   prefix: string;
   year: number;
   invoiceId: string;
@@ -168,26 +168,28 @@ export async function finishSaleIssue(trx: Db, issue: SaleIssue): Promise<Filled
   return { number: row.number, journalId: row.journal_id, journalNumber: row.journal_number, createdAt: row.created_at };
 }
 
-const OTHER_TYPE = { sale_invoice: "sale_credit_note", sale_credit_note: "sale_invoice" } as const;
-const TYPE_NAME = { sale_invoice: "invoices", sale_credit_note: "credit notes" } as const;
+/** The series of the sales document types: invoices, credit notes, debit notes (issue 24). */
+export type SaleSeries = "sale_invoice" | "sale_credit_note" | "sale_debit_note";
+const SALE_SERIES: readonly SaleSeries[] = ["sale_invoice", "sale_credit_note", "sale_debit_note"];
+const TYPE_NAME = { sale_invoice: "invoices", sale_credit_note: "credit notes", sale_debit_note: "debit notes" } as const;
 
 /**
- * 422 `sale_invoice.prefix_in_use` when a series of the other sales document type (invoices vs credit notes) uses
- * `prefix` in any year: a credit note numbered `SF-1` beside invoice `SF-1` would be two documents showing one number.
+ * 422 `sale_invoice.prefix_in_use` when a series of another sales document type (invoices, credit notes, debit
+ * notes) uses `prefix` in any year: a credit note numbered `SF-1` beside invoice `SF-1` would be two documents showing
+ * one number.
  */
-export async function refusePrefixOfOtherType(db: Db, companyId: string, documentType: "sale_invoice" | "sale_credit_note", prefix: string): Promise<void> {
-  const used = await preparedQuery(
+export async function refusePrefixOfOtherType(db: Db, companyId: string, documentType: SaleSeries, prefix: string): Promise<void> {
+  const [used] = await preparedQuery<{ document_type: SaleSeries }>(
     db,
-    "series_prefix_in_use",
-    "select 1 from number_series where company_id = $1::uuid and document_type = $2::text and prefix = $3::text limit 1",
-    [companyId, OTHER_TYPE[documentType], prefix],
+    "series_prefix_in_use_of",
+    "select document_type from number_series where company_id = $1::uuid and document_type = any($2::text[]) and prefix = $3::text limit 1",
+    [companyId, SALE_SERIES.filter((s) => s !== documentType), prefix],
   );
-  if (used.length) throw prefixInUse(documentType, prefix);
+  if (used) throw prefixInUse(documentType, prefix, used.document_type);
 }
 
-/** The 422 of refusePrefixOfOtherType, for a caller that found the other type's series itself. */
-export function prefixInUse(documentType: "sale_invoice" | "sale_credit_note", prefix: string): ApiError {
-  const other = OTHER_TYPE[documentType];
+/** The 422 of refusePrefixOfOtherType, for a caller that found the other type's series itself (`other`; default the first other). */
+export function prefixInUse(documentType: SaleSeries, prefix: string, other: SaleSeries = SALE_SERIES.find((s) => s !== documentType)!): ApiError {
   return new ApiError(
     "unprocessable",
     `The prefix ${prefix} numbers the company's ${TYPE_NAME[other]} already; ${TYPE_NAME[documentType]} need a prefix of their own.`,

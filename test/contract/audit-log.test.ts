@@ -14,7 +14,7 @@ let companyA: string;
 let companyB: string;
 beforeAll(async () => {
   h = await startHarness();
-  ({ accountId, apiKey: key, keyId, companyId: companyA } = await h.tenant());
+  ({ accountId, apiKey: key, keyId, companyId: companyA } = await h.tenant({ vatCode: "LT100001919017" }));
   const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key });
   companyB = b.body.id;
   for (const companyId of [companyA, companyB]) {

@@ -314,14 +314,20 @@ describe("declarations/lt/fr0564/generate", () => {
     expect(fieldsOf(second)).toMatchObject({ E15: "190", LapoNr: "1", "E10-1": "10", "E13-1": "90", "E10-2": "11", "E13-2": "100", "E10-3": "" });
   });
 
-  test("a PVM13 sale to a buyer without an EU VAT code: 422 naming the document", async () => {
+  // Since issue 24's sales rules (src/sales/vat-rules.ts) the sale itself is refused, so FR0564's own refusal
+  // (fr0564.buyer_vat_code_missing) guards documents written past the API only; the sale's refusal is tested here.
+  test("a PVM13 sale to a buyer without an EU VAT code is refused at the sale: FR0564 never sees one", async () => {
     const w = await vatPayer(h);
-    const bad = await sale(w, {
-      partnerCode: "USBUY",
-      issueDate: "2026-10-05",
-      lines: [{ description: "G", quantity: "1", unitPriceExclVat: "10", vatRatePercent: "0", vatClassifier: "PVM13" }],
-    });
-    const error = await expectApiError(w.api.declarations.lt.fr0564.generate({ period: "2026-10" }), 422, "unprocessable", "fr0564.buyer_vat_code_missing");
-    expect(error.params).toEqual({ documents: [{ documentType: "sale_invoice", id: bad.id, number: bad.number, partnerCode: "USBUY" }] });
+    await expectApiError(
+      w.api.sales.invoices.create({
+        partnerCode: "USBUY",
+        issueDate: "2026-10-05",
+        lines: [{ description: "G", quantity: "1", unitPriceExclVat: "10", vatRatePercent: "0", vatClassifier: "PVM13" }],
+      }),
+      422,
+      "unprocessable",
+      "sale_invoice.classifier_buyer_mismatch",
+    );
+    expect((await w.api.declarations.lt.fr0564.generate({ period: "2026-10" })).lines).toEqual([]);
   });
 });

@@ -25,6 +25,8 @@ afterAll(() => h.close());
 /** stockWorld's company with a supplier TIEKEJAS (30 days) and a customer PIRKEJAS (14 days). */
 const invoicesWorld = (options: { warehouses?: boolean } = {}) =>
   world(h, {
+    // A VAT payer: a company without a VAT code issues no VAT (issue 24).
+    company: { vatCode: "LT100001919017" },
     items: ITEMS,
     warehouses: options.warehouses === false ? [] : WAREHOUSES,
     partners: [

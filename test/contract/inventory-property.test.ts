@@ -199,6 +199,7 @@ test("the stock account equals the layers' value; balances equal their layers; r
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25, size: "max" }), async (ops) => {
       const w = await world(h, {
+        company: { vatCode: "LT100001919017" },
         items: ITEMS,
         warehouses: STOCK_WAREHOUSES,
         partners: [

@@ -126,6 +126,7 @@ describe("create (draft)", () => {
       currency: "EUR",
       rate: null,
       creditedInvoiceId: null,
+      triangular: false,
       notes: null,
       netTotal: "150.00",
       vatTotal: "31.50",
@@ -136,6 +137,8 @@ describe("create (draft)", () => {
       creditedAmount: "0.00",
       outstanding: "0.00",
       journalTransactionId: null,
+      annulledAt: null,
+      annulmentTransactionId: null,
       lines: [
         {
           lineNo: 1,
@@ -206,7 +209,7 @@ describe("create (draft)", () => {
     // Half-up, not banker's rounding (which rounds a half to the even cent): each case is an exact half cent.
     [
       "a line net of exactly half a cent rounds up: 1 × 0.125 -> 0.13 (banker's: 0.12)",
-      [line({ unitPriceExclVat: "0.125", vatRatePercent: "0", vatClassifier: "PVM12" })],
+      [line({ unitPriceExclVat: "0.125", vatRatePercent: "0", vatClassifier: "PVM14" })],
       "0.13",
       "0.00",
       "0.13",
@@ -222,7 +225,7 @@ describe("create (draft)", () => {
     ],
     [
       "a 0% line with its classifier carries no VAT",
-      [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatRatePercent: "0", vatClassifier: "PVM12" })],
+      [line({ unitPriceExclVat: "100" }), line({ unitPriceExclVat: "50", vatRatePercent: "0", vatClassifier: "PVM14" })],
       "150.00",
       "21.00",
       "171.00",
@@ -604,7 +607,7 @@ describe("foreign currency", () => {
     await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.0837" });
     const inv = await issued(w, {
       currency: "USD",
-      lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "0.99", vatRatePercent: "0", vatClassifier: "PVM12" })],
+      lines: [line({ unitPriceExclVat: "333.33" }), line({ unitPriceExclVat: "0.99", vatRatePercent: "0", vatClassifier: "PVM14" })],
     });
     // 333.33 + 0.99 = 334.32 net; VAT 70.00 (333.33 × 21% = 69.9993); gross 404.32 USD = 373.09 EUR (404.32 / 1.0837 = 373.093...).
     expect(inv).toMatchObject({
@@ -1404,7 +1407,7 @@ describe("property: random invoices", () => {
         ["21", "PVM1"],
         ["12", "PVM58"],
         ["5", "PVM3"],
-        ["0", "PVM12"],
+        ["0", "PVM14"],
       ];
       // Requests that must be refused (422, key), each built from the run's invoice.
       const REFUSALS: { name: string; key: string; at: "create" | "issue"; body: (inv: Invoice) => Partial<CreateBody> }[] = [
@@ -1445,7 +1448,7 @@ describe("property: random invoices", () => {
             type: "credit_note",
             creditedInvoiceId: inv.id,
             currency: inv.currency,
-            lines: [line({ vatRatePercent: "0", vatClassifier: "PVM14" })],
+            lines: [line({ vatRatePercent: "0", vatClassifier: "PVM12" })],
           }),
         },
       ];

@@ -29,6 +29,8 @@ export interface BankWorld {
 /** A tenant with the lt-standard chart, customer PIRKEJAS, supplier TIEKEJAS (each with an IBAN) and an EUR bank account. */
 export async function bankWorld(h: Harness): Promise<BankWorld> {
   const w = await world(h, {
+    // A VAT payer: a company without a VAT code issues no VAT (issue 24).
+    company: { vatCode: "LT100001919017" },
     partners: [
       { code: "PIRKEJAS", name: "Pirkėjas UAB", isCustomer: true, isSupplier: false, iban: ibanOf("LT", "7044060001234567"), paymentTermDays: 14 },
       { code: "TIEKEJAS", name: "Tiekėjas UAB", isCustomer: false, isSupplier: true, iban: ibanOf("LT", "4010051000000001"), paymentTermDays: 30 },

@@ -25,7 +25,8 @@ export const WAREHOUSES: RequestBody<"inventory_warehouses_create">[] = [
 
 /** A tenant with the lt-standard chart, the items of ITEMS, and warehouses CENTR (the default) and FILIAL. */
 export async function stockWorld(h: Harness, options: { warehouses?: boolean } = {}): Promise<StockWorld> {
-  const w = await world(h, { items: ITEMS, warehouses: options.warehouses === false ? [] : WAREHOUSES });
+  // A VAT payer: a company without a VAT code issues no VAT (issue 24).
+  const w = await world(h, { company: { vatCode: "LT100001919017" }, items: ITEMS, warehouses: options.warehouses === false ? [] : WAREHOUSES });
   const call = (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => h.post(path, body, { ...w.o, ...extra });
   const ok = async (path: string, body: unknown, extra: Partial<RequestOptions> = {}) => {
     const res = await call(path, body, extra);

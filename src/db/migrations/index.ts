@@ -48,6 +48,7 @@ import * as eventsApi from "./20261127000500_events_api.js";
 import * as declarationSubmissions from "./20261127001000_declaration_submissions.js";
 import * as declarationIndexes from "./20261127001001_declaration_indexes.js";
 import * as purchaseAccountingDate from "./20261127003100_purchase_accounting_date.js";
+import * as salesVat from "./20261127003000_sales_vat.js";
 import * as ledgerBalances from "./20261127004000_ledger_balances.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
@@ -102,6 +103,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127001000_declaration_submissions": declarationSubmissions,
   "20261127001001_declaration_indexes": declarationIndexes,
   "20261127003100_purchase_accounting_date": purchaseAccountingDate,
+  "20261127003000_sales_vat": salesVat,
   "20261127004000_ledger_balances": ledgerBalances,
 };
 

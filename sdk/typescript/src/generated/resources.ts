@@ -1072,7 +1072,7 @@ export interface Resources {
        * Records a draft purchase invoice or credit note.
        *
        * `POST /v1/purchases/invoices/create` · scope `purchases:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `purchase_invoice.not_found`; 409 `idempotency.in_progress`, `purchase_invoice.document_number_taken`; 422 `idempotency.key_reuse`, `currency.unknown`, `period.locked`, `purchase_invoice.account_invalid`, `purchase_invoice.accounting_date_invalid`, `purchase_invoice.credit_target_invalid`, `purchase_invoice.credit_vat_mismatch`, `purchase_invoice.due_before_document`, `purchase_invoice.invalid_lines`, `purchase_invoice.item_inactive`, `purchase_invoice.item_unknown`, `purchase_invoice.line_incomplete`, `purchase_invoice.partner_not_supplier`, `purchase_invoice.partner_unknown`, `purchase_invoice.price_scale`, `purchase_invoice.reverse_charge_rate`, `purchase_invoice.supply_date_invalid`, `purchase_invoice.total_too_large`, `purchase_invoice.tracking_invalid`, `purchase_invoice.vat_classifier_not_applicable`, `purchase_invoice.vat_not_applicable`, `purchase_invoice.warehouse_and_account`, `purchase_invoice.warehouse_unknown`, `purchase_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Error keys: 404 `company.not_found`, `purchase_invoice.not_found`; 409 `idempotency.in_progress`, `purchase_invoice.document_number_taken`; 422 `idempotency.key_reuse`, `currency.unknown`, `period.locked`, `purchase_invoice.account_invalid`, `purchase_invoice.accounting_date_invalid`, `purchase_invoice.credit_target_invalid`, `purchase_invoice.credit_vat_mismatch`, `purchase_invoice.customs_amount_invalid`, `purchase_invoice.customs_date_invalid`, `purchase_invoice.customs_incomplete`, `purchase_invoice.customs_not_applicable`, `purchase_invoice.due_before_document`, `purchase_invoice.invalid_lines`, `purchase_invoice.item_inactive`, `purchase_invoice.item_unknown`, `purchase_invoice.line_incomplete`, `purchase_invoice.partner_not_supplier`, `purchase_invoice.partner_unknown`, `purchase_invoice.price_scale`, `purchase_invoice.reverse_charge_rate`, `purchase_invoice.supply_date_invalid`, `purchase_invoice.total_too_large`, `purchase_invoice.tracking_invalid`, `purchase_invoice.vat_classifier_not_applicable`, `purchase_invoice.vat_not_applicable`, `purchase_invoice.warehouse_and_account`, `purchase_invoice.warehouse_unknown`, `purchase_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
        * Tag: `Purchases`.
        */
       create: Operation<"purchases_invoices_create">;
@@ -1134,7 +1134,7 @@ export interface Resources {
        * Changes a draft (409 `purchase_invoice.not_draft` otherwise).
        *
        * `POST /v1/purchases/invoices/update` · scope `purchases:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `purchase_invoice.not_found`; 409 `idempotency.in_progress`, `purchase_invoice.document_number_taken`, `purchase_invoice.not_draft`; 422 `idempotency.key_reuse`, `currency.unknown`, `period.locked`, `purchase_invoice.account_invalid`, `purchase_invoice.accounting_date_invalid`, `purchase_invoice.credit_target_invalid`, `purchase_invoice.credit_vat_mismatch`, `purchase_invoice.due_before_document`, `purchase_invoice.invalid_lines`, `purchase_invoice.item_inactive`, `purchase_invoice.item_unknown`, `purchase_invoice.line_incomplete`, `purchase_invoice.partner_not_supplier`, `purchase_invoice.partner_unknown`, `purchase_invoice.price_scale`, `purchase_invoice.reverse_charge_rate`, `purchase_invoice.supply_date_invalid`, `purchase_invoice.total_too_large`, `purchase_invoice.tracking_invalid`, `purchase_invoice.vat_classifier_not_applicable`, `purchase_invoice.vat_not_applicable`, `purchase_invoice.warehouse_and_account`, `purchase_invoice.warehouse_unknown`, `purchase_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Error keys: 404 `company.not_found`, `purchase_invoice.not_found`; 409 `idempotency.in_progress`, `purchase_invoice.document_number_taken`, `purchase_invoice.not_draft`; 422 `idempotency.key_reuse`, `currency.unknown`, `period.locked`, `purchase_invoice.account_invalid`, `purchase_invoice.accounting_date_invalid`, `purchase_invoice.credit_target_invalid`, `purchase_invoice.credit_vat_mismatch`, `purchase_invoice.customs_amount_invalid`, `purchase_invoice.customs_date_invalid`, `purchase_invoice.customs_incomplete`, `purchase_invoice.customs_not_applicable`, `purchase_invoice.due_before_document`, `purchase_invoice.invalid_lines`, `purchase_invoice.item_inactive`, `purchase_invoice.item_unknown`, `purchase_invoice.line_incomplete`, `purchase_invoice.partner_not_supplier`, `purchase_invoice.partner_unknown`, `purchase_invoice.price_scale`, `purchase_invoice.reverse_charge_rate`, `purchase_invoice.supply_date_invalid`, `purchase_invoice.total_too_large`, `purchase_invoice.tracking_invalid`, `purchase_invoice.vat_classifier_not_applicable`, `purchase_invoice.vat_not_applicable`, `purchase_invoice.warehouse_and_account`, `purchase_invoice.warehouse_unknown`, `purchase_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
        * Tag: `Purchases`.
        */
       update: Operation<"purchases_invoices_update">;
@@ -1269,12 +1269,30 @@ export interface Resources {
   sales: {
     invoices: {
       /**
+       * Annul a sales invoice
+       *
+       * Annuls an issued invoice or debit note that was never valid (i.SAF type AN): nothing paid on it (no bank
+       * payment matched to it) and no issued credit or debit note correcting it. It keeps its number; its posting is
+       * reversed by a reversal journal transaction dated on its issue date (409 `period.locked` when that month is
+       * locked); it becomes `annulled` with nothing outstanding, and emits `sale_invoice.annulled`. An invoice that took
+       * goods out of stock is refused (409 `sale_invoice.annul_stock_taken`: credit it with `returnToStock` instead, which
+       * brings the goods back at the cost they were taken at). 409 `sale_invoice.not_issued` for a draft,
+       * `sale_invoice.already_annulled`, `sale_invoice.annul_paid`, `sale_invoice.annul_credited` (an issued credit or
+       * debit note corrects it), `sale_invoice.annul_credit_note` (a credit note is corrected by another document, never
+       * annulled).
+       *
+       * `POST /v1/sales/invoices/annul` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `journal.already_reversed`, `period.locked`, `sale_invoice.already_annulled`, `sale_invoice.annul_credit_note`, `sale_invoice.annul_credited`, `sale_invoice.annul_paid`, `sale_invoice.annul_stock_taken`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`.
+       * Tag: `Sales`.
+       */
+      annul: Operation<"sales_invoices_annul">;
+      /**
        * Create a draft sales invoice
        *
        * Creates a draft invoice or credit note.
        *
        * `POST /v1/sales/invoices/create` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `currency.unknown`, `sale_invoice.account_invalid`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.due_before_issue`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.supply_date_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `sale_invoice.classifier_buyer_mismatch`, `sale_invoice.company_not_vat_payer`, `sale_invoice.triangular_invalid`, `currency.unknown`, `sale_invoice.account_invalid`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.due_before_issue`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.supply_date_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
        * Tag: `Sales`.
        */
       create: Operation<"sales_invoices_create">;
@@ -1312,10 +1330,10 @@ export interface Resources {
        * against what may have changed since the draft was written: an item deactivated meanwhile (422
        * `sale_invoice.item_inactive`), the VAT rates and classifiers at the tax point (`supplyDate`), a credit note's
        * pairs against its invoice and its goods returned against what the invoice took out of stock. Emits
-       * `sale_invoice.issued` (or `sale_invoice.credited` for a credit note).
+       * `sale_invoice.issued` (a debit note too) or `sale_invoice.credited` for a credit note.
        *
        * `POST /v1/sales/invoices/issue` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `inventory.serial_in_stock`, `journal.already_reversed`, `period.locked`, `sale_invoice.not_draft`, `sale_invoice.number_taken`; 422 `idempotency.key_reuse`, `currency.unknown`, `fx.rate_missing`, `inventory.insufficient_stock`, `inventory.serial_not_in_stock`, `inventory.value_too_large`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`, `sale_invoice.account_invalid`, `sale_invoice.credit_exceeds_gross`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.nothing_to_post`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.posting_rejected`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `inventory.serial_in_stock`, `journal.already_reversed`, `period.locked`, `sale_invoice.not_draft`, `sale_invoice.number_taken`; 422 `idempotency.key_reuse`, `sale_invoice.classifier_buyer_mismatch`, `sale_invoice.company_not_vat_payer`, `sale_invoice.triangular_invalid`, `currency.unknown`, `fx.rate_missing`, `inventory.insufficient_stock`, `inventory.serial_not_in_stock`, `inventory.value_too_large`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`, `sale_invoice.account_invalid`, `sale_invoice.credit_exceeds_gross`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.nothing_to_post`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.posting_rejected`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
        * Tag: `Sales`.
        */
       issue: Operation<"sales_invoices_issue">;
@@ -1325,7 +1343,7 @@ export interface Resources {
        * The company's sales documents (lines included). Filter on `number`, `partnerCode`, `status`, `type`,
        * `currency`, `seriesPrefix` (text), `issueDate`, `dueDate` (date), `netTotal`, `vatTotal`, `grossTotal`,
        * `outstanding` (decimal), `overdue` (boolean: issued with something outstanding and past its due date, Vilnius
-       * time), `createdAt`; sort on the same except `overdue`; totals on `netTotal`, `vatTotal`, `grossTotal`,
+       * time), `triangular` (boolean), `createdAt`; sort on the same except `overdue`; totals on `netTotal`, `vatTotal`, `grossTotal`,
        * `outstanding` (in each document's currency: filter on `currency` to sum one). Default order: `issueDate`
        * descending, newest first.
        *
@@ -1346,12 +1364,66 @@ export interface Resources {
        */
       pdf: Operation<"sales_invoices_pdf">;
       /**
+       * Sales invoice as a Peppol BIS 3.0 e-invoice
+       *
+       * The issued document as a Peppol BIS Billing 3.0 e-invoice (UBL 2.1), as Lithuanian public buyers receive them
+       * through SABIS and Peppol access points: seller and buyer with their electronic addresses (a Lithuanian company by
+       * its company code, scheme 0200; otherwise by its VAT code, the scheme of its country's VAT numbers), lines, one
+       * VAT subtotal per category and rate mapped from the VAT classifiers (S for taxed lines, Z PVM14, E PVM5, G PVM12 and
+       * PVM15 outside the EU, K PVM13, AE PVM25 and PVM15 to an EU VAT payer, O for a seller that is not a VAT payer,
+       * each exempt category with its reason), the company's IBAN as a SEPA credit transfer, and for a document in
+       * another currency its VAT in EUR as posted (BT-111). Every file passes the official CEN EN 16931 and Peppol BIS 3.0
+       * rules. A draft has no e-invoice (`sale_invoice.not_issued`); a party without a company code or a VAT code Peppol
+       * knows is `peppol.endpoint_unknown`.
+       *
+       * `POST /v1/sales/invoices/peppol-xml` · scope `sales:read` · company-scoped (`companyId`)
+       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `sale_invoice.not_issued`; 422 `peppol.endpoint_unknown`.
+       */
+      peppolXml: Operation<"sales_invoices_peppol_xml">;
+      /**
+       * Send a sales invoice by e-mail
+       *
+       * Sends an issued document to its buyer by e-mail, with its PDF and, when asked, its Peppol BIS 3.0 UBL attached:
+       * queued in this request's transaction and sent by the worker through the SMTP server of `SMTP_URL`, from
+       * `MAIL_FROM` with the company's e-mail as Reply-To. The outcome is recorded on the send (`sales/invoices/sends/get`,
+       * `sales/invoices/sends/list`) and emitted (`sale_invoice.sent`, `sale_invoice.send_failed`). A temporary SMTP failure
+       * (4xx, a connection that fails) is retried with backoff, up to 10 attempts; a permanent refusal (5xx) ends it at
+       * once. Refused: a draft (`sale_invoice.not_issued`), no recipient (no `to` and no e-mail on the partner:
+       * `sale_invoice.recipient_missing`), a UBL for a party Peppol cannot address (`peppol.endpoint_unknown`), a server
+       * without `SMTP_URL` (`mail.not_configured`).
+       *
+       * `POST /v1/sales/invoices/send` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`, `sale_invoice.recipient_missing`, `peppol.endpoint_unknown`, `mail.not_configured`.
+       */
+      send: Operation<"sales_invoices_send">;
+      sends: {
+        /**
+         * Get a sales invoice e-mail
+         *
+         * One send.
+         *
+         * `POST /v1/sales/invoices/sends/get` · scope `sales:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`, `sale_invoice_send.not_found`.
+         */
+        get: Operation<"sales_invoices_sends_get">;
+        /**
+         * List sales invoice e-mails
+         *
+         * The company's e-mail sends of sales documents, newest first by default. Filter on `id`, `invoiceId`, `status`
+         * and `createdAt`; sort by `status` and `createdAt`.
+         *
+         * `POST /v1/sales/invoices/sends/list` · scope `sales:read` · company-scoped (`companyId`)
+         * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+         */
+        list: Operation<"sales_invoices_sends_list">;
+      };
+      /**
        * Update a draft sales invoice
        *
        * Changes a draft (409 `sale_invoice.not_draft` otherwise).
        *
        * `POST /v1/sales/invoices/update` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `sale_invoice.not_draft`; 422 `idempotency.key_reuse`, `currency.unknown`, `sale_invoice.account_invalid`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.due_before_issue`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.supply_date_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `sale_invoice.not_draft`; 422 `idempotency.key_reuse`, `sale_invoice.classifier_buyer_mismatch`, `sale_invoice.company_not_vat_payer`, `sale_invoice.triangular_invalid`, `currency.unknown`, `sale_invoice.account_invalid`, `sale_invoice.credit_target_invalid`, `sale_invoice.credit_vat_mismatch`, `sale_invoice.due_before_issue`, `sale_invoice.invalid_lines`, `sale_invoice.item_inactive`, `sale_invoice.item_unknown`, `sale_invoice.line_incomplete`, `sale_invoice.partner_not_customer`, `sale_invoice.partner_unknown`, `sale_invoice.prefix_in_use`, `sale_invoice.price_scale`, `sale_invoice.return_exceeds_sold`, `sale_invoice.return_invalid`, `sale_invoice.supply_date_invalid`, `sale_invoice.total_too_large`, `sale_invoice.tracking_invalid`, `sale_invoice.vat_classifier_not_applicable`, `sale_invoice.warehouse_unknown`, `sale_invoice.warehouse_without_product`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
        * Tag: `Sales`.
        */
       update: Operation<"sales_invoices_update">;
@@ -1659,12 +1731,19 @@ export const RESOURCE_PATHS = {
   },
   sales: {
     invoices: {
+      annul: ["/v1/sales/invoices/annul", "sales_invoices_annul", true],
       create: ["/v1/sales/invoices/create", "sales_invoices_create", true],
       delete: ["/v1/sales/invoices/delete", "sales_invoices_delete", true],
       get: ["/v1/sales/invoices/get", "sales_invoices_get", false],
       issue: ["/v1/sales/invoices/issue", "sales_invoices_issue", true],
       list: ["/v1/sales/invoices/list", "sales_invoices_list", false],
       pdf: ["/v1/sales/invoices/pdf", "sales_invoices_pdf", false],
+      peppolXml: ["/v1/sales/invoices/peppol-xml", "sales_invoices_peppol_xml", false],
+      send: ["/v1/sales/invoices/send", "sales_invoices_send", true],
+      sends: {
+        get: ["/v1/sales/invoices/sends/get", "sales_invoices_sends_get", false],
+        list: ["/v1/sales/invoices/sends/list", "sales_invoices_sends_list", false],
+      },
       update: ["/v1/sales/invoices/update", "sales_invoices_update", true],
     },
   },

@@ -2099,6 +2099,34 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/sales/invoices/annul": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annul a sales invoice
+         * @description Annuls an issued invoice or debit note that was never valid (i.SAF type AN): nothing paid on it (no bank
+         *     payment matched to it) and no issued credit or debit note correcting it. It keeps its number; its posting is
+         *     reversed by a reversal journal transaction dated on its issue date (409 `period.locked` when that month is
+         *     locked); it becomes `annulled` with nothing outstanding, and emits `sale_invoice.annulled`. An invoice that took
+         *     goods out of stock is refused (409 `sale_invoice.annul_stock_taken`: credit it with `returnToStock` instead, which
+         *     brings the goods back at the cost they were taken at). 409 `sale_invoice.not_issued` for a draft,
+         *     `sale_invoice.already_annulled`, `sale_invoice.annul_paid`, `sale_invoice.annul_credited` (an issued credit or
+         *     debit note corrects it), `sale_invoice.annul_credit_note` (a credit note is corrected by another document, never
+         *     annulled).
+         */
+        post: operations["sales_invoices_annul"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sales/invoices/create": {
         parameters: {
             query?: never;
@@ -2181,7 +2209,7 @@ export type paths = {
          *     against what may have changed since the draft was written: an item deactivated meanwhile (422
          *     `sale_invoice.item_inactive`), the VAT rates and classifiers at the tax point (`supplyDate`), a credit note's
          *     pairs against its invoice and its goods returned against what the invoice took out of stock. Emits
-         *     `sale_invoice.issued` (or `sale_invoice.credited` for a credit note).
+         *     `sale_invoice.issued` (a debit note too) or `sale_invoice.credited` for a credit note.
          */
         post: operations["sales_invoices_issue"];
         delete?: never;
@@ -2204,7 +2232,7 @@ export type paths = {
          * @description The company's sales documents (lines included). Filter on `number`, `partnerCode`, `status`, `type`,
          *     `currency`, `seriesPrefix` (text), `issueDate`, `dueDate` (date), `netTotal`, `vatTotal`, `grossTotal`,
          *     `outstanding` (decimal), `overdue` (boolean: issued with something outstanding and past its due date, Vilnius
-         *     time), `createdAt`; sort on the same except `overdue`; totals on `netTotal`, `vatTotal`, `grossTotal`,
+         *     time), `triangular` (boolean), `createdAt`; sort on the same except `overdue`; totals on `netTotal`, `vatTotal`, `grossTotal`,
          *     `outstanding` (in each document's currency: filter on `currency` to sum one). Default order: `issueDate`
          *     descending, newest first.
          */
@@ -2230,6 +2258,102 @@ export type paths = {
          *     letter renders, in the DejaVu Sans font embedded in the file). A draft renders marked as a draft.
          */
         post: operations["sales_invoices_pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/peppol-xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sales invoice as a Peppol BIS 3.0 e-invoice
+         * @description The issued document as a Peppol BIS Billing 3.0 e-invoice (UBL 2.1), as Lithuanian public buyers receive them
+         *     through SABIS and Peppol access points: seller and buyer with their electronic addresses (a Lithuanian company by
+         *     its company code, scheme 0200; otherwise by its VAT code, the scheme of its country's VAT numbers), lines, one
+         *     VAT subtotal per category and rate mapped from the VAT classifiers (S for taxed lines, Z PVM14, E PVM5, G PVM12 and
+         *     PVM15 outside the EU, K PVM13, AE PVM25 and PVM15 to an EU VAT payer, O for a seller that is not a VAT payer,
+         *     each exempt category with its reason), the company's IBAN as a SEPA credit transfer, and for a document in
+         *     another currency its VAT in EUR as posted (BT-111). Every file passes the official CEN EN 16931 and Peppol BIS 3.0
+         *     rules. A draft has no e-invoice (`sale_invoice.not_issued`); a party without a company code or a VAT code Peppol
+         *     knows is `peppol.endpoint_unknown`.
+         */
+        post: operations["sales_invoices_peppol_xml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sales invoice by e-mail
+         * @description Sends an issued document to its buyer by e-mail, with its PDF and, when asked, its Peppol BIS 3.0 UBL attached:
+         *     queued in this request's transaction and sent by the worker through the SMTP server of `SMTP_URL`, from
+         *     `MAIL_FROM` with the company's e-mail as Reply-To. The outcome is recorded on the send (`sales/invoices/sends/get`,
+         *     `sales/invoices/sends/list`) and emitted (`sale_invoice.sent`, `sale_invoice.send_failed`). A temporary SMTP failure
+         *     (4xx, a connection that fails) is retried with backoff, up to 10 attempts; a permanent refusal (5xx) ends it at
+         *     once. Refused: a draft (`sale_invoice.not_issued`), no recipient (no `to` and no e-mail on the partner:
+         *     `sale_invoice.recipient_missing`), a UBL for a party Peppol cannot address (`peppol.endpoint_unknown`), a server
+         *     without `SMTP_URL` (`mail.not_configured`).
+         */
+        post: operations["sales_invoices_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/sends/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a sales invoice e-mail
+         * @description One send.
+         */
+        post: operations["sales_invoices_sends_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sales/invoices/sends/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List sales invoice e-mails
+         * @description The company's e-mail sends of sales documents, newest first by default. Filter on `id`, `invoiceId`, `status`
+         *     and `createdAt`; sort by `status` and `createdAt`.
+         */
+        post: operations["sales_invoices_sends_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5903,7 +6027,7 @@ export type components = {
          *     (in brackets) and defaults to an account of the `lt-standard` chart.
          * @enum {string}
          */
-        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "inventory.stock" | "inventory.costOfSales" | "inventory.writeOff" | "inventory.countSurplus" | "inventory.goodsReceivedNotInvoiced" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "assets.disposalGain" | "assets.disposalLoss" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
+        "Ledger.PostingRuleName": "sales.receivable" | "sales.revenue" | "sales.vatPayable" | "sales.discounts" | "sales.advancesReceived" | "purchases.payables" | "purchases.expense" | "purchases.vatReceivable" | "purchases.vatNonDeductible" | "purchases.advancesPaid" | "purchases.reverseChargeVatInput" | "purchases.reverseChargeVatOutput" | "purchases.customsVatPayable" | "inventory.stock" | "inventory.costOfSales" | "inventory.writeOff" | "inventory.countSurplus" | "inventory.goodsReceivedNotInvoiced" | "assets.depreciationExpense" | "assets.accumulatedDepreciation" | "assets.disposalGain" | "assets.disposalLoss" | "bank.account" | "bank.cash" | "bank.fees" | "fx.gain" | "fx.loss" | "equity.retainedEarnings" | "equity.currentYearResult" | "opening.balancing";
         /**
          * @description The fields the posting rule list sorts by (`sort[].field`).
          * @enum {string}
@@ -6697,6 +6821,22 @@ export type components = {
         /** @description A percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
         Percent: string;
         /**
+         * @description The customs declaration as a request sends it: only on an `import` invoice (422
+         *     `purchase_invoice.customs_not_applicable` naming `customs` otherwise). With VAT above 0 its number and date are
+         *     required (422 `purchase_invoice.customs_incomplete` naming the field); the date is not after the accounting date
+         *     (422 `purchase_invoice.customs_date_invalid`); amounts are not negative (422 `purchase_invoice.customs_amount_invalid`).
+         */
+        "Purchases.CustomsDeclarationInput": {
+            /** @description The customs declaration's number (its MRN). */
+            declarationNumber?: components["schemas"]["Code"];
+            /** @description The customs declaration's date. */
+            declarationDate?: components["schemas"]["AccountingDate"];
+            /** @description The import VAT paid to customs, EUR. Default 0. */
+            vatAmount?: components["schemas"]["Money"];
+            /** @description The customs value the VAT was computed on, EUR. */
+            customsValue?: components["schemas"]["Money"];
+        };
+        /**
          * @description Kind of purchase document.
          * @enum {string}
          */
@@ -6752,6 +6892,23 @@ export type components = {
              * @description For a credit note, the invoice it credits; else null.
              */
             creditedInvoiceId: string | null;
+            /**
+             * @description The customs declaration of an `import` invoice with the VAT paid to customs (posted debit
+             *     `purchases.vatReceivable`, credit `purchases.customsVatPayable`, in EUR); null when none.
+             */
+            customs: {
+                /** @description The customs declaration's number (its MRN); null when none was given. */
+                declarationNumber: string | null;
+                /**
+                 * Format: date
+                 * @description The customs declaration's date (its acceptance); null when none was given.
+                 */
+                declarationDate: string | null;
+                /** @description The import VAT paid to customs, EUR. */
+                vatAmount: components["schemas"]["Money"];
+                /** @description The customs value (the taxable value of the import the VAT was computed on), EUR; null when not given. */
+                customsValue: string | null;
+            } | null;
             /** @description Notes. */
             notes: string | null;
             /** @description Sum of the line nets. */
@@ -6832,6 +6989,8 @@ export type components = {
             notes?: components["schemas"]["Invoicing.Notes"];
             /** @description The invoice a credit note credits (credit notes only). */
             creditedInvoiceId?: components["schemas"]["Id"];
+            /** @description The customs declaration of an `import` invoice: the VAT paid to customs on the goods. */
+            customs?: components["schemas"]["Purchases.CustomsDeclarationInput"];
             /** @description Lines: 1 to 500. */
             lines: components["schemas"]["Purchases.PurchaseInvoiceLineInput"][];
         };
@@ -7017,6 +7176,17 @@ export type components = {
             vatTreatment?: components["schemas"]["Purchases.VatTreatment"];
             /** @description Notes; `null` clears them. */
             notes?: string | null;
+            /** @description The customs declaration (replaces the one stored); `null` removes it. */
+            customs?: {
+                /** @description The customs declaration's number (its MRN). */
+                declarationNumber?: components["schemas"]["Code"];
+                /** @description The customs declaration's date. */
+                declarationDate?: components["schemas"]["AccountingDate"];
+                /** @description The import VAT paid to customs, EUR. Default 0. */
+                vatAmount?: components["schemas"]["Money"];
+                /** @description The customs value the VAT was computed on, EUR. */
+                customsValue?: components["schemas"]["Money"];
+            } | null;
             /** @description New lines (all of them). */
             lines?: components["schemas"]["Purchases.PurchaseInvoiceLineInput"][];
         };
@@ -7040,7 +7210,7 @@ export type components = {
          * @description Documents that are numbered from a series.
          * @enum {string}
          */
-        "Reference.DocumentType": "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note" | "journal";
+        "Reference.DocumentType": "sale_invoice" | "sale_credit_note" | "sale_debit_note" | "purchase_invoice" | "purchase_credit_note" | "journal";
         /**
          * @description The fields the exchange rate list filters on (`filter[].field`).
          * @enum {string}
@@ -7457,7 +7627,7 @@ export type components = {
          * @description Kind of sales document.
          * @enum {string}
          */
-        "Sales.SaleDocumentType": "invoice" | "credit_note";
+        "Sales.SaleDocumentType": "invoice" | "credit_note" | "debit_note";
         /** @description A sales invoice or credit note. */
         "Sales.SaleInvoice": {
             /** @description Identifier. */
@@ -7500,9 +7670,15 @@ export type components = {
             } | null;
             /**
              * Format: uuid
-             * @description For a credit note, the invoice it credits; else null.
+             * @description For a credit note, the invoice it credits; for a debit note, the invoice it increases; else null.
              */
             creditedInvoiceId: string | null;
+            /**
+             * @description Triangular trade (Directive 2006/112/EC Art. 141): the intra-Community supply of this document (PVM13) is the second supply
+             *     of a triangular operation; FR0600 box 18 and FR0564's triangular column. A credit or debit note takes its
+             *     invoice's.
+             */
+            triangular: boolean;
             /** @description Notes. */
             notes: string | null;
             /** @description Sum of the line nets. */
@@ -7529,6 +7705,16 @@ export type components = {
              * @description The journal transaction the document posted; null on a draft.
              */
             journalTransactionId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was annulled (`status: annulled`); else null.
+             */
+            annulledAt: string | null;
+            /**
+             * Format: uuid
+             * @description The reversal of its posting when annulled (dated on its issue date); else null.
+             */
+            annulmentTransactionId: string | null;
             /** @description Lines, by position. */
             lines: components["schemas"]["Sales.SaleInvoiceLine"][];
             /**
@@ -7554,7 +7740,7 @@ export type components = {
          */
         "Sales.SaleInvoiceCreateRequest": {
             /**
-             * @description `invoice` (default) or `credit_note`.
+             * @description `invoice` (default), `credit_note` or `debit_note`.
              * @default invoice
              */
             type?: components["schemas"]["Sales.SaleDocumentType"];
@@ -7581,8 +7767,13 @@ export type components = {
             seriesPrefix?: components["schemas"]["Reference.SeriesPrefix"];
             /** @description Notes printed on the document. */
             notes?: components["schemas"]["Invoicing.Notes"];
-            /** @description The invoice a credit note credits (credit notes only). */
+            /** @description The invoice a credit note credits or a debit note increases (credit and debit notes only). */
             creditedInvoiceId?: components["schemas"]["Id"];
+            /**
+             * @description Triangular trade (default false; a credit or debit note takes its invoice's): only on a document whose 0% lines
+             *     are all PVM13 (at least one) to a buyer with a VAT code of another EU state (422 `sale_invoice.triangular_invalid`).
+             */
+            triangular?: boolean;
             /** @description Lines: 1 to 500. */
             lines: components["schemas"]["Sales.SaleInvoiceLineInput"][];
         };
@@ -7590,7 +7781,7 @@ export type components = {
          * @description The fields the sales invoice list filters on (`filter[].field`).
          * @enum {string}
          */
-        "Sales.SaleInvoiceFilterField": "id" | "number" | "type" | "status" | "partnerCode" | "seriesPrefix" | "currency" | "issueDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "overdue" | "createdAt";
+        "Sales.SaleInvoiceFilterField": "id" | "number" | "type" | "status" | "partnerCode" | "seriesPrefix" | "currency" | "issueDate" | "supplyDate" | "dueDate" | "netTotal" | "vatTotal" | "grossTotal" | "outstanding" | "overdue" | "triangular" | "createdAt";
         /** @description A line of a sales document. */
         "Sales.SaleInvoiceLine": {
             /**
@@ -7612,8 +7803,8 @@ export type components = {
             discountPercent: components["schemas"]["Percent"];
             /** @description VAT rate, percent. */
             vatRatePercent: components["schemas"]["Percent"];
-            /** @description VAT classifier. */
-            vatClassifier: components["schemas"]["Invoicing.VatClassifier"];
+            /** @description VAT classifier; null on a document of a company that is not a VAT payer (no VAT at all). */
+            vatClassifier: string | null;
             /** @description Revenue account the line posts to; null on a draft that leaves it to the posting rule. */
             revenueAccountCode: string | null;
             /** @description Warehouse named by the line; null when it names none (goods then leave from the default warehouse). */
@@ -7650,8 +7841,15 @@ export type components = {
              * @description VAT classifier, checked with the rate at the document's tax point (`supplyDate`); default the item's, else the
              *     ordinary classifier of the rate on that date (21 -> PVM1, 12 -> PVM58, 5 -> PVM3, 9 -> PVM2 until 2025); required
              *     for 0%. A sale carries standard, reduced, zero-rated, exempt or outside-scope classifiers, never the buyer's
-             *     reverse-charge ones (PVM16, PVM20, PVM21, PVM25: 422 `sale_invoice.vat_classifier_not_applicable`). A credit
-             *     note's lines carry only rate and classifier pairs of the invoice it credits (422 `sale_invoice.credit_vat_mismatch`).
+             *     reverse-charge ones (PVM16, PVM20, PVM21: 422 `sale_invoice.vat_classifier_not_applicable`) — except PVM25 at 0%,
+             *     the seller's side of the domestic reverse charge (PVM įstatymas Art. 96: the buyer, a Lithuanian VAT payer,
+             *     calculates the VAT; no output VAT is posted). The classifier must fit the buyer (422
+             *     `sale_invoice.classifier_buyer_mismatch`): PVM13 (intra-Community supply of goods) only to a buyer with a VAT code
+             *     of another EU state, PVM12 (export) only to a buyer whose country is outside the EU, PVM15 (supplies outside
+             *     Lithuania) only to a foreign buyer, PVM25 only to a buyer with a Lithuanian VAT code. A credit or debit note's
+             *     lines carry only rate and classifier pairs of the invoice it corrects (422 `sale_invoice.credit_vat_mismatch`). A
+             *     company that is not a VAT payer (no `vatCode`) names no classifier and no rate but 0 (422
+             *     `sale_invoice.company_not_vat_payer`).
              */
             vatClassifier?: components["schemas"]["Invoicing.VatClassifier"];
             /** @description Revenue account; default the `sales.revenue` posting rule. */
@@ -7734,6 +7932,146 @@ export type components = {
             /** @description The PDF, base64. */
             contentBase64: string;
         };
+        /** @description One e-mail of a sales document: what was asked, and its outcome. */
+        "Sales.SaleInvoiceSend": {
+            /** @description Identifier of the send. */
+            id: components["schemas"]["Id"];
+            /** @description The document sent. */
+            invoiceId: components["schemas"]["Id"];
+            /** @description Recipients. */
+            to: components["schemas"]["Account.Email"][];
+            /** @description Copy recipients. */
+            cc: components["schemas"]["Account.Email"][];
+            /** @description Subject as sent. */
+            subject: string;
+            /** @description The text as asked (null: the default text). */
+            message: string | null;
+            /** @description Attachments. */
+            attach: components["schemas"]["Sales.SendAttachment"][];
+            /** @description `queued` until the worker sends it; `sent` once the SMTP server accepted it; `failed` after a permanent refusal or the last retry. */
+            status: components["schemas"]["Sales.SendStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made so far.
+             */
+            attempts: number;
+            /** @description The last SMTP error, if any (the server's reply). */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the SMTP server accepted the mail.
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the send failed for good.
+             */
+            failedAt: string | null;
+            /** @description When it was asked. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description `sale_invoice.send_failed`: a sales document's e-mail failed for good (a permanent SMTP refusal, or the last retry); `data` is the send. */
+        "Sales.SaleInvoiceSendFailedEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.send_failed`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.send_failed";
+            /** @description The send, `status: failed`, with `lastError`. */
+            data: components["schemas"]["Sales.SaleInvoiceSend"];
+        };
+        /**
+         * @description The fields the send list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Sales.SaleInvoiceSendFilterField": "id" | "invoiceId" | "status" | "createdAt";
+        /** @description A send by its id. */
+        "Sales.SaleInvoiceSendGetRequest": {
+            /** @description The send. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description The send list's request: the shared list request with its field names (it totals nothing). */
+        "Sales.SaleInvoiceSendListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page?: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize?: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Sales.SaleInvoiceSendSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir?: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Sales.SaleInvoiceSendFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /** @description An e-mail of an issued sales document to its buyer. */
+        "Sales.SaleInvoiceSendRequest": {
+            /** @description The issued sales invoice, credit note or debit note. */
+            id: components["schemas"]["Id"];
+            /** @description Recipients; default the partner's e-mail. */
+            to?: components["schemas"]["Account.Email"][];
+            /** @description Copy recipients. */
+            cc?: components["schemas"]["Account.Email"][];
+            /** @description Subject; default "PVM sąskaita faktūra <number> / Invoice <number>" (the document's title and number). */
+            subject?: string;
+            /** @description The mail's text above the company's signature; default a short note naming the document, total and due date. */
+            message?: string;
+            /** @description What to attach; default the PDF. */
+            attach?: components["schemas"]["Sales.SendAttachment"][];
+        };
+        /**
+         * @description The fields the send list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Sales.SaleInvoiceSendSortField": "status" | "createdAt";
+        /** @description `sale_invoice.sent`: the SMTP server accepted a sales document's e-mail (`sales/invoices/send`); `data` is the send. */
+        "Sales.SaleInvoiceSentEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.sent`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.sent";
+            /** @description The send, `status: sent`. */
+            data: components["schemas"]["Sales.SaleInvoiceSend"];
+        };
         /**
          * @description The fields the sales invoice list sorts by (`sort[].field`).
          * @enum {string}
@@ -7743,7 +8081,7 @@ export type components = {
          * @description State of a sales document.
          * @enum {string}
          */
-        "Sales.SaleInvoiceStatus": "draft" | "issued" | "partially_paid" | "paid" | "credited";
+        "Sales.SaleInvoiceStatus": "draft" | "issued" | "partially_paid" | "paid" | "credited" | "annulled";
         /**
          * @description The fields the sales invoice list totals (`totals`).
          * @enum {string}
@@ -7770,9 +8108,44 @@ export type components = {
             seriesPrefix?: components["schemas"]["Reference.SeriesPrefix"];
             /** @description Notes; `null` clears them. */
             notes?: string | null;
+            /** @description Triangular trade (422 `sale_invoice.triangular_invalid` as at create; not on a credit or debit note). */
+            triangular?: boolean;
             /** @description New lines (all of them). */
             lines?: components["schemas"]["Sales.SaleInvoiceLineInput"][];
         };
+        /** @description The document as a Peppol BIS Billing 3.0 e-invoice (UBL 2.1 `Invoice`, or `CreditNote` for a credit note). */
+        "Sales.SalePeppolXml": {
+            /** @description File name, e.g. `SF-12.xml`. */
+            fileName: string;
+            /**
+             * @description Always `application/xml`.
+             * @enum {string}
+             */
+            contentType: "application/xml";
+            /** @description The UTF-8 XML, base64. */
+            contentBase64: string;
+        };
+        /** @description Which issued document to export, and whether its PDF travels inside it. */
+        "Sales.SalePeppolXmlRequest": {
+            /** @description The issued sales invoice, credit note or debit note. */
+            id: components["schemas"]["Id"];
+            /**
+             * @description Embed the document's PDF (as `sales/invoices/pdf` renders it) as an attachment of the e-invoice
+             *     (`cac:AdditionalDocumentReference`, BT-125). Default false.
+             * @default false
+             */
+            attachPdf?: boolean;
+        };
+        /**
+         * @description What a send attaches: the PDF (`sales/invoices/pdf`) and the Peppol BIS 3.0 UBL (`sales/invoices/peppol-xml`).
+         * @enum {string}
+         */
+        "Sales.SendAttachment": "pdf" | "ubl";
+        /**
+         * @description Where a send is: queued for the worker, sent (the SMTP server accepted it), or failed for good.
+         * @enum {string}
+         */
+        "Sales.SendStatus": "queued" | "sent" | "failed";
         /**
          * @description Sort direction.
          * @enum {string}
@@ -7935,12 +8308,12 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Declarations.DeclarationSubmittedEvent"] | components["schemas"]["Webhooks.PingEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.SaleInvoiceAnnulledEvent"] | components["schemas"]["Sales.SaleInvoiceSentEvent"] | components["schemas"]["Sales.SaleInvoiceSendFailedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Declarations.DeclarationSubmittedEvent"] | components["schemas"]["Webhooks.PingEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
          */
-        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported" | "declaration.submitted";
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "sale_invoice.annulled" | "sale_invoice.sent" | "sale_invoice.send_failed" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported" | "declaration.submitted";
         /** @description An event type, or `*` for every event type (also those added later). */
         "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
         /**
@@ -8233,6 +8606,24 @@ export type components = {
             eventId: components["schemas"]["Id"];
             /** @description The subscription. */
             subscriptionId: components["schemas"]["Id"];
+        };
+        /** @description `sale_invoice.annulled`: an issued sales invoice that was never valid was annulled (its posting reversed). */
+        "Webhooks.SaleInvoiceAnnulledEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `sale_invoice.annulled`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "sale_invoice.annulled";
+            /** @description The invoice as annulled (`status: annulled`, `annulmentTransactionId` names the reversal). */
+            data: components["schemas"]["Sales.SaleInvoice"];
         };
         /** @description `sale_invoice.credited`: a sales credit note was issued against an invoice. */
         "Webhooks.SaleInvoiceCreditedEvent": {
@@ -17567,7 +17958,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`); `customs` is given on a document that is not an `import` invoice (`purchase_invoice.customs_not_applicable`); customs VAT is given without the customs declaration's number or date (`purchase_invoice.customs_incomplete`); the customs declaration's date is after the accounting date (`purchase_invoice.customs_date_invalid`); a customs amount is negative (`purchase_invoice.customs_amount_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18214,7 +18605,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`purchase_invoice.account_invalid`); `creditedInvoiceId` is not a registered invoice of the same partner, currency and VAT treatment (`purchase_invoice.credit_target_invalid`); `dueDate` is before `documentDate` (`purchase_invoice.due_before_document`); several line fields break their rules (`purchase_invoice.invalid_lines`); a line's catalog item is not active (`purchase_invoice.item_inactive`); a line's `itemCode` names no catalog item (`purchase_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`purchase_invoice.line_incomplete`); the partner is not a supplier (`purchase_invoice.partner_not_supplier`); `partnerCode` names no partner (`purchase_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`purchase_invoice.total_too_large`); a line carries VAT on a document whose VAT treatment has none (`purchase_invoice.vat_not_applicable`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line received into stock (with `warehouseCode`) also names `expenseAccountCode` (it posts to the `inventory.stock` account) (`purchase_invoice.warehouse_and_account`); a line's `warehouseCode` names no warehouse (`purchase_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`purchase_invoice.warehouse_without_product`); a line's VAT classifier is of a kind the document's VAT treatment does not carry (`purchase_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`purchase_invoice.credit_vat_mismatch`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`purchase_invoice.price_scale`); a line's `lotNumber` or `serials` are missing for, or do not fit, its item's tracking and quantity (`purchase_invoice.tracking_invalid`); a reverse-charge line's rate is not the company's standard rate on the tax point date, which it self-assesses (`purchase_invoice.reverse_charge_rate`); `supplyDate` is after the document date, or on a credit note differs from the credited invoice's tax point (`purchase_invoice.supply_date_invalid`); `accountingDate` is before the document date (`purchase_invoice.accounting_date_invalid`); `accountingDate` lies in a locked month: nothing is accounted for there (`period.locked`); `customs` is given on a document that is not an `import` invoice (`purchase_invoice.customs_not_applicable`); customs VAT is given without the customs declaration's number or date (`purchase_invoice.customs_incomplete`); the customs declaration's date is after the accounting date (`purchase_invoice.customs_date_invalid`); a customs amount is negative (`purchase_invoice.customs_amount_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18958,6 +19349,163 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sales_invoices_annul: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00dc88ed-395a-44f8-801d-1af59bc61fac"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                     *       "type": "invoice",
+                     *       "status": "annulled",
+                     *       "number": "SAU-101",
+                     *       "seriesPrefix": "SAU",
+                     *       "partnerCode": "PIRKEJAS",
+                     *       "partner": {
+                     *         "code": "PIRKEJAS",
+                     *         "name": "UAB „Šiaurės žuvėdra“",
+                     *         "address": {
+                     *           "city": "Kaunas",
+                     *           "line1": "Ąžuolų g. 7",
+                     *           "postalCode": "LT-44001",
+                     *           "countryCode": "LT"
+                     *         },
+                     *         "vatCode": "LT119511515",
+                     *         "countryCode": "LT",
+                     *         "isPrivatePerson": false,
+                     *         "registrationCode": "300000003"
+                     *       },
+                     *       "issueDate": "2026-03-16",
+                     *       "supplyDate": "2026-03-16",
+                     *       "dueDate": "2026-04-15",
+                     *       "currency": "EUR",
+                     *       "rate": {
+                     *         "rate": "1",
+                     *         "source": "base",
+                     *         "date": "2026-03-16"
+                     *       },
+                     *       "creditedInvoiceId": null,
+                     *       "triangular": false,
+                     *       "notes": "Apmokėti per 30 dienų. Ačiū!",
+                     *       "netTotal": "255.00",
+                     *       "vatTotal": "53.55",
+                     *       "grossTotal": "308.55",
+                     *       "grossTotalEur": "308.55",
+                     *       "vatBreakdown": [
+                     *         {
+                     *           "vatRatePercent": "21.00",
+                     *           "vatClassifier": "PVM1",
+                     *           "taxableAmount": "255.00",
+                     *           "vatAmount": "53.55"
+                     *         }
+                     *       ],
+                     *       "paidAmount": "0.00",
+                     *       "creditedAmount": "0.00",
+                     *       "outstanding": "0.00",
+                     *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
+                     *       "annulledAt": "2026-11-23T14:02:07.512Z",
+                     *       "annulmentTransactionId": "6c0b1f4e-2d7a-4f0e-9a51-3f8e2b7d9c14",
+                     *       "lines": [
+                     *         {
+                     *           "lineNo": 1,
+                     *           "itemCode": "KONS",
+                     *           "description": "Buhalterinė konsultacija",
+                     *           "quantity": "3",
+                     *           "unit": "val.",
+                     *           "unitPriceExclVat": "65",
+                     *           "discountPercent": "0.00",
+                     *           "vatRatePercent": "21.00",
+                     *           "vatClassifier": "PVM1",
+                     *           "revenueAccountCode": null,
+                     *           "netAmount": "195.00",
+                     *           "warehouseCode": null,
+                     *           "lotNumber": null,
+                     *           "serials": null,
+                     *           "returnToStock": false
+                     *         },
+                     *         {
+                     *           "lineNo": 2,
+                     *           "itemCode": null,
+                     *           "description": "Obliuota lenta 50×100",
+                     *           "quantity": "12.5",
+                     *           "unit": "m",
+                     *           "unitPriceExclVat": "4.8",
+                     *           "discountPercent": "0.00",
+                     *           "vatRatePercent": "21.00",
+                     *           "vatClassifier": "PVM1",
+                     *           "revenueAccountCode": null,
+                     *           "netAmount": "60.00",
+                     *           "warehouseCode": null,
+                     *           "lotNumber": null,
+                     *           "serials": null,
+                     *           "returnToStock": false
+                     *         }
+                     *       ],
+                     *       "issuedAt": "2026-11-23T12:13:51.381Z",
+                     *       "createdAt": "2026-11-23T12:13:51.196Z",
+                     *       "updatedAt": "2026-11-23T14:02:07.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Sales.SaleInvoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: no sales invoice has this `id` (`sale_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`); it is annulled already (`sale_invoice.already_annulled`); a payment is matched to it (`sale_invoice.annul_paid`); an issued credit or debit note corrects it (`sale_invoice.annul_credited`); it is a credit note (`sale_invoice.annul_credit_note`); it took goods out of stock (`sale_invoice.annul_stock_taken`); its issue date's month is locked (`period.locked`); its posting is reversed already (`journal.already_reversed`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReuse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sales_invoices_create: {
         parameters: {
             query?: never;
@@ -19035,6 +19583,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "triangular": false,
                      *       "notes": "Apmokėti per 30 dienų.",
                      *       "netTotal": "255.00",
                      *       "vatTotal": "53.55",
@@ -19052,6 +19601,8 @@ export interface operations {
                      *       "creditedAmount": "0.00",
                      *       "outstanding": "0.00",
                      *       "journalTransactionId": null,
+                     *       "annulledAt": null,
+                     *       "annulmentTransactionId": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -19103,7 +19654,7 @@ export interface operations {
             404: components["responses"]["SaleInvoiceNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); `dueDate` is before `issueDate` (`sale_invoice.due_before_issue`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); `supplyDate` is after the issue date, or on a credit note differs from the credited invoice's tax point (`sale_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a line's VAT classifier does not fit the buyer (PVM13 to a buyer without a VAT code of another EU state, PVM12 to a buyer in the EU, PVM15 to a Lithuanian buyer, PVM25 to a buyer without a Lithuanian VAT code) (`sale_invoice.classifier_buyer_mismatch`); the company is not a VAT payer and a line names a VAT rate or classifier (`sale_invoice.company_not_vat_payer`); `triangular` on a document that is not an intra-Community supply of goods (PVM13) to a buyer with a VAT code of another EU state (`sale_invoice.triangular_invalid`); the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); `dueDate` is before `issueDate` (`sale_invoice.due_before_issue`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); `supplyDate` is after the issue date, or on a credit note differs from the credited invoice's tax point (`sale_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19177,6 +19728,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "triangular": false,
                      *       "notes": null,
                      *       "netTotal": "65.00",
                      *       "vatTotal": "13.65",
@@ -19194,6 +19746,8 @@ export interface operations {
                      *       "creditedAmount": "0.00",
                      *       "outstanding": "0.00",
                      *       "journalTransactionId": null,
+                     *       "annulledAt": null,
+                     *       "annulmentTransactionId": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -19288,6 +19842,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "triangular": false,
                      *       "notes": "Apmokėti per 30 dienų. Ačiū!",
                      *       "netTotal": "255.00",
                      *       "vatTotal": "53.55",
@@ -19305,6 +19860,8 @@ export interface operations {
                      *       "creditedAmount": "0.00",
                      *       "outstanding": "0.00",
                      *       "journalTransactionId": null,
+                     *       "annulledAt": null,
+                     *       "annulmentTransactionId": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -19424,6 +19981,7 @@ export interface operations {
                      *         "date": "2026-03-16"
                      *       },
                      *       "creditedInvoiceId": null,
+                     *       "triangular": false,
                      *       "notes": "Apmokėti per 30 dienų. Ačiū!",
                      *       "netTotal": "255.00",
                      *       "vatTotal": "53.55",
@@ -19441,6 +19999,8 @@ export interface operations {
                      *       "creditedAmount": "0.00",
                      *       "outstanding": "308.55",
                      *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
+                     *       "annulledAt": null,
+                     *       "annulmentTransactionId": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -19508,7 +20068,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); there is no exchange rate for the currency on the date (nor an ECB rate in the 7 days before) (`fx.rate_missing`); a line names an unknown or non-postable account, or an unknown partner (`journal.lines_rejected`); the transaction's total exceeds the largest amount one transaction may carry (`journal.total_too_large`); debits do not equal credits (`journal.unbalanced`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); the credit note would credit more than the invoice's gross (`sale_invoice.credit_exceeds_gross`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the document totals 0.00 EUR (`sale_invoice.nothing_to_post`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); the posting rules cannot post the document (check ledger/posting-rules/list) (`sale_invoice.posting_rejected`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); there is not enough stock of a line's item in its warehouse on the date; `params` names the item, warehouse and available quantity (`inventory.insufficient_stock`); a serial number is not in stock in the warehouse on the date (`inventory.serial_not_in_stock`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); a stock movement or an item's balance in a warehouse would exceed what its column holds: values each within bounds add up beyond them (`inventory.value_too_large`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a line's VAT classifier does not fit the buyer (PVM13 to a buyer without a VAT code of another EU state, PVM12 to a buyer in the EU, PVM15 to a Lithuanian buyer, PVM25 to a buyer without a Lithuanian VAT code) (`sale_invoice.classifier_buyer_mismatch`); the company is not a VAT payer and a line names a VAT rate or classifier (`sale_invoice.company_not_vat_payer`); `triangular` on a document that is not an intra-Community supply of goods (PVM13) to a buyer with a VAT code of another EU state (`sale_invoice.triangular_invalid`); the currency is not an ISO 4217 code (`currency.unknown`); there is no exchange rate for the currency on the date (nor an ECB rate in the 7 days before) (`fx.rate_missing`); a line names an unknown or non-postable account, or an unknown partner (`journal.lines_rejected`); the transaction's total exceeds the largest amount one transaction may carry (`journal.total_too_large`); debits do not equal credits (`journal.unbalanced`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); the credit note would credit more than the invoice's gross (`sale_invoice.credit_exceeds_gross`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the document totals 0.00 EUR (`sale_invoice.nothing_to_post`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); the posting rules cannot post the document (check ledger/posting-rules/list) (`sale_invoice.posting_rejected`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); there is not enough stock of a line's item in its warehouse on the date; `params` names the item, warehouse and available quantity (`inventory.insufficient_stock`); a serial number is not in stock in the warehouse on the date (`inventory.serial_not_in_stock`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); a stock movement or an item's balance in a warehouse would exceed what its column holds: values each within bounds add up beyond them (`inventory.value_too_large`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19601,6 +20161,7 @@ export interface operations {
                      *             "date": "2026-03-16"
                      *           },
                      *           "creditedInvoiceId": null,
+                     *           "triangular": false,
                      *           "notes": "Apmokėti per 30 dienų. Ačiū!",
                      *           "netTotal": "255.00",
                      *           "vatTotal": "53.55",
@@ -19618,6 +20179,8 @@ export interface operations {
                      *           "creditedAmount": "0.00",
                      *           "outstanding": "308.55",
                      *           "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
+                     *           "annulledAt": null,
+                     *           "annulmentTransactionId": null,
                      *           "lines": [
                      *             {
                      *               "lineNo": 1,
@@ -19750,6 +20313,234 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sales_invoices_peppol_xml: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SalePeppolXmlRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SalePeppolXml"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: no sales invoice has this `id` (`sale_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The seller or the buyer has no electronic address Peppol knows (`peppol.endpoint_unknown`, naming the party). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sales_invoices_send: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SaleInvoiceSendRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoiceSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: no sales invoice has this `id` (`sale_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description No recipient: no `to` and the partner has no e-mail (`sale_invoice.recipient_missing`); `attach` asks for the UBL and a party has no electronic address Peppol knows (`peppol.endpoint_unknown`); the server has no SMTP server configured (`mail.not_configured`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sales_invoices_sends_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SaleInvoiceSendGetRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sales.SaleInvoiceSend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: no send has this `id` (`sale_invoice_send.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sales_invoices_sends_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Sales.SaleInvoiceSendListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Sales.SaleInvoiceSend"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sales_invoices_update: {
         parameters: {
             query?: never;
@@ -19812,6 +20603,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "triangular": false,
                      *       "notes": "Apmokėti per 30 dienų. Ačiū!",
                      *       "netTotal": "255.00",
                      *       "vatTotal": "53.55",
@@ -19829,6 +20621,8 @@ export interface operations {
                      *       "creditedAmount": "0.00",
                      *       "outstanding": "0.00",
                      *       "journalTransactionId": null,
+                     *       "annulledAt": null,
+                     *       "annulmentTransactionId": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -19880,7 +20674,7 @@ export interface operations {
             404: components["responses"]["SaleInvoiceNotFound"];
             409: components["responses"]["SaleInvoiceNotDraft"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); `dueDate` is before `issueDate` (`sale_invoice.due_before_issue`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); `supplyDate` is after the issue date, or on a credit note differs from the credited invoice's tax point (`sale_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a line's VAT classifier does not fit the buyer (PVM13 to a buyer without a VAT code of another EU state, PVM12 to a buyer in the EU, PVM15 to a Lithuanian buyer, PVM25 to a buyer without a Lithuanian VAT code) (`sale_invoice.classifier_buyer_mismatch`); the company is not a VAT payer and a line names a VAT rate or classifier (`sale_invoice.company_not_vat_payer`); `triangular` on a document that is not an intra-Community supply of goods (PVM13) to a buyer with a VAT code of another EU state (`sale_invoice.triangular_invalid`); the currency is not an ISO 4217 code (`currency.unknown`); a line's account is unknown or of the wrong type (`sale_invoice.account_invalid`); `creditedInvoiceId` is not an issued invoice of the same partner and currency (`sale_invoice.credit_target_invalid`); `dueDate` is before `issueDate` (`sale_invoice.due_before_issue`); several line fields break their rules (`sale_invoice.invalid_lines`); a line's catalog item is not active (`sale_invoice.item_inactive`); a line's `itemCode` names no catalog item (`sale_invoice.item_unknown`); a line has no description, price or VAT rate and no item to take them from (`sale_invoice.line_incomplete`); the partner is not a customer (`sale_invoice.partner_not_customer`); `partnerCode` names no partner (`sale_invoice.partner_unknown`); an amount of the document exceeds the largest one document may carry (`sale_invoice.total_too_large`); the VAT classifier is not valid on the document's date (`vat_classifier.not_valid_on_date`); the VAT rate is not the classifier's rate on that date (`vat_classifier.rate_mismatch`); the rate is shared by several classifiers, so one must be named (`vat_classifier.required`); the VAT classifier does not exist (`vat_classifier.unknown`); the VAT rate is not valid on the document's date (`vat_rate.not_valid_on_date`); a line's `warehouseCode` names no warehouse (`sale_invoice.warehouse_unknown`); a line names a warehouse but its item is not a product (only goods move stock) (`sale_invoice.warehouse_without_product`); a line's VAT classifier is of a kind a sale does not carry (a buyer's reverse-charge code) (`sale_invoice.vat_classifier_not_applicable`); a credit note's line carries a VAT rate and classifier pair the credited invoice does not (`sale_invoice.credit_vat_mismatch`); `seriesPrefix` numbers the company's documents of the other type (invoices vs credit notes) (`sale_invoice.prefix_in_use`); a line takes its item's price, which has more than 4 decimals: state `unitPriceExclVat` (`sale_invoice.price_scale`); a line's `lotNumber` or `serials` do not fit its item's tracking or quantity (`sale_invoice.tracking_invalid`); `returnToStock` on an invoice, or for goods the credited invoice did not take out of stock (`sale_invoice.return_invalid`); `returnToStock` would bring back more than the credited invoice took out of stock, less what earlier credit notes brought back (`sale_invoice.return_exceeds_sold`); `supplyDate` is after the issue date, or on a credit note differs from the credited invoice's tax point (`sale_invoice.supply_date_invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
