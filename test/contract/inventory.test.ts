@@ -2,10 +2,13 @@
 // account), FIFO across layers and its rounding, transfers, write-offs, stock takes (also back-dated ones), lots and
 // serials, not enough stock (also when a balance disagrees with its layers), locked months, the database's own
 // invariants, levels as of a date, the movements list, two concurrent issues of the last unit, tenancy and scopes.
-// Journal entries and stored rows are read back from the database.
+// Journal entries and stored rows are read back from the database. Every call goes through the SDK; a body the contract
+// forbids only through invalid().
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { expectApiError, expectError } from "../support/expect.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
+import { keyWith } from "../support/keys.js";
+import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { accountBalance, journalLines, layerRows, layersValue, stockSnapshot, stockWorld, type StockWorld } from "../support/inventory.js";
 import { waitForLockWaiters } from "../support/db-waits.js";
@@ -16,16 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const WH = "/v1/inventory/warehouses";
-const RECEIVE = "/v1/inventory/stock/receive";
-const TRANSFER = "/v1/inventory/stock/transfer";
-const WRITE_OFF = "/v1/inventory/stock/write-off";
-const TAKE = "/v1/inventory/stock/take";
-const LEVELS = "/v1/inventory/stock/levels";
-const MOVEMENTS = "/v1/inventory/stock/movements/list";
+type ReceiveBody = RequestBody<"inventory_stock_receive">;
 
-const receive = (w: StockWorld, lines: unknown[], over: Record<string, unknown> = {}) =>
-  w.ok(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
+const receive = (w: StockWorld, lines: ReceiveBody["lines"], over: Partial<ReceiveBody> = {}) =>
+  w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", lines, ...over });
 const stockRows = async (w: StockWorld) => ({
   operations: await h.db("stock_operations").where({ company_id: w.companyId }),
   movements: await h.db("stock_movements").where({ company_id: w.companyId }),
@@ -36,15 +33,15 @@ const stockRows = async (w: StockWorld) => ({
 describe("warehouses", () => {
   test("the first warehouse is the default; another becomes it by update; the default cannot be unset; codes are unique", async () => {
     const w = await stockWorld(h, { warehouses: false });
-    const first = await w.ok(`${WH}/create`, { code: "CENTR", name: "Centrinis" });
-    const second = await w.ok(`${WH}/create`, { code: "FILIAL", name: "Filialas" });
+    const first = await w.api.inventory.warehouses.create({ code: "CENTR", name: "Centrinis" });
+    const second = await w.api.inventory.warehouses.create({ code: "FILIAL", name: "Filialas" });
     expect([first.isDefault, second.isDefault]).toEqual([true, false]);
-    expectError(await w.call(`${WH}/create`, { code: "CENTR", name: "Kitas" }), 409, "conflict", "warehouse.code_taken");
-    expectError(await w.call(`${WH}/update`, { id: first.id, isDefault: false }), 422, "unprocessable", "warehouse.default_required");
-    const moved = await w.ok(`${WH}/update`, { id: second.id, isDefault: true, name: "Filialas Kaune" });
+    await expectApiError(w.api.inventory.warehouses.create({ code: "CENTR", name: "Kitas" }), 409, "conflict", "warehouse.code_taken");
+    await expectApiError(w.api.inventory.warehouses.update({ id: first.id, isDefault: false }), 422, "unprocessable", "warehouse.default_required");
+    const moved = await w.api.inventory.warehouses.update({ id: second.id, isDefault: true, name: "Filialas Kaune" });
     expect(moved).toMatchObject({ code: "FILIAL", name: "Filialas Kaune", isDefault: true });
-    expectError(await w.call(`${WH}/update`, { id: second.id, code: "CENTR" }), 409, "conflict", "warehouse.code_taken");
-    const third = await w.ok(`${WH}/create`, { code: "TRECIAS", name: "Trečias", isDefault: true });
+    await expectApiError(w.api.inventory.warehouses.update({ id: second.id, code: "CENTR" }), 409, "conflict", "warehouse.code_taken");
+    const third = await w.api.inventory.warehouses.create({ code: "TRECIAS", name: "Trečias", isDefault: true });
     expect(third.isDefault).toBe(true);
     const rows = await h.db("warehouses").where({ company_id: w.companyId }).orderBy("code");
     expect(rows.map((r) => [r.code, r.is_default])).toEqual([
@@ -52,10 +49,10 @@ describe("warehouses", () => {
       ["FILIAL", false],
       ["TRECIAS", true],
     ]);
-    expect((await w.ok(`${WH}/get`, { code: "FILIAL" })).id).toBe(second.id);
-    expect((await w.ok(`${WH}/get`, { id: first.id })).code).toBe("CENTR");
-    expectError(await w.call(`${WH}/get`, { code: "NERA" }), 404, "not_found", "warehouse.not_found");
-    const list = await w.ok(`${WH}/list`, { filter: [{ field: "isDefault", op: "eq", value: false }] });
+    expect((await w.api.inventory.warehouses.get({ code: "FILIAL" })).id).toBe(second.id);
+    expect((await w.api.inventory.warehouses.get({ id: first.id })).code).toBe("CENTR");
+    await expectApiError(w.api.inventory.warehouses.get({ code: "NERA" }), 404, "not_found", "warehouse.not_found");
+    const list = await w.api.inventory.warehouses.list({ filter: [{ field: "isDefault", op: "eq", value: false }] });
     expect(list.rows.map((r: { code: string }) => r.code)).toEqual(["CENTR", "FILIAL"]);
   });
 
@@ -113,8 +110,9 @@ describe("warehouses", () => {
 
   test("two first warehouses created at once: exactly one is the default", async () => {
     const w = await stockWorld(h, { warehouses: false });
-    const results = await Promise.all(["A", "B", "C"].map((code) => w.call(`${WH}/create`, { code, name: code })));
+    const results = await Promise.all(["A", "B", "C"].map((code) => settle(w.api.inventory.warehouses.create({ code, name: code }))));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(results.filter((r) => r.data?.isDefault).length).toBe(1);
     const defaults = await h.db("warehouses").where({ company_id: w.companyId, is_default: true });
     expect(defaults).toHaveLength(1);
   });
@@ -309,9 +307,13 @@ describe("receive", () => {
   ];
   test.each(refused)("refuses $name ($status $key), storing nothing", async ({ body, status, key, field }) => {
     const w = await stockWorld(h);
-    const res = await w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", ...body });
-    expectError(res, status, status === 400 ? "validation" : "unprocessable", key);
-    expect(Object.keys(res.body.error.fieldErrors)).toContain(field);
+    const error = await expectApiError(
+      w.api.inventory.stock.receive(invalid({ warehouseCode: "CENTR", date: "2026-03-01", counterAccountCode: "4430", ...body })),
+      status,
+      status === 400 ? "validation" : "unprocessable",
+      key,
+    );
+    expect(Object.keys(error.fieldErrors ?? {})).toContain(field);
     expect(await stockRows(w)).toEqual({ operations: [], movements: [], layers: [], journal: [] });
   });
 
@@ -341,8 +343,12 @@ describe("receive", () => {
     const w = await stockWorld(h);
     await receive(w, [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }]);
     const before = await stockRows(w);
-    expectError(
-      await w.call(RECEIVE, { warehouseCode: "FILIAL", date: "2026-03-02", lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }] }),
+    await expectApiError(
+      w.api.inventory.stock.receive({
+        warehouseCode: "FILIAL",
+        date: "2026-03-02",
+        lines: [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["S1"] }],
+      }),
       409,
       "conflict",
       "inventory.serial_in_stock",
@@ -357,7 +363,7 @@ describe("FIFO", () => {
     await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "5" }], { date: "2026-03-05" });
     await receive(w, [{ itemCode: "PREKE", quantity: "3", unitCost: "0.333333" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "7.5" }], { date: "2026-03-05" });
-    const op = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "4.5" }] });
+    const op = await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "4.5" }] });
     expect(op.movements[0]).toMatchObject({ direction: "out", quantity: "-4.5", value: "-8.50" });
     expect(op.movements[0].layers.map((p: any) => [p.quantity, p.unitCost, p.value])).toEqual([
       ["3", "0.333333", "1.00"],
@@ -398,7 +404,7 @@ describe("FIFO", () => {
     const receipt = await receive(w, [{ itemCode: "PREKE", quantity, unitCost }]);
     const got: string[] = [];
     for (const take of takes) {
-      const op = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: take }] });
+      const op = await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: take }] });
       got.push(op.movements[0].layers[0].value);
     }
     expect(got).toEqual(values);
@@ -413,10 +419,14 @@ describe("FIFO", () => {
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "2" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "5", unitCost: "3" }], { date: "2026-03-20" });
     const before = await stockRows(w);
-    const res = await w.call(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "2" }] });
-    expectError(res, 422, "unprocessable", "inventory.insufficient_stock");
-    expect(res.body.error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", available: "1", requested: "2" });
-    expect(res.body.error.fieldErrors).toEqual({ "lines[0].quantity": ["only 1 of item PREKE in stock in warehouse CENTR on 2026-03-10"] });
+    const error = await expectApiError(
+      w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: "2" }] }),
+      422,
+      "unprocessable",
+      "inventory.insufficient_stock",
+    );
+    expect(error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", available: "1", requested: "2" });
+    expect(error.fieldErrors).toEqual({ "lines[0].quantity": ["only 1 of item PREKE in stock in warehouse CENTR on 2026-03-10"] });
     expect(await stockRows(w)).toEqual(before);
   });
 });
@@ -429,7 +439,7 @@ describe("transfer", () => {
       { itemCode: "PIENAS", quantity: "4", unitCost: "1.25", lotNumber: "L1", expiryDate: "2026-04-01" },
       { itemCode: "TELEF", quantity: "2", unitCost: "50", serials: ["S1", "S2"] },
     ]);
-    const op = await w.ok(TRANSFER, {
+    const op = await w.api.inventory.stock.transfer({
       fromWarehouseCode: "CENTR",
       toWarehouseCode: "FILIAL",
       date: "2026-03-02",
@@ -489,8 +499,8 @@ describe("transfer", () => {
       { itemCode: "TELEF", quantity: "1", unitCost: "50", serials: ["S1"] },
     ]);
     const before = await stockRows(w);
-    expectError(
-      await w.call(TRANSFER, {
+    await expectApiError(
+      w.api.inventory.stock.transfer({
         fromWarehouseCode: "CENTR",
         toWarehouseCode: "FILIAL",
         date: "2026-03-02",
@@ -512,19 +522,27 @@ describe("lots and serials", () => {
     await receive(w, [{ itemCode: "PIENAS", quantity: "2", unitCost: "2", lotNumber: "B" }], { date: "2026-03-02" });
     await receive(w, [{ itemCode: "PIENAS", quantity: "2", unitCost: "3", lotNumber: "A" }], { date: "2026-03-03" });
     await receive(w, [{ itemCode: "TELEF", quantity: "3", unitCost: "10", serials: ["T1", "T2", "T3"] }], { date: "2026-03-01" });
-    const byLot = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", quantity: "3", lotNumber: "A" }] });
+    const byLot = await w.api.inventory.stock.writeOff({
+      warehouseCode: "CENTR",
+      date: "2026-03-05",
+      lines: [{ itemCode: "PIENAS", quantity: "3", lotNumber: "A" }],
+    });
     expect(byLot.movements[0].layers.map((p: any) => [p.lotNumber, p.quantity, p.value])).toEqual([
       ["A", "2", "2.00"],
       ["A", "1", "3.00"],
     ]);
-    const anyLot = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", quantity: "2.5" }] });
+    const anyLot = await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PIENAS", quantity: "2.5" }] });
     expect(anyLot.movements[0].layers.map((p: any) => [p.lotNumber, p.quantity, p.value])).toEqual([
       ["B", "2", "4.00"],
       ["A", "0.5", "1.50"],
     ]);
-    const serial = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "TELEF", quantity: "2", serials: ["T3", "T1"] }] });
+    const serial = await w.api.inventory.stock.writeOff({
+      warehouseCode: "CENTR",
+      date: "2026-03-05",
+      lines: [{ itemCode: "TELEF", quantity: "2", serials: ["T3", "T1"] }],
+    });
     expect(serial.movements[0].layers.map((p: any) => p.serialNumber).sort()).toEqual(["T1", "T3"]);
-    const fifo = await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "TELEF", quantity: "1" }] });
+    const fifo = await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "TELEF", quantity: "1" }] });
     expect(fifo.movements[0].layers.map((p: any) => p.serialNumber)).toEqual(["T2"]);
     // A serial that left stock may be received again (a return).
     await receive(w, [{ itemCode: "TELEF", quantity: "1", unitCost: "10", serials: ["T1"] }], { date: "2026-03-06" });
@@ -539,7 +557,7 @@ describe("stock take", () => {
       { itemCode: "PIENAS", quantity: "4", unitCost: "1.25", lotNumber: "L1" },
     ]);
     await receive(w, [{ itemCode: "PREKE", quantity: "5", unitCost: "3" }], { date: "2026-03-20" });
-    const take = await w.ok(TAKE, {
+    const take = await w.api.inventory.stock.take({
       warehouseCode: "CENTR",
       date: "2026-03-15",
       lines: [
@@ -563,13 +581,13 @@ describe("stock take", () => {
       ["5401", "0.00", "0.63"],
     ]);
     expect(await accountBalance(h, w.companyId, "2040")).toBe(await layersValue(h, w.companyId));
-    const nothing = await w.ok(TAKE, { warehouseCode: "CENTR", date: "2026-03-15", lines: [{ itemCode: "PREKE", countedQuantity: "7" }] });
+    const nothing = await w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-15", lines: [{ itemCode: "PREKE", countedQuantity: "7" }] });
     expect([nothing.movements, nothing.journalTransactionId, nothing.counts[0].difference]).toEqual([[], null, "0"]);
   });
 
   test("a surplus of an item never received takes its purchase price, else needs unitCost; serial items are not counted", async () => {
     const w = await stockWorld(h);
-    const take = await w.ok(TAKE, {
+    const take = await w.api.inventory.stock.take({
       warehouseCode: "FILIAL",
       date: "2026-03-15",
       surplusAccountCode: "6000",
@@ -579,17 +597,21 @@ describe("stock take", () => {
       ["2040", "8.00", "0.00"],
       ["6000", "0.00", "8.00"],
     ]);
-    const noCost = await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "PIENAS", lotNumber: "X", countedQuantity: "1" }] });
-    expectError(noCost, 422, "unprocessable", "inventory.surplus_cost_unknown");
-    expect(Object.keys(noCost.body.error.fieldErrors)).toEqual(["lines[0].unitCost"]);
-    expectError(
-      await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "TELEF", countedQuantity: "1" }] }),
+    const noCost = await expectApiError(
+      w.api.inventory.stock.take({ warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "PIENAS", lotNumber: "X", countedQuantity: "1" }] }),
+      422,
+      "unprocessable",
+      "inventory.surplus_cost_unknown",
+    );
+    expect(Object.keys(noCost.fieldErrors ?? {})).toEqual(["lines[0].unitCost"]);
+    await expectApiError(
+      w.api.inventory.stock.take({ warehouseCode: "FILIAL", date: "2026-03-15", lines: [{ itemCode: "TELEF", countedQuantity: "1" }] }),
       422,
       "unprocessable",
       "inventory.count_serial",
     );
-    expectError(
-      await w.call(TAKE, {
+    await expectApiError(
+      w.api.inventory.stock.take({
         warehouseCode: "FILIAL",
         date: "2026-03-15",
         lines: [
@@ -601,8 +623,13 @@ describe("stock take", () => {
       "unprocessable",
       "inventory.count_repeated",
     );
-    expectError(
-      await w.call(TAKE, { warehouseCode: "FILIAL", date: "2026-03-15", surplusAccountCode: "2040", lines: [{ itemCode: "PREKE", countedQuantity: "1" }] }),
+    await expectApiError(
+      w.api.inventory.stock.take({
+        warehouseCode: "FILIAL",
+        date: "2026-03-15",
+        surplusAccountCode: "2040",
+        lines: [{ itemCode: "PREKE", countedQuantity: "1" }],
+      }),
       422,
       "unprocessable",
       "inventory.account_invalid",
@@ -910,9 +937,14 @@ describe("levels and movements", () => {
     const w = await stockWorld(h);
     await receive(w, [{ itemCode: "PREKE", quantity: "3", unitCost: "0.333333" }], { date: "2026-03-01" });
     await receive(w, [{ itemCode: "PREKE", quantity: "2", unitCost: "5" }], { date: "2026-03-10" });
-    await w.ok(TRANSFER, { fromWarehouseCode: "CENTR", toWarehouseCode: "FILIAL", date: "2026-03-11", lines: [{ itemCode: "PREKE", quantity: "4" }] });
-    await w.ok(WRITE_OFF, { warehouseCode: "FILIAL", date: "2026-03-12", lines: [{ itemCode: "PREKE", quantity: "4" }] });
-    const level = (asOf: string, extra: Record<string, unknown> = {}) => w.ok(LEVELS, { asOf, totals: ["quantity", "value"], ...extra });
+    await w.api.inventory.stock.transfer({
+      fromWarehouseCode: "CENTR",
+      toWarehouseCode: "FILIAL",
+      date: "2026-03-11",
+      lines: [{ itemCode: "PREKE", quantity: "4" }],
+    });
+    await w.api.inventory.stock.writeOff({ warehouseCode: "FILIAL", date: "2026-03-12", lines: [{ itemCode: "PREKE", quantity: "4" }] });
+    const level = (asOf: string, extra: Record<string, unknown> = {}) => w.api.inventory.stock.levels({ asOf, totals: ["quantity", "value"], ...extra });
     const cases: [string, Record<string, unknown>, unknown[], Record<string, string>][] = [
       ["2026-02-28", {}, [], { quantity: "0", value: "0.00" }],
       ["2026-03-01", {}, [["PREKE", "CENTR", "3", "1.00", "0.333333"]], { quantity: "3", value: "1.00" }],
@@ -949,7 +981,7 @@ describe("levels and movements", () => {
     }
     expect((await level("2026-12-31")).rows.map((r: any) => [r.itemCode, r.itemName, r.quantity])).toEqual([["PREKE", "Prekė", "1"]]);
 
-    const movements = await w.ok(MOVEMENTS, { totals: ["quantity", "value"], sort: [{ field: "date", dir: "asc" }] });
+    const movements = await w.api.inventory.stock.movements.list({ totals: ["quantity", "value"], sort: [{ field: "date", dir: "asc" }] });
     expect(movements.rows.map((m: any) => [m.date, m.kind, m.warehouseCode, m.quantity, m.value])).toEqual([
       ["2026-03-01", "receipt", "CENTR", "3", "1.00"],
       ["2026-03-10", "receipt", "CENTR", "2", "10.00"],
@@ -958,7 +990,7 @@ describe("levels and movements", () => {
       ["2026-03-12", "write_off", "FILIAL", "-4", "-6.00"],
     ]);
     expect(movements.totals).toEqual({ quantity: "1", value: "5.00" });
-    const out = await w.ok(MOVEMENTS, {
+    const out = await w.api.inventory.stock.movements.list({
       filter: [
         { field: "direction", op: "eq", value: "out" },
         { field: "warehouseCode", op: "eq", value: "FILIAL" },
@@ -974,12 +1006,15 @@ describe("levels and movements", () => {
       ],
     ]);
     // A field a list does not take is refused by the contract's enums (issue 14), naming the element.
-    const badFilter = await w.call(MOVEMENTS, { filter: [{ field: "nera", op: "eq", value: "x" }] });
-    expectError(badFilter, 400, "validation", "request.invalid");
-    expect(Object.keys(badFilter.body.error.fieldErrors)).toContain("filter[0].field");
-    const badSort = await w.call(LEVELS, { sort: [{ field: "averageUnitCost" }] });
-    expectError(badSort, 400, "validation", "request.invalid");
-    expect(Object.keys(badSort.body.error.fieldErrors)).toContain("sort[0].field");
+    const badFilter = await expectApiError(
+      w.api.inventory.stock.movements.list(invalid({ filter: [{ field: "nera", op: "eq", value: "x" }] })),
+      400,
+      "validation",
+      "request.invalid",
+    );
+    expect(Object.keys(badFilter.fieldErrors ?? {})).toContain("filter[0].field");
+    const badSort = await expectApiError(w.api.inventory.stock.levels(invalid({ sort: [{ field: "averageUnitCost" }] })), 400, "validation", "request.invalid");
+    expect(Object.keys(badSort.fieldErrors ?? {})).toContain("sort[0].field");
   });
 
   test("levels without asOf: at the end of today in Vilnius (the database's date), not counting tomorrow's receipt", async () => {
@@ -1003,12 +1038,12 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
   // invoice, a books import — is 422 inventory.value_too_large naming the line, and nothing is stored.
   const M = "999999999999999.99";
   const Q = "999999999999.9999";
-  const tooLarge = (res: Awaited<ReturnType<StockWorld["call"]>>) => expectError(res, 422, "unprocessable", "inventory.value_too_large");
+  const tooLarge = (call: Promise<unknown>) => expectApiError(call, 422, "unprocessable", "inventory.value_too_large");
 
   const beyond: {
     name: string;
     before: (w: StockWorld) => Promise<unknown>;
-    send: (w: StockWorld) => Promise<Awaited<ReturnType<StockWorld["call"]>>>;
+    send: (w: StockWorld) => Promise<unknown>;
     field: string;
     warehouse?: string;
     quantity: string;
@@ -1017,7 +1052,7 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     {
       name: "a receipt onto the largest quantity (the issue's 999,999,999,999.9999 units, twice)",
       before: (w) => receive(w, [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }]),
-      send: (w) => w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }] }),
+      send: (w) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }] }),
       field: "lines[0].quantity",
       quantity: "1999999999999.9998",
       value: "0.00",
@@ -1026,7 +1061,7 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
       name: "two lines of one receipt adding up beyond the largest quantity (the last of them is named)",
       before: async () => undefined,
       send: (w) =>
-        w.call(RECEIVE, {
+        w.api.inventory.stock.receive({
           warehouseCode: "CENTR",
           date: "2026-03-02",
           lines: [
@@ -1043,7 +1078,7 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
       name: "a receipt of one cent onto the largest value",
       before: (w) => receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]),
       send: (w) =>
-        w.call(RECEIVE, {
+        w.api.inventory.stock.receive({
           warehouseCode: "CENTR",
           date: "2026-03-02",
           counterAccountCode: "4430",
@@ -1060,7 +1095,12 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
         await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }], { warehouseCode: "FILIAL" });
       },
       send: (w) =>
-        w.call(TRANSFER, { fromWarehouseCode: "FILIAL", toWarehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
+        w.api.inventory.stock.transfer({
+          fromWarehouseCode: "FILIAL",
+          toWarehouseCode: "CENTR",
+          date: "2026-03-02",
+          lines: [{ itemCode: "PREKE", quantity: "1" }],
+        }),
       field: "lines[0].quantity",
       quantity: "2",
       value: "1000000000000000.99",
@@ -1068,7 +1108,8 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     {
       name: "a count's surplus onto the largest value",
       before: (w) => receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]),
-      send: (w) => w.call(TAKE, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "2", unitCost: "1" }] }),
+      send: (w) =>
+        w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "2", unitCost: "1" }] }),
       field: "lines[0].countedQuantity",
       quantity: "2",
       value: "1000000000000000.99",
@@ -1077,9 +1118,9 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
       name: "a receipt dated before a write-off: today's level fits, the level of the days between would not",
       before: async (w) => {
         await receive(w, [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }]);
-        await w.ok(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: Q }] });
+        await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-10", lines: [{ itemCode: "PREKE", quantity: Q }] });
       },
-      send: (w) => w.call(RECEIVE, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }] }),
+      send: (w) => w.api.inventory.stock.receive({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", quantity: Q, unitCost: "0" }] }),
       field: "lines[0].quantity",
       quantity: "1999999999999.9998",
       value: "0.00",
@@ -1097,7 +1138,7 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
           documentDate: "2026-03-02",
           lines: [{ itemCode: "PREKE", quantity: "1", unitPriceExclVat: "4", warehouseCode: "CENTR" }],
         });
-        return w.call("/v1/purchases/invoices/register", { id: draft.id });
+        return w.api.purchases.invoices.register({ id: draft.id });
       },
       field: "lines[0].quantity",
       quantity: "1000000000000.9999",
@@ -1109,10 +1150,9 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     await before(w);
     const snapshot = await stockSnapshot(h, w.companyId);
     const levels = await w.api.inventory.stock.levels({ asOf: "2026-03-07" });
-    const res = await send(w);
-    tooLarge(res);
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual([field]);
-    expect(res.body.error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", quantity, value, maxQuantity: Q, maxValue: M });
+    const error = await tooLarge(send(w));
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
+    expect(error.params).toEqual({ itemCode: "PREKE", warehouseCode: "CENTR", quantity, value, maxQuantity: Q, maxValue: M });
     expect(await stockSnapshot(h, w.companyId)).toEqual(snapshot);
     expect(await w.api.inventory.stock.levels({ asOf: "2026-03-07" })).toEqual(levels);
   });
@@ -1144,21 +1184,18 @@ describe("figures that add up beyond the columns: 422, nothing stored", () => {
     const w = await stockWorld(h);
     await receive(w, [{ itemCode: "PREKE", quantity: "1", unitCost: M }]);
     const before = await stockSnapshot(h, w.companyId);
-    tooLarge(
-      await w.call("/v1/migration/books/import", {
+    await tooLarge(
+      w.api.migration.books.import({
         cutoverDate: "2026-07-01",
         stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "CENTR" }],
       }),
     );
     expect(await stockSnapshot(h, w.companyId)).toEqual(before);
-    expect(
-      (
-        await w.call("/v1/migration/books/import", {
-          cutoverDate: "2026-07-01",
-          stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "FILIAL" }],
-        })
-      ).status,
-    ).toBe(200);
+    await w.api.migration.books.import({
+      cutoverDate: "2026-07-01",
+      stock: [{ itemCode: "PREKE", quantity: "1", unitCost: "0.01", warehouseCode: "FILIAL" }],
+    });
+    expect(await layerRows(h, w.companyId)).toContainEqual(["PREKE", "FILIAL", "1", "1", "0.01", "0.01", "0.01", null, null]);
   });
 });
 
@@ -1169,11 +1206,13 @@ describe("concurrency", () => {
     // Hold the layer so that both requests are surely in flight together, waiting on it; then let go.
     const blocker = new pg.Client({ connectionString: h.connectionString });
     await blocker.connect();
-    let requests: ReturnType<StockWorld["call"]>[];
+    let requests: ReturnType<typeof settle<unknown>>[];
     try {
       await blocker.query("begin");
       await blocker.query("select 1 from stock_layers where company_id = $1 for update", [w.companyId]);
-      requests = [1, 2].map(() => w.call(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }));
+      requests = [1, 2].map(() =>
+        settle<unknown>(w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] })),
+      );
       // The first waits on the blocker's transaction, the second on the row's tuple lock behind it.
       await waitForLockWaiters(h.db, { count: 2, excludePid: (blocker as any).processID, what: "the two write-offs waiting on the layer" });
     } finally {
@@ -1182,8 +1221,8 @@ describe("concurrency", () => {
     }
     const results = await Promise.all(requests);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
-    expectError(results.find((r) => r.status === 422)!, 422, "unprocessable", "inventory.insufficient_stock");
-    expect(results.find((r) => r.status === 422)!.body.error.params.available).toBe("0");
+    const refused = results.find((r) => r.status === 422)?.error;
+    expect([refused?.code, refused?.key, refused?.params?.available]).toEqual(["unprocessable", "inventory.insufficient_stock", "0"]);
     expect(await layerRows(h, w.companyId)).toEqual([["PREKE", "CENTR", "1", "0", "2", "2.00", "0.00", null, null]]);
     expect(await h.db("stock_consumptions").where({ company_id: w.companyId })).toHaveLength(1);
     expect(await accountBalance(h, w.companyId, "2040")).toBe("0.00");
@@ -1193,12 +1232,13 @@ describe("concurrency", () => {
 describe("concurrent counts", () => {
   test("two counts of an item with no stock sent at once: the first brings the surplus in, the second finds it there", async () => {
     const w = await stockWorld(h);
-    const count = () => w.call(TAKE, { warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "5", unitCost: "2" }] });
+    const count = () =>
+      settle(w.api.inventory.stock.take({ warehouseCode: "CENTR", date: "2026-03-05", lines: [{ itemCode: "PREKE", countedQuantity: "5", unitCost: "2" }] }));
     const warehouse = await h.db("warehouses").where({ company_id: w.companyId, code: "CENTR" }).first("id");
     // Hold the item's count lock, so that both counts are surely in flight together before either reads the stock.
     const blocker = new pg.Client({ connectionString: h.connectionString });
     await blocker.connect();
-    let requests: ReturnType<StockWorld["call"]>[];
+    let requests: ReturnType<typeof count>[];
     try {
       await blocker.query("begin");
       await blocker.query("select pg_advisory_xact_lock(hashtextextended('stock_take:' || $1::text || ':' || $2::text || ':' || 'PREKE', 0))", [
@@ -1213,7 +1253,7 @@ describe("concurrent counts", () => {
     }
     const results = await Promise.all(requests);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    const differences = results.map((r) => r.body.counts[0].difference).sort();
+    const differences = results.map((r) => r.data?.counts[0].difference).sort();
     expect(differences).toEqual(["0", "5"]);
     expect(await layerRows(h, w.companyId)).toEqual([["PREKE", "CENTR", "5", "5", "2", "10.00", "10.00", null, null]]);
     expect(await accountBalance(h, w.companyId, "2040")).toBe("10.00");
@@ -1225,35 +1265,39 @@ describe("tenancy and scopes", () => {
     const w = await stockWorld(h);
     const other = await stockWorld(h);
     await receive(other, [{ itemCode: "PREKE", quantity: "5", unitCost: "1" }]);
-    const theirs = await other.ok(`${WH}/get`, { code: "CENTR" });
-    expectError(await w.call(`${WH}/get`, { id: theirs.id }), 404, "not_found", "warehouse.not_found");
-    expectError(await w.call(`${WH}/update`, { id: theirs.id, name: "Mano" }), 404, "not_found", "warehouse.not_found");
+    const theirs = await other.api.inventory.warehouses.get({ code: "CENTR" });
+    await expectApiError(w.api.inventory.warehouses.get({ id: theirs.id }), 404, "not_found", "warehouse.not_found");
+    await expectApiError(w.api.inventory.warehouses.update({ id: theirs.id, name: "Mano" }), 404, "not_found", "warehouse.not_found");
     expect((await h.db("warehouses").where({ id: theirs.id }).first()).name).toBe("Centrinis sandėlis");
-    expectError(
-      await w.call(WRITE_OFF, { warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
+    await expectApiError(
+      w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-02", lines: [{ itemCode: "PREKE", quantity: "1" }] }),
       422,
       "unprocessable",
       "inventory.insufficient_stock",
     );
-    expect((await w.ok(LEVELS, {})).rows).toEqual([]);
-    expect((await w.ok(MOVEMENTS, {})).rows).toEqual([]);
-    expect((await w.ok(`${WH}/list`, { filter: [{ field: "id", op: "eq", value: theirs.id }] })).rows).toEqual([]);
+    expect((await w.api.inventory.stock.levels({})).rows).toEqual([]);
+    expect((await w.api.inventory.stock.movements.list({})).rows).toEqual([]);
+    expect((await w.api.inventory.warehouses.list({ filter: [{ field: "id", op: "eq", value: theirs.id }] })).rows).toEqual([]);
     expect(await layerRows(h, other.companyId)).toEqual([["PREKE", "CENTR", "5", "5", "1", "5.00", "5.00", null, null]]);
   });
 
   test("inventory:read reads but cannot write (403); other modules' keys reach nothing", async () => {
     const w = await stockWorld(h);
-    const read = await w.ok("/v1/account/api-keys/create", { name: "r", scopes: ["inventory:read"] });
-    const write = await w.ok("/v1/account/api-keys/create", { name: "w", scopes: ["inventory:write"] });
-    const sales = await w.ok("/v1/account/api-keys/create", { name: "s", scopes: ["sales:write"] });
-    const as = (key: string) => ({ key, companyId: w.companyId });
-    const receiveBody = { warehouseCode: "CENTR", date: "2026-03-01", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] };
-    for (const path of [LEVELS, MOVEMENTS, `${WH}/list`]) expect((await h.post(path, {}, as(read.key))).status).toBe(200);
-    expectError(await h.post(RECEIVE, receiveBody, as(read.key)), 403, "forbidden");
-    expectError(await h.post(`${WH}/create`, { code: "X", name: "X" }, as(read.key)), 403, "forbidden");
-    expectError(await h.post(LEVELS, {}, as(sales.key)), 403, "forbidden");
+    const scoped = { companyId: w.companyId };
+    const read = (await keyWith(h, w.apiKey, ["inventory:read"], { name: "r", ...scoped })).api;
+    const write = (await keyWith(h, w.apiKey, ["inventory:write"], { name: "w", ...scoped })).api;
+    const sales = (await keyWith(h, w.apiKey, ["sales:write"], { name: "s", ...scoped })).api;
+    const receiveBody: ReceiveBody = { warehouseCode: "CENTR", date: "2026-03-01", lines: [{ itemCode: "PREKE", quantity: "1", unitCost: "1" }] };
+    expect((await read.inventory.stock.levels({})).rows).toEqual([]);
+    expect((await read.inventory.stock.movements.list({})).rows).toEqual([]);
+    expect((await read.inventory.warehouses.list({})).rows.map((r) => r.code)).toEqual(["CENTR", "FILIAL"]);
+    await expectApiError(read.inventory.stock.receive(receiveBody), 403, "forbidden");
+    await expectApiError(read.inventory.warehouses.create({ code: "X", name: "X" }), 403, "forbidden");
+    await expectApiError(sales.inventory.stock.levels({}), 403, "forbidden");
     expect(await h.db("stock_operations").where({ company_id: w.companyId })).toEqual([]);
-    expect((await h.post(RECEIVE, receiveBody, as(write.key))).status).toBe(200);
-    expect((await h.post(LEVELS, {}, as(write.key))).status).toBe(200);
+    expect(await h.db("warehouses").where({ company_id: w.companyId, code: "X" })).toEqual([]);
+    const received = await write.inventory.stock.receive(receiveBody);
+    expect(await h.db("stock_operations").where({ company_id: w.companyId }).pluck("id")).toEqual([received.id]);
+    expect((await write.inventory.stock.levels({})).rows.map((r) => [r.itemCode, r.quantity])).toEqual([["PREKE", "1"]]);
   });
 });
