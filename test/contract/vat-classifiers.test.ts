@@ -1,6 +1,6 @@
 // reference/vat-classifiers/list and the VAT check of a document line at its tax point date
 // (src/reference/vat-classifiers.ts), as tables of classifier, rate and date; which documents carry which kinds of
-// classifier, and the reverse-charge classifier a purchase line gets by default.
+// classifier, and the reverse-charge classifier a purchase line gets by default. The list is read through the SDK.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import {
   checkLineVat,
@@ -13,24 +13,22 @@ import {
 } from "../../src/reference/vat-classifiers.js";
 import { ApiError } from "../../src/shared/errors.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { world } from "../support/world.js";
+import type { AccountingApi } from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
-let key: string;
-let companyId: string;
+let api: AccountingApi;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ apiKey: key, companyId } = await h.tenant());
+  ({ api } = await world(h, { chart: false }));
 });
 afterAll(() => h.close());
 
-const LIST = "/v1/reference/vat-classifiers/list";
-
 describe("reference/vat-classifiers/list", () => {
   test("every Lithuanian classifier with its rate and period, in code then validFrom order", async () => {
-    const res = await h.post(LIST, { pageSize: 100 }, { key, companyId });
-    expect(res.status).toBe(200);
-    const rows = res.body.rows.map((r: any) => `${r.code} ${r.kind} ${r.ratePercent} ${r.validFrom}..${r.validTo ?? ""}`);
+    const res = await api.reference.vatClassifiers.list({ pageSize: 100 });
+    const rows = res.rows.map((r) => `${r.code} ${r.kind} ${r.ratePercent} ${r.validFrom}..${r.validTo ?? ""}`);
     expect(rows).toEqual([
       "PVM1 standard 21.00 2025-01-01..",
       "PVM12 zero 0.00 2025-01-01..",
@@ -47,10 +45,10 @@ describe("reference/vat-classifiers/list", () => {
       "PVM5 exempt 0.00 2025-01-01..",
       "PVM58 reduced 12.00 2026-01-01..",
     ]);
-    expect(Object.fromEntries(res.body.rows.filter((r: any) => r.replacedBy.length).map((r: any) => [r.code, r.replacedBy]))).toEqual({
+    expect(Object.fromEntries(res.rows.filter((r) => r.replacedBy.length).map((r) => [r.code, r.replacedBy]))).toEqual({
       PVM2: ["PVM58", "PVM3", "PVM1"],
     });
-    for (const r of res.body.rows) {
+    for (const r of res.rows) {
       expect(r.countryCode).toBe("LT");
       expect(r.source.length).toBeGreaterThan(10);
       expect(r.name).toMatch(/ \/ /); // Lithuanian / English
@@ -58,29 +56,26 @@ describe("reference/vat-classifiers/list", () => {
   });
 
   test("the 5% descriptions name periodicals (printed and electronic) and food for special medical purposes; from 2026 books", async () => {
-    const res = await h.post(LIST, { filter: [{ field: "code", op: "eq", value: "PVM3" }] }, { key, companyId });
-    expect(res.body.rows).toHaveLength(2);
-    for (const r of res.body.rows) expect(r.description).toMatch(/periodicals.*printed and electronic.*food for special medical purposes/);
-    expect(res.body.rows[0].description).not.toMatch(/books/);
-    expect(res.body.rows[1].description).toMatch(/books and non-periodical/);
+    const res = await api.reference.vatClassifiers.list({ filter: [{ field: "code", op: "eq", value: "PVM3" }] });
+    expect(res.rows).toHaveLength(2);
+    for (const r of res.rows) expect(r.description).toMatch(/periodicals.*printed and electronic.*food for special medical purposes/);
+    expect(res.rows[0].description).not.toMatch(/books/);
+    expect(res.rows[1].description).toMatch(/books and non-periodical/);
     const rates = await h.db("vat_rates").where({ country_code: "LT", rate: 5 }).orderBy("valid_from");
     for (const r of rates) expect(r.description).toMatch(/periodicals \(printed and electronic\), food for special medical purposes/);
   });
 
   test("filter on ratePercent and validTo, sort by ratePercent desc", async () => {
-    const res = await h.post(
-      LIST,
-      { filter: [{ field: "validFrom", op: "gte", value: "2026-01-01" }], sort: [{ field: "ratePercent", dir: "desc" }] },
-      { key, companyId },
-    );
-    expect(res.body.rows.map((r: any) => `${r.code} ${r.ratePercent}`)).toEqual(["PVM58 12.00", "PVM3 5.00"]);
+    const res = await api.reference.vatClassifiers.list({
+      filter: [{ field: "validFrom", op: "gte", value: "2026-01-01" }],
+      sort: [{ field: "ratePercent", dir: "desc" }],
+    });
+    expect(res.rows.map((r) => `${r.code} ${r.ratePercent}`)).toEqual(["PVM58 12.00", "PVM3 5.00"]);
   });
 
   test("a country without published classifiers answers an empty list", async () => {
-    const lv = await h.tenant({ countryCode: "LV", code: "40003000000" });
-    const res = await h.post(LIST, {}, { key: lv.apiKey, companyId: lv.companyId });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ rows: [], total: 0 });
+    const lv = await world(h, { chart: false, company: { countryCode: "LV", code: "40003000000" } });
+    expect(await lv.api.reference.vatClassifiers.list({})).toMatchObject({ rows: [], total: 0 });
   });
 });
 

@@ -1,32 +1,35 @@
 // reference/vat-rates/list: the VAT rates of the company's country with their validity, through the shared list
-// engine. Lithuania is published (with the reform of 2026-01-01); other countries answer an empty list.
+// engine. Lithuania is published (with the reform of 2026-01-01); other countries answer an empty list. Every call
+// goes through the SDK; a body the contract forbids only through invalid().
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { expectApiError, invalid } from "../support/expect.js";
+import { keyWith } from "../support/keys.js";
+import { world, type World } from "../support/world.js";
+import type { AccountingApi, RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
+
+type ListBody = RequestBody<"reference_vat_rates_list">;
 
 let h: Harness;
-let key: string;
-let companyId: string;
+let w: World;
+/** Today in Vilnius by the database's clock: what validToday is computed against. */
+let today: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ apiKey: key, companyId } = await h.tenant());
+  w = await world(h, { chart: false });
+  const { rows } = await h.db.raw<{ rows: { today: string }[] }>("select to_char((now() at time zone 'Europe/Vilnius')::date, 'YYYY-MM-DD') as today");
+  today = rows[0].today;
 });
 afterAll(() => h.close());
 
-const LIST = "/v1/reference/vat-rates/list";
-const list = (body: object, o: { key?: string; companyId?: string } = {}) => h.post(LIST, body, { key: o.key ?? key, companyId: o.companyId ?? companyId });
-const summary = (res: ApiResponse) =>
-  res.body.rows.map((r: { rate: string; validFrom: string; validTo: string | null }) => `${r.rate} ${r.validFrom}..${r.validTo ?? ""}`);
-
-// This test runs after 2026-01-01: the 9% rows (and the 2025 scope of 5%) are history.
-const today = new Date().toISOString().slice(0, 10);
+const list = (body: ListBody, client: AccountingApi = w.api) => client.reference.vatRates.list(body);
+const summary = (page: ResponseData<"reference_vat_rates_list">) => page.rows.map((r) => `${r.rate} ${r.validFrom}..${r.validTo ?? ""}`);
 
 describe("Lithuania", () => {
   test("every row, newest first, with validity and today's flag", async () => {
     const res = await list({});
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ page: 1, pageSize: 50, total: 6 });
+    expect(res).toMatchObject({ page: 1, pageSize: 50, total: 6 });
     expect(summary(res)).toEqual([
       "12.00 2026-01-01..",
       "5.00 2026-01-01..",
@@ -35,33 +38,29 @@ describe("Lithuania", () => {
       "5.00 2025-01-01..2025-12-31",
       "0.00 2025-01-01..",
     ]);
-    expect(today >= "2026-01-01").toBe(true);
-    expect(res.body.rows.map((r: { kind: string; validToday: boolean }) => [r.kind, r.validToday])).toEqual([
-      ["reduced", true],
-      ["reduced", true],
-      ["standard", true],
-      ["reduced", false],
-      ["reduced", false],
-      ["zero", true],
-    ]);
-    for (const row of res.body.rows) {
+    // validToday is each row's validity on the database's today (in Vilnius), whatever that day is.
+    expect(res.rows.map((r) => [r.kind, r.validToday])).toEqual(
+      res.rows.map((r) => [r.kind, r.validFrom <= today && (r.validTo === null || today <= r.validTo)]),
+    );
+    expect(res.rows.map((r) => r.kind)).toEqual(["reduced", "reduced", "standard", "reduced", "reduced", "zero"]);
+    for (const row of res.rows) {
       expect(row.countryCode).toBe("LT");
       expect(row.description.length).toBeGreaterThan(10);
     }
-    expect(res.body.rows[0].description).toMatch(/accommodation/i);
+    expect(res.rows[0].description).toMatch(/accommodation/i);
   });
 
-  test.each([
-    {
-      name: "valid today",
-      body: { filter: [{ field: "validToday", op: "eq", value: true }] },
-      rows: ["12.00 2026-01-01..", "5.00 2026-01-01..", "21.00 2025-01-01..", "0.00 2025-01-01.."],
-    },
-    {
-      name: "no longer valid",
-      body: { filter: [{ field: "validToday", op: "ne", value: true }] },
-      rows: ["9.00 2025-01-01..2025-12-31", "5.00 2025-01-01..2025-12-31"],
-    },
+  test("validToday filters on the database's today", async () => {
+    const all = await list({});
+    const validNow = all.rows.filter((r) => r.validFrom <= today && (r.validTo === null || today <= r.validTo));
+    const valid = await list({ filter: [{ field: "validToday", op: "eq", value: true }] });
+    expect(summary(valid)).toEqual(summary({ ...all, rows: validNow }));
+    const invalidNow = await list({ filter: [{ field: "validToday", op: "ne", value: true }] });
+    expect(summary(invalidNow)).toEqual(summary({ ...all, rows: all.rows.filter((r) => !validNow.includes(r)) }));
+    expect(valid.total + invalidNow.total).toBe(6);
+  });
+
+  test.each<{ name: string; body: ListBody; rows: string[] }>([
     {
       name: "valid on 2025-06-30 (from <= day, to >= day)",
       body: {
@@ -93,14 +92,13 @@ describe("Lithuania", () => {
     },
   ])("$name", async ({ body, rows }) => {
     const res = await list(body);
-    expect(res.status).toBe(200);
     expect(summary(res)).toEqual(rows);
-    expect(res.body.total).toBe(rows.length);
+    expect(res.total).toBe(rows.length);
   });
 
   test("pages", async () => {
     const second = await list({ pageSize: 4, page: 2 });
-    expect([summary(second), second.body.total]).toEqual([["5.00 2025-01-01..2025-12-31", "0.00 2025-01-01.."], 6]);
+    expect([summary(second), second.total]).toEqual([["5.00 2025-01-01..2025-12-31", "0.00 2025-01-01.."], 6]);
   });
 
   test.each([
@@ -109,32 +107,28 @@ describe("Lithuania", () => {
     { name: "a date filter that is no date", body: { filter: [{ field: "validFrom", op: "gte", value: "2026-13-01" }] }, field: "filter[0].value" },
     { name: "validToday with a string", body: { filter: [{ field: "validToday", op: "eq", value: "yes" }] }, field: "filter[0].value" },
   ])("$name -> 400 naming $field", async ({ body, field, also }: { body: object; field: string; also?: string[] }) => {
-    const res = await list(body);
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors).sort()).toEqual([field, ...(also ?? [])].sort());
+    const error = await expectApiError(list(invalid(body)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual([field, ...(also ?? [])].sort());
   });
 });
 
 describe("other countries and access", () => {
   test("a country whose rates are not published answers an empty list", async () => {
-    const lv = await h.tenant({ countryCode: "LV" });
-    const res = await list({}, { key: lv.apiKey, companyId: lv.companyId });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ rows: [], page: 1, pageSize: 50, total: 0 });
+    const lv = await world(h, { chart: false, company: { countryCode: "LV" } });
+    expect(await list({}, lv.api)).toEqual({ rows: [], page: 1, pageSize: 50, total: 0 });
   });
 
   test("another account's company -> 404; no company -> 400 naming X-Company-Id", async () => {
-    const other = await h.tenant();
-    expectError(await list({}, { companyId: other.companyId }), 404, "not_found");
-    const res = await h.post(LIST, {}, { key });
-    expectError(res, 400, "validation");
-    expect(Object.keys(res.body.error.fieldErrors)).toEqual(["X-Company-Id"]);
+    const other = await world(h, { chart: false });
+    await expectApiError(w.api.reference.vatRates.list({}, { companyId: other.companyId }), 404, "not_found");
+    const error = await expectApiError(h.sdk(w.apiKey).reference.vatRates.list({}), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(["X-Company-Id"]);
   });
 
   test("the scope is reference:read", async () => {
-    const created = await h.post("/v1/account/api-keys/create", { name: "Katalogas", scopes: ["catalog:write"] }, { key });
-    expectError(await list({}, { key: created.body.key }), 403, "forbidden");
-    const reader = await h.post("/v1/account/api-keys/create", { name: "Žinynai", scopes: ["reference:read"] }, { key });
-    expect((await list({}, { key: reader.body.key })).status).toBe(200);
+    const catalog = await keyWith(h, w.apiKey, ["catalog:write"], { name: "Katalogas", companyId: w.companyId });
+    await expectApiError(list({}, catalog.api), 403, "forbidden");
+    const reader = await keyWith(h, w.apiKey, ["reference:read"], { name: "Žinynai", companyId: w.companyId });
+    expect((await list({}, reader.api)).total).toBe(6);
   });
 });
