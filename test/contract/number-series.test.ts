@@ -1,46 +1,32 @@
 // Number series (import rule 8): reference/series/create creates or raises a series and never lowers it; the
 // database refuses to lower one; the allocator hands out consecutive numbers under concurrency, gives a rolled-back
-// number back, and picks the series by type, year and prefix; reference/series/list orders and filters.
+// number back, and picks the series by type, year and prefix; reference/series/list orders and filters. Every call
+// goes through the SDK and the shared world; a body the contract forbids only through invalid().
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { withTransaction } from "../../src/db/transaction.js";
 import { allocateNumber } from "../../src/reference/number-series.js";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { expectApiError, invalid as forbidden } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
+import { sleep } from "../support/timing.js";
+import { world, type World } from "../support/world.js";
+import type { AccountingApi, RequestBody, ResponseData } from "../../sdk/typescript/src/index.js";
 
-const CREATE = "/v1/reference/series/create";
-const LIST = "/v1/reference/series/list";
-
-type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
-type Series = {
-  id: string;
-  documentType: string;
-  prefix: string;
-  year: number;
-  nextNumber: number;
-  nextFormatted: string;
-  createdAt: string;
-  updatedAt: string;
-};
+type Series = ResponseData<"reference_series_create">;
+type CreateBody = RequestBody<"reference_series_create">;
+type ListBody = RequestBody<"reference_series_list">;
 
 let h: Harness;
-let t: Tenant;
-let as: RequestOptions;
+let t: World;
 
 beforeAll(async () => {
   h = await startHarness();
-  t = await h.tenant({ name: "Numeruotojas UAB" });
-  as = { key: t.apiKey, companyId: t.companyId };
+  t = await world(h, { chart: false, company: { name: "Numeruotojas UAB" } });
 });
 afterAll(() => h.close());
 
-async function ok<T = any>(res: Promise<ApiResponse>): Promise<T> {
-  const r = await res;
-  if (r.status !== 200) throw new Error(`expected 200, got ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body as T;
-}
-
-const create = (body: Record<string, unknown>, options = as) => ok<Series>(h.post(CREATE, body, options));
+const create = (body: CreateBody, client: AccountingApi = t.api): Promise<Series> => client.reference.series.create(body);
 const row = (id: string) => h.db("number_series").where({ id }).first();
 
 let seq = 0;
@@ -49,9 +35,8 @@ const prefix = (base = "P") => `${base}${++seq}`;
 
 describe("reference/series/create", () => {
   test("returns {id, documentType, prefix, year, nextNumber, nextFormatted, createdAt, updatedAt}; startAt defaults to 1", async () => {
-    const res = await h.post(CREATE, { documentType: "sale_invoice", prefix: "SF", year: 2026 }, as);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const made = await create({ documentType: "sale_invoice", prefix: "SF", year: 2026 });
+    expect(made).toEqual({
       id: expect.stringMatching(UUID),
       documentType: "sale_invoice",
       prefix: "SF",
@@ -61,7 +46,7 @@ describe("reference/series/create", () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    expect(await row(res.body.id)).toMatchObject({ company_id: t.companyId, document_type: "sale_invoice", prefix: "SF", year: 2026, next_number: "1" });
+    expect(await row(made.id)).toMatchObject({ company_id: t.companyId, document_type: "sale_invoice", prefix: "SF", year: 2026, next_number: "1" });
   });
 
   test("startAt sets the next number; prefixes of letters, digits, _ and / up to 20 characters", async () => {
@@ -70,40 +55,39 @@ describe("reference/series/create", () => {
     expect(s).toMatchObject({ prefix: p, year: 2100, nextNumber: 999999999, nextFormatted: `${p}-999999999` });
     const low = await create({ documentType: "journal", prefix: prefix("J"), year: 2000, startAt: 1 });
     expect(low.nextNumber).toBe(1);
+    expect((await row(s.id)).next_number).toBe("999999999");
   });
 
   describe("an existing series", () => {
     let existing: Series;
-    const identity = { documentType: "sale_invoice", prefix: "EX", year: 2027 };
+    const identity = { documentType: "sale_invoice", prefix: "EX", year: 2027 } as const;
 
     beforeAll(async () => {
       existing = await create({ ...identity, startAt: 10 });
     });
 
-    test.each([
+    test.each<[string, Partial<CreateBody>]>([
       ["startAt below", { startAt: 3 }],
       ["startAt equal", { startAt: 10 }],
       ["startAt left out (1)", {}],
     ])("%s its next number: 409 conflict series.exists, and the series is unchanged", async (_label, extra) => {
       const before = await row(existing.id);
-      const res = await h.post(CREATE, { ...identity, ...extra }, as);
-      expect({ status: res.status, code: res.body.error?.code, key: res.body.error?.key }).toEqual({ status: 409, code: "conflict", key: "series.exists" });
+      await expectApiError(create({ ...identity, ...extra }), 409, "conflict", "series.exists");
       expect(await row(existing.id)).toEqual(before);
       expect(await h.db("number_series").where({ company_id: t.companyId, prefix: "EX" }).count<{ count: string }[]>("* as count")).toEqual([{ count: "1" }]);
     });
 
     test("a higher startAt raises it: 200, same id, nextNumber = startAt; then a lower one is 409 again", async () => {
-      await new Promise((r) => setTimeout(r, 20)); // so that the raise's timestamp can only be later
+      await sleep(20); // so that the raise's timestamp can only be later
       const raised = await create({ ...identity, startAt: 25 });
       expect(raised).toMatchObject({ id: existing.id, nextNumber: 25, nextFormatted: "EX-25", createdAt: existing.createdAt });
       expect(Date.parse(raised.updatedAt)).toBeGreaterThan(Date.parse(existing.updatedAt));
       expect((await row(existing.id)).next_number).toBe("25");
-      const again = await h.post(CREATE, { ...identity, startAt: 24 }, as);
-      expect({ status: again.status, key: again.body.error?.key }).toEqual({ status: 409, key: "series.exists" });
+      await expectApiError(create({ ...identity, startAt: 24 }), 409, "conflict", "series.exists");
       expect((await row(existing.id)).next_number).toBe("25");
     });
 
-    test.each([
+    test.each<[string, Partial<CreateBody>]>([
       ["another year", { year: 2028 }],
       ["another document type", { documentType: "sale_credit_note" }],
     ])("the same prefix with %s is a separate series", async (_label, change) => {
@@ -111,11 +95,13 @@ describe("reference/series/create", () => {
       expect(other.id).not.toBe(existing.id);
       expect(other).toMatchObject({ prefix: "EX", nextNumber: 2, ...change });
       expect((await row(existing.id)).next_number).toBe("25");
+      expect((await row(other.id)).next_number).toBe("2");
     });
 
     test("another company's series of the same identity is a separate series", async () => {
-      const other = await h.tenant({ name: "Kitas UAB" });
-      const s = await create({ ...identity }, { key: other.apiKey, companyId: other.companyId });
+      const other = await world(h, { chart: false, company: { name: "Kitas UAB" } });
+      const s = await create({ ...identity }, other.api);
+      expect((await row(s.id)).company_id).toBe(other.companyId);
       expect(s.id).not.toBe(existing.id);
       expect(s.nextNumber).toBe(1);
       expect((await row(existing.id)).next_number).toBe("25");
@@ -141,12 +127,8 @@ describe("reference/series/create", () => {
 
   test.each(invalid)("%s: 400 naming the field, nothing written", async (_label, change, field) => {
     const body = { documentType: "sale_invoice", prefix: "VAL", year: 2030, ...change };
-    const res = await h.post(CREATE, body, as);
-    expect({ status: res.status, code: res.body.error?.code, fields: Object.keys(res.body.error?.fieldErrors ?? {}) }).toEqual({
-      status: 400,
-      code: "validation",
-      fields: [field],
-    });
+    const error = await expectApiError(create(forbidden(body)), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await h.db("number_series").where({ company_id: t.companyId, year: 2030 }).count<{ count: string }[]>("* as count")).toEqual([{ count: "0" }]);
   });
 });
@@ -180,7 +162,7 @@ describe("allocateNumber", () => {
     expect(results.map((r) => r!.sequence).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
     expect([...numbers].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `${p}-${100 + i}`).sort());
     expect(results.every((r) => r!.seriesId === s.id)).toBe(true);
-    const listed = await ok(h.post(LIST, { filter: [{ field: "id", op: "eq", value: s.id }] }, as));
+    const listed = await t.api.reference.series.list({ filter: [{ field: "id", op: "eq", value: s.id }] });
     expect(listed.rows[0]).toMatchObject({ nextNumber: 150, nextFormatted: `${p}-150` });
   });
 
@@ -211,8 +193,8 @@ describe("allocateNumber", () => {
   });
 
   test("another company's series is never used", async () => {
-    const other = await h.tenant({ name: "Svetimas UAB" });
-    const theirs = await create({ documentType: "journal", prefix: "THEIRS", year: 2040 }, { key: other.apiKey, companyId: other.companyId });
+    const other = await world(h, { chart: false, company: { name: "Svetimas UAB" } });
+    const theirs = await create({ documentType: "journal", prefix: "THEIRS", year: 2040 }, other.api);
     expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2040 })).toBeNull();
     expect(await allocate({ companyId: t.companyId, documentType: "journal", year: 2040, prefix: "THEIRS" })).toBeNull();
     expect((await row(theirs.id)).next_number).toBe("1");
@@ -242,9 +224,9 @@ describe("allocateNumber", () => {
 });
 
 describe("reference/series/list", () => {
-  let l: Tenant;
-  let asL: RequestOptions;
-  const inputs = [
+  let l: World;
+  const list = (body: ListBody) => l.api.reference.series.list(body);
+  const inputs: CreateBody[] = [
     { documentType: "sale_invoice", prefix: "B", year: 2025 },
     { documentType: "journal", prefix: "MEM", year: 2026 },
     { documentType: "sale_invoice", prefix: "A", year: 2025 },
@@ -256,13 +238,11 @@ describe("reference/series/list", () => {
   const label = (s: { documentType: string; prefix: string; year: number }) => `${s.year} ${s.documentType} ${s.prefix}`;
 
   beforeAll(async () => {
-    l = await h.tenant({ name: "Sąrašas UAB" });
-    asL = { key: l.apiKey, companyId: l.companyId };
-    for (const input of inputs) await create(input, asL);
+    l = await world(h, { chart: false, company: { name: "Sąrašas UAB" }, series: inputs });
   });
 
   test("default order: year desc, documentType, prefix; rows as create returned them", async () => {
-    const res = await ok(h.post(LIST, {}, asL));
+    const res = await list({});
     expect(res.rows.map(label)).toEqual([
       "2026 journal MEM",
       "2026 sale_invoice A",
@@ -273,10 +253,10 @@ describe("reference/series/list", () => {
       "2024 sale_invoice AB",
     ]);
     expect(res.total).toBe(7);
-    expect(res.rows.find((r: Series) => r.year === 2026 && r.prefix === "A")).toMatchObject({ nextNumber: 40, nextFormatted: "A-40" });
+    expect(res.rows.find((r) => r.year === 2026 && r.prefix === "A")).toMatchObject({ nextNumber: 40, nextFormatted: "A-40" });
   });
 
-  test.each([
+  test.each<[string, ListBody["filter"], string[]]>([
     ["year eq", [{ field: "year", op: "eq", value: 2025 }], ["2025 sale_credit_note KR", "2025 sale_invoice A", "2025 sale_invoice B"]],
     [
       "year in",
@@ -301,16 +281,16 @@ describe("reference/series/list", () => {
     ],
     ["nextNumber gte", [{ field: "nextNumber", op: "gte", value: 2 }], ["2026 sale_invoice A"]],
   ])("filter: %s (in the default order)", async (_label, filter, expected) => {
-    const res = await ok(h.post(LIST, { filter }, asL));
+    const res = await list({ filter });
     expect(res.rows.map(label)).toEqual(expected);
     expect(res.total).toBe(expected.length);
   });
 
   test("sort by nextNumber desc, then prefix; and the company's series only", async () => {
-    const res = await ok(h.post(LIST, { sort: [{ field: "nextNumber", dir: "desc" }, { field: "prefix" }, { field: "year", dir: "desc" }], pageSize: 3 }, asL));
+    const res = await list({ sort: [{ field: "nextNumber", dir: "desc" }, { field: "prefix" }, { field: "year", dir: "desc" }], pageSize: 3 });
     expect(res.rows.map(label)).toEqual(["2026 sale_invoice A", "2025 sale_invoice A", "2024 purchase_invoice A"]);
     expect(res.total).toBe(7);
-    const ids = (await ok(h.post(LIST, { pageSize: 500 }, asL))).rows.map((r: Series) => r.id).sort();
+    const ids = (await list({ pageSize: 500 })).rows.map((r) => r.id).sort();
     expect(ids).toEqual((await h.db("number_series").where({ company_id: l.companyId }).pluck("id")).sort());
   });
 });
