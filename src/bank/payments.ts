@@ -27,6 +27,12 @@ export function xmlText(value: string, max: number): string {
 
 const timestamp = () => new Date().toISOString().slice(0, 19);
 
+/** An invoice to pay: registered, in EUR, with something outstanding, of a supplier with an IBAN. */
+type Payable = Pick<PurchaseInvoicesRow, "id" | "type" | "status" | "document_number" | "partner_code" | "currency" | "outstanding" | "due_date"> & {
+  partner_name: PartnersRow["name"];
+  partner_iban: PartnersRow["iban"];
+};
+
 export async function exportPayments(trx: Db, companyId: string, input: ExportInput): Promise<ExportResult> {
   const account = await findBankAccount(trx, companyId, input.bankAccountId);
   if (account.currency !== "EUR") {
@@ -36,7 +42,23 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
       fieldErrors: { bankAccountId: [`is in ${account.currency}, not EUR`] },
     });
   }
-  const ids = input.purchaseInvoiceIds.map((id) => id.toLowerCase());
+  const docs = await payableInvoices(trx, companyId, input.purchaseInvoiceIds);
+  const company = await trx("companies").where({ id: companyId }).first("name");
+  const total = docs.reduce((s, d) => s.plus(d.outstanding), new Decimal(0));
+  const created = timestamp();
+  const msgId = `PAY${created.replace(/[^0-9]/g, "")}${randomBytes(4).toString("hex").toUpperCase()}`;
+  const xml = painDocument({ msgId, created, debtorName: company.name, account, executionDate: input.executionDate, docs, total });
+  return {
+    fileName: `pain001-${input.executionDate}-${msgId}.xml`,
+    contentBase64: Buffer.from(xml, "utf8").toString("base64"),
+    count: docs.length,
+    total: total.toFixed(2),
+  };
+}
+
+/** The named invoices in the request's order, each checked: 422 naming every one that cannot be paid, then every supplier without an IBAN. */
+async function payableInvoices(trx: Db, companyId: string, purchaseInvoiceIds: string[]): Promise<Payable[]> {
+  const ids = purchaseInvoiceIds.map((id) => id.toLowerCase());
   const repeated = ids.flatMap((id, i) => (ids.indexOf(id) !== i ? [i] : []));
   if (repeated.length) {
     throw new ApiError("validation", "An invoice is named twice.", {
@@ -44,10 +66,7 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
       fieldErrors: Object.fromEntries(repeated.map((i) => [`purchaseInvoiceIds[${i}]`, ["names an invoice named before"]])),
     });
   }
-  const rows: (Pick<PurchaseInvoicesRow, "id" | "type" | "status" | "document_number" | "partner_code" | "currency" | "outstanding" | "due_date"> & {
-    partner_name: PartnersRow["name"];
-    partner_iban: PartnersRow["iban"];
-  })[] = await trx("purchase_invoices as d")
+  const rows: Payable[] = await trx("purchase_invoices as d")
     .join("partners as p", (j) => j.on("p.company_id", "d.company_id").andOn("p.code", "d.partner_code"))
     .where("d.company_id", companyId)
     .whereIn("d.id", ids)
@@ -101,40 +120,41 @@ export async function exportPayments(trx: Db, companyId: string, input: ExportIn
       fieldErrors: noIban,
     });
   }
+  return ids.map((id) => byId.get(id)!);
+}
 
-  const company = await trx("companies").where({ id: companyId }).first("name");
-  const docs = ids.map((id) => byId.get(id)!);
-  const total = docs.reduce((s, d) => s.plus(d.outstanding), new Decimal(0));
-  const created = timestamp();
-  const msgId = `PAY${created.replace(/[^0-9]/g, "")}${randomBytes(4).toString("hex").toUpperCase()}`;
-  const debtor = xmlText(company.name, 70);
-  const transfers = docs
+/** The pain.001.001.03 document: one payment information block, one credit transfer per invoice, in its order. */
+function painDocument(p: {
+  msgId: string;
+  created: string;
+  debtorName: string;
+  account: { iban: string; bic: string | null };
+  executionDate: string;
+  docs: Payable[];
+  total: Decimal;
+}): string {
+  const debtor = xmlText(p.debtorName, 70);
+  const transfers = p.docs
     .map(
       (d, i) =>
-        `<CdtTrfTxInf><PmtId><InstrId>${msgId}-${i + 1}</InstrId><EndToEndId>${xmlText(d.document_number, 35)}</EndToEndId></PmtId>` +
+        `<CdtTrfTxInf><PmtId><InstrId>${p.msgId}-${i + 1}</InstrId><EndToEndId>${xmlText(d.document_number, 35)}</EndToEndId></PmtId>` +
         `<Amt><InstdAmt Ccy="EUR">${new Decimal(d.outstanding).toFixed(2)}</InstdAmt></Amt>` +
         `<Cdtr><Nm>${xmlText(d.partner_name, 70)}</Nm></Cdtr><CdtrAcct><Id><IBAN>${d.partner_iban}</IBAN></Id></CdtrAcct>` +
         `<RmtInf><Ustrd>${xmlText(d.document_number, 140)}</Ustrd></RmtInf></CdtTrfTxInf>`,
     )
     .join("\n      ");
-  const agent = account.bic ? `<FinInstnId><BIC>${account.bic}</BIC></FinInstnId>` : `<FinInstnId><Othr><Id>NOTPROVIDED</Id></Othr></FinInstnId>`;
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+  const agent = p.account.bic ? `<FinInstnId><BIC>${p.account.bic}</BIC></FinInstnId>` : `<FinInstnId><Othr><Id>NOTPROVIDED</Id></Othr></FinInstnId>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
   <CstmrCdtTrfInitn>
-    <GrpHdr><MsgId>${msgId}</MsgId><CreDtTm>${created}</CreDtTm><NbOfTxs>${docs.length}</NbOfTxs><CtrlSum>${total.toFixed(2)}</CtrlSum><InitgPty><Nm>${debtor}</Nm></InitgPty></GrpHdr>
+    <GrpHdr><MsgId>${p.msgId}</MsgId><CreDtTm>${p.created}</CreDtTm><NbOfTxs>${p.docs.length}</NbOfTxs><CtrlSum>${p.total.toFixed(2)}</CtrlSum><InitgPty><Nm>${debtor}</Nm></InitgPty></GrpHdr>
     <PmtInf>
-      <PmtInfId>${msgId}-1</PmtInfId><PmtMtd>TRF</PmtMtd><BtchBookg>false</BtchBookg><NbOfTxs>${docs.length}</NbOfTxs><CtrlSum>${total.toFixed(2)}</CtrlSum>
-      <PmtTpInf><SvcLvl><Cd>SEPA</Cd></SvcLvl></PmtTpInf><ReqdExctnDt>${input.executionDate}</ReqdExctnDt>
-      <Dbtr><Nm>${debtor}</Nm></Dbtr><DbtrAcct><Id><IBAN>${account.iban}</IBAN></Id><Ccy>EUR</Ccy></DbtrAcct><DbtrAgt>${agent}</DbtrAgt><ChrgBr>SLEV</ChrgBr>
+      <PmtInfId>${p.msgId}-1</PmtInfId><PmtMtd>TRF</PmtMtd><BtchBookg>false</BtchBookg><NbOfTxs>${p.docs.length}</NbOfTxs><CtrlSum>${p.total.toFixed(2)}</CtrlSum>
+      <PmtTpInf><SvcLvl><Cd>SEPA</Cd></SvcLvl></PmtTpInf><ReqdExctnDt>${p.executionDate}</ReqdExctnDt>
+      <Dbtr><Nm>${debtor}</Nm></Dbtr><DbtrAcct><Id><IBAN>${p.account.iban}</IBAN></Id><Ccy>EUR</Ccy></DbtrAcct><DbtrAgt>${agent}</DbtrAgt><ChrgBr>SLEV</ChrgBr>
       ${transfers}
     </PmtInf>
   </CstmrCdtTrfInitn>
 </Document>
 `;
-  return {
-    fileName: `pain001-${input.executionDate}-${msgId}.xml`,
-    contentBase64: Buffer.from(xml, "utf8").toString("base64"),
-    count: docs.length,
-    total: total.toFixed(2),
-  };
 }

@@ -100,6 +100,34 @@ async function lockAccountsOfIban(trx: Db, companyId: string, iban: string): Pro
   return new Map(rows.map((a) => [a.currency, a]));
 }
 
+/**
+ * The bank account each statement goes to, locked: the company's account of the named one's IBAN in the statement's
+ * currency; 422 `bank.statement_account_missing` for a statement in a currency the company has no account of.
+ */
+async function targetAccounts(
+  trx: Db,
+  companyId: string,
+  named: { id: string; iban: string; currency: string },
+  statements: CamtStatement[],
+): Promise<BankAccountsRow[]> {
+  const accounts = await lockAccountsOfIban(trx, companyId, named.iban);
+  if (accounts.get(named.currency)?.id !== named.id) {
+    // Its IBAN changed since it was read (a concurrent update committed): judge the file by the account as it is now.
+    refuseOtherIban(statements, (await findBankAccount(trx, companyId, named.id, true)).iban);
+  }
+  return statements.map((s, i) => {
+    const account = accounts.get(s.currency);
+    if (!account) {
+      throw new ApiError(
+        "unprocessable",
+        `${label(s, i)} is of the account ${s.iban} in ${s.currency}, and the company has no ${s.currency} bank account with that IBAN: create one (bank/accounts/create with iban ${s.iban} and currency ${s.currency}), then import the file again. Nothing was imported.`,
+        { key: "bank.statement_account_missing", params: { statement: i + 1, statementId: s.ref, iban: s.iban, currency: s.currency } },
+      );
+    }
+    return account;
+  });
+}
+
 // The statement rows' figures once the transactions are in; a statement that brought nothing new (a re-import)
 // leaves no record. It answers the transactions the import created: the file's rows (bank account, dedupe key: the
 // unique index) stored under one of its new statements; the rows' keys give them the file's order.
@@ -125,22 +153,7 @@ export async function importStatement(trx: Db, companyId: string, keyId: string,
   refuseOtherIban(statements, named.iban);
   statements.forEach(checkStatement);
 
-  const accounts = await lockAccountsOfIban(trx, companyId, named.iban);
-  if (accounts.get(named.currency)?.id !== named.id) {
-    // Its IBAN changed since it was read (a concurrent update committed): judge the file by the account as it is now.
-    refuseOtherIban(statements, (await findBankAccount(trx, companyId, named.id, true)).iban);
-  }
-  const targets = statements.map((s, i) => {
-    const account = accounts.get(s.currency);
-    if (!account) {
-      throw new ApiError(
-        "unprocessable",
-        `${label(s, i)} is of the account ${s.iban} in ${s.currency}, and the company has no ${s.currency} bank account with that IBAN: create one (bank/accounts/create with iban ${s.iban} and currency ${s.currency}), then import the file again. Nothing was imported.`,
-        { key: "bank.statement_account_missing", params: { statement: i + 1, statementId: s.ref, iban: s.iban, currency: s.currency } },
-      );
-    }
-    return account;
-  });
+  const targets = await targetAccounts(trx, companyId, named, statements);
 
   // Entries of no amount move nothing and are not kept.
   const rowsOf = statements.map((s) => s.transactions.filter((t) => !ZERO.test(t.amount)));
