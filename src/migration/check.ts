@@ -121,6 +121,7 @@ interface Checking {
   pkg: BooksPackage;
   ctx: BooksContext;
   cutover: string;
+  cutoverYear: number;
   /** The opening balances' date (the cut-over date when the package sends none). */
   openingDate: string;
   /** The package's own problems: 422 `migration.rows_rejected`. */
@@ -171,14 +172,17 @@ interface Checked {
  * ones found.
  */
 export function checkBooks(company: CompanyContext, pkg: BooksPackage, ctx: BooksContext): Plan {
+  const cutover = pkg.cutoverDate;
+  const cutoverYear = Number(cutover.slice(0, 4));
   checkNotImported(pkg, ctx.imports);
   const problems = new Problems();
   const c: Checking = {
     company,
     pkg,
     ctx,
-    cutover: pkg.cutoverDate,
-    openingDate: pkg.openingBalances?.date ?? pkg.cutoverDate,
+    cutover,
+    cutoverYear,
+    openingDate: pkg.openingBalances?.date ?? cutover,
     problems,
     taken: new Problems(),
     fail: (path, message) => problems.add(path, message),
@@ -526,7 +530,7 @@ function openItem(
 
 /** Rule 7, open receivables; with rule 8, the highest number of each series issued in the cut-over year. */
 function checkReceivables(c: Checking, partners: Set<string>): { rows: NewInvoice[]; seriesTop: Map<string, number> } {
-  const cutoverYear = Number(c.cutover.slice(0, 4));
+  const { cutoverYear } = c;
   duplicates(c.pkg.openReceivables, "openReceivables", "number", (r) => r.number, c.problems, "invoice number");
   const seriesTop = new Map<string, number>();
   const rows = (c.pkg.openReceivables ?? []).map((r, i) => {
@@ -571,7 +575,6 @@ function checkPayables(c: Checking, partners: Set<string>): NewInvoice[] {
 
 /** Rule 8: each sale-invoice series of the cut-over year the receivables reach, raised past them (never lowered). */
 function raisedSeries(c: Checking, seriesTop: Map<string, number>): MigratedNumberSeries[] {
-  const cutoverYear = Number(c.cutover.slice(0, 4));
   return [...seriesTop]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([prefix, top]) => {
@@ -581,7 +584,7 @@ function raisedSeries(c: Checking, seriesTop: Map<string, number>): MigratedNumb
         id: existing?.id ?? null,
         documentType: "sale_invoice",
         prefix,
-        year: cutoverYear,
+        year: c.cutoverYear,
         nextNumber: next,
         nextFormatted: `${prefix}-${next}`,
         created: !existing,
