@@ -2,7 +2,7 @@
 // SMTP_URL is set (e.g. smtp://user:pass@mail.example.com:587); without it each mail is written to the
 // outbound_emails table and logged as one JSON line, so none is lost silently. Sending is a worker task
 // (src/jobs/send-email.ts), queued in the transaction that decides to send, and retried when the server fails.
-import nodemailer, { type Transporter } from "nodemailer";
+import nodemailer, { type SendMailOptions, type Transporter } from "nodemailer";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connection.js";
 import type { Logger } from "./log.js";
@@ -19,6 +19,12 @@ let transport: { url: string; transporter: Transporter } | undefined;
 function transporterFor(url: string): Transporter {
   if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
   return transport.transporter;
+}
+
+/** A mail with attachments, sent now over SMTP_URL (customer mail: `sales/invoices/send`); an SMTP failure throws. */
+export async function sendSmtp(config: Config, message: Omit<SendMailOptions, "from">): Promise<void> {
+  if (!config.smtpUrl) throw new Error("sendSmtp: SMTP_URL is not set");
+  await transporterFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
 }
 
 /** Queues a mail inside `trx`: it is sent after commit, by the worker. */

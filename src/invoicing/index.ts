@@ -24,3 +24,5 @@ export {
 export { addressLine, renderPdf } from "./pdf.js";
 export { computeTotals, convertParts, type Totals } from "./totals.js";
 export { checkLinesVat } from "./vat.js";
+export { amountInWords, type WordsLanguage } from "./amount-in-words.js";
+export { formatLtAmount, formatLtNumber, formatLtRate, THOUSANDS_SPACE } from "./lt-format.js";

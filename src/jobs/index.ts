@@ -2,6 +2,7 @@ import type { TaskList } from "graphile-worker";
 import { backfillExchangeRatesTask } from "./backfill-exchange-rates.js";
 import { deliverWebhookTask } from "./deliver-webhook.js";
 import { sendEmailTask } from "./send-email.js";
+import { sendSaleInvoiceTask } from "./send-sale-invoice.js";
 import type { JobDeps } from "./deps.js";
 import { pruneEventsTask } from "./prune-events.js";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys.js";
@@ -17,6 +18,7 @@ export function createTaskList(deps: JobDeps): TaskList {
     sync_exchange_rates: syncExchangeRatesTask(deps),
     backfill_exchange_rates: backfillExchangeRatesTask(deps),
     send_email: sendEmailTask(deps),
+    send_sale_invoice: sendSaleInvoiceTask(deps),
   };
 }
 

@@ -29,12 +29,26 @@ function decode(raw: string): { subject: string; text: string } {
   return { subject, text: text.replace(/\r\n/g, "\n") };
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/**
+ * How the sink answers a recipient: undefined accepts it; `{code, message}` refuses it with that SMTP reply (a 4xx is
+ * temporary, a 5xx permanent). `count` is how many times this address was offered so far, this time included.
+ */
+export type RecipientReply = (address: string, count: number) => { code: number; message: string } | undefined;
+
+export async function startSmtpSink(options: { recipient?: RecipientReply } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  const offered = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const count = (offered.get(address.address) ?? 0) + 1;
+      offered.set(address.address, count);
+      const reply = options.recipient?.(address.address, count);
+      if (!reply) return callback();
+      callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

@@ -50,6 +50,7 @@ import * as declarationIndexes from "./20261127001001_declaration_indexes.js";
 import * as purchaseAccountingDate from "./20261127003100_purchase_accounting_date.js";
 import * as salesVat from "./20261127003000_sales_vat.js";
 import * as ledgerBalances from "./20261127004000_ledger_balances.js";
+import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -105,6 +106,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127003100_purchase_accounting_date": purchaseAccountingDate,
   "20261127003000_sales_vat": salesVat,
   "20261127004000_ledger_balances": ledgerBalances,
+  "20261127005000_sale_invoice_sends": saleInvoiceSends,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
