@@ -4,7 +4,8 @@
 // answered the next one is admitted. The bound is an advisory lock held by an open transaction, so it is seen in
 // pg_locks: that is how the test knows the first upload was admitted (no timing). The bodies are parsed and checked
 // in a worker thread; their 400s are the pipeline's own. (The latency the worker saves is measured by
-// `npm run bench -- faults`, not here.)
+// `npm run bench -- faults`, not here.) Raw HTTP where the test is about the wire: a body held half-sent, a second
+// process's port, bytes past the limit, malformed JSON; the rest through the SDK.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import http from "node:http";
 import { startHarness, type Harness } from "../support/harness.js";
@@ -65,9 +66,8 @@ describe("one large upload per account at a time", () => {
     await until("A's first upload to be admitted", async () => (await admitted()) === 1);
 
     // A again, validate or import: refused before its body is read; nothing stored.
-    const again = await h.post("/v1/migration/books/validate", agreeingPackage(), { key: a.apiKey, companyId: a.companyId });
-    expectError(again, 429, "rate_limited", "upload.in_progress");
-    expect([again.headers.get("retry-after"), again.body.error.params]).toEqual(["5", { retryAfterSeconds: 5 }]);
+    const again = await expectApiError(a.api.migration.books.validate(agreeingPackage()), 429, "rate_limited", "upload.in_progress");
+    expect([again.headers.get("retry-after"), again.params]).toEqual(["5", { retryAfterSeconds: 5 }]);
     await expectApiError(a.api.migration.books.import(agreeingPackage()), 429, "rate_limited", "upload.in_progress");
     expect(await storedRows(h, a)).toEqual(beforeA);
 
@@ -78,8 +78,7 @@ describe("one large upload per account at a time", () => {
     // With a second upload held (B's), the process takes no third (LARGE_BODY_SLOTS = 2 here), from any account.
     const second = halfSent(b, "import", JSON.stringify(agreeingPackage()));
     await until("B's upload to be admitted", async () => (await admitted()) === 2);
-    const busy = await h.post("/v1/migration/books/validate", agreeingPackage(), { key: c.apiKey, companyId: c.companyId });
-    expectError(busy, 429, "rate_limited", "upload.server_busy");
+    const busy = await expectApiError(c.api.migration.books.validate(agreeingPackage()), 429, "rate_limited", "upload.server_busy");
     expect(busy.headers.get("retry-after")).toBe("5");
     expect((await c.api.partners.list({})).rows).toEqual([]);
 
