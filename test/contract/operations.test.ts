@@ -1,5 +1,7 @@
 // Operating the service: graceful shutdown with a request in flight, structured logs without secrets, and
 // body limits declared per operation in the contract.
+// Raw HTTP throughout: a request to a child server process killed mid-flight, and bodies of exact byte sizes to an
+// operation added to the contract here (no SDK call knows it).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import { loadDocument } from "../../src/http/openapi.js";
