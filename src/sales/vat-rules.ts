@@ -75,8 +75,6 @@ export interface SaleVatContext {
   triangular: boolean;
 }
 
-const NOT_VAT_PAYER = "sale_invoice.company_not_vat_payer";
-
 /**
  * A company that is not a VAT payer: a line that names a VAT classifier, or a VAT rate other than 0, is 422
  * `sale_invoice.company_not_vat_payer` naming it. Checked on the request (before the lines are resolved: such a line
@@ -88,15 +86,15 @@ export function refuseVatOfNonPayer(lines: { vatRatePercent?: string | null; vat
   lines.forEach((l, i) => {
     if (l.vatClassifier != null) {
       errors[`lines[${i}].vatClassifier`] = ["the company is not a VAT payer (no vatCode): its invoices carry no VAT classifier"];
-      keys[`lines[${i}].vatClassifier`] = NOT_VAT_PAYER;
+      keys[`lines[${i}].vatClassifier`] = "sale_invoice.company_not_vat_payer";
     }
     if (l.vatRatePercent != null && !new Decimal(l.vatRatePercent).isZero()) {
       errors[`lines[${i}].vatRatePercent`] = ["the company is not a VAT payer (no vatCode): its invoices charge no VAT"];
-      keys[`lines[${i}].vatRatePercent`] = NOT_VAT_PAYER;
+      keys[`lines[${i}].vatRatePercent`] = "sale_invoice.company_not_vat_payer";
     }
   });
   // One reason whatever the number of fields: the key names it.
-  throwRuleFailures(errors, keys, NOT_VAT_PAYER);
+  throwRuleFailures(errors, keys, "sale_invoice.company_not_vat_payer");
 }
 
 /** The buyer and triangular rules of a sale's resolved lines (422 naming each field; nothing is written before). */

@@ -1282,7 +1282,7 @@ export interface Resources {
        * annulled).
        *
        * `POST /v1/sales/invoices/annul` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `journal.already_reversed`, `period.locked`, `sale_invoice.already_annulled`, `sale_invoice.annul_credit_note`, `sale_invoice.annul_credited`, `sale_invoice.annul_paid`, `sale_invoice.annul_stock_taken`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `journal.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `journal.already_reversed`, `journal.reversal_of_reversal`, `period.locked`, `sale_invoice.already_annulled`, `sale_invoice.annul_credit_note`, `sale_invoice.annul_credited`, `sale_invoice.annul_paid`, `sale_invoice.annul_stock_taken`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
        * Tag: `Sales`.
        */
       annul: Operation<"sales_invoices_annul">;

@@ -17899,6 +17899,7 @@ export interface operations {
                      *       "vatTreatment": "standard",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "customs": null,
                      *       "notes": null,
                      *       "netTotal": "630.00",
                      *       "vatTotal": "132.30",
@@ -18028,6 +18029,7 @@ export interface operations {
                      *       "vatTreatment": "standard",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "customs": null,
                      *       "notes": null,
                      *       "netTotal": "25.00",
                      *       "vatTotal": "5.25",
@@ -18143,6 +18145,7 @@ export interface operations {
                      *       "vatTreatment": "standard",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "customs": null,
                      *       "notes": "Prekės gautos 2026-03-11.",
                      *       "netTotal": "630.00",
                      *       "vatTotal": "132.30",
@@ -18263,6 +18266,7 @@ export interface operations {
                      *             "date": "2026-03-10"
                      *           },
                      *           "creditedInvoiceId": null,
+                     *           "customs": null,
                      *           "notes": "Prekės gautos 2026-03-11.",
                      *           "netTotal": "630.00",
                      *           "vatTotal": "132.30",
@@ -18408,6 +18412,7 @@ export interface operations {
                      *         "date": "2026-03-10"
                      *       },
                      *       "creditedInvoiceId": null,
+                     *       "customs": null,
                      *       "notes": "Prekės gautos 2026-03-11.",
                      *       "netTotal": "630.00",
                      *       "vatTotal": "132.30",
@@ -18546,6 +18551,7 @@ export interface operations {
                      *       "vatTreatment": "standard",
                      *       "rate": null,
                      *       "creditedInvoiceId": null,
+                     *       "customs": null,
                      *       "notes": "Prekės gautos 2026-03-11.",
                      *       "netTotal": "630.00",
                      *       "vatTotal": "132.30",
@@ -19478,11 +19484,19 @@ export interface operations {
                     "application/json": components["schemas"]["Sales.SaleInvoice"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Request validation failed (`request.invalid`, `fieldErrors` names every field), or the reversal's lines are malformed (`journal.invalid_lines`; the reversal copies a posted transaction, so this means damaged data). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
-            /** @description Not found: no sales invoice has this `id` (`sale_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            /** @description Not found: no sales invoice has this `id` (`sale_invoice.not_found`), or its posting is gone (`journal.not_found`; damaged data). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19491,7 +19505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`); it is annulled already (`sale_invoice.already_annulled`); a payment is matched to it (`sale_invoice.annul_paid`); an issued credit or debit note corrects it (`sale_invoice.annul_credited`); it is a credit note (`sale_invoice.annul_credit_note`); it took goods out of stock (`sale_invoice.annul_stock_taken`); its issue date's month is locked (`period.locked`); its posting is reversed already (`journal.already_reversed`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`); it is annulled already (`sale_invoice.already_annulled`); a payment is matched to it (`sale_invoice.annul_paid`); an issued credit or debit note corrects it (`sale_invoice.annul_credited`); it is a credit note (`sale_invoice.annul_credit_note`); it took goods out of stock (`sale_invoice.annul_stock_taken`); its issue date's month is locked (`period.locked`); its posting is reversed already (`journal.already_reversed`) or is itself a reversal (`journal.reversal_of_reversal`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19501,7 +19515,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["IdempotencyKeyReuse"];
+            /** @description The reversal cannot be posted (`fieldErrors` names the line): an account of the original posting no longer takes postings, or a partner is gone (`journal.lines_rejected`); debits do not equal credits (`journal.unbalanced`); the total exceeds the largest amount one transaction may carry (`journal.total_too_large`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
