@@ -103,6 +103,37 @@ console.log(
 console.log("target: >= 250 issued invoices/s with gapless numbers");
 if (!gapless || balance[0].d !== balance[0].c) process.exitCode = 1;
 
+// ----- 1b. a document's files: its PDF and its Peppol UBL, next to the issue path (issue 25) ----------------------
+// One client, one request at a time, so that a file's time is the API process's own (one Node process: one core).
+const twentyLines = {
+  partnerCode: "PIRKEJAS",
+  issueDate: "2026-03-10",
+  lines: Array.from({ length: 20 }, (_, i) => ({
+    description: `Programavimo darbai, etapas ${i + 1} (ąčęėįšųūž)`,
+    quantity: String(1 + (i % 5)),
+    unitPriceExclVat: (10 + i * 1.37).toFixed(2),
+    vatRatePercent: "21",
+  })),
+};
+const twenty = await call("/v1/sales/invoices/issue", { id: (await call("/v1/sales/invoices/create", twentyLines)).id });
+const fileTimes = async (path: string, body: unknown) => {
+  const times: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const started = performance.now();
+    await call(path, body);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+};
+const pdfP50 = await fileTimes("/v1/sales/invoices/pdf", { id: twenty.id });
+const ublP50 = await fileTimes("/v1/sales/invoices/peppol-xml", { id: twenty.id });
+const issueP50 = issuedAlone.p50;
+console.log(`\na 20-line invoice's files, one client, ${requests} requests each`);
+console.log(
+  `PDF: p50 ${pdfP50.toFixed(1)} ms (${(1000 / pdfP50).toFixed(0)} PDFs/s on one core), ${(pdfP50 / issueP50).toFixed(2)} x the issue path's p50 (${issueP50.toFixed(1)} ms)`,
+);
+console.log(`Peppol UBL: p50 ${ublP50.toFixed(1)} ms, ${(ublP50 / issueP50).toFixed(2)} x the issue path's p50`);
+
 // ----- 2. list over a million invoices -------------------------------------------------------------------------
 const seedStarted = Date.now();
 const [series2025] = await db("number_series")
