@@ -1,10 +1,15 @@
 // account/audit-log: every successful mutation writes exactly one record, in its own database transaction (a
 // failure or an idempotent replay writes none, a read writes none); the list's filters and order; what a
-// company-restricted key and another account see; and records that cannot be changed.
+// company-restricted key and another account see; and records that cannot be changed. Every call goes through the
+// SDK (`withResponse`, for the request id an audit record names); `answer` reads success and refusal alike.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
+import { invalid } from "../support/expect.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
+import { sleep } from "../support/timing.js";
+import { world } from "../support/world.js";
+import { AccountingApiError, type AccountingApi, type RequestBody, type WithResponse } from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
 let accountId: string;
@@ -14,21 +19,33 @@ let companyA: string;
 let companyB: string;
 beforeAll(async () => {
   h = await startHarness();
-  ({ accountId, apiKey: key, keyId, companyId: companyA } = await h.tenant({ vatCode: "LT100001919017" }));
-  const b = await h.post("/v1/account/companies/create", { name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" }, { key });
-  companyB = b.body.id;
-  for (const companyId of [companyA, companyB]) {
-    const res = await h.post("/v1/ledger/accounts/apply-template", { template: "lt-standard" }, { key, companyId });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  }
+  ({ accountId, apiKey: key, keyId, companyId: companyA } = await world(h, { company: { vatCode: "LT100001919017" } }));
+  companyB = (await acct().account.companies.create({ name: "Antra UAB", code: ltCompanyCode(), countryCode: "LT" })).id;
+  await h.sdk(key, companyB).ledger.accounts.applyTemplate({ template: "lt-standard" });
 });
 afterAll(() => h.close());
 
-const AUDIT = "/v1/account/audit-log/list";
+/** The account-level client of the main key (or of `other`). */
+const acct = (other = key): AccountingApi => h.sdk(other);
+/** The main key's client on company A. */
+const A = (): AccountingApi => h.sdk(key, companyA);
+
+/** account/audit-log/list with a key (the main one by default). */
+const audit = (body: RequestBody<"account_audit_log_list">, withKey = key) => answer(acct(withKey).account.auditLog.list.withResponse(body));
+
+/** An SDK call made `withResponse`, as status, headers and body: a refusal's are its error envelope's. */
+async function answer(call: Promise<WithResponse<unknown>>): Promise<ApiResponse> {
+  try {
+    const { data, response } = await call;
+    return { status: response.status, headers: response.headers, body: data };
+  } catch (e) {
+    if (e instanceof AccountingApiError && e.status !== 0) return { status: e.status, headers: e.headers, body: e.body };
+    throw e;
+  }
+}
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}`;
-const inA = () => ({ key, companyId: companyA });
 const journal = (date: string, amount = "12.34") => ({
   date,
   entries: [
@@ -37,9 +54,9 @@ const journal = (date: string, amount = "12.34") => ({
   ],
 });
 
-async function ok(path: string, body: unknown, options: RequestOptions = inA()) {
-  const res = await h.post(path, body, options);
-  if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
+async function ok(call: Promise<WithResponse<unknown>>) {
+  const res = await answer(call);
+  if (res.status !== 200) throw new Error(`-> ${res.status} ${JSON.stringify(res.body)}`);
   return res;
 }
 
@@ -68,7 +85,7 @@ const CASES: MutationCase[] = [
   {
     operation: "account.companies.create",
     company: null,
-    run: () => h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key }),
+    run: () => answer(acct().account.companies.create.withResponse({ name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" })),
     targets: (res) => [res.body.id],
     summary: (res) => ({ code: res.body.code, name: "Trečia UAB" }),
     table: (res) => ({ table: "companies", where: { id: res.body.id } }),
@@ -76,7 +93,7 @@ const CASES: MutationCase[] = [
   {
     operation: "partners.create",
     company: "A",
-    run: () => h.post("/v1/partners/create", { name: "Partneris UAB", code: unique("P") }, inA()),
+    run: () => answer(A().partners.create.withResponse({ name: "Partneris UAB", code: unique("P") })),
     targets: (res) => [res.body.id],
     summary: (res) => ({ code: res.body.code, name: "Partneris UAB" }),
     table: (res) => ({ table: "partners", where: { id: res.body.id } }),
@@ -84,7 +101,7 @@ const CASES: MutationCase[] = [
   {
     operation: "account.api-keys.create",
     company: null,
-    run: () => h.post("/v1/account/api-keys/create", { name: "Buhalterė", scopes: ["ledger:read"] }, { key }),
+    run: () => answer(acct().account.apiKeys.create.withResponse({ name: "Buhalterė", scopes: ["ledger:read"] })),
     targets: (res) => [res.body.id],
     summary: () => ({ name: "Buhalterė" }),
     table: (res) => ({ table: "api_keys", where: { id: res.body.id } }),
@@ -92,7 +109,7 @@ const CASES: MutationCase[] = [
   {
     operation: "ledger.accounts.create",
     company: "A",
-    run: () => h.post("/v1/ledger/accounts/create", { code: unique("9"), name: "Nauja sąskaita", type: "expense" }, inA()),
+    run: () => answer(A().ledger.accounts.create.withResponse({ code: unique("9"), name: "Nauja sąskaita", type: "expense" })),
     targets: (res) => [res.body.id],
     summary: (res) => ({ code: res.body.code, name: "Nauja sąskaita" }),
     table: (res) => ({ table: "ledger_accounts", where: { company_id: companyA, id: res.body.id } }),
@@ -102,16 +119,17 @@ const CASES: MutationCase[] = [
     company: "A",
     run: async () => {
       const code = unique("8");
-      await ok("/v1/ledger/accounts/create", { code, name: "Before", type: "expense" });
-      return h.post("/v1/ledger/accounts/update", { code, name: "After" }, inA());
+      await ok(A().ledger.accounts.create.withResponse({ code, name: "Before", type: "expense" }));
+      return answer(A().ledger.accounts.update.withResponse({ code, name: "After" }));
     },
     targets: (res) => [res.body.id],
     summary: (res) => ({ code: res.body.code, name: "After" }),
+    table: (res) => ({ table: "ledger_accounts", where: { company_id: companyA, id: res.body.id } }),
   },
   {
     operation: "ledger.journal.transactions.create",
     company: "A",
-    run: () => h.post("/v1/ledger/journal/transactions/create", journal("2026-01-20"), inA()),
+    run: () => answer(A().ledger.journal.transactions.create.withResponse(journal("2026-01-20"))),
     targets: (res) => [res.body.id],
     summary: () => ({ date: "2026-01-20", documentType: "manual" }),
     table: (res) => ({ table: "journal_transactions", where: { company_id: companyA, id: res.body.id } }),
@@ -120,8 +138,8 @@ const CASES: MutationCase[] = [
     operation: "ledger.journal.transactions.reverse",
     company: "A",
     run: async () => {
-      const tx = await ok("/v1/ledger/journal/transactions/create", journal("2026-01-21"));
-      return h.post("/v1/ledger/journal/transactions/reverse", { id: tx.body.id }, inA());
+      const tx = await ok(A().ledger.journal.transactions.create.withResponse(journal("2026-01-21")));
+      return answer(A().ledger.journal.transactions.reverse.withResponse({ id: tx.body.id }));
     },
     targets: (res) => [res.body.id],
     summary: () => ({ date: "2026-01-21", documentType: "reversal" }),
@@ -130,7 +148,7 @@ const CASES: MutationCase[] = [
   {
     operation: "ledger.periods.lock",
     company: "A",
-    run: () => h.post("/v1/ledger/periods/lock", { month: "2024-02" }, inA()),
+    run: () => answer(A().ledger.periods.lock.withResponse({ month: "2024-02" })),
     targets: () => [],
     // Which months were locked: MUST_MENTION below.
     summary: () => ({}),
@@ -140,8 +158,8 @@ const CASES: MutationCase[] = [
     operation: "ledger.periods.unlock",
     company: "A",
     run: async () => {
-      await ok("/v1/ledger/periods/lock", { month: "2024-05" });
-      return h.post("/v1/ledger/periods/unlock", { month: "2024-05" }, inA());
+      await ok(A().ledger.periods.lock.withResponse({ month: "2024-05" }));
+      return answer(A().ledger.periods.unlock.withResponse({ month: "2024-05" }));
     },
     targets: () => [],
     summary: () => ({ month: "2024-05" }),
@@ -149,7 +167,7 @@ const CASES: MutationCase[] = [
   {
     operation: "ledger.posting-rules.update",
     company: "A",
-    run: () => h.post("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "6209" }, inA()),
+    run: () => answer(A().ledger.postingRules.update.withResponse({ rule: "bank.fees", accountCode: "6209" })),
     targets: () => [],
     summary: () => ({}),
     table: () => ({ table: "posting_rules", where: { company_id: companyA, rule: "bank.fees" } }),
@@ -160,10 +178,10 @@ const CASES: MutationCase[] = [
     company: "A",
     run: async () => {
       const partnerCode = unique("C");
-      await ok("/v1/partners/create", { name: "Pirkėjas UAB", code: partnerCode });
+      await ok(A().partners.create.withResponse({ name: "Pirkėjas UAB", code: partnerCode }));
       const line = { description: "Konsultacija", quantity: "2", unitPriceExclVat: "50", vatRatePercent: "21" };
-      const draft = await ok("/v1/sales/invoices/create", { partnerCode, issueDate: "2026-02-10", lines: [line] });
-      return h.post("/v1/sales/invoices/issue", { id: draft.body.id }, inA());
+      const draft = await ok(A().sales.invoices.create.withResponse({ partnerCode, issueDate: "2026-02-10", lines: [line] }));
+      return answer(A().sales.invoices.issue.withResponse({ id: draft.body.id }));
     },
     targets: (res) => [res.body.id],
     summary: (res) => ({ number: res.body.number, type: "invoice", grossTotal: "121.00", currency: "EUR" }),
@@ -172,7 +190,7 @@ const CASES: MutationCase[] = [
   {
     operation: "reference.series.create",
     company: "A",
-    run: () => h.post("/v1/reference/series/create", { documentType: "journal", prefix: unique("S"), year: 2030 }, inA()),
+    run: () => answer(A().reference.series.create.withResponse({ documentType: "journal", prefix: unique("S"), year: 2030 })),
     targets: (res) => [res.body.id],
     summary: () => ({ documentType: "journal" }),
     table: (res) => ({ table: "number_series", where: { company_id: companyA, id: res.body.id } }),
@@ -180,9 +198,10 @@ const CASES: MutationCase[] = [
   {
     operation: "reference.exchange-rates.set",
     company: "A",
-    run: () => h.post("/v1/reference/exchange-rates/set", { currency: "USD", date: "2026-03-02", rate: "1.0845" }, inA()),
+    run: () => answer(A().reference.exchangeRates.set.withResponse({ currency: "USD", date: "2026-03-02", rate: "1.0845" })),
     targets: () => [],
     summary: () => ({ currencyCode: "USD", date: "2026-03-02" }),
+    table: () => ({ table: "exchange_rate_overrides", where: { company_id: companyA, currency_code: "USD", rate_date: "2026-03-02" } }),
   },
 ];
 
@@ -214,7 +233,7 @@ describe("every successful mutation writes exactly one record", () => {
     if (res.body?.key) expect(JSON.stringify(record)).not.toContain(res.body.key);
 
     // The same record through the API.
-    const listed = await h.post(AUDIT, { filter: [{ field: "id", op: "eq", value: Number(record.id) }] }, { key });
+    const listed = await audit({ filter: [{ field: "id", op: "eq", value: Number(record.id) }] });
     expect(listed.body.rows).toEqual([
       {
         id: Number(record.id),
@@ -228,7 +247,8 @@ describe("every successful mutation writes exactly one record", () => {
       },
     ]);
 
-    // Written by the mutation's own database transaction.
+    // Written by the mutation's own database transaction (an unlock deletes its row: no row is left to compare).
+    expect(c.table !== undefined || operation === "ledger.periods.unlock").toBe(true);
     if (c.table) {
       const { table, where } = c.table(res);
       const [{ xmin }] = await h.db(table).where(where).select(h.db.raw("xmin::text as xmin"));
@@ -243,40 +263,38 @@ describe("no record", () => {
     {
       name: "an unbalanced journal transaction (422)",
       run: () =>
-        h.post(
-          "/v1/ledger/journal/transactions/create",
-          {
+        answer(
+          A().ledger.journal.transactions.create.withResponse({
             date: "2026-02-01",
             entries: [
               { accountCode: "2710", debit: "1.00" },
               { accountCode: "3010", credit: "2.00" },
             ],
-          },
-          inA(),
+          }),
         ),
       status: 422,
     },
     {
       name: "a duplicate account code (409)",
-      run: () => h.post("/v1/ledger/accounts/create", { code: "2410", name: "Dup", type: "asset" }, inA()),
+      run: () => answer(A().ledger.accounts.create.withResponse({ code: "2410", name: "Dup", type: "asset" })),
       status: 409,
     },
     {
       name: "a posting into a locked month (409)",
       run: async () => {
-        await h.post("/v1/ledger/periods/lock", { month: "2023-01" }, inA());
-        return h.post("/v1/ledger/journal/transactions/create", journal("2023-01-15"), inA());
+        await answer(A().ledger.periods.lock.withResponse({ month: "2023-01" }));
+        return answer(A().ledger.journal.transactions.create.withResponse(journal("2023-01-15")));
       },
       status: 409,
       setupRecords: 1,
     },
-    { name: "an invalid body (400)", run: () => h.post("/v1/partners/create", { name: "" }, inA()), status: 400 },
+    { name: "an invalid body (400)", run: () => answer(A().partners.create.withResponse(invalid({ name: "" }))), status: 400 },
     {
       name: "a posting rule on a header account (422)",
-      run: () => h.post("/v1/ledger/posting-rules/update", { rule: "bank.fees", accountCode: "62" }, inA()),
+      run: () => answer(A().ledger.postingRules.update.withResponse({ rule: "bank.fees", accountCode: "62" })),
       status: 422,
     },
-    { name: "unlocking an open month (409)", run: () => h.post("/v1/ledger/periods/unlock", { month: "2022-01" }, inA()), status: 409 },
+    { name: "unlocking an open month (409)", run: () => answer(A().ledger.periods.unlock.withResponse({ month: "2022-01" })), status: 409 },
   ])("for a failed mutation: $name", async ({ run, status, setupRecords }) => {
     let res!: ApiResponse;
     const rows = await added(async () => {
@@ -286,34 +304,46 @@ describe("no record", () => {
     expect(rows).toHaveLength(setupRecords ?? 0);
   });
 
-  test.each([
-    ["/v1/account/audit-log/list", {}, () => ({ key })],
-    ["/v1/ledger/accounts/list", {}, inA],
-    ["/v1/ledger/accounts/get", { code: "2410" }, inA],
-    ["/v1/ledger/journal/transactions/list", { totals: ["debit"] }, inA],
-    ["/v1/ledger/periods/list", {}, inA],
-    ["/v1/ledger/posting-rules/list", {}, inA],
-    ["/v1/partners/list", {}, inA],
-  ] as const)("for a read: %s", async (path, body, options) => {
+  test.each<[string, () => Promise<WithResponse<unknown>>]>([
+    ["account/audit-log/list", () => acct().account.auditLog.list.withResponse({})],
+    ["ledger/accounts/list", () => A().ledger.accounts.list.withResponse({})],
+    ["ledger/accounts/get", () => A().ledger.accounts.get.withResponse({ code: "2410" })],
+    ["ledger/journal/transactions/list", () => A().ledger.journal.transactions.list.withResponse({ totals: ["debit"] })],
+    ["ledger/periods/list", () => A().ledger.periods.list.withResponse({})],
+    ["ledger/posting-rules/list", () => A().ledger.postingRules.list.withResponse({})],
+    ["partners/list", () => A().partners.list.withResponse({})],
+  ])("for a read: %s", async (_path, read) => {
     let res!: ApiResponse;
     const rows = await added(async () => {
-      res = await h.post(path, body, options());
+      res = await answer(read());
     });
     expect(res.status).toBe(200);
     expect(rows).toHaveLength(0);
   });
 
-  test.each([
-    ["partners.create", "/v1/partners/create", () => ({ name: "Kartojamas", code: unique("R") })],
-    ["ledger.journal.transactions.create", "/v1/ledger/journal/transactions/create", () => journal("2026-02-03")],
-  ] as const)("for an idempotent replay of %s", async (operation, path, body) => {
-    const options = { ...inA(), idempotencyKey: unique("idem-") };
-    const input = body();
+  test.each<[string, () => (options: { idempotencyKey: string }) => Promise<WithResponse<unknown>>]>([
+    [
+      "partners.create",
+      () => {
+        const input = { name: "Kartojamas", code: unique("R") };
+        return (options) => A().partners.create.withResponse(input, options);
+      },
+    ],
+    [
+      "ledger.journal.transactions.create",
+      () => {
+        const input = journal("2026-02-03");
+        return (options) => A().ledger.journal.transactions.create.withResponse(input, options);
+      },
+    ],
+  ])("for an idempotent replay of %s", async (operation, make) => {
+    const options = { idempotencyKey: unique("idem-") };
+    const send = make();
     let first!: ApiResponse;
     let replay!: ApiResponse;
     const rows = await added(async () => {
-      first = await h.post(path, input, options);
-      replay = await h.post(path, input, options);
+      first = await answer(send(options));
+      replay = await answer(send(options));
     });
     expect({ first: first.status, replay: replay.status, header: replay.headers.get("x-idempotent-replay"), same: replay.body.id === first.body.id }).toEqual({
       first: 200,
@@ -331,24 +361,25 @@ describe("list", () => {
   let partnerB: ApiResponse;
   let between: string;
   beforeAll(async () => {
-    tx1 = await ok("/v1/ledger/journal/transactions/create", journal("2026-04-01"));
-    await new Promise((r) => setTimeout(r, 20));
-    between = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 20));
-    tx2 = await ok("/v1/ledger/journal/transactions/create", journal("2026-04-02"));
-    partnerB = await ok("/v1/partners/create", { name: "B partneris", code: unique("PB") }, { key, companyId: companyB });
+    tx1 = await ok(A().ledger.journal.transactions.create.withResponse(journal("2026-04-01")));
+    await sleep(20);
+    // The moment by the database's clock, which stamps occurredAt (not this process's).
+    between = new Date((await h.db.raw<{ rows: { t: Date }[] }>("select clock_timestamp() as t")).rows[0].t).toISOString();
+    await sleep(20);
+    tx2 = await ok(A().ledger.journal.transactions.create.withResponse(journal("2026-04-02")));
+    partnerB = await ok(h.sdk(key, companyB).partners.create.withResponse({ name: "B partneris", code: unique("PB") }));
   });
 
   const ids = (res: ApiResponse) => res.body.rows.map((r: { id: number }) => r.id);
 
   test("newest first by default, every record of the account", async () => {
-    const res = await h.post(AUDIT, { pageSize: 500 }, { key });
+    const res = await audit({ pageSize: 500 });
     const db = await auditRows();
     expect({ ids: ids(res), total: res.body.total }).toEqual({ ids: db.map((r) => Number(r.id)).reverse(), total: db.length });
     expect(res.body.rows[0]).toMatchObject({ operation: "partners.create", targetIds: [partnerB.body.id] });
   });
 
-  test.each([
+  test.each<{ name: string; filter: () => NonNullable<RequestBody<"account_audit_log_list">["filter"]>; expected: (rows: any[]) => any[] }>([
     {
       name: "targetId",
       filter: () => [{ field: "targetId", op: "eq", value: tx1.body.id }],
@@ -383,7 +414,7 @@ describe("list", () => {
       expected: (rows: any[]) => rows.filter((r) => r.operation === "partners.create" && r.company_id === companyB),
     },
   ])("filter on $name", async ({ filter, expected }) => {
-    const res = await h.post(AUDIT, { filter: filter(), pageSize: 500 }, { key });
+    const res = await audit({ filter: filter(), pageSize: 500 });
     expect(res.status).toBe(200);
     const want = expected(await auditRows())
       .map((r) => Number(r.id))
@@ -393,15 +424,15 @@ describe("list", () => {
   });
 
   test("the occurredAt filters split the records around the moment between two postings", async () => {
-    const after = await h.post(AUDIT, { filter: [{ field: "occurredAt", op: "gte", value: between }], pageSize: 500 }, { key });
+    const after = await audit({ filter: [{ field: "occurredAt", op: "gte", value: between }], pageSize: 500 });
     const targetsAfter = after.body.rows.flatMap((r: { targetIds: string[] }) => r.targetIds);
     expect(targetsAfter).toContain(tx2.body.id);
     expect(targetsAfter).not.toContain(tx1.body.id);
   });
 
   test("a key restricted to company A sees only A's records", async () => {
-    const restricted = await ok("/v1/account/api-keys/create", { name: "Tik A", scopes: ["account:read", "ledger:read"], companyIds: [companyA] }, { key });
-    const res = await h.post(AUDIT, { pageSize: 500 }, { key: restricted.body.key });
+    const restricted = await ok(acct().account.apiKeys.create.withResponse({ name: "Tik A", scopes: ["account:read", "ledger:read"], companyIds: [companyA] }));
+    const res = await audit({ pageSize: 500 }, restricted.body.key);
     expect(res.status).toBe(200);
     const inAOnly = (await auditRows())
       .filter((r) => r.company_id === companyA)
@@ -409,28 +440,28 @@ describe("list", () => {
       .reverse();
     expect(inAOnly.length).toBeGreaterThan(0);
     expect({ ids: ids(res), total: res.body.total }).toEqual({ ids: inAOnly, total: inAOnly.length });
-    const forB = await h.post(AUDIT, { filter: [{ field: "companyId", op: "eq", value: companyB }] }, { key: restricted.body.key });
+    const forB = await audit({ filter: [{ field: "companyId", op: "eq", value: companyB }] }, restricted.body.key);
     expect(forB.body).toMatchObject({ rows: [], total: 0 });
   });
 
   test("another account sees none of them", async () => {
     const other = await h.tenant();
-    const res = await h.post(AUDIT, { pageSize: 500 }, { key: other.apiKey });
+    const res = await audit({ pageSize: 500 }, other.apiKey);
     expect(res.status).toBe(200);
     const ours = new Set((await auditRows()).map((r) => r.request_id));
     expect(res.body.rows.filter((r: { requestId: string }) => ours.has(r.requestId))).toEqual([]);
     expect(res.body.rows.every((r: { companyId: string | null }) => r.companyId === null || r.companyId === other.companyId)).toBe(true);
-    expect((await h.post(AUDIT, { filter: [{ field: "targetId", op: "eq", value: tx1.body.id }] }, { key: other.apiKey })).body.total).toBe(0);
+    expect((await audit({ filter: [{ field: "targetId", op: "eq", value: tx1.body.id }] }, other.apiKey)).body.total).toBe(0);
   });
 
   test("a key without account:read cannot list (403)", async () => {
-    const ledgerOnly = await ok("/v1/account/api-keys/create", { name: "Tik ledger", scopes: ["ledger:write"] }, { key });
-    const res = await h.post(AUDIT, {}, { key: ledgerOnly.body.key });
+    const ledgerOnly = await ok(acct().account.apiKeys.create.withResponse({ name: "Tik ledger", scopes: ["ledger:write"] }));
+    const res = await audit({}, ledgerOnly.body.key);
     expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 403, code: "forbidden" });
   });
 
   test("records are shaped as the contract says", async () => {
-    const res = await h.post(AUDIT, { filter: [{ field: "targetId", op: "eq", value: tx2.body.id }] }, { key });
+    const res = await audit({ filter: [{ field: "targetId", op: "eq", value: tx2.body.id }] });
     expect(res.body.rows).toEqual([
       {
         id: expect.any(Number),
