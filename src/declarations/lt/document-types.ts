@@ -1,6 +1,7 @@
 // How each kind of document is declared, one row per (side, type, status): its i.SAF InvoiceType and the sign its
-// amounts take in i.SAF and FR0600 (issue 24). Debit notes (DS) and annulled invoices (AN) slot in as rows when
-// the documents exist; a document matching no row is not declared (and ./documents.ts reads only known types).
+// amounts take in i.SAF and FR0600 (issue 24): SF an invoice, KS a credit note (negative), DS a debit note, AN an
+// annulled invoice or debit note (in i.SAF with its amounts as issued; in no return: its posting is reversed on its
+// own date). A document matching no row is not declared (and ./documents.ts reads only known types).
 import type { Side } from "./fr0600-mapping.js";
 import { SOURCES } from "./sources.js";
 
@@ -33,6 +34,36 @@ export const DOCUMENT_TYPES: readonly DocumentTypeRow[] = [
     documentType: "sale_credit_note",
     source: `${SOURCES.ISAF_XSD}; ${SOURCES.KD7543}`,
   },
+  {
+    side: "sale",
+    type: "debit_note",
+    status: null,
+    isafType: "DS",
+    sign: 1,
+    inReturns: true,
+    documentType: "sale_debit_note",
+    source: `${SOURCES.ISAF_XSD} (DS – debetinė sąskaita faktūra); ${SOURCES.KD7543}`,
+  },
+  {
+    side: "sale",
+    type: "invoice",
+    status: "annulled",
+    isafType: "AN",
+    sign: 1,
+    inReturns: false,
+    documentType: "sale_invoice",
+    source: `${SOURCES.ISAF_XSD} (AN – anuliuota sąskaita faktūra)`,
+  },
+  {
+    side: "sale",
+    type: "debit_note",
+    status: "annulled",
+    isafType: "AN",
+    sign: 1,
+    inReturns: false,
+    documentType: "sale_debit_note",
+    source: `${SOURCES.ISAF_XSD} (AN – anuliuota sąskaita faktūra)`,
+  },
   { side: "purchase", type: "invoice", status: null, isafType: "SF", sign: 1, inReturns: true, documentType: "purchase_invoice", source: SOURCES.ISAF_XSD },
   {
     side: "purchase",
@@ -43,6 +74,16 @@ export const DOCUMENT_TYPES: readonly DocumentTypeRow[] = [
     inReturns: true,
     documentType: "purchase_credit_note",
     source: `${SOURCES.ISAF_XSD}; ${SOURCES.KD7543}`,
+  },
+  {
+    side: "purchase",
+    type: "debit_note",
+    status: null,
+    isafType: "DS",
+    sign: 1,
+    inReturns: true,
+    documentType: "purchase_debit_note",
+    source: `${SOURCES.ISAF_XSD} (DS – debetinė sąskaita faktūra); ${SOURCES.KD7543}`,
   },
 ];
 

@@ -4,7 +4,9 @@
 //   taxable_eur   the taxable value
 //   vat_eur       the VAT: a sale's output VAT; a purchase's VAT charged by the supplier, or calculated by the buyer
 //                 on a reverse charge (0 on an import or exempt purchase)
-//   ded_eur       (purchases) the part of vat_eur deducted as input VAT; nonded_eur the part that is not
+//   ded_eur       (purchases) the part of vat_eur deducted as input VAT; nonded_eur the part that is not and is
+//                 posted to purchases.vatNonDeductible (a fixed asset line's non-deductible share is the asset's
+//                 cost: in neither)
 // Amounts are as stored (not negative); `sign` says how they count (−1 for a credit note, 0 for a document whose
 // posting is reversed: ./document-types.ts).
 //
@@ -45,6 +47,8 @@ export interface DocumentQuery {
   /** Keyset paging (i.SAF): documents after this (date, id), at most `limit`. */
   after?: { date: string; id: string };
   limit?: number;
+  /** Without the partners' snapshots (partner_snapshot null): a return that sums amounts reads less. */
+  lean?: boolean;
 }
 
 /** One (document, classifier, rate) row. Dates are `YYYY-MM-DD`; amounts decimal strings. */
@@ -104,15 +108,36 @@ function allocateSql(input: string, name: string): string {
   )`;
 }
 
+/** The columns of a document (CTE docs, alias d) every (document, classifier, rate) row carries. */
+const DOC_COLUMNS = [
+  "side",
+  "id",
+  "type",
+  "status",
+  "doc_no",
+  "invoice_date",
+  "decl_date",
+  "supply_date",
+  "partner_code",
+  "partner_snapshot",
+  "credited_invoice_id",
+  "treatment",
+  "journal_transaction_id",
+  "sign",
+]
+  .map((c) => `d.${c}`)
+  .join(", ");
+
 /** The documents of one side as a query of `docs`' columns. */
-function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: number): string {
+function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: number, headers: boolean): string {
   const keyset = q.after ? `and (decl_date, id) > ($${keysetParam}::date, $${keysetParam + 1}::uuid)` : "";
   const limit = q.limit ? `order by decl_date, id limit ${Math.trunc(q.limit)}` : "";
   if (side === "sale") {
     return `select * from (
       select 'sale'::text as side, s.id, s.type, s.status, s.number as doc_no, s.issue_date as invoice_date, s.issue_date as decl_date,
-             s.supply_date, s.partner_code, s.partner_snapshot, s.credited_invoice_id, s.rate, s.gross_total_base as base_total,
-             s.journal_transaction_id, s.vat_breakdown, 'standard'::text as treatment, ${signSql("sale", "s.type", "s.status")} as sign
+             s.supply_date, s.partner_code, ${q.lean ? "null::jsonb" : "s.partner_snapshot"} as partner_snapshot, s.credited_invoice_id, s.rate, s.gross_total_base as base_total,
+             s.journal_transaction_id, s.vat_breakdown, 'standard'::text as treatment, ${signSql("sale", "s.type", "s.status")} as sign,
+             coalesce(s.rate, 1) <> 1 as special, s.annulment_transaction_id as annulment_tx
         from sale_invoices s
        where s.company_id = $1 and s.status <> 'draft' and not s.migrated and s.type in (${typesSql("sale")})
          and s.issue_date between $2::date and $3::date) x
@@ -121,30 +146,38 @@ function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: numbe
   const date = purchaseDeclarationDate("p");
   return `select * from (
       select 'purchase'::text as side, p.id, p.type, p.status, p.document_number as doc_no, p.document_date as invoice_date, ${date} as decl_date,
-             p.supply_date, p.partner_code, p.partner_snapshot, p.credited_invoice_id, p.rate, p.gross_total_base as base_total,
-             p.journal_transaction_id, p.vat_breakdown, p.vat_treatment as treatment, ${signSql("purchase", "p.type", "p.status")} as sign
+             p.supply_date, p.partner_code, ${q.lean ? "null::jsonb" : "p.partner_snapshot"} as partner_snapshot, p.credited_invoice_id, p.rate, p.gross_total_base as base_total,
+             p.journal_transaction_id, p.vat_breakdown, p.vat_treatment as treatment, ${signSql("purchase", "p.type", "p.status")} as sign,
+             ${
+               headers
+                 ? "null::boolean"
+                 : `coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
+               select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible))`
+             } as special,
+             null::uuid as annulment_tx
         from purchase_invoices p
        where p.company_id = $1 and p.status <> 'draft' and not p.migrated and p.type in (${typesSql("purchase")})
          and ${date} between $2::date and $3::date) x
      where true ${keyset} ${limit}`;
 }
 
-function docsCte(q: DocumentQuery): { docs: string; values: unknown[] } {
+function docsCte(q: DocumentQuery, headers = false): { docs: string; values: unknown[] } {
   const a = q.accounts;
   const values: unknown[] = [q.companyId, q.from, q.to, a.vatPayable, a.vatReceivable, a.vatNonDeductible, a.reverseChargeVatInput, a.reverseChargeVatOutput];
   if (q.after) values.push(q.after.date, q.after.id);
   const sides = q.side ? [q.side] : (["sale", "purchase"] as const);
-  return { docs: sides.map((s) => `(${sideSql(s, q, 9)})`).join(" union all "), values };
+  return { docs: sides.map((s) => `(${sideSql(s, q, 9, headers)})`).join(" union all "), values };
 }
 
 /**
  * The documents of the month (one row each, no amounts), for queries that need no EUR amounts: `select` reads CTE
  * `docs` (columns of sideSql: side, id, type, status, doc_no, invoice_date, decl_date, supply_date, partner_code,
- * partner_snapshot, credited_invoice_id, rate, base_total, journal_transaction_id, vat_breakdown, treatment, sign).
+ * partner_snapshot, credited_invoice_id, rate, base_total, journal_transaction_id, vat_breakdown, treatment, sign; special
+ * is null: whether a document needs the shares is not read here).
  * Parameters $4..$8 are the VAT accounts (unused here, typed so that the numbering stays the same).
  */
 export function documentHeadersSql(q: DocumentQuery, select: string): { text: string; values: unknown[] } {
-  const { docs, values } = docsCte(q);
+  const { docs, values } = docsCte(q, true);
   return { text: `with unused_accounts as (select $4::text, $5::text, $6::text, $7::text, $8::text), docs as materialized (${docs}) ${select}`, values };
 }
 
@@ -156,16 +189,33 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
   const { docs, values } = docsCte(q);
   const text = `
   with docs as materialized (${docs}),
+  -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is deducted
+  -- in full (a standard or reverse-charge purchase) or not at all (import, exempt).
+  plain as (
+    select ${DOC_COLUMNS}, g.ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
+           (g.v ->> 'taxableAmount')::numeric as taxable_eur, (g.v ->> 'vatAmount')::numeric as vat_eur,
+           case when d.side = 'sale' then null when d.treatment in ('standard', 'reverse_charge') then (g.v ->> 'vatAmount')::numeric else 0 end as ded_eur,
+           case when d.side = 'sale' then null else 0 end as nonded_eur
+      from docs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
+     where not d.special
+  ),
+  -- The rest (another currency, non-deductible lines) through the shares below.
+  sdocs as (select * from docs where special),
   groups as (
     select d.side, d.id, g.ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
            (g.v ->> 'taxableAmount')::numeric as taxable, (g.v ->> 'vatAmount')::numeric as vat
-      from docs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
+      from sdocs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
   ),
-  -- Purchases with a non-deductible line: each rate's VAT shared between its lines by net, as posting shares it.
+  -- Purchases with a non-deductible line: each rate's VAT shared between its lines by net, as posting shares it. A
+  -- non-deductible line on an asset account (a fixed asset's cost; not received into stock) capitalises its share:
+  -- it is posted to that account, not to purchases.vatNonDeductible (src/purchases/invoices.ts purchaseParts).
   plines as (
     select d.id, l.line_no, l.vat_classifier as classifier, l.vat_rate_percent as rate_pct, l.net_amount, l.vat_deductible,
+           (not l.vat_deductible and l.warehouse_code is null and la.code is not null) as capitalised,
            bool_or(not l.vat_deductible) over (partition by d.id) as mixed
-      from docs d join purchase_invoice_lines l on l.company_id = $1 and l.invoice_id = d.id
+      from sdocs d join purchase_invoice_lines l on l.company_id = $1 and l.invoice_id = d.id
+      left join ledger_accounts la on la.company_id = $1 and la.code = l.expense_account_code and la.type = 'asset'
+        and la.code is distinct from (select pr.account_code from posting_rules pr where pr.company_id = $1 and pr.rule = 'inventory.stock')
      where d.side = 'purchase' and d.treatment in ('standard', 'reverse_charge')
   ),
   line_input as (
@@ -177,7 +227,9 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
   ${allocateSql("line_input", "line_shares")},
   split as (
     select s.id, l.classifier, l.rate_pct,
-           coalesce(sum(s.share) filter (where l.vat_deductible), 0) as ded, coalesce(sum(s.share) filter (where not l.vat_deductible), 0) as nonded
+           coalesce(sum(s.share) filter (where l.vat_deductible), 0) as ded,
+           coalesce(sum(s.share) filter (where not l.vat_deductible and not l.capitalised), 0) as nonded,
+           coalesce(sum(s.share) filter (where l.capitalised), 0) as cap
       from line_shares s join plines l on l.id = s.id and l.line_no = s.ord
      group by s.id, l.classifier, l.rate_pct
   ),
@@ -189,8 +241,9 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
                 else coalesce(s.ded, case when l.id is null then g.vat else 0 end) end as ded,
            case when g.side = 'sale' then null
                 when d.treatment not in ('standard', 'reverse_charge') then 0
-                else coalesce(s.nonded, 0) end as nonded
-      from groups g join docs d on d.side = g.side and d.id = g.id
+                else coalesce(s.nonded, 0) end as nonded,
+           coalesce(s.cap, 0) as cap
+      from groups g join sdocs d on d.side = g.side and d.id = g.id
       left join split s on s.id = g.id and s.classifier = g.classifier and s.rate_pct = g.rate_pct
       left join (select distinct id from plines where mixed) l on l.id = g.id
   ),
@@ -199,12 +252,12 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
     select d.side, d.id, d.treatment, d.rate, d.base_total, t.vat, t.ded, t.nonded,
            case when t.vat = 0 then 0 when d.side = 'sale' then coalesce(j.vat_payable, round(t.vat / d.rate, 2))
                 when d.treatment = 'reverse_charge' then coalesce(j.reverse_output, round(t.vat / d.rate, 2))
-                when d.treatment = 'standard' then null else 0 end as t_vat,
+                when d.treatment = 'standard' then (case when t.cap = 0 then null else round(t.vat / d.rate, 2) end) else 0 end as t_vat,
            case when t.ded = 0 or d.side = 'sale' then 0
                 else coalesce(case when d.treatment = 'reverse_charge' then j.reverse_input else j.vat_receivable end, round(t.ded / d.rate, 2)) end as t_ded,
            case when t.nonded = 0 or d.side = 'sale' then 0 else coalesce(j.nonded, round(t.nonded / d.rate, 2)) end as t_nonded
-      from docs d
-      join (select id, sum(vat) as vat, coalesce(sum(ded), 0) as ded, coalesce(sum(nonded), 0) as nonded from gdoc group by id) t on t.id = d.id
+      from sdocs d
+      join (select id, sum(vat) as vat, coalesce(sum(ded), 0) as ded, coalesce(sum(nonded), 0) as nonded, sum(cap) as cap from gdoc group by id) t on t.id = d.id
       left join lateral (
         select abs(sum(e.credit - e.debit) filter (where e.account_code = $4)) as vat_payable,
                abs(sum(e.debit - e.credit) filter (where e.account_code = $5)) as vat_receivable,
@@ -240,16 +293,22 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
       left join fx_shares dd on dd.id = g.id and dd.grp = 'ded' and dd.ord = g.ord
       left join fx_shares nd on nd.id = g.id and nd.grp = 'nonded' and nd.ord = g.ord
   ),
-  rows as (
+  -- Every (document, classifier, rate): the plain documents as they are, the rest with their shares.
+  drows as (
+    select ${DOC_COLUMNS}, e.ord, e.classifier, e.rate_pct, e.taxable_eur, e.vat_eur, e.ded_eur, e.nonded_eur
+      from sdocs d join eur e on e.side = d.side and e.id = d.id
+    union all
+    select * from plain
+  ),
+  rows as not materialized (
     select d.side, d.id, d.type, d.status, d.doc_no, d.invoice_date::text as invoice_date, d.decl_date::text as decl_date,
            d.supply_date::text as supply_date, d.partner_code, d.partner_snapshot, pa.country_code as partner_country,
            case d.side when 'sale' then cs.number else cp.document_number end as credited_no,
            (case d.side when 'sale' then cs.issue_date else cp.document_date end)::text as credited_date,
-           d.treatment, d.journal_transaction_id, d.sign, e.ord::text as ord, e.classifier, e.rate_pct::text as rate_pct,
-           e.taxable_eur::numeric(17,2)::text as taxable_eur, e.vat_eur::numeric(17,2)::text as vat_eur,
-           e.ded_eur::numeric(17,2)::text as ded_eur, e.nonded_eur::numeric(17,2)::text as nonded_eur
-      from docs d
-      join eur e on e.side = d.side and e.id = d.id
+           d.treatment, d.journal_transaction_id, d.sign, d.ord::text as ord, d.classifier, d.rate_pct::text as rate_pct,
+           d.taxable_eur::numeric(17,2)::text as taxable_eur, d.vat_eur::numeric(17,2)::text as vat_eur,
+           d.ded_eur::numeric(17,2)::text as ded_eur, d.nonded_eur::numeric(17,2)::text as nonded_eur
+      from drows d
       left join partners pa on pa.company_id = $1 and pa.code = d.partner_code
       left join sale_invoices cs on d.side = 'sale' and cs.company_id = $1 and cs.id = d.credited_invoice_id
       left join purchase_invoices cp on d.side = 'purchase' and cp.company_id = $1 and cp.id = d.credited_invoice_id

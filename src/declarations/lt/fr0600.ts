@@ -11,7 +11,7 @@ import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
 import { unprocessable } from "../../shared/errors.js";
 import type { Declarant } from "../declarant.js";
-import { documentTypeOf } from "./document-types.js";
+import { DOCUMENT_TYPES, documentTypeOf } from "./document-types.js";
 import { type DocumentQuery, documentGroupsSql, type VatAccounts } from "./documents.js";
 import { fr0600FfData, formText } from "./ffdata.js";
 import { FR0600_BOXES } from "./fr0600-boxes.js";
@@ -24,11 +24,13 @@ type Reconciliation = Fr0600Return["reconciliation"];
 
 const MAX_DIFFERENCES = 1000;
 
+type DeclaredType = Fr0600Box["documents"][number]["documentType"];
+/** The document type a drill-down or a difference names a document by (./document-types.ts). */
+const declaredType = (side: "sale" | "purchase", type: string, status: string): DeclaredType =>
+  (documentTypeOf(side, type, status)?.documentType ?? `${side}_${type}`) as DeclaredType;
+
 /** Whole euros: half away from zero, once, on the box total. */
 export const wholeEuros = (exact: Decimal) => exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-
-/** The amount column of each amount kind. */
-const AMOUNT_SQL = `case m.amount when 'base' then r.taxable_eur::numeric when 'vat' then r.vat_eur::numeric else r.ded_eur::numeric end`;
 
 interface Computed {
   boxes: Fr0600Box[];
@@ -67,55 +69,162 @@ async function refuseUnmapped(db: Db, q: DocumentQuery): Promise<void> {
   );
 }
 
+/**
+ * The VAT posting rules whose accounts the reconciliation compares, each with what a document declares on it as a
+ * debit (SQL over a document's summed vat, ded and nonded, before its sign).
+ */
+function reconciliationRoles(a: VatAccounts): { rule: string; account: string; debit: string }[] {
+  return [
+    { rule: "sales.vatPayable", account: a.vatPayable, debit: "case when side = 'sale' then -vat end" },
+    { rule: "purchases.vatReceivable", account: a.vatReceivable, debit: "case when side = 'purchase' and treatment = 'standard' then ded end" },
+    {
+      rule: "purchases.vatNonDeductible",
+      account: a.vatNonDeductible,
+      debit: "case when side = 'purchase' and treatment in ('standard', 'reverse_charge') then nonded end",
+    },
+    {
+      rule: "purchases.reverseChargeVatInput",
+      account: a.reverseChargeVatInput,
+      debit: "case when side = 'purchase' and treatment = 'reverse_charge' then ded end",
+    },
+    {
+      rule: "purchases.reverseChargeVatOutput",
+      account: a.reverseChargeVatOutput,
+      debit: "case when side = 'purchase' and treatment = 'reverse_charge' then -vat end",
+    },
+  ];
+}
+
+type Fr0600Row = {
+  part: "c" | "d" | "u" | "f";
+  box: string | null;
+  side: "sale" | "purchase" | null;
+  classifier: string | null;
+  rate_pct: string | null;
+  amount: "base" | "vat" | "deductibleVat" | null;
+  total: string | null;
+  n: number | null;
+  id: string | null;
+  doc_no: string | null;
+  decl_date: string | null;
+  partner_code: string | null;
+  sign: number | null;
+  extra: Record<string, string | null> | null;
+};
+
+/** Per account code k of `codes`: what a row of CTE r declares on it as a debit, `d${k}`. */
+function declaredColumns(codes: string[], roles: ReturnType<typeof reconciliationRoles>): string[] {
+  return codes.map((code) => {
+    const terms = roles.filter((r) => r.account === code).map((r) => `coalesce(${r.debit}, 0)`);
+    return `sign * (${terms.join(" + ")})`;
+  });
+}
+
+/**
+ * The boxes and the reconciliation of a month in one statement over one reading of the month's documents (issue 24:
+ * FR0600 of 150,000 documents within 500 ms): the sums per classifier and rate (then per box), the first documents
+ * of each box (only the days up to the one where a box has enough are sorted), the classifiers the mapping does not
+ * know (then refuseUnmapped names their documents), and the reconciliation's fingerprints.
+ *
+ * Reconciliation: for each VAT account, what the documents declare on it and what the journal of the month posted
+ * there (an annulled invoice's reversal counts as its own transaction's: together they post nothing, and the
+ * invoice declares nothing), as three sums each: the plain sum, and the sums weighted by two 32-bit hashes of the journal transaction
+ * (hashtext of its id). The per-transaction amounts are equal everywhere exactly when the plain sums are equal and,
+ * but for a chance of about 2^-64 for amounts that differ, the weighted ones are: equal fingerprints mean no
+ * difference; any unequal one runs the exact comparison per transaction (reconcileInDetail), which lists each.
+ */
 export async function computeBoxes(db: Db, declarant: Declarant, period: string, accounts: VatAccounts, options: Fr0600Options): Promise<Computed> {
   const { from, to } = monthRange(period);
-  const q: DocumentQuery = { companyId: declarant.id, from, to, accounts };
-  await refuseUnmapped(db, q);
+  const q: DocumentQuery = { companyId: declarant.id, from, to, accounts, lean: true };
   const mapping = JSON.stringify(
     FR0600_MAPPING.filter((m) => m.box !== null).map((m) => ({ side: m.side, classifier: m.classifier, amount: m.amount, box: m.box })),
   );
-  const n = 8 + (q.after ? 2 : 0) + 1;
-  // One statement: the (document, classifier, rate) rows, once, then per box and classifier, and the first documents.
+  const roles = reconciliationRoles(accounts);
+  const codes = [...new Set(roles.map((r) => r.account))];
+  const n = 9;
+  const w = (tx: string, salt: number) => `hashtext(coalesce(${tx}::text, '') || '${salt}')::numeric`;
+  const declared = declaredColumns(codes, roles)
+    .map((d, k) => `sum(${d}) as d${k}, sum((${d}) * w1) as dw1_${k}, sum((${d}) * w2) as dw2_${k}`)
+    .join(", ");
+  const ledger = codes
+    .map((_, k) => {
+      const f = `filter (where e.account_code = ($${n + 3}::text[])[${k + 1}])`;
+      return `sum(e.debit - e.credit) ${f} as l${k}, sum((e.debit - e.credit) * ${w("e.transaction_id", 1)}) ${f} as lw1_${k}, sum((e.debit - e.credit) * ${w("e.transaction_id", 2)}) ${f} as lw2_${k}`;
+    })
+    .join(", ");
   const sql = documentGroupsSql(
     q,
-    `, mapped as (
-        select m.box, m.amount, r.side, r.classifier, r.rate_pct, r.id, r.doc_no, r.decl_date, r.partner_code, r.sign,
-               r.sign * (${AMOUNT_SQL}) as value
-          from rows r join jsonb_to_recordset($${n}::jsonb) m(side text, classifier text, amount text, box text)
-            on m.side = r.side and m.classifier = r.classifier
-         where r.sign <> 0
+    `, r as materialized (
+        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id as tx, classifier, rate_pct,
+               taxable_eur as base, vat_eur as vat, ded_eur as ded, nonded_eur as nonded
+          from drows
+      ),
+      m as (select * from jsonb_to_recordset($${n}::jsonb) m(side text, classifier text, amount text, box text)),
+      agg as (
+        select side, classifier, rate_pct, sum(sign * base) as base, sum(sign * vat) as vat, sum(sign * ded) as ded,
+               count(*) filter (where sign <> 0) as n
+          from r group by side, classifier, rate_pct
       ),
       by_classifier as (
-        select box, side, classifier, rate_pct, amount, sum(value)::text as total, count(*)::int as n from mapped
-         group by box, side, classifier, rate_pct, amount
+        select m.box, a.side, a.classifier, a.rate_pct, m.amount,
+               (case m.amount when 'base' then a.base when 'vat' then a.vat else a.ded end)::text as total, a.n::int as n
+          from agg a join m on m.side = a.side and m.classifier = a.classifier
+         where a.n > 0
+      ),
+      unmapped as (select distinct side, classifier from agg where not ((side || ':' || classifier) = any($${n + 2}::text[]))),
+      per_day as (
+        select m.box, x.decl_date, sum(x.n) as n
+          from (select side, classifier, decl_date, count(*) as n from r where sign <> 0 group by 1, 2, 3) x
+          join m on m.side = x.side and m.classifier = x.classifier
+         group by 1, 2
+      ),
+      cutoff as (
+        select box, min(decl_date) filter (where running >= $${n + 1}) as last_day
+          from (select box, decl_date, sum(n) over (partition by box order by decl_date) as running from per_day) y
+         group by box
+      ),
+      limits as (
+        select m.side, m.classifier, max(coalesce(c.last_day, 'infinity'::date)) as last_day
+          from m join cutoff c on c.box = m.box group by 1, 2
       ),
       firsts as (
         select * from (
-          select mapped.*, row_number() over (partition by box order by decl_date, doc_no, id, classifier, rate_pct) as rk from mapped
-        ) x where rk <= $${n + 1}
+          select m.box, m.amount, r.side, r.classifier, r.rate_pct, r.id, r.type, r.status, r.doc_no, r.decl_date, r.partner_code, r.sign,
+                 r.sign * (case m.amount when 'base' then r.base when 'vat' then r.vat else r.ded end) as value,
+                 row_number() over (partition by m.box order by r.decl_date, r.doc_no, r.id, r.classifier, r.rate_pct) as rk
+            from r
+            join limits l on l.side = r.side and l.classifier = r.classifier and r.decl_date <= l.last_day
+            join m on m.side = r.side and m.classifier = r.classifier
+           where r.sign <> 0
+        ) z where rk <= $${n + 1}
+      ),
+      fp_declared as (
+        select ${declared}
+          from (select r.*, ${w("r.tx", 1)} as w1, ${w("r.tx", 2)} as w2 from r where r.sign <> 0) x
+      ),
+      annulments as (select annulment_tx, journal_transaction_id as tx from docs where annulment_tx is not null),
+      fp_ledger as (
+        select ${ledger}
+          from (select e.account_code, e.debit, e.credit, coalesce(a.tx, e.transaction_id) as transaction_id
+                  from journal_entries e left join annulments a on a.annulment_tx = e.transaction_id
+                 where e.company_id = $1 and e.account_code = any($${n + 3}::text[]) and e.date between $2::date and $3::date) e
       )
-      select 'c' as part, box, side, classifier, rate_pct, amount, total, n, null::uuid as id, null as doc_no, null as decl_date, null as partner_code, null::int as sign
+      select 'c' as part, box, side, classifier, rate_pct::text, amount, total, n, null::uuid as id, null as doc_no, null as decl_date,
+             null as partner_code, null::int as sign, null::jsonb as extra
         from by_classifier
       union all
-      select 'd', box, side, classifier, rate_pct, amount, value::numeric(17,2)::text, null, id, doc_no, decl_date, partner_code, sign
+      select 'd', box, side, classifier, rate_pct::text, amount, value::numeric(17,2)::text, null, id, doc_no, decl_date::text, partner_code, sign,
+             jsonb_build_object('type', type, 'status', status)
         from firsts
+      union all
+      select 'u', null, side, classifier, null, null, null, null, null, null, null, null, null, null from unmapped
+      union all
+      select 'f', null, null, null, null, null, null, null, null, null, null, null, null, to_jsonb(d) || to_jsonb(l)
+        from fp_declared d cross join fp_ledger l
       order by 1, 2, 3, 4, 5, 6, 11, 10`,
   );
-  const rows = await plainQuery<{
-    part: "c" | "d";
-    box: string;
-    side: "sale" | "purchase";
-    classifier: string;
-    rate_pct: string;
-    amount: "base" | "vat" | "deductibleVat";
-    total: string;
-    n: number | null;
-    id: string | null;
-    doc_no: string | null;
-    decl_date: string | null;
-    partner_code: string | null;
-    sign: number | null;
-  }>(db, sql.text, [...sql.values, mapping, options.documentsPerBox]);
+  const rows = await plainQuery<Fr0600Row>(db, sql.text, [...sql.values, mapping, options.documentsPerBox, [...MAPPED_CLASSIFIERS], codes]);
+  if (rows.some((r) => r.part === "u")) await refuseUnmapped(db, q);
 
   const exact = new Map<string, Decimal>();
   const counts = new Map<string, number>();
@@ -123,39 +232,34 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
   const documents = new Map<string, Fr0600Box["documents"]>();
   for (const r of rows) {
     if (r.part === "c") {
-      exact.set(r.box, (exact.get(r.box) ?? new Decimal(0)).plus(r.total));
-      counts.set(r.box, (counts.get(r.box) ?? 0) + (r.n ?? 0));
-      const list = classifiers.get(r.box) ?? [];
+      const box = r.box!;
+      exact.set(box, (exact.get(box) ?? new Decimal(0)).plus(r.total!));
+      counts.set(box, (counts.get(box) ?? 0) + (r.n ?? 0));
+      const list = classifiers.get(box) ?? [];
       list.push({
-        side: r.side,
-        classifier: r.classifier,
-        ratePercent: percent(r.rate_pct),
-        amountKind: r.amount,
-        amount: new Decimal(r.total).toFixed(2),
+        side: r.side!,
+        classifier: r.classifier!,
+        ratePercent: percent(r.rate_pct!),
+        amountKind: r.amount!,
+        amount: new Decimal(r.total!).toFixed(2),
         documentCount: r.n ?? 0,
       });
-      classifiers.set(r.box, list);
-    } else {
-      const list = documents.get(r.box) ?? [];
-      const sign = r.sign ?? 1;
+      classifiers.set(box, list);
+    } else if (r.part === "d") {
+      const box = r.box!;
+      const list = documents.get(box) ?? [];
       list.push({
-        documentType: (r.side === "sale"
-          ? sign < 0
-            ? "sale_credit_note"
-            : "sale_invoice"
-          : sign < 0
-            ? "purchase_credit_note"
-            : "purchase_invoice") as Fr0600Box["documents"][number]["documentType"],
+        documentType: declaredType(r.side!, String(r.extra!.type), String(r.extra!.status)),
         id: r.id!,
         number: r.doc_no!,
         date: r.decl_date!,
         partnerCode: r.partner_code!,
-        classifier: r.classifier,
-        ratePercent: percent(r.rate_pct),
-        amountKind: r.amount,
-        amount: new Decimal(r.total).toFixed(2),
+        classifier: r.classifier!,
+        ratePercent: percent(r.rate_pct!),
+        amountKind: r.amount!,
+        amount: new Decimal(r.total!).toFixed(2),
       });
-      documents.set(r.box, list);
+      documents.set(box, list);
     }
   }
   for (const list of documents.values())
@@ -193,119 +297,142 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
       documents: documents.get(def.box) ?? [],
     });
   }
-  const reconciliation = await reconcile(db, q, accounts);
-  return { boxes, reconciliation };
+
+  const fp = rows.find((r) => r.part === "f")!.extra!;
+  const num = (v: string | null | undefined) => new Decimal(v ?? 0);
+  const same = codes.every((_, k) => (["", "w1_", "w2_"] as const).every((x) => num(fp[`d${x}${k}`]).equals(num(fp[`l${x}${k}`]))));
+  const types = await accountTypes(db, declarant.id, codes);
+  const totals = codes.map((_, k) => ({ declared: num(fp[`d${k}`]), ledger: num(fp[`l${k}`]) }));
+  const detail = same ? { differences: [], total: 0 } : await reconcileInDetail(db, q, codes, roles);
+  return { boxes, reconciliation: reconciliationOf(totals, detail, codes, roles, types, accounts) };
+}
+
+interface DetailRow {
+  k: number;
+  tx: string | null;
+  side: "sale" | "purchase" | null;
+  id: string | null;
+  type: string | null;
+  status: string | null;
+  no: string | null;
+  sign: number | null;
+  source: string | null;
+  sourceId: string | null;
+  declared: string;
+  ledger: string;
+  total: number;
+}
+
+/**
+ * The exact reconciliation, run when the fingerprints differ: each document's declared amounts on each account
+ * against what its journal transaction posted there (every posting of the month on the accounts, a manual one too),
+ * the first MAX_DIFFERENCES differences by account and transaction, and how many there are.
+ */
+async function reconcileInDetail(
+  db: Db,
+  q: DocumentQuery,
+  codes: string[],
+  roles: ReturnType<typeof reconciliationRoles>,
+): Promise<{ differences: DetailRow[]; total: number }> {
+  const n = 9;
+  const declared = declaredColumns(codes, roles)
+    .map((d, k) => `sum(${d}) as d${k}`)
+    .join(", ");
+  const ledger = codes.map((_, k) => `sum(e.debit - e.credit) filter (where e.account_code = ($${n}::text[])[${k + 1}]) as l${k}`).join(", ");
+  const pairs = codes.map((_, k) => `(${k + 1}, coalesce(d.d${k}, 0), coalesce(l.l${k}, 0))`).join(", ");
+  const sql = documentGroupsSql(
+    q,
+    `, declared as (
+        select journal_transaction_id as tx, side, id, type, status, doc_no, sign, ${declared}
+          from (select d.*, d.journal_transaction_id as tx, d.ded_eur as ded, d.nonded_eur as nonded, d.vat_eur as vat from drows d) r
+         where sign <> 0
+         group by 1, 2, 3, 4, 5, 6, 7
+      ),
+      annulments as (select annulment_tx, journal_transaction_id as tx from docs where annulment_tx is not null),
+      ledger as (
+        select coalesce(a.tx, e.transaction_id) as tx, ${ledger}
+          from journal_entries e left join annulments a on a.annulment_tx = e.transaction_id
+         where e.company_id = $1 and e.account_code = any($${n}::text[]) and e.date between $2::date and $3::date
+         group by 1
+      ),
+      compared as (
+        select coalesce(d.tx, l.tx) as tx, d.side, d.id, d.type, d.status, d.doc_no, d.sign, p.k, p.declared, p.ledger
+          from declared d full join ledger l on l.tx = d.tx
+          cross join lateral (values ${pairs}) p(k, declared, ledger)
+         where p.declared <> p.ledger
+      )
+      select c.k, c.tx, c.side, c.id, c.type, c.status, coalesce(c.doc_no, t.reference) as no, c.sign, t.source_type as source, t.source_id as "sourceId",
+             c.declared::text as declared, c.ledger::text as ledger, (count(*) over ())::int as total
+        from compared c left join journal_transactions t on t.company_id = $1 and t.id = c.tx
+       order by c.k, c.tx
+       limit ${MAX_DIFFERENCES}`,
+  );
+  const rows = await plainQuery<DetailRow>(db, sql.text, [...sql.values, codes]);
+  return { differences: rows, total: rows[0]?.total ?? 0 };
 }
 
 const percent = (v: string) => new Decimal(v).toFixed(2).replace(/\.?0+$/, "") || "0";
 
+async function accountTypes(db: Db, companyId: string, codes: string[]): Promise<Map<string, string>> {
+  const rows = await plainQuery<{ code: string; type: string }>(db, "select code, type from ledger_accounts where company_id = $1 and code = any($2::text[])", [
+    companyId,
+    codes,
+  ]);
+  return new Map(rows.map((r) => [r.code, r.type]));
+}
+
 /**
- * What the documents declare on each VAT account against the journal of the month, per document (journal
- * transaction), in cents. Amounts are debit − credit inside, shown in the account's natural sign (credit positive for
- * liability, equity and income accounts).
+ * The reconciliation: what the documents declare on each VAT account against the journal of the month, and the
+ * differences per document (journal transaction). Amounts are debit − credit inside, shown in the account's natural
+ * sign (credit positive for liability, equity and income accounts).
  */
-async function reconcile(db: Db, q: DocumentQuery, a: VatAccounts): Promise<Reconciliation> {
-  const n = 9;
-  const roles = {
-    "sales.vatPayable": a.vatPayable,
-    "purchases.vatReceivable": a.vatReceivable,
-    "purchases.vatNonDeductible": a.vatNonDeductible,
-    "purchases.reverseChargeVatInput": a.reverseChargeVatInput,
-    "purchases.reverseChargeVatOutput": a.reverseChargeVatOutput,
+function reconciliationOf(
+  totals: { declared: Decimal; ledger: Decimal }[],
+  detail: { differences: DetailRow[]; total: number },
+  codes: string[],
+  roles: ReturnType<typeof reconciliationRoles>,
+  types: Map<string, string>,
+  a: VatAccounts,
+): Reconciliation {
+  const natural = (code: string) => {
+    const type = types.get(code) ?? (code === a.vatPayable || code === a.reverseChargeVatOutput ? "liability" : "asset");
+    return type === "liability" || type === "equity" || type === "income" ? -1 : 1;
   };
-  const accountCodes = [...new Set(Object.values(roles))];
-  const sql = documentGroupsSql(
-    q,
-    `, declared as (
-        select r.journal_transaction_id as tx, r.side, r.id, r.doc_no, r.sign, x.account, sum(x.debit) as debit
-          from rows r cross join lateral (values
-            (case when r.side = 'sale' then $4 end, -r.vat_eur::numeric),
-            (case when r.side = 'purchase' and r.treatment = 'standard' then $5 end, r.ded_eur::numeric),
-            (case when r.side = 'purchase' and r.treatment in ('standard', 'reverse_charge') then $6 end, r.nonded_eur::numeric),
-            (case when r.side = 'purchase' and r.treatment = 'reverse_charge' then $7 end, r.ded_eur::numeric),
-            (case when r.side = 'purchase' and r.treatment = 'reverse_charge' then $8 end, -r.vat_eur::numeric)
-          ) x(account, debit)
-         where x.account is not null and r.sign <> 0
-         group by 1, 2, 3, 4, 5, 6
-      ),
-      declared_doc as (
-        select tx, side, id, doc_no, sign, account, sum(sign * debit) as debit from declared group by 1, 2, 3, 4, 5, 6
-      ),
-      ledger as (
-        select e.transaction_id as tx, e.account_code as account, sum(e.debit - e.credit) as debit
-          from journal_entries e
-         where e.company_id = $1 and e.account_code = any($${n}::text[]) and e.date between $2::date and $3::date
-         group by 1, 2
-      ),
-      joined as (
-        select coalesce(d.account, l.account) as account, coalesce(d.tx, l.tx) as tx, d.side, d.id, d.doc_no, d.sign,
-               coalesce(d.debit, 0) as declared, coalesce(l.debit, 0) as ledger
-          from declared_doc d full join ledger l on l.tx = d.tx and l.account = d.account
-      )
-      select j.account, (select type from ledger_accounts la where la.company_id = $1 and la.code = j.account) as account_type,
-             sum(j.declared)::text as declared, sum(j.ledger)::text as ledger,
-             coalesce(jsonb_agg(jsonb_build_object('tx', j.tx, 'side', j.side, 'id', j.id, 'no', coalesce(j.doc_no, t.reference), 'sign', j.sign,
-                                                   'source', t.source_type, 'sourceId', t.source_id, 'declared', j.declared, 'ledger', j.ledger)
-                                order by j.tx) filter (where j.declared <> j.ledger), '[]') as differences
-        from joined j left join journal_transactions t on t.company_id = $1 and t.id = j.tx and j.declared <> j.ledger
-       group by j.account`,
-  );
-  const rows = await plainQuery<{ account: string; account_type: string | null; declared: string; ledger: string; differences: Record<string, unknown>[] }>(
-    db,
-    sql.text,
-    [...sql.values, accountCodes],
-  );
-  const byAccount = new Map(rows.map((r) => [r.account, r]));
-  const natural = (type: string | null | undefined) => (type === "liability" || type === "equity" || type === "income" ? -1 : 1);
-  const accounts: Reconciliation["accounts"] = [];
-  const differences: Reconciliation["differences"] = [];
-  let total = 0;
-  for (const code of accountCodes) {
-    const r = byAccount.get(code);
-    const s = natural(r?.account_type ?? (code === a.vatPayable || code === a.reverseChargeVatOutput ? "liability" : "asset"));
-    const declared = new Decimal(r?.declared ?? 0).times(s);
-    const ledger = new Decimal(r?.ledger ?? 0).times(s);
-    accounts.push({
+  const accounts: Reconciliation["accounts"] = codes.map((code, k) => {
+    const s = natural(code);
+    const declared = totals[k].declared.times(s);
+    const ledger = totals[k].ledger.times(s);
+    return {
       accountCode: code,
-      postingRules: Object.entries(roles)
-        .filter(([, c]) => c === code)
-        .map(([rule]) => rule),
+      postingRules: roles.filter((r) => r.account === code).map((r) => r.rule),
       declared: declared.toFixed(2),
       ledger: ledger.toFixed(2),
       difference: ledger.minus(declared).toFixed(2),
-    });
-    for (const d of r?.differences ?? []) {
-      total++;
-      if (differences.length >= MAX_DIFFERENCES) continue;
-      const dd = new Decimal(String(d.declared)).times(s);
-      const ll = new Decimal(String(d.ledger)).times(s);
-      const side = d.side as string | null;
-      const sign = d.sign as number | null;
-      const source = d.source as string | null;
-      const documentType = side
-        ? side === "sale"
-          ? (sign ?? 1) < 0
-            ? "sale_credit_note"
-            : "sale_invoice"
-          : (sign ?? 1) < 0
-            ? "purchase_credit_note"
-            : "purchase_invoice"
-        : source && ["sale_invoice", "sale_credit_note", "purchase_invoice", "purchase_credit_note"].includes(source)
-          ? source
-          : null;
-      differences.push({
-        accountCode: code,
-        journalTransactionId: (d.tx as string | null) ?? null,
-        documentType: documentType as Reconciliation["differences"][number]["documentType"],
-        documentId: (d.id as string | null) ?? (documentType ? ((d.sourceId as string | null) ?? null) : null),
-        documentNumber: (d.no as string | null) ?? null,
-        declared: dd.toFixed(2),
-        ledger: ll.toFixed(2),
-        difference: ll.minus(dd).toFixed(2),
-      });
-    }
-  }
-  return { balanced: total === 0, accounts, differences, differencesTruncated: total > differences.length };
+    };
+  });
+  const documentSources = new Set(DOCUMENT_TYPES.map((t) => t.documentType));
+  const differences: Reconciliation["differences"] = detail.differences.map((d) => {
+    const code = codes[d.k - 1];
+    const s = natural(code);
+    const dd = new Decimal(d.declared).times(s);
+    const ll = new Decimal(d.ledger).times(s);
+    const documentType = d.side
+      ? declaredType(d.side, d.type ?? "", d.status ?? "")
+      : d.source && documentSources.has(d.source as DeclaredType)
+        ? (d.source as DeclaredType)
+        : null;
+    return {
+      accountCode: code,
+      journalTransactionId: d.tx,
+      documentType,
+      documentId: d.id ?? (documentType ? d.sourceId : null),
+      documentNumber: d.no,
+      declared: dd.toFixed(2),
+      ledger: ll.toFixed(2),
+      difference: ll.minus(dd).toFixed(2),
+    };
+  });
+  return { balanced: detail.total === 0, accounts, differences, differencesTruncated: detail.total > differences.length };
 }
 
 /** FFData of FR0600 v02 for the boxes, or the reason it cannot be written. */

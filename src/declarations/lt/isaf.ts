@@ -33,7 +33,7 @@ import { ISAF_FIRST_PERIOD, monthRange } from "./period-rules.js";
 
 export type IsafDataType = "F" | "S" | "P";
 export const DEFAULT_ISAF_PART_SIZE = 50_000;
-const BATCH = 2_000;
+const BATCH = 4_000;
 const NS = "http://www.vmi.lt/cms/imas/isaf";
 const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 
@@ -151,9 +151,21 @@ export async function planIsaf(ctx: IsafContext): Promise<{ counts: { sale: numb
   return { counts, parts: Math.max(1, Math.ceil(total / ctx.partSize)), accounts };
 }
 
+/** An amount as SQL gives it (numeric(17,2) text: "-?digits.dd") times the sign, never "-0.00"; no Decimal per amount. */
 const money = (value: string, sign: number) => {
-  const d = new Decimal(value).times(sign);
-  return (d.isZero() ? new Decimal(0) : d).toFixed(2);
+  if (/^-?0\.00$/.test(value)) return "0.00";
+  if (sign > 0) return value;
+  return value.startsWith("-") ? value.slice(1) : `-${value}`;
+};
+const percents = new Map<string, string>();
+/** A rate as TaxPercentage writes it (two decimals), formatted once per distinct rate. */
+const percentOf = (rate: string) => {
+  let text = percents.get(rate);
+  if (text === undefined) {
+    text = new Decimal(rate).toFixed(2);
+    percents.set(rate, text);
+  }
+  return text;
 };
 
 /** Writes part `partNumber` (from 1) of the month's i.SAF. Call inside one repeatable-read transaction with planIsaf. */
@@ -248,22 +260,31 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
     const [section, info, idElement] = side === "sale" ? ["SalesInvoices", "CustomerInfo", "CustomerID"] : ["PurchaseInvoices", "SupplierInfo", "SupplierID"];
     w.open(section).newline();
     let left = ranges[side].count;
-    let after = slice.after;
-    while (left > 0) {
-      const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side, after, limit: Math.min(BATCH, left) };
+    // The next batch is read while this one is written (one connection: the database works while this process writes).
+    const fetch = (after: { date: string; id: string } | undefined, limit: number) => {
+      const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side, after, limit };
       const sql = documentGroupsSql(q, "select * from rows order by decl_date, id, ord::int");
-      const rows = await plainQuery<DocumentGroupRow>(db, sql.text, sql.values);
+      const promise = plainQuery<DocumentGroupRow>(db, sql.text, sql.values);
+      promise.catch(() => undefined); // awaited below; a failure while the batch before is written is not unhandled
+      return promise;
+    };
+    let next = left > 0 ? fetch(slice.after, Math.min(BATCH, left)) : undefined;
+    while (next) {
+      const rows = await next;
       if (!rows.length) break;
+      let docs = 0;
+      for (let k = 0; k < rows.length; k++) if (k === 0 || rows[k].id !== rows[k - 1].id) docs++;
+      const last = rows[rows.length - 1];
+      left -= docs;
+      next = left > 0 ? fetch({ date: last.decl_date, id: last.id }, Math.min(BATCH, left)) : undefined;
       let i = 0;
       while (i < rows.length) {
         const doc = rows[i];
         let j = i;
         while (j < rows.length && rows[j].id === doc.id) j++;
         writeInvoice(w, doc, rows.slice(i, j), { info, idElement, master: slice.masters.get(doc.partner_code), kinds });
-        left--;
         if (side === "sale") invoices.sales++;
         else invoices.purchases++;
-        after = { date: doc.decl_date, id: doc.id };
         i = j;
       }
     }
@@ -307,7 +328,7 @@ function writeInvoice(
   for (const g of groups) {
     w.open("DocumentTotal").text("TaxableValue", money(g.taxable_eur, sign)).text("TaxCode", g.classifier);
     if (NO_RATE_KINDS.has(o.kinds.get(g.classifier) ?? "")) w.nil("TaxPercentage");
-    else w.text("TaxPercentage", new Decimal(g.rate_pct).toFixed(2));
+    else w.text("TaxPercentage", percentOf(g.rate_pct));
     w.text("Amount", money(g.vat_eur, sign));
     if (doc.side === "sale") w.nil("VATPointDate2");
     w.close("DocumentTotal");
