@@ -2118,7 +2118,8 @@ export type paths = {
          *     brings the goods back at the cost they were taken at). 409 `sale_invoice.not_issued` for a draft,
          *     `sale_invoice.already_annulled`, `sale_invoice.annul_paid`, `sale_invoice.annul_credited` (an issued credit or
          *     debit note corrects it), `sale_invoice.annul_credit_note` (a credit note is corrected by another document, never
-         *     annulled).
+         *     annulled), `sale_invoice.annul_migrated` (an open item imported with the historical books: its posting is the
+         *     opening balance).
          */
         post: operations["sales_invoices_annul"];
         delete?: never;
@@ -2802,6 +2803,13 @@ export type components = {
             iban: string | null;
             /** @description Month in which the financial year starts. */
             fiscalYearStartMonth: components["schemas"]["Account.Month"];
+            /** @description Who issues the company's invoices, printed on them ("Sąskaitą išrašė / Issued by"); null: not printed. */
+            invoiceIssuer: {
+                /** @description Full name, e.g. "Ona Onaitė". */
+                name: string;
+                /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
+                position?: string | null;
+            } | null;
             /** @description When the company was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the company was last changed. */
@@ -2843,6 +2851,8 @@ export type components = {
              * @default 1
              */
             fiscalYearStartMonth: components["schemas"]["Account.Month"];
+            /** @description Who issues the company's invoices, printed on them ("Sąskaitą išrašė / Issued by"). */
+            invoiceIssuer?: components["schemas"]["Account.InvoiceIssuer"];
         };
         /**
          * @description The fields the company list filters on (`filter[].field`).
@@ -2926,6 +2936,13 @@ export type components = {
             iban?: string | null;
             /** @description Month in which the financial year starts. */
             fiscalYearStartMonth?: components["schemas"]["Account.Month"];
+            /** @description Who issues the company's invoices; `null`: no longer printed. */
+            invoiceIssuer?: {
+                /** @description Full name, e.g. "Ona Onaitė". */
+                name: string;
+                /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
+                position?: string | null;
+            } | null;
         };
         /**
          * @description Countries of the EU and the EEA in which a company can be registered.
@@ -2936,6 +2953,13 @@ export type components = {
         "Account.Email": string;
         /** @description IBAN without spaces, e.g. `LT121000011101001000`. */
         "Account.Iban": string;
+        /** @description The person who issues a company's invoices, as Lithuanian invoices name them (name and position). */
+        "Account.InvoiceIssuer": {
+            /** @description Full name, e.g. "Ona Onaitė". */
+            name: string;
+            /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
+            position?: string | null;
+        };
         /**
          * Format: int32
          * @description Month in which the company's financial year starts (1 = January).
@@ -6599,6 +6623,13 @@ export type components = {
         MoneyTotal: string;
         /** @description A display name: 1 to 255 characters, not only spaces. */
         Name: string;
+        /**
+         * @description The language of a partner's documents: `lt` Lithuanian only (Lithuanian number format: `1 666,66`), `en` English
+         *     only (`1,666.66`), `lt-en` Lithuanian with English beside every label (Lithuanian number format, the amount in
+         *     words in both).
+         * @enum {string}
+         */
+        "Partners.DocumentLanguage": "lt" | "en" | "lt-en";
         /** @description A customer or supplier of the company. */
         "Partners.Partner": {
             /** @description Identifier. */
@@ -6640,6 +6671,8 @@ export type components = {
             isPrivatePerson: boolean;
             /** @description Default payment term of the partner's documents, in days after the document date. */
             paymentTermDays: components["schemas"]["Partners.PaymentTermDays"];
+            /** @description The language of the documents the partner receives (PDF labels, amounts in words): see `DocumentLanguage`. */
+            documentLanguage: components["schemas"]["Partners.DocumentLanguage"];
             /** @description When the partner was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the partner was last changed. */
@@ -6709,6 +6742,11 @@ export type components = {
              * @default 0
              */
             paymentTermDays: components["schemas"]["Partners.PaymentTermDays"];
+            /**
+             * @description The language of the partner's documents. Default `lt-en` (Lithuanian with English beside it).
+             * @default lt-en
+             */
+            documentLanguage: components["schemas"]["Partners.DocumentLanguage"];
         };
         /**
          * @description The fields the partner list filters on (`filter[].field`).
@@ -6812,6 +6850,8 @@ export type components = {
             isPrivatePerson?: boolean;
             /** @description Default payment term in days, 0 to 365. */
             paymentTermDays?: components["schemas"]["Partners.PaymentTermDays"];
+            /** @description The language of the partner's documents. */
+            documentLanguage?: components["schemas"]["Partners.DocumentLanguage"];
         };
         /**
          * Format: int32
@@ -20761,7 +20801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`); it is annulled already (`sale_invoice.already_annulled`); a payment is matched to it (`sale_invoice.annul_paid`); an issued credit or debit note corrects it (`sale_invoice.annul_credited`); it is a credit note (`sale_invoice.annul_credit_note`); it took goods out of stock (`sale_invoice.annul_stock_taken`); its issue date's month is locked (`period.locked`); its posting is reversed already (`journal.already_reversed`) or is itself a reversal (`journal.reversal_of_reversal`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            /** @description Conflicts with the current state: the document is a draft (`sale_invoice.not_issued`); it is annulled already (`sale_invoice.already_annulled`); a payment is matched to it (`sale_invoice.annul_paid`); an issued credit or debit note corrects it (`sale_invoice.annul_credited`); it is a credit note (`sale_invoice.annul_credit_note`); it took goods out of stock (`sale_invoice.annul_stock_taken`); it was imported with the historical books, its posting the shared opening balance (`sale_invoice.annul_migrated`); its issue date's month is locked (`period.locked`); its posting is reversed already (`journal.already_reversed`) or is itself a reversal (`journal.reversal_of_reversal`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

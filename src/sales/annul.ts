@@ -34,6 +34,14 @@ export async function annulSaleInvoice(trx: Db, company: CompanyContext, keyId: 
   if (row.status === "draft")
     throw conflict("The invoice is a draft: delete it (sales/invoices/delete); only an issued invoice is annulled.", "sale_invoice.not_issued", params);
   if (row.status === "annulled") throw conflict(`The invoice ${row.number} is annulled already.`, "sale_invoice.already_annulled", params);
+  if (row.migrated) {
+    // An open item of the historical books: its posting is the opening balance it shares with every other item.
+    throw conflict(
+      `${row.number} was imported with the historical books (its posting is the opening balance): correct it with a credit note.`,
+      "sale_invoice.annul_migrated",
+      params,
+    );
+  }
   if (row.type === "credit_note") {
     throw conflict(
       `${row.number} is a credit note: it is corrected by another document (an invoice or debit note), never annulled.`,

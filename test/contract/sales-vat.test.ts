@@ -13,6 +13,7 @@ import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { world, type World } from "../support/world.js";
 import { keyWith } from "../support/keys.js";
 import { ibanOf, newIban } from "../support/bank.js";
+import { agreeingPackage, booksWorld } from "../support/books.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -486,6 +487,17 @@ describe("item 7: annulment", () => {
     await expectApiError(w.api.sales.invoices.annul({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found", "sale_invoice.not_found");
     expect({ rows: await rowsOf(w), transactions: (await stored(w)).transactions }).toEqual(before);
     expect((await stored(w)).events.filter((e) => e === "sale_invoice.annulled")).toEqual([]);
+  });
+
+  test("an open invoice imported with the historical books -> 409 sale_invoice.annul_migrated (its posting is the opening balance), nothing changed", async () => {
+    const b = await booksWorld(h);
+    await b.api.account.companies.update({ id: b.companyId, vatCode: COMPANY_VAT_CODE });
+    await b.api.migration.books.import(agreeingPackage());
+    const [imported] = await h.db("sale_invoices").where({ company_id: b.companyId, migrated: true }).orderBy("number");
+    const before = await h.db("journal_transactions").where({ company_id: b.companyId });
+    await expectApiError(b.api.sales.invoices.annul({ id: imported.id }), 409, "conflict", "sale_invoice.annul_migrated");
+    expect((await h.db("sale_invoices").where({ id: imported.id }).first()).status).toBe(imported.status);
+    expect(await h.db("journal_transactions").where({ company_id: b.companyId })).toEqual(before);
   });
 
   test("scope: annul needs sales:write", async () => {

@@ -229,6 +229,7 @@ export const ERROR_KEYS = [
   "sale_invoice.already_annulled",
   "sale_invoice.annul_credit_note",
   "sale_invoice.annul_credited",
+  "sale_invoice.annul_migrated",
   "sale_invoice.annul_paid",
   "sale_invoice.annul_stock_taken",
   "sale_invoice.classifier_buyer_mismatch",

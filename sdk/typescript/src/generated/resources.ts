@@ -1279,10 +1279,11 @@ export interface Resources {
        * brings the goods back at the cost they were taken at). 409 `sale_invoice.not_issued` for a draft,
        * `sale_invoice.already_annulled`, `sale_invoice.annul_paid`, `sale_invoice.annul_credited` (an issued credit or
        * debit note corrects it), `sale_invoice.annul_credit_note` (a credit note is corrected by another document, never
-       * annulled).
+       * annulled), `sale_invoice.annul_migrated` (an open item imported with the historical books: its posting is the
+       * opening balance).
        *
        * `POST /v1/sales/invoices/annul` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `journal.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `journal.already_reversed`, `journal.reversal_of_reversal`, `period.locked`, `sale_invoice.already_annulled`, `sale_invoice.annul_credit_note`, `sale_invoice.annul_credited`, `sale_invoice.annul_paid`, `sale_invoice.annul_stock_taken`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
+       * Error keys: 400 `journal.invalid_lines`; 404 `company.not_found`, `journal.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `journal.already_reversed`, `journal.reversal_of_reversal`, `period.locked`, `sale_invoice.already_annulled`, `sale_invoice.annul_credit_note`, `sale_invoice.annul_credited`, `sale_invoice.annul_migrated`, `sale_invoice.annul_paid`, `sale_invoice.annul_stock_taken`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`, `journal.lines_rejected`, `journal.total_too_large`, `journal.unbalanced`.
        * Tag: `Sales`.
        */
       annul: Operation<"sales_invoices_annul">;
