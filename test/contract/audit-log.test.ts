@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
-import { invalid } from "../support/expect.js";
+import { answer, invalid } from "../support/expect.js";
 import { UUID, ISO_INSTANT as ISO } from "../support/patterns.js";
 import { sleep } from "../support/timing.js";
 import { world } from "../support/world.js";
-import { AccountingApiError, type AccountingApi, type RequestBody, type WithResponse } from "../../sdk/typescript/src/index.js";
+import type { AccountingApi, RequestBody, WithResponse } from "../../sdk/typescript/src/index.js";
 
 let h: Harness;
 let accountId: string;
@@ -32,17 +32,6 @@ const A = (): AccountingApi => h.sdk(key, companyA);
 
 /** account/audit-log/list with a key (the main one by default). */
 const audit = (body: RequestBody<"account_audit_log_list">, withKey = key) => answer(acct(withKey).account.auditLog.list.withResponse(body));
-
-/** An SDK call made `withResponse`, as status, headers and body: a refusal's are its error envelope's. */
-async function answer(call: Promise<WithResponse<unknown>>): Promise<ApiResponse> {
-  try {
-    const { data, response } = await call;
-    return { status: response.status, headers: response.headers, body: data };
-  } catch (e) {
-    if (e instanceof AccountingApiError && e.status !== 0) return { status: e.status, headers: e.headers, body: e.body };
-    throw e;
-  }
-}
 
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${++seq}`;

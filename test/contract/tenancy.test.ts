@@ -1,13 +1,18 @@
 // Tenancy: another account, and a key restricted to one company of the same account, probe rows they may not
 // reach. Every probe gets the same 404 as an id that does not exist (nothing leaks, not even existence), and
-// nothing of the probed account changes.
+// nothing of the probed account changes. Every call goes through the SDK (`withResponse`, read by `answer`, so that a
+// probe's whole refusal, headers included, is compared with a nonexistent id's).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from "../support/harness.js";
+import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
 import { ltCompanyCode } from "../support/codes.js";
-import { okBody as ok } from "../support/expect.js";
+import { answer } from "../support/expect.js";
+import { world } from "../support/world.js";
+import type { AccountingApi, WithResponse } from "../../sdk/typescript/src/index.js";
 
 type Tenant = { accountId: string; apiKey: string; keyId: string; companyId: string };
+/** The account-level SDK client of a key (a probe names its company itself). */
+const as = (key: string, companyId?: string): AccountingApi => h.sdk(key, companyId);
 
 let h: Harness;
 /** The probed account: a company, a partner in it, and a second key restricted to the company. */
@@ -19,16 +24,14 @@ const uniq = (prefix: string) => `${prefix}-${++seq}-${randomUUID().slice(0, 6)}
 
 beforeAll(async () => {
   h = await startHarness();
-  const v = await h.tenant({ name: "Auka UAB" });
+  const v = await world(h, { chart: false, company: { name: "Auka UAB" } });
   const partnerCode = uniq("VP");
-  const partner = await ok(h.post("/v1/partners/create", { name: "Aukos partneris", code: partnerCode }, { key: v.apiKey, companyId: v.companyId }));
-  const restricted = await ok(
-    h.post("/v1/account/api-keys/create", { name: "restricted", scopes: ["partners:read"], companyIds: [v.companyId] }, { key: v.apiKey }),
-  );
+  const partner = await v.api.partners.create({ name: "Aukos partneris", code: partnerCode });
+  const restricted = await as(v.apiKey).account.apiKeys.create({ name: "restricted", scopes: ["partners:read"], companyIds: [v.companyId] });
   victim = { ...v, partnerId: partner.id, partnerCode, restrictedKeyId: restricted.id };
 
-  const i = await h.tenant({ name: "Įsibrovėlis UAB" });
-  const own = await ok(h.post("/v1/partners/create", { name: "Savas", code: uniq("IP") }, { key: i.apiKey, companyId: i.companyId }));
+  const i = await world(h, { chart: false, company: { name: "Įsibrovėlis UAB" } });
+  const own = await i.api.partners.create({ name: "Savas", code: uniq("IP") });
   intruder = { ...i, partnerId: own.id };
 });
 afterAll(() => h.close());
@@ -62,9 +65,8 @@ function normalized(res: ApiResponse, probedId: string) {
 }
 
 interface Probe {
-  path: string;
-  body: (id: string) => unknown;
-  options?: (id: string) => RequestOptions;
+  /** The call with the probed id, through the prober's account-level client. */
+  call: (api: AccountingApi, id: string) => Promise<WithResponse<unknown>>;
   /** The expected error key. */
   key: string;
 }
@@ -74,7 +76,7 @@ interface Probe {
  * error equal apart from requestId and the echoed id.
  */
 async function expectSameAsNonexistent(probe: Probe, foreignId: string, auth: string) {
-  const send = (id: string) => h.post(probe.path, probe.body(id), { key: auth, ...probe.options?.(id) });
+  const send = (id: string) => answer(probe.call(as(auth), id));
   const foreign = await send(foreignId);
   const randomId = randomUUID();
   const missing = await send(randomId);
@@ -99,15 +101,13 @@ describe("another account gets 404 not_found, exactly as for an id that does not
   const probes: [string, Probe, () => string][] = [
     [
       "account/companies/get with its company id",
-      { path: "/v1/account/companies/get", body: (id) => ({ id }), key: "company.not_found" },
+      { call: (api, id) => api.account.companies.get.withResponse({ id }), key: "company.not_found" },
       () => victim.companyId,
     ],
     [
       "account/companies/update with its company id",
       {
-        path: "/v1/account/companies/update",
-        body: (id) => ({ id, name: "Užgrobta", email: "x@example.com" }),
-        options: () => ({ idempotencyKey: uniq("upd") }),
+        call: (api, id) => api.account.companies.update.withResponse({ id, name: "Užgrobta", email: "x@example.com" }, { idempotencyKey: uniq("upd") }),
         key: "company.not_found",
       },
       () => victim.companyId,
@@ -115,44 +115,45 @@ describe("another account gets 404 not_found, exactly as for an id that does not
     [
       "partners/create with X-Company-Id of its company",
       {
-        path: "/v1/partners/create",
-        body: () => ({ name: "Svetimas", code: uniq("X") }),
-        options: (id) => ({ companyId: id, idempotencyKey: uniq("pc") }),
+        call: (api, id) => api.partners.create.withResponse({ name: "Svetimas", code: uniq("X") }, { companyId: id, idempotencyKey: uniq("pc") }),
         key: "company.not_found",
       },
       () => victim.companyId,
     ],
     [
       "partners/get with X-Company-Id of its company and its partner's id",
-      { path: "/v1/partners/get", body: () => ({ id: victim.partnerId }), options: (id) => ({ companyId: id }), key: "company.not_found" },
+      { call: (api, id) => api.partners.get.withResponse({ id: victim.partnerId }, { companyId: id }), key: "company.not_found" },
       () => victim.companyId,
     ],
     [
       "partners/get with X-Company-Id of its company and its partner's code",
-      { path: "/v1/partners/get", body: () => ({ code: victim.partnerCode }), options: (id) => ({ companyId: id }), key: "company.not_found" },
+      { call: (api, id) => api.partners.get.withResponse({ code: victim.partnerCode }, { companyId: id }), key: "company.not_found" },
       () => victim.companyId,
     ],
     [
       "partners/get in its own company with the other account's partner id",
-      { path: "/v1/partners/get", body: (id) => ({ id }), options: () => ({ companyId: intruder.companyId }), key: "partner.not_found" },
+      { call: (api, id) => api.partners.get.withResponse({ id }, { companyId: intruder.companyId }), key: "partner.not_found" },
       () => victim.partnerId,
     ],
-    ["account/api-keys/revoke with its key id", { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" }, () => victim.keyId],
+    [
+      "account/api-keys/revoke with its key id",
+      { call: (api, id) => api.account.apiKeys.revoke.withResponse({ id }), key: "api_key.not_found" },
+      () => victim.keyId,
+    ],
     [
       "account/api-keys/revoke with its restricted key's id",
-      { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" },
+      { call: (api, id) => api.account.apiKeys.revoke.withResponse({ id }), key: "api_key.not_found" },
       () => victim.restrictedKeyId,
     ],
     [
       "account/api-keys/create with companyIds of its company",
-      { path: "/v1/account/api-keys/create", body: (id) => ({ name: "Svetimas raktas", scopes: ["*"], companyIds: [id] }), key: "company.not_found" },
+      { call: (api, id) => api.account.apiKeys.create.withResponse({ name: "Svetimas raktas", scopes: ["*"], companyIds: [id] }), key: "company.not_found" },
       () => victim.companyId,
     ],
     [
       "account/api-keys/create with companyIds of its own and the other account's company",
       {
-        path: "/v1/account/api-keys/create",
-        body: (id) => ({ name: "Mišrus raktas", scopes: ["*"], companyIds: [intruder.companyId, id] }),
+        call: (api, id) => api.account.apiKeys.create.withResponse({ name: "Mišrus raktas", scopes: ["*"], companyIds: [intruder.companyId, id] }),
         key: "company.not_found",
       },
       () => victim.companyId,
@@ -166,39 +167,38 @@ describe("another account gets 404 not_found, exactly as for an id that does not
   });
 
   test("account/companies/list shows none of the other account's companies", async () => {
-    const all = await h.post("/v1/account/companies/list", { pageSize: 500 }, { key: intruder.apiKey });
-    expect(all.status).toBe(200);
-    expect(all.body.rows.map((r: { id: string }) => r.id)).toEqual([intruder.companyId]);
-    expect(all.body.total).toBe(1);
-    expect(JSON.stringify(all.body)).not.toContain(victim.companyId);
+    const companies = as(intruder.apiKey).account.companies;
+    const all = await companies.list({ pageSize: 500 });
+    expect(all.rows.map((r) => r.id)).toEqual([intruder.companyId]);
+    expect(all.total).toBe(1);
+    expect(JSON.stringify(all)).not.toContain(victim.companyId);
 
-    const filtered = await h.post("/v1/account/companies/list", { filter: [{ field: "id", op: "eq", value: victim.companyId }] }, { key: intruder.apiKey });
-    expect(filtered.status).toBe(200);
-    expect({ rows: filtered.body.rows, total: filtered.body.total }).toEqual({ rows: [], total: 0 });
+    const filtered = await companies.list({ filter: [{ field: "id", op: "eq", value: victim.companyId }] });
+    expect({ rows: filtered.rows, total: filtered.total }).toEqual({ rows: [], total: 0 });
 
-    const byName = await h.post("/v1/account/companies/list", { filter: [{ field: "name", op: "contains", value: "Auka" }] }, { key: intruder.apiKey });
-    expect({ rows: byName.body.rows, total: byName.body.total }).toEqual({ rows: [], total: 0 });
+    const byName = await companies.list({ filter: [{ field: "name", op: "contains", value: "Auka" }] });
+    expect({ rows: byName.rows, total: byName.total }).toEqual({ rows: [], total: 0 });
 
     // Control: the other account sees its own.
-    const own = await h.post("/v1/account/companies/list", {}, { key: victim.apiKey });
-    expect(own.body.rows.map((r: { id: string }) => r.id)).toEqual([victim.companyId]);
+    const own = await as(victim.apiKey).account.companies.list({});
+    expect(own.rows.map((r) => r.id)).toEqual([victim.companyId]);
   });
 
   test("account/api-keys/list shows none of the other account's keys", async () => {
-    const all = await h.post("/v1/account/api-keys/list", { pageSize: 500 }, { key: intruder.apiKey });
-    expect(all.status).toBe(200);
-    const ids: string[] = all.body.rows.map((r: { id: string }) => r.id);
+    const keys = as(intruder.apiKey).account.apiKeys;
+    const all = await keys.list({ pageSize: 500 });
+    const ids: string[] = all.rows.map((r) => r.id);
     expect(ids).toContain(intruder.keyId);
     expect(ids.sort()).toEqual((await h.db("api_keys").where({ account_id: intruder.accountId }).pluck("id")).sort());
-    expect(all.body.total).toBe(ids.length);
+    expect(all.total).toBe(ids.length);
     expect(ids).not.toContain(victim.keyId);
     expect(ids).not.toContain(victim.restrictedKeyId);
 
-    const filtered = await h.post("/v1/account/api-keys/list", { filter: [{ field: "id", op: "eq", value: victim.keyId }] }, { key: intruder.apiKey });
-    expect({ rows: filtered.body.rows, total: filtered.body.total }).toEqual({ rows: [], total: 0 });
+    const filtered = await keys.list({ filter: [{ field: "id", op: "eq", value: victim.keyId }] });
+    expect({ rows: filtered.rows, total: filtered.total }).toEqual({ rows: [], total: 0 });
 
-    const own = await h.post("/v1/account/api-keys/list", {}, { key: victim.apiKey });
-    expect(own.body.rows.map((r: { id: string }) => r.id).sort()).toEqual([victim.keyId, victim.restrictedKeyId].sort());
+    const own = await as(victim.apiKey).account.apiKeys.list({});
+    expect(own.rows.map((r) => r.id).sort()).toEqual([victim.keyId, victim.restrictedKeyId].sort());
   });
 
   test("after every probe the first account's rows are unchanged and still work", async () => {
@@ -212,21 +212,18 @@ describe("another account gets 404 not_found, exactly as for an id that does not
     expect(await h.db("api_keys").where({ account_id: victim.accountId }).count("* as n")).toEqual([{ n: "2" }]);
     expect(await h.db("idempotency_keys").where({ company_id: victim.companyId }).count("* as n")).toEqual([{ n: "0" }]);
 
-    const got = await h.post("/v1/partners/get", { id: victim.partnerId }, { key: victim.apiKey, companyId: victim.companyId });
-    expect(got.status).toBe(200);
-    expect(got.body.code).toBe(victim.partnerCode);
+    expect((await as(victim.apiKey, victim.companyId).partners.get({ id: victim.partnerId })).code).toBe(victim.partnerCode);
   });
 
   test("an Idempotency-Key used by one account is not replayed to another", async () => {
     // Two fresh accounts: the victim's rows that the other tests check stay as they are.
-    const one = await h.tenant();
-    const other = await h.tenant();
+    const one = await world(h, { chart: false });
+    const other = await world(h, { chart: false });
     const idem = uniq("shared");
-    const a = await h.post("/v1/partners/create", { name: "Tas pats", code: "SAME" }, { key: one.apiKey, companyId: one.companyId, idempotencyKey: idem });
-    const b = await h.post("/v1/partners/create", { name: "Tas pats", code: "SAME" }, { key: other.apiKey, companyId: other.companyId, idempotencyKey: idem });
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect(b.headers.get("x-idempotent-replay")).toBeNull();
-    expect(b.body.id).not.toBe(a.body.id);
+    const a = await one.api.partners.create.withResponse({ name: "Tas pats", code: "SAME" }, { idempotencyKey: idem });
+    const b = await other.api.partners.create.withResponse({ name: "Tas pats", code: "SAME" }, { idempotencyKey: idem });
+    expect(b.response.headers.get("x-idempotent-replay")).toBeNull();
+    expect(b.data.id).not.toBe(a.data.id);
     expect(
       await h.db("partners").where({ code: "SAME" }).whereIn("company_id", [one.companyId, other.companyId]).orderBy("company_id").pluck("company_id"),
     ).toEqual([one.companyId, other.companyId].sort());
@@ -240,36 +237,34 @@ describe("a key restricted to one company cannot reach a sibling company of the 
   let restricted: { id: string; key: string };
 
   beforeAll(async () => {
-    account = await h.tenant({ name: "Pirma UAB" });
-    sibling = (await ok(h.post("/v1/account/companies/create", { name: "Sesuo UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: account.apiKey }))).id;
-    siblingPartner = (await ok(h.post("/v1/partners/create", { name: "Sesers partneris", code: uniq("SP") }, { key: account.apiKey, companyId: sibling }))).id;
-    const created = await ok(
-      h.post("/v1/account/api-keys/create", { name: "only first", scopes: ["*"], companyIds: [account.companyId] }, { key: account.apiKey }),
-    );
+    account = await world(h, { chart: false, company: { name: "Pirma UAB" } });
+    sibling = (await as(account.apiKey).account.companies.create({ name: "Sesuo UAB", code: ltCompanyCode(), countryCode: "LT" })).id;
+    siblingPartner = (await as(account.apiKey, sibling).partners.create({ name: "Sesers partneris", code: uniq("SP") })).id;
+    const created = await as(account.apiKey).account.apiKeys.create({ name: "only first", scopes: ["*"], companyIds: [account.companyId] });
     restricted = { id: created.id, key: created.key };
   });
 
   const probes: [string, Probe, () => string][] = [
-    ["account/companies/get", { path: "/v1/account/companies/get", body: (id) => ({ id }), key: "company.not_found" }, () => sibling],
-    ["account/companies/update", { path: "/v1/account/companies/update", body: (id) => ({ id, name: "Perimta" }), key: "company.not_found" }, () => sibling],
+    ["account/companies/get", { call: (api, id) => api.account.companies.get.withResponse({ id }), key: "company.not_found" }, () => sibling],
+    [
+      "account/companies/update",
+      { call: (api, id) => api.account.companies.update.withResponse({ id, name: "Perimta" }), key: "company.not_found" },
+      () => sibling,
+    ],
     [
       "partners/create",
-      { path: "/v1/partners/create", body: () => ({ name: "Per sieną", code: uniq("S") }), options: (id) => ({ companyId: id }), key: "company.not_found" },
+      { call: (api, id) => api.partners.create.withResponse({ name: "Per sieną", code: uniq("S") }, { companyId: id }), key: "company.not_found" },
       () => sibling,
     ],
-    [
-      "partners/get",
-      { path: "/v1/partners/get", body: () => ({ id: siblingPartner }), options: (id) => ({ companyId: id }), key: "company.not_found" },
-      () => sibling,
-    ],
+    ["partners/get", { call: (api, id) => api.partners.get.withResponse({ id: siblingPartner }, { companyId: id }), key: "company.not_found" }, () => sibling],
     [
       "partners/get (sibling's partner id in its own company)",
-      { path: "/v1/partners/get", body: (id) => ({ id }), options: () => ({ companyId: account.companyId }), key: "partner.not_found" },
+      { call: (api, id) => api.partners.get.withResponse({ id }, { companyId: account.companyId }), key: "partner.not_found" },
       () => siblingPartner,
     ],
     [
       "account/api-keys/revoke of the account's unrestricted key",
-      { path: "/v1/account/api-keys/revoke", body: (id) => ({ id }), key: "api_key.not_found" },
+      { call: (api, id) => api.account.apiKeys.revoke.withResponse({ id }), key: "api_key.not_found" },
       () => account.keyId,
     ],
   ];
@@ -282,7 +277,7 @@ describe("a key restricted to one company cannot reach a sibling company of the 
 
   test("api-keys/create for the sibling: 403, the same as for an unknown company", async () => {
     const before = await accountState(account.accountId);
-    const send = (id: string) => h.post("/v1/account/api-keys/create", { name: "sesers", scopes: ["*"], companyIds: [id] }, { key: restricted.key });
+    const send = (id: string) => answer(as(restricted.key).account.apiKeys.create.withResponse({ name: "sesers", scopes: ["*"], companyIds: [id] }));
     const s = await send(sibling);
     const randomId = randomUUID();
     const r = await send(randomId);
@@ -296,14 +291,14 @@ describe("a key restricted to one company cannot reach a sibling company of the 
   });
 
   test("lists show only what the key reaches", async () => {
-    const companies = await h.post("/v1/account/companies/list", {}, { key: restricted.key });
-    expect(companies.body.rows.map((r: { id: string }) => r.id)).toEqual([account.companyId]);
-    expect(companies.body.total).toBe(1);
-    const keys = await h.post("/v1/account/api-keys/list", {}, { key: restricted.key });
-    const ids: string[] = keys.body.rows.map((r: { id: string }) => r.id);
+    const companies = await as(restricted.key).account.companies.list({});
+    expect(companies.rows.map((r) => r.id)).toEqual([account.companyId]);
+    expect(companies.total).toBe(1);
+    const keys = await as(restricted.key).account.apiKeys.list({});
+    const ids: string[] = keys.rows.map((r) => r.id);
     expect(ids).toContain(restricted.id);
     expect(ids).not.toContain(account.keyId);
-    for (const row of keys.body.rows) expect(row.companyIds).toEqual([account.companyId]);
+    for (const row of keys.rows) expect(row.companyIds).toEqual([account.companyId]);
   });
 
   test("after every probe the sibling is unchanged, its partner alone, the unrestricted key active", async () => {
@@ -312,7 +307,6 @@ describe("a key restricted to one company cannot reach a sibling company of the 
     expect(await h.db("partners").where({ company_id: sibling }).pluck("id")).toEqual([siblingPartner]);
     expect((await h.db("api_keys").where({ id: account.keyId }).first("revoked_at")).revoked_at).toBeNull();
     // Control: the unrestricted key of the same account does reach the sibling.
-    const got = await h.post("/v1/partners/get", { id: siblingPartner }, { key: account.apiKey, companyId: sibling });
-    expect(got.status).toBe(200);
+    expect((await as(account.apiKey, sibling).partners.get({ id: siblingPartner })).id).toBe(siblingPartner);
   });
 });

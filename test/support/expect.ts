@@ -1,6 +1,6 @@
 import { expect } from "@jest/globals";
 import type { ApiResponse, RequestOptions } from "./harness.js";
-import { AccountingApiError } from "../../sdk/typescript/src/index.js";
+import { AccountingApiError, type WithResponse } from "../../sdk/typescript/src/index.js";
 
 /** Asserts an error answer: its status and error.code, and error.key when one is given. */
 export function expectError(res: ApiResponse, status: number, code: string, key?: string): void {
@@ -74,4 +74,18 @@ export async function ok(
   const res = await (extra === undefined ? w.call(path, body) : w.call(path, body, extra));
   if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
+}
+
+/**
+ * An SDK call made `withResponse`, as status, headers and body (a refusal's: its error envelope), for tests that read
+ * every answer alike: tables of probes that compare a refusal with another, or a success's headers.
+ */
+export async function answer(call: Promise<WithResponse<unknown>>): Promise<ApiResponse> {
+  try {
+    const { data, response } = await call;
+    return { status: response.status, headers: response.headers, body: data };
+  } catch (e) {
+    if (e instanceof AccountingApiError && e.status !== 0) return { status: e.status, headers: e.headers, body: e.body };
+    throw e;
+  }
 }
