@@ -4223,7 +4223,7 @@ export type components = {
          * @description A document as declarations name it.
          * @enum {string}
          */
-        "Declarations.DeclaredDocumentType": "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note";
+        "Declarations.DeclaredDocumentType": "sale_invoice" | "sale_credit_note" | "sale_debit_note" | "purchase_invoice" | "purchase_credit_note" | "purchase_debit_note";
         /**
          * @description Which side of the books a document is on.
          * @enum {string}
@@ -4507,7 +4507,7 @@ export type components = {
              * @description The document; null for a posting of no declared document (a manual transaction, a reversal).
              * @enum {string|null}
              */
-            documentType: "sale_invoice" | "sale_credit_note" | "purchase_invoice" | "purchase_credit_note" | null;
+            documentType: "sale_invoice" | "sale_credit_note" | "sale_debit_note" | "purchase_invoice" | "purchase_credit_note" | "purchase_debit_note" | null;
             /**
              * Format: uuid
              * @description The document's id, or null.
