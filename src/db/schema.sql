@@ -849,7 +849,11 @@ create table purchase_invoices (
   updated_at timestamp with time zone default now() not null,
   migrated boolean default false not null,
   supply_date date,
-  accounting_date date not null
+  accounting_date date not null,
+  customs_declaration_number text,
+  customs_declaration_date date,
+  customs_vat numeric(17,2),
+  customs_value numeric(17,2)
 );
 alter table purchase_invoices add constraint purchase_invoices_accounting_date_check CHECK ((accounting_date >= document_date));
 alter table purchase_invoices add constraint purchase_invoices_check CHECK ((due_date >= document_date));
@@ -859,6 +863,12 @@ alter table purchase_invoices add constraint purchase_invoices_credit_within_gro
 alter table purchase_invoices add constraint purchase_invoices_credited_amount_check CHECK ((credited_amount >= (0)::numeric));
 alter table purchase_invoices add constraint purchase_invoices_credited_fkey FOREIGN KEY (company_id, credited_invoice_id) REFERENCES purchase_invoices(company_id, id);
 alter table purchase_invoices add constraint purchase_invoices_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
+alter table purchase_invoices add constraint purchase_invoices_customs_complete CHECK (((COALESCE(customs_vat, (0)::numeric) = (0)::numeric) OR ((customs_declaration_number IS NOT NULL) AND (customs_declaration_date IS NOT NULL))));
+alter table purchase_invoices add constraint purchase_invoices_customs_date CHECK ((customs_declaration_date <= accounting_date));
+alter table purchase_invoices add constraint purchase_invoices_customs_declaration_number_check CHECK (((length(customs_declaration_number) >= 1) AND (length(customs_declaration_number) <= 64)));
+alter table purchase_invoices add constraint purchase_invoices_customs_import CHECK ((((customs_declaration_number IS NULL) AND (customs_declaration_date IS NULL) AND (customs_vat IS NULL) AND (customs_value IS NULL)) OR ((vat_treatment = 'import'::text) AND (type = 'invoice'::text) AND (customs_vat IS NOT NULL))));
+alter table purchase_invoices add constraint purchase_invoices_customs_value_check CHECK ((customs_value >= (0)::numeric));
+alter table purchase_invoices add constraint purchase_invoices_customs_vat_check CHECK ((customs_vat >= (0)::numeric));
 alter table purchase_invoices add constraint purchase_invoices_document_number_check CHECK (((length(document_number) >= 1) AND (length(document_number) <= 64)));
 alter table purchase_invoices add constraint purchase_invoices_document_number_key UNIQUE (company_id, partner_code, type, document_number);
 alter table purchase_invoices add constraint purchase_invoices_gross_total_base_check CHECK ((gross_total_base >= (0)::numeric));
@@ -961,6 +971,39 @@ create table sale_invoice_open_totals (
 alter table sale_invoice_open_totals add constraint sale_invoice_open_totals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table sale_invoice_open_totals add constraint sale_invoice_open_totals_pkey PRIMARY KEY (company_id, status, type, partner_code, currency, series_prefix, due_date, stripe);
 alter table sale_invoice_open_totals add constraint sale_invoice_open_totals_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+
+create table sale_invoice_sends (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  invoice_id uuid not null,
+  recipients text[] not null,
+  cc text[] default '{}'::text[] not null,
+  subject text not null,
+  message text,
+  attach text[] not null,
+  status text default 'queued'::text not null,
+  attempts integer default 0 not null,
+  last_error text,
+  sent_at timestamp with time zone,
+  failed_at timestamp with time zone,
+  key_id uuid,
+  created_at timestamp with time zone default now() not null
+);
+alter table sale_invoice_sends add constraint sale_invoice_sends_attach_check CHECK ((attach <@ ARRAY['pdf'::text, 'ubl'::text]));
+alter table sale_invoice_sends add constraint sale_invoice_sends_attempts_check CHECK ((attempts >= 0));
+alter table sale_invoice_sends add constraint sale_invoice_sends_cc_check CHECK ((cardinality(cc) <= 10));
+alter table sale_invoice_sends add constraint sale_invoice_sends_check CHECK (((status = 'sent'::text) = (sent_at IS NOT NULL)));
+alter table sale_invoice_sends add constraint sale_invoice_sends_check1 CHECK (((status = 'failed'::text) = (failed_at IS NOT NULL)));
+alter table sale_invoice_sends add constraint sale_invoice_sends_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table sale_invoice_sends add constraint sale_invoice_sends_company_id_invoice_id_fkey FOREIGN KEY (company_id, invoice_id) REFERENCES sale_invoices(company_id, id);
+alter table sale_invoice_sends add constraint sale_invoice_sends_message_check CHECK ((length(message) <= 10000));
+alter table sale_invoice_sends add constraint sale_invoice_sends_pkey PRIMARY KEY (company_id, id);
+alter table sale_invoice_sends add constraint sale_invoice_sends_recipients_check CHECK (((cardinality(recipients) >= 1) AND (cardinality(recipients) <= 10)));
+alter table sale_invoice_sends add constraint sale_invoice_sends_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'failed'::text])));
+alter table sale_invoice_sends add constraint sale_invoice_sends_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 998)));
+CREATE INDEX sale_invoice_sends_created_idx ON sale_invoice_sends USING btree (company_id, created_at DESC, id);
+CREATE INDEX sale_invoice_sends_invoice_idx ON sale_invoice_sends USING btree (company_id, invoice_id, created_at DESC);
+CREATE TRIGGER sale_invoice_sends_keep_request BEFORE DELETE OR UPDATE ON sale_invoice_sends FOR EACH ROW EXECUTE FUNCTION sale_invoice_sends_keep_request();
 
 create table sale_invoice_totals (
   company_id uuid not null,
@@ -1941,6 +1984,26 @@ AS $function$
              gross_total = t.gross_total + excluded.gross_total, outstanding = t.outstanding + excluded.outstanding;
         return null;
       end $function$;
+
+CREATE OR REPLACE FUNCTION sale_invoice_sends_keep_request()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if tg_op = 'DELETE' then
+        raise exception 'a sale invoice send is never deleted' using errcode = 'P0001';
+      end if;
+      if (new.company_id, new.id, new.invoice_id, new.recipients, new.cc, new.subject, new.message, new.attach, new.key_id, new.created_at)
+           is distinct from
+         (old.company_id, old.id, old.invoice_id, old.recipients, old.cc, old.subject, old.message, old.attach, old.key_id, old.created_at) then
+        raise exception 'a sale invoice send keeps what was asked' using errcode = 'P0001';
+      end if;
+      if old.status <> 'queued' and new is distinct from old then
+        raise exception 'a sale invoice send that is % does not change', old.status using errcode = 'P0001';
+      end if;
+      return new;
+    end
+    $function$;
 
 CREATE OR REPLACE FUNCTION sale_invoice_totals_delete()
  RETURNS trigger

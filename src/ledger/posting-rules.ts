@@ -42,6 +42,7 @@ export const POSTING_RULES = {
   "purchases.advancesPaid": rule("2080", "asset", "Advances paid to suppliers (debit)"),
   "purchases.reverseChargeVatInput": rule("2441", "asset", "Input VAT the buyer calculates under the reverse charge (debit)"),
   "purchases.reverseChargeVatOutput": rule("4492", "liability", "Output VAT the buyer calculates under the reverse charge (credit)"),
+  "purchases.customsVatPayable": rule("4493", "liability", "Import VAT owed to customs on an import purchase's customs declaration (credit)"),
   "inventory.stock": rule("2040", "asset", "Stock of goods (debit on receipt, credit on issue)"),
   "inventory.costOfSales": rule("6000", "expense", "Cost of goods sold (debit on issue)"),
   "inventory.writeOff": rule("63091", "expense", "Stock written off, and shortages found by a stock count (debit)"),

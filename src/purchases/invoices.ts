@@ -43,6 +43,7 @@ export type PurchaseInvoice = components["schemas"]["Purchases.PurchaseInvoice"]
 type CreateInput = components["schemas"]["Purchases.PurchaseInvoiceCreateRequest"];
 type UpdateInput = components["schemas"]["Purchases.PurchaseInvoiceUpdateRequest"];
 type VatTreatment = PurchaseInvoice["vatTreatment"];
+type CustomsInput = components["schemas"]["Purchases.CustomsDeclarationInput"];
 
 const LINES = "purchase_invoice_lines";
 const money = (v: Decimal | string) => formatDecimal(v, "money");
@@ -66,6 +67,15 @@ export function purchaseInvoiceToApi(row: PurchaseInvoicesRow, lines: StoredLine
     // Set together, when the document is issued or registered.
     rate: row.rate === null ? null : { rate: trimDecimal(row.rate), source: row.rate_source!, date: row.rate_date! },
     creditedInvoiceId: row.credited_invoice_id,
+    customs:
+      row.customs_vat === null
+        ? null
+        : {
+            declarationNumber: row.customs_declaration_number,
+            declarationDate: row.customs_declaration_date,
+            vatAmount: money(row.customs_vat),
+            customsValue: row.customs_value === null ? null : money(row.customs_value),
+          },
     notes: row.notes,
     netTotal: money(row.net_total),
     vatTotal: money(row.vat_total),
@@ -290,6 +300,69 @@ async function resolveAccountingDate(
   return date;
 }
 
+/** The customs columns of a row as the request that would store them again. */
+const storedCustoms = (row: PurchaseInvoicesRow): CustomsInput | undefined =>
+  row.customs_vat === null
+    ? undefined
+    : {
+        declarationNumber: row.customs_declaration_number ?? undefined,
+        declarationDate: row.customs_declaration_date ?? undefined,
+        vatAmount: row.customs_vat,
+        customsValue: row.customs_value ?? undefined,
+      };
+
+/**
+ * The customs columns of an `import` invoice (FR0600 boxes 26 and 27): the VAT paid to customs, with the customs
+ * declaration's number and date when there is VAT (the document that gives the right to deduct it, PVM įstatymas
+ * Art. 64(2)), dated no later than the accounting date, amounts not negative. 422 naming the field.
+ */
+function customsColumns(customs: CustomsInput | undefined | null, doc: { type: string; treatment: VatTreatment; accountingDate: string }) {
+  const none = { customs_declaration_number: null, customs_declaration_date: null, customs_vat: null, customs_value: null };
+  if (!customs) return none;
+  const refuse = (key: string, field: string, why: string, params: Record<string, unknown> = {}) =>
+    new ApiError("unprocessable", `customs: ${why}.`, { key, params, fieldErrors: { [field]: [why] } });
+  if (doc.treatment !== "import" || doc.type !== "invoice") {
+    throw refuse(
+      "purchase_invoice.customs_not_applicable",
+      "customs",
+      doc.type !== "invoice"
+        ? `a ${doc.type.replace("_", " ")} carries no customs declaration: only an import invoice does`
+        : `a ${doc.treatment} document carries no customs declaration: only an import invoice (vatTreatment import) does`,
+      { vatTreatment: doc.treatment, type: doc.type },
+    );
+  }
+  const vat = new Decimal(customs.vatAmount ?? "0");
+  for (const [field, value] of [
+    ["vatAmount", vat],
+    ["customsValue", customs.customsValue === undefined ? undefined : new Decimal(customs.customsValue)],
+  ] as const) {
+    if (value?.isNegative()) throw refuse("purchase_invoice.customs_amount_invalid", `customs.${field}`, `must not be negative (${value.toFixed(2)})`);
+  }
+  if (!vat.isZero()) {
+    const missing = (["declarationNumber", "declarationDate"] as const).find((f) => customs[f] === undefined);
+    if (missing)
+      throw refuse(
+        "purchase_invoice.customs_incomplete",
+        `customs.${missing}`,
+        "is required with customs VAT: the customs declaration is what the VAT is deducted by",
+      );
+  }
+  if (customs.declarationDate !== undefined && customs.declarationDate > doc.accountingDate) {
+    throw refuse(
+      "purchase_invoice.customs_date_invalid",
+      "customs.declarationDate",
+      `${customs.declarationDate} is after the accounting date ${doc.accountingDate}: the VAT is accounted for once the declaration exists`,
+      { accountingDate: doc.accountingDate },
+    );
+  }
+  return {
+    customs_declaration_number: customs.declarationNumber ?? null,
+    customs_declaration_date: customs.declarationDate ?? null,
+    customs_vat: vat.toFixed(2),
+    customs_value: customs.customsValue === undefined ? null : new Decimal(customs.customsValue).toFixed(2),
+  };
+}
+
 /** Inserts or updates, turning the supplier-number uniqueness into 409. */
 async function mapNumberTaken<T>(partnerCode: string, documentNumber: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -316,6 +389,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
   const dueDate = input.dueDate ?? addDays(input.documentDate, partner.payment_term_days);
   checkDates(input.documentDate, dueDate);
   const accountingDate = await resolveAccountingDate(trx, company.id, input.accountingDate, input.documentDate);
+  const customs = customsColumns(input.customs, { type, treatment: input.vatTreatment ?? target?.vat_treatment ?? "standard", accountingDate });
   const currency = input.currency ?? target?.currency ?? company.invoiceCurrency;
   const treatment: VatTreatment = input.vatTreatment ?? target?.vat_treatment ?? "standard";
   const supplyDate = resolveSupplyDate("purchases", input.supplyDate, null, input.documentDate, target && taxPointOf(target));
@@ -341,6 +415,7 @@ export async function createPurchaseInvoice(trx: Db, company: CompanyContext, in
         vat_treatment: treatment,
         notes: input.notes ?? null,
         credited_invoice_id: target?.id ?? null,
+        ...customs,
         ...totalsColumns(resolved.totals, charged(treatment)),
       })
       .returning("*"),
@@ -368,6 +443,7 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
     accountingDate: current.accounting_date,
     documentDate: current.document_date,
   });
+  const customs = customsColumns(input.customs === undefined ? storedCustoms(current) : input.customs, { type: current.type, treatment, accountingDate });
   const supplyDate = resolveSupplyDate("purchases", input.supplyDate, current.supply_date, documentDate, target && taxPointOf(target));
   const documentNumber = input.documentNumber ?? current.document_number;
   const lineInputs = input.lines ?? (await linesOf(trx, LINES, company.id, [current.id])).get(current.id)!.map(storedLineInput);
@@ -384,6 +460,7 @@ export async function updatePurchaseInvoice(trx: Db, company: CompanyContext, in
         due_date: dueDate,
         currency,
         vat_treatment: treatment,
+        ...customs,
         ...(input.notes !== undefined ? { notes: input.notes } : {}),
         ...totalsColumns(resolved.totals, charged(treatment)),
         updated_at: trx.fn.now(),
@@ -503,13 +580,14 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
     target,
   });
   const quote = await lookupRate(trx, company.id, draft.currency, draft.document_date);
-  const [expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables] = await accountsForRules(trx, company.id, [
+  const [expense, vatReceivable, vatNonDeductible, reverseInput, reverseOutput, payables, customsVatPayable] = await accountsForRules(trx, company.id, [
     "purchases.expense",
     "purchases.vatReceivable",
     "purchases.vatNonDeductible",
     "purchases.reverseChargeVatInput",
     "purchases.reverseChargeVatOutput",
     "purchases.payables",
+    "purchases.customsVatPayable",
   ]);
   // Lines received into stock debit the stock account instead of an expense (src/inventory/invoices.ts).
   const stockLines = resolved.lines.filter((l) => l.warehouseCode !== null);
@@ -565,9 +643,23 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
             description: p.description,
           },
         ];
+  // The VAT paid to customs on an import invoice, in EUR as the customs declaration states it (not the supplier's
+  // currency): input VAT against what is owed to customs (FR0600 box 26).
+  const customsVat = new Decimal(draft.customs_vat ?? 0);
+  const customsEntries: PostingEntry[] = customsVat.isZero()
+    ? []
+    : [
+        { accountCode: vatReceivable, debit: customsVat.toFixed(2), description: `Import VAT, customs declaration ${draft.customs_declaration_number}` },
+        {
+          accountCode: customsVatPayable,
+          credit: customsVat.toFixed(2),
+          description: `Import VAT payable, customs declaration ${draft.customs_declaration_number}`,
+        },
+      ];
   const entries = [
     ...parts.credits.flatMap((p, i) => entry(p, creditsEur.parts[i], creditSide)),
     ...parts.debits.flatMap((p, i) => entry(p, debitsEur.parts[i], debitSide)),
+    ...customsEntries,
   ];
   let transaction: Awaited<ReturnType<typeof post>>;
   try {

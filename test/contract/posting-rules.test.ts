@@ -38,6 +38,7 @@ const DEFAULTS: [rule: string, account: string, type: string][] = [
   ["inventory.writeOff", "63091", "expense"],
   ["opening.balancing", "999", "equity"],
   ["purchases.advancesPaid", "2080", "asset"],
+  ["purchases.customsVatPayable", "4493", "liability"],
   ["purchases.expense", "6312", "expense"],
   ["purchases.payables", "4430", "liability"],
   ["purchases.reverseChargeVatInput", "2441", "asset"],

@@ -219,3 +219,133 @@ describe("non-deductible VAT on a fixed asset (item 9): added to the asset's cos
     ]);
   });
 });
+
+describe("import VAT paid to customs (item 4): an import invoice's customs declaration", () => {
+  const imported = (over: Partial<CreateBody> = {}): Partial<CreateBody> => ({
+    partnerCode: "USTIEK",
+    vatTreatment: "import",
+    currency: "USD",
+    documentDate: "2026-03-10",
+    lines: [{ description: "Staklės", quantity: "1", unitPriceExclVat: "10837", vatClassifier: "PVM14" }],
+    ...over,
+  });
+
+  test("posted with the invoice in EUR: input VAT against the customs payable; stored and returned", async () => {
+    const w = await vatWorld();
+    await w.api.reference.exchangeRates.set({ currency: "USD", date: "2026-03-10", rate: "1.0837" });
+    const customs = { declarationNumber: "26LTVR1000IM012345", declarationDate: "2026-03-09", vatAmount: "2163.84", customsValue: "10304.00" };
+    const d = await create(w, imported({ customs }));
+    expect(d.customs).toEqual(customs);
+    const inv = await w.api.purchases.invoices.register({ id: d.id });
+    expect(inv).toMatchObject({ vatTotal: "0.00", grossTotal: "10837.00", grossTotalEur: "10000.00", customs });
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "10000.00", "USTIEK"],
+      [w.rules["purchases.expense"], "10000.00", "0.00", null],
+      [w.rules["purchases.vatReceivable"], "2163.84", "0.00", null],
+      [w.rules["purchases.customsVatPayable"], "0.00", "2163.84", null],
+    ]);
+    expect(w.rules["purchases.customsVatPayable"]).toBe("4493");
+    const [row] = await stored(w);
+    expect({
+      number: row.customs_declaration_number,
+      date: dateOf(row.customs_declaration_date),
+      vat: row.customs_vat,
+      value: row.customs_value,
+    }).toEqual({ number: "26LTVR1000IM012345", date: "2026-03-09", vat: "2163.84", value: "10304.00" });
+    expect(await w.api.purchases.invoices.get({ id: d.id })).toMatchObject({ customs });
+  });
+
+  test("update replaces the customs declaration, null removes it; an import invoice without one posts no customs VAT", async () => {
+    const w = await vatWorld();
+    const d = await create(w, imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-10", vatAmount: "10.00" } }));
+    const changed = await w.api.purchases.invoices.update({
+      id: d.id,
+      customs: { declarationNumber: "MRN-2", declarationDate: "2026-03-08", vatAmount: "20.00" },
+    });
+    expect(changed.customs).toEqual({ declarationNumber: "MRN-2", declarationDate: "2026-03-08", vatAmount: "20.00", customsValue: null });
+    expect((await w.api.purchases.invoices.update({ id: d.id, notes: "be muitinės" })).customs).toMatchObject({ declarationNumber: "MRN-2" });
+    expect((await w.api.purchases.invoices.update({ id: d.id, customs: null })).customs).toBeNull();
+    const inv = await w.api.purchases.invoices.register({ id: d.id });
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "10837.00", "USTIEK"],
+      [w.rules["purchases.expense"], "10837.00", "0.00", null],
+    ]);
+  });
+
+  test.each<[string, Partial<CreateBody>, string, string]>([
+    [
+      "customs on a standard purchase",
+      { customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-09", vatAmount: "1.00" } },
+      "purchase_invoice.customs_not_applicable",
+      "customs",
+    ],
+    [
+      "customs on a reverse-charge purchase",
+      {
+        partnerCode: "DETIEK",
+        vatTreatment: "reverse_charge",
+        lines: [line({ vatRatePercent: undefined, vatClassifier: "PVM16" })],
+        customs: { vatAmount: "0" },
+      },
+      "purchase_invoice.customs_not_applicable",
+      "customs",
+    ],
+    [
+      "customs VAT without the declaration's number",
+      imported({ currency: "EUR", customs: { declarationDate: "2026-03-09", vatAmount: "21.00" } }),
+      "purchase_invoice.customs_incomplete",
+      "customs.declarationNumber",
+    ],
+    [
+      "customs VAT without the declaration's date",
+      imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", vatAmount: "21.00" } }),
+      "purchase_invoice.customs_incomplete",
+      "customs.declarationDate",
+    ],
+    [
+      "negative customs VAT",
+      imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-09", vatAmount: "-21.00" } }),
+      "purchase_invoice.customs_amount_invalid",
+      "customs.vatAmount",
+    ],
+    [
+      "a negative customs value",
+      imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-09", vatAmount: "21.00", customsValue: "-100" } }),
+      "purchase_invoice.customs_amount_invalid",
+      "customs.customsValue",
+    ],
+    [
+      "a declaration dated after the accounting date",
+      imported({ currency: "EUR", accountingDate: "2026-03-12", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-13", vatAmount: "21.00" } }),
+      "purchase_invoice.customs_date_invalid",
+      "customs.declarationDate",
+    ],
+  ])("%s -> 422 naming the field, nothing stored", async (_name, body, key, field) => {
+    const w = await vatWorld();
+    const error = await expectApiError(create(w, body), 422, "unprocessable", key);
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
+    await nothingStored(w);
+  });
+
+  test("update: a customs declaration left on a draft that stops being an import -> 422, the draft unchanged", async () => {
+    const w = await vatWorld();
+    const d = await create(w, imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-09", vatAmount: "21.00" } }));
+    await expectApiError(
+      w.api.purchases.invoices.update({ id: d.id, vatTreatment: "exempt" }),
+      422,
+      "unprocessable",
+      "purchase_invoice.customs_not_applicable",
+    );
+    const [row] = await stored(w);
+    expect([row.vat_treatment, row.customs_vat]).toEqual(["import", "21.00"]);
+  });
+
+  test("the database holds it: no customs VAT without the declaration, none on another treatment", async () => {
+    const w = await vatWorld();
+    const d = await create(w, imported({ currency: "EUR", customs: { declarationNumber: "MRN-1", declarationDate: "2026-03-09", vatAmount: "21.00" } }));
+    await expect(h.db("purchase_invoices").where({ id: d.id }).update({ customs_declaration_number: null })).rejects.toThrow(
+      /purchase_invoices_customs_complete/,
+    );
+    await expect(h.db("purchase_invoices").where({ id: d.id }).update({ vat_treatment: "exempt" })).rejects.toThrow(/purchase_invoices_customs_import/);
+  });
+});
