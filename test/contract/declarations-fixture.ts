@@ -1,5 +1,5 @@
 // The fixture month of the declaration suites (issue 24): a Lithuanian VAT payer whose October 2026 holds one
-// document of each kind the product supports today, and whose September 2026 holds what October credits. Every
+// document of each kind the product supports today, and whose September 2026 holds what October credits and debits. Every
 // amount below is the documents' own; the suites write the expected boxes by hand from them.
 //
 // September 2026
@@ -24,6 +24,10 @@
 //   P4   purchase from USTIEK 2026-10-18, reverse charge, PVM20 services: 300.00 (VAT 63.00)
 //   P5   purchase from TIEK 2026-10-19, reverse charge, PVM25 domestic: 200.00 (VAT 42.00)
 //   PK1  purchase credit note of PS0, 2026-10-20, PVM1 21%: 50.00 (VAT 10.50), deductible
+//   S10  sale to PIRK 2026-10-21, PVM25 domestic reverse charge (Art. 96) at 0%: 500.00
+//   S11  sale to DEBUY 2026-10-22, PVM13 intra-EU goods, triangular: 700.00
+//   DS1  debit note of S0, 2026-10-23, PVM1 21%: 200.00 (VAT 42.00)
+//   S12  sale to PIRK 2026-10-24, PVM1 21%: 1000.00 (VAT 210.00), annulled (its posting reversed on 2026-10-24)
 import type { Harness } from "../support/harness.js";
 import { type World, world } from "../support/world.js";
 
@@ -31,7 +35,7 @@ export const COMPANY_VAT_CODE = "LT119511515";
 
 export interface FixtureMonth {
   w: World;
-  /** Document ids by the fixture's names (S0, S1, …, PK1). */
+  /** Document ids by the fixture's names (S0, S1, …, PK1, S10, S11, DS1, S12). */
   ids: Record<string, string>;
   /** Sales numbers and purchase document numbers by the fixture's names. */
   numbers: Record<string, string>;
@@ -184,6 +188,14 @@ export async function fixtureMonth(h: Harness): Promise<FixtureMonth> {
       lines: [line("PVM1", "50", "21")],
     }),
   );
+  keep("S10", await sale(w, { partnerCode: "PIRK", issueDate: "2026-10-21", lines: [line("PVM25", "500", "0")] }));
+  keep("S11", await sale(w, { partnerCode: "DEBUY", issueDate: "2026-10-22", triangular: true, lines: [line("PVM13", "700", "0")] }));
+  keep(
+    "DS1",
+    await sale(w, { type: "debit_note", creditedInvoiceId: ids.S0, partnerCode: "PIRK", issueDate: "2026-10-23", lines: [line("PVM1", "200", "21")] }),
+  );
+  keep("S12", await sale(w, { partnerCode: "PIRK", issueDate: "2026-10-24", lines: [line("PVM1", "1000", "21")] }));
+  await w.api.sales.invoices.annul({ id: ids.S12 });
   return { w, ids, numbers };
 }
 

@@ -54,11 +54,11 @@ describe("declarations/lt/isaf/generate", () => {
 
   test("the fixture month validates and carries each document as issued or registered, in EUR", async () => {
     const file = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "F" });
-    expect(file.invoices).toEqual({ sales: 10, purchases: 6 });
+    expect(file.invoices).toEqual({ sales: 14, purchases: 6 });
     const xml = decode(file.contentBase64);
     await expectValid(xml);
     const byNo = new Map(invoicesOf(xml).map((inv) => [elementText(inv, "InvoiceNo")!, inv]));
-    expect(byNo.size).toBe(16);
+    expect(byNo.size).toBe(20);
     const inv = (name: string) => byNo.get(m.numbers[name])!;
 
     // One DocumentTotal per classifier and rate; exempt and outside-scope carry no rate.
@@ -103,6 +103,17 @@ describe("declarations/lt/isaf/generate", () => {
     expect(inv("P1")).toContain(
       '<SupplierInfo><SupplierID>TIEK</SupplierID><VATRegistrationNumber></VATRegistrationNumber><Country xsi:nil="true"/><Name></Name></SupplierInfo>',
     );
+    // A debit note: DS, positive, referring to the invoice it increases.
+    expect(elementText(inv("DS1"), "InvoiceType")).toBe("DS");
+    expect(totalsOf(inv("DS1"))).toEqual([["200.00", "PVM1", "21.00", "42.00"]]);
+    expect(elementText(inv("DS1"), "ReferenceNo")).toBe(m.numbers.S0);
+    expect(elementText(inv("DS1"), "ReferenceDate")).toBe("2026-09-15");
+    // An annulled invoice: AN, with its amounts as issued.
+    expect(elementText(inv("S12"), "InvoiceType")).toBe("AN");
+    expect(totalsOf(inv("S12"))).toEqual([["1000.00", "PVM1", "21.00", "210.00"]]);
+    // The seller's side of the domestic reverse charge, and a triangular supply (i.SAF has no flag for it).
+    expect(totalsOf(inv("S10"))).toEqual([["500.00", "PVM25", "0.00", "0.00"]]);
+    expect(totalsOf(inv("S11"))).toEqual([["700.00", "PVM13", "0.00", "0.00"]]);
     // September's documents are not in October.
     expect(byNo.has(m.numbers.S0)).toBe(false);
   });
@@ -111,7 +122,7 @@ describe("declarations/lt/isaf/generate", () => {
     const s = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "S" });
     const p = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "P" });
     expect([s.invoices, p.invoices]).toEqual([
-      { sales: 10, purchases: 0 },
+      { sales: 14, purchases: 0 },
       { sales: 0, purchases: 6 },
     ]);
     for (const f of [s, p]) await expectValid(decode(f.contentBase64));

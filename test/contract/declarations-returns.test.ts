@@ -25,15 +25,15 @@ describe("declarations/lt/fr0600/compute", () => {
   test("October 2026: every box from the documents, by hand", async () => {
     const r = await m.w.api.declarations.lt.fr0600.compute({ period: "2026-10" });
     expect(boxesOf(r)).toEqual([
-      // S1 1000 + 200 + 100, S2 300, S9 307.59 (USD as posted), KS1 −100
-      ["11", "1808", "1807.59"],
-      ["12", "0", "0.00"],
+      // S1 1000 + 200 + 100, S2 300, S9 307.59 (USD as posted), KS1 −100, DS1 200; S12 annulled: in no box
+      ["11", "2008", "2007.59"],
+      ["12", "500", "500.00"], // S10, domestic reverse charge at 0%
       ["13", "150", "150.00"], // S3
       ["14", "0", "0.00"],
       ["15", "0", "0.00"],
       ["16", "0", "0.00"],
       ["17", "400", "400.00"], // S4
-      ["18", "800", "800.00"], // S5
+      ["18", "1500", "1500.00"], // S5 800, S11 700 (triangular)
       ["19", "60", "60.00"], // S8
       ["20", "370", "370.00"], // S6 250 + S7 120
       ["21", "1000", "1000.00"], // P2
@@ -45,7 +45,7 @@ describe("declarations/lt/fr0600/compute", () => {
       ["26", "0", "0.00"],
       ["27", "0", "0.00"],
       ["28", "100", "100.00"],
-      ["29", "254", "253.59"], // S1 210, S9 64.59, KS1 −21
+      ["29", "296", "295.59"], // S1 210, S9 64.59, KS1 −21, DS1 42
       ["29A", "24", "24.00"], // S1 12%
       ["30", "27", "27.00"], // S2, a 2025 supply at 9%
       ["31", "5", "5.00"], // S1 5%
@@ -53,8 +53,8 @@ describe("declarations/lt/fr0600/compute", () => {
       ["33", "42", "42.00"], // P5
       ["34", "210", "210.00"], // P2
       ["35", "494", "493.50"], // 25 + 26 + 27
-      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 254 + 24 + 27 + 5 + 147 + 42 + 210 − 494
-      ["36", "215", "215.09"],
+      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 296 + 24 + 27 + 5 + 147 + 42 + 210 − 494
+      ["36", "257", "257.09"],
     ]);
     const box = (n: string) => r.boxes.find((b) => b.box === n)!;
     expect(box("29A")).toMatchObject({ verified: false, field: null });
@@ -71,8 +71,12 @@ describe("declarations/lt/fr0600/compute", () => {
       ["sale_invoice", m.numbers.S1, "210.00"],
       ["sale_credit_note", m.numbers.KS1, "-21.00"],
       ["sale_invoice", m.numbers.S9, "64.59"],
+      ["sale_debit_note", m.numbers.DS1, "42.00"],
     ]);
-    expect(box("29").documentCount).toBe(3);
+    expect(box("29").documentCount).toBe(4);
+    expect(box("12").documents.map((d) => [d.documentType, d.number, d.amount])).toEqual([["sale_invoice", m.numbers.S10, "500.00"]]);
+    // The annulled S12 is in no box.
+    expect(r.boxes.some((b) => b.documents.some((d) => d.id === m.ids.S12))).toBe(false);
     // 12% output VAT has no field in form version 02: no FFData, and why.
     expect(r.ffdata).toBeNull();
     expect(r.ffdataUnavailableReason).toContain("29A");
@@ -83,12 +87,13 @@ describe("declarations/lt/fr0600/compute", () => {
     expect(r.reconciliation).toEqual({
       balanced: true,
       accounts: [
-        // S1 239, S2 27, S9 64.59, KS1 −21 and the VAT calculated on P2 210, P3 84, P4 63, P5 42
+        // S1 239, S2 27, S9 64.59, KS1 −21, DS1 42 and the VAT calculated on P2 210, P3 84, P4 63, P5 42; S12's 210
+        // and its reversal's −210 are on the ledger and net to nothing, as S12 declares nothing
         {
           accountCode: "4492",
           postingRules: ["sales.vatPayable", "purchases.reverseChargeVatOutput"],
-          declared: "708.59",
-          ledger: "708.59",
+          declared: "750.59",
+          ledger: "750.59",
           difference: "0.00",
         },
         {
@@ -222,7 +227,8 @@ describe("declarations/lt/fr0600/compute", () => {
 describe("declarations/lt/fr0564/generate", () => {
   test("October 2026: one line per EU buyer's VAT code, goods and services, by hand", async () => {
     const r = await m.w.api.declarations.lt.fr0564.generate({ period: "2026-10" });
-    // S6 services to ATBUY 250.00; S5 goods to DEBUY 800.00; S7 (services outside the EU) and the rest are not here.
+    // S6 services to ATBUY 250.00; S5 goods to DEBUY 800.00 and S11 triangular 700.00; S7 (services outside the EU)
+    // and the rest are not here.
     expect(r.lines).toEqual([
       {
         lineNumber: 1,
@@ -240,12 +246,12 @@ describe("declarations/lt/fr0564/generate", () => {
         vatCode: "136695976",
         partnerCodes: ["DEBUY"],
         goods: "800",
-        triangular: "0",
+        triangular: "700",
         services: "0",
-        exact: { goods: "800.00", triangular: "0.00", services: "0.00" },
+        exact: { goods: "800.00", triangular: "700.00", services: "0.00" },
       },
     ]);
-    expect(r.totals).toEqual({ goods: "800", triangular: "0", services: "250" });
+    expect(r.totals).toEqual({ goods: "800", triangular: "700", services: "250" });
     expect(r.pages).toBe(1);
     const xml = decode(r.ffdata.contentBase64);
     expect(xml).toContain('<Form FormDefId="{69D689D5-B191-4B58-A03C-ED0A85F76C3E}">');
@@ -261,6 +267,7 @@ describe("declarations/lt/fr0564/generate", () => {
       "E18-1": "250",
       "E11-2": "DE",
       "E13-2": "800",
+      "E14-2": "700",
       E15: "800",
       E16: "800",
       E17: "0",

@@ -76,7 +76,7 @@ describe("declarations/submissions", () => {
     expect(isaf).toMatchObject({
       dataType: "F",
       version: 1,
-      snapshot: { invoices: { sales: 10, purchases: 6 }, invoicesPerPart: 50000, boxes: null, lines: null },
+      snapshot: { invoices: { sales: 14, purchases: 6 }, invoicesPerPart: 50000, boxes: null, lines: null },
     });
     const got = await m.w.api.declarations.submissions.get({ id: isaf.id, includeContent: true });
     expect(got.files.map((f) => f.partNumber)).toEqual([1]);
@@ -84,7 +84,7 @@ describe("declarations/submissions", () => {
     expect(result.errors).toEqual([]);
     // Another data type of the same month is its own declaration: version 1 again.
     const sales = await m.w.api.declarations.submissions.create({ declaration: "lt.isaf", period: "2026-10", dataType: "S" });
-    expect(sales).toMatchObject({ dataType: "S", version: 1, snapshot: { invoices: { sales: 10, purchases: 0 } } });
+    expect(sales).toMatchObject({ dataType: "S", version: 1, snapshot: { invoices: { sales: 14, purchases: 0 } } });
 
     const fr0564 = await m.w.api.declarations.submissions.create({ declaration: "lt.fr0564", period: "2026-10" });
     expect(fr0564.snapshot.lines?.map((l) => [l.countryCode, l.vatCode, l.goods, l.services])).toEqual([

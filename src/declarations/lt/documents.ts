@@ -69,6 +69,8 @@ export interface DocumentGroupRow extends Record<string, unknown> {
   treatment: string;
   journal_transaction_id: string | null;
   sign: number;
+  /** A sale in triangular trade (FR0564's triangular column); false for purchases. */
+  triangular: boolean;
   ord: string;
   classifier: string;
   rate_pct: string;
@@ -124,6 +126,7 @@ const DOC_COLUMNS = [
   "treatment",
   "journal_transaction_id",
   "sign",
+  "triangular",
 ]
   .map((c) => `d.${c}`)
   .join(", ");
@@ -137,7 +140,7 @@ function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: numbe
       select 'sale'::text as side, s.id, s.type, s.status, s.number as doc_no, s.issue_date as invoice_date, s.issue_date as decl_date,
              s.supply_date, s.partner_code, ${q.lean ? "null::jsonb" : "s.partner_snapshot"} as partner_snapshot, s.credited_invoice_id, s.rate, s.gross_total_base as base_total,
              s.journal_transaction_id, s.vat_breakdown, 'standard'::text as treatment, ${signSql("sale", "s.type", "s.status")} as sign,
-             coalesce(s.rate, 1) <> 1 as special, s.annulment_transaction_id as annulment_tx
+             coalesce(s.rate, 1) <> 1 as special, s.annulment_transaction_id as annulment_tx, s.triangular
         from sale_invoices s
        where s.company_id = $1 and s.status <> 'draft' and not s.migrated and s.type in (${typesSql("sale")})
          and s.issue_date between $2::date and $3::date) x
@@ -154,7 +157,7 @@ function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: numbe
                  : `coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
                select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible))`
              } as special,
-             null::uuid as annulment_tx
+             null::uuid as annulment_tx, false as triangular
         from purchase_invoices p
        where p.company_id = $1 and p.status <> 'draft' and not p.migrated and p.type in (${typesSql("purchase")})
          and ${date} between $2::date and $3::date) x
@@ -305,7 +308,7 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
            d.supply_date::text as supply_date, d.partner_code, d.partner_snapshot, pa.country_code as partner_country,
            case d.side when 'sale' then cs.number else cp.document_number end as credited_no,
            (case d.side when 'sale' then cs.issue_date else cp.document_date end)::text as credited_date,
-           d.treatment, d.journal_transaction_id, d.sign, d.ord::text as ord, d.classifier, d.rate_pct::text as rate_pct,
+           d.treatment, d.journal_transaction_id, d.sign, d.triangular, d.ord::text as ord, d.classifier, d.rate_pct::text as rate_pct,
            d.taxable_eur::numeric(17,2)::text as taxable_eur, d.vat_eur::numeric(17,2)::text as vat_eur,
            d.ded_eur::numeric(17,2)::text as ded_eur, d.nonded_eur::numeric(17,2)::text as nonded_eur
       from drows d

@@ -2,8 +2,8 @@
 // one line per buyer's VAT code with the value of goods supplied (PVM13), of triangular supplies and of services to
 // VAT payers of other EU states (PVM15 to a buyer whose VAT code is of another EU state; PVM15 to anyone else is not
 // reported), in whole euros (each line's amounts rounded half away from zero; the totals are the lines' sums).
-// Credit notes lower their buyer's line in their own month. Triangular supplies are 0 until sales carry the
-// triangular flag (shared/domain/lt-declarations-data.md §2.4): the column is written, as the form has it.
+// Credit notes lower their buyer's line in their own month, debit notes raise it. A PVM13 sale flagged triangular
+// (sales' `triangular`; a note takes its invoice's) goes to the triangular column, not to goods.
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
@@ -36,7 +36,7 @@ export async function computeFr0564(db: Db, declarant: Declarant, period: string
   const q: DocumentQuery = { companyId: declarant.id, from, to, accounts, side: "sale" };
   const sql = documentGroupsSql(
     q,
-    `select id, doc_no, type, status, partner_code, partner_snapshot ->> 'vatCode' as vat_code, classifier, sign, taxable_eur
+    `select id, doc_no, type, status, partner_code, partner_snapshot ->> 'vatCode' as vat_code, classifier, sign, triangular, taxable_eur
        from rows where classifier in (${Object.keys(FR0564_COLUMNS)
          .map((c) => `'${c}'`)
          .join(", ")}) and sign <> 0
@@ -51,6 +51,7 @@ export async function computeFr0564(db: Db, declarant: Declarant, period: string
     vat_code: string | null;
     classifier: string;
     sign: number;
+    triangular: boolean;
     taxable_eur: string;
   }>(db, sql.text, sql.values);
   const missing = rows.filter((r) => FR0564_COLUMNS[r.classifier] === "goods" && !(r.vat_code && OTHER_EU_PREFIXES.has(r.vat_code.slice(0, 2))));
@@ -70,29 +71,30 @@ export async function computeFr0564(db: Db, declarant: Declarant, period: string
       { documents },
     );
   }
-  const lines = new Map<string, { partners: Set<string>; goods: Decimal; services: Decimal }>();
+  const lines = new Map<string, { partners: Set<string>; goods: Decimal; triangular: Decimal; services: Decimal }>();
   for (const r of rows) {
     if (!r.vat_code || !OTHER_EU_PREFIXES.has(r.vat_code.slice(0, 2))) continue; // services to a non-EU or non-VAT buyer
-    const line = lines.get(r.vat_code) ?? { partners: new Set<string>(), goods: new Decimal(0), services: new Decimal(0) };
+    const line = lines.get(r.vat_code) ?? { partners: new Set<string>(), goods: new Decimal(0), triangular: new Decimal(0), services: new Decimal(0) };
     line.partners.add(r.partner_code);
     const value = new Decimal(r.taxable_eur).times(r.sign);
-    if (FR0564_COLUMNS[r.classifier] === "goods") line.goods = line.goods.plus(value);
+    if (FR0564_COLUMNS[r.classifier] === "goods" && r.triangular) line.triangular = line.triangular.plus(value);
+    else if (FR0564_COLUMNS[r.classifier] === "goods") line.goods = line.goods.plus(value);
     else line.services = line.services.plus(value);
     lines.set(r.vat_code, line);
   }
   const text = (d: Decimal) => (d.isZero() ? "0" : d.toFixed(0));
   return [...lines.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([vatCode, l]) => ({ vatCode, l, goods: wholeEuros(l.goods), services: wholeEuros(l.services) }))
-    .filter((x) => !x.goods.isZero() || !x.services.isZero())
+    .map(([vatCode, l]) => ({ vatCode, l, goods: wholeEuros(l.goods), triangular: wholeEuros(l.triangular), services: wholeEuros(l.services) }))
+    .filter((x) => !x.goods.isZero() || !x.triangular.isZero() || !x.services.isZero())
     .map((x, i) => ({
       lineNumber: i + 1,
       countryCode: x.vatCode.slice(0, 2),
       vatCode: x.vatCode.slice(2),
       partnerCodes: [...x.l.partners].sort(),
       goods: text(x.goods),
-      triangular: "0",
+      triangular: text(x.triangular),
       services: text(x.services),
-      exact: { goods: x.l.goods.toFixed(2), triangular: "0.00", services: x.l.services.toFixed(2) },
+      exact: { goods: x.l.goods.toFixed(2), triangular: x.l.triangular.toFixed(2), services: x.l.services.toFixed(2) },
     }));
 }
