@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { expectApiError } from "../support/expect.js";
 import { type Harness, startHarness } from "../support/harness.js";
 import { world } from "../support/world.js";
-import { decode, type FixtureMonth, fixtureMonth, sale, vatPayer } from "./declarations-fixture.js";
+import { validateAgainstXsd } from "../support/xsd.js";
+import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, purchase, sale, totalsOf, vatPayer } from "./declarations-fixture.js";
 
 let h: Harness;
 let m: FixtureMonth;
@@ -145,6 +146,54 @@ describe("declarations/lt/fr0600/compute", () => {
         difference: "5.00",
       },
     ]);
+  });
+
+  test("the 2026 rate change: a December 2025 supply invoiced on 5 January keeps 9% and is declared in January; a December purchase accounted for in January is January's", async () => {
+    const w = await vatPayer(h);
+    // Sales VAT rules (README): the rate by the supply date, the month by the invoice date (issued by the 10th).
+    const s = await sale(w, {
+      partnerCode: "PIRK",
+      issueDate: "2026-01-05",
+      supplyDate: "2025-12-20",
+      lines: [{ description: "Gruodžio paslauga", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "9", vatClassifier: "PVM2" }],
+    });
+    const p = await purchase(w, {
+      partnerCode: "TIEK",
+      documentNumber: "T-1230",
+      documentDate: "2025-12-30",
+      accountingDate: "2026-01-05",
+      vatTreatment: "standard",
+      lines: [{ description: "Gruodžio prekės", quantity: "1", unitPriceExclVat: "200", vatRatePercent: "21", vatClassifier: "PVM1" }],
+    });
+    const amounts = (r: { boxes: { box: string; exact: string }[] }, boxes: string[]) => boxes.map((b) => [b, r.boxes.find((x) => x.box === b)!.exact]);
+    // January: the sale's 100.00 in 11 and its VAT 9.00 in 30 (not 29); the purchase's VAT 42.00 deducted in 25.
+    const january = await w.api.declarations.lt.fr0600.compute({ period: "2026-01" });
+    expect(amounts(january, ["11", "25", "29", "29A", "30", "36"])).toEqual([
+      ["11", "100.00"],
+      ["25", "42.00"],
+      ["29", "0.00"],
+      ["29A", "0.00"],
+      ["30", "9.00"],
+      ["36", "-33.00"], // 9 − 42
+    ]);
+    expect(january.reconciliation.balanced).toBe(true);
+    // December declares neither.
+    const december = await w.api.declarations.lt.fr0600.compute({ period: "2025-12" });
+    expect(amounts(december, ["11", "25", "30", "36"])).toEqual([
+      ["11", "0.00"],
+      ["25", "0.00"],
+      ["30", "0.00"],
+      ["36", "0.00"],
+    ]);
+    // i.SAF of January: the sale with its supply date as VATPointDate at 9%, the purchase registered on its accounting date.
+    const xml = decode((await w.api.declarations.lt.isaf.generate({ period: "2026-01", dataType: "F" })).contentBase64);
+    expect((await validateAgainstXsd(xml, "lt/isaf_1_2.xsd")).errors).toEqual([]);
+    const invoices = new Map(invoicesOf(xml).map((inv) => [elementText(inv, "InvoiceNo")!, inv]));
+    expect(elementText(invoices.get(s.number)!, "VATPointDate")).toBe("2025-12-20");
+    expect(totalsOf(invoices.get(s.number)!)).toEqual([["100.00", "PVM2", "9.00", "9.00"]]);
+    expect(elementText(invoices.get(p.number)!, "InvoiceDate")).toBe("2025-12-30");
+    expect(elementText(invoices.get(p.number)!, "RegistrationAccountDate")).toBe("2026-01-05");
+    expect(invoicesOf(decode((await w.api.declarations.lt.isaf.generate({ period: "2025-12", dataType: "F" })).contentBase64))).toEqual([]);
   });
 
   test("a month without 12%: FFData of form version 02, box 8 primary", async () => {
