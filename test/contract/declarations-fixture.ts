@@ -28,6 +28,8 @@
 //   S11  sale to DEBUY 2026-10-22, PVM13 intra-EU goods, triangular: 700.00
 //   DS1  debit note of S0, 2026-10-23, PVM1 21%: 200.00 (VAT 42.00)
 //   S12  sale to PIRK 2026-10-24, PVM1 21%: 1000.00 (VAT 210.00), annulled (its posting reversed on 2026-10-24)
+//   P6   import from USTIEK 2026-10-25, PVM14 0%: 1000.00; customs declaration 26LTVR0000000000001 of 2026-10-24,
+//        VAT paid to customs 210.00 (customs value 1000.00)
 import type { Harness } from "../support/harness.js";
 import { type World, world } from "../support/world.js";
 
@@ -35,7 +37,7 @@ export const COMPANY_VAT_CODE = "LT119511515";
 
 export interface FixtureMonth {
   w: World;
-  /** Document ids by the fixture's names (S0, S1, …, PK1, S10, S11, DS1, S12). */
+  /** Document ids by the fixture's names (S0, S1, …, PK1, S10, S11, DS1, S12, P6). */
   ids: Record<string, string>;
   /** Sales numbers and purchase document numbers by the fixture's names. */
   numbers: Record<string, string>;
@@ -196,6 +198,17 @@ export async function fixtureMonth(h: Harness): Promise<FixtureMonth> {
   );
   keep("S12", await sale(w, { partnerCode: "PIRK", issueDate: "2026-10-24", lines: [line("PVM1", "1000", "21")] }));
   await w.api.sales.invoices.annul({ id: ids.S12 });
+  keep(
+    "P6",
+    await purchase(w, {
+      partnerCode: "USTIEK",
+      documentNumber: "US-1025",
+      documentDate: "2026-10-25",
+      vatTreatment: "import",
+      lines: [line("PVM14", "1000", "0")],
+      customs: { declarationNumber: "26LTVR0000000000001", declarationDate: "2026-10-24", vatAmount: "210.00", customsValue: "1000.00" },
+    }),
+  );
   return { w, ids, numbers };
 }
 

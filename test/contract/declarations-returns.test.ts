@@ -43,7 +43,7 @@ describe("declarations/lt/fr0600/compute", () => {
       ["24", "400", "400.00"], // P3
       // P1 105 (its 21.00 not deductible), P2 210, P3 84, P4 63, P5 42, PK1 −10.50: 493.50 rounds half up
       ["25", "494", "493.50"],
-      ["26", "0", "0.00"],
+      ["26", "210", "210.00"], // P6, VAT paid to customs
       ["27", "0", "0.00"],
       ["28", "100", "100.00"],
       ["29", "296", "295.59"], // S1 210, S9 64.59, KS1 −21, DS1 42
@@ -53,9 +53,9 @@ describe("declarations/lt/fr0600/compute", () => {
       ["32", "147", "147.00"], // P3 84 + P4 63
       ["33", "42", "42.00"], // P5
       ["34", "210", "210.00"], // P2
-      ["35", "494", "493.50"], // 25 + 26 + 27
-      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 296 + 24 + 27 + 5 + 147 + 42 + 210 − 494
-      ["36", "257", "257.09"],
+      ["35", "704", "703.50"], // 25 + 26 + 27: 494 + 210 + 0
+      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 296 + 24 + 27 + 5 + 147 + 42 + 210 − 704
+      ["36", "47", "47.09"],
     ]);
     const box = (n: string) => r.boxes.find((b) => b.box === n)!;
     expect(box("29A")).toMatchObject({ verified: false, field: null });
@@ -76,6 +76,9 @@ describe("declarations/lt/fr0600/compute", () => {
     ]);
     expect(box("29").documentCount).toBe(4);
     expect(box("12").documents.map((d) => [d.documentType, d.number, d.amount])).toEqual([["sale_invoice", m.numbers.S10, "500.00"]]);
+    expect(box("26").documents.map((d) => [d.documentType, d.number, d.classifier, d.amount])).toEqual([
+      ["purchase_invoice", m.numbers.P6, "customs", "210.00"],
+    ]);
     // The annulled S12 is in no box.
     expect(r.boxes.some((b) => b.documents.some((d) => d.id === m.ids.S12))).toBe(false);
     // 12% output VAT has no field in form version 02: no FFData, and why.
@@ -100,8 +103,8 @@ describe("declarations/lt/fr0600/compute", () => {
         {
           accountCode: "2441",
           postingRules: ["purchases.vatReceivable", "purchases.reverseChargeVatInput"],
-          declared: "493.50",
-          ledger: "493.50",
+          declared: "703.50", // box 25's 493.50 and P6's 210.00 paid to customs
+          ledger: "703.50",
           difference: "0.00",
         },
         { accountCode: "63081", postingRules: ["purchases.vatNonDeductible"], declared: "21.00", ledger: "21.00", difference: "0.00" },

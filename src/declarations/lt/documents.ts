@@ -140,7 +140,7 @@ function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: numbe
       select 'sale'::text as side, s.id, s.type, s.status, s.number as doc_no, s.issue_date as invoice_date, s.issue_date as decl_date,
              s.supply_date, s.partner_code, ${q.lean ? "null::jsonb" : "s.partner_snapshot"} as partner_snapshot, s.credited_invoice_id, s.rate, s.gross_total_base as base_total,
              s.journal_transaction_id, s.vat_breakdown, 'standard'::text as treatment, ${signSql("sale", "s.type", "s.status")} as sign,
-             coalesce(s.rate, 1) <> 1 as special, s.annulment_transaction_id as annulment_tx, s.triangular
+             coalesce(s.rate, 1) <> 1 as special, s.annulment_transaction_id as annulment_tx, s.triangular, null::numeric as customs_vat
         from sale_invoices s
        where s.company_id = $1 and s.status <> 'draft' and not s.migrated and s.type in (${typesSql("sale")})
          and s.issue_date between $2::date and $3::date) x
@@ -157,7 +157,7 @@ function sideSql(side: "sale" | "purchase", q: DocumentQuery, keysetParam: numbe
                  : `coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
                select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible))`
              } as special,
-             null::uuid as annulment_tx, false as triangular
+             null::uuid as annulment_tx, false as triangular, p.customs_vat
         from purchase_invoices p
        where p.company_id = $1 and p.status <> 'draft' and not p.migrated and p.type in (${typesSql("purchase")})
          and ${date} between $2::date and $3::date) x

@@ -49,8 +49,8 @@ export const FR0600_BOXES: readonly Fr0600BoxRow[] = [
   row("23", "Services acquired from abroad"),
   row("24", "… of which acquired from VAT payers of other EU states"),
   row("25", "Deductible input VAT on goods and services purchased (Įsigytų prekių ir paslaugų pirkimo PVM)"),
-  row("26", "Import VAT paid (Sumokėtas importo PVM; 0 until imports carry customs VAT)"),
-  row("27", "Import VAT whose deduction VMI controls (0 unless data exists)"),
+  row("26", "Import VAT paid to customs and deducted (Sumokėtas importo PVM; import invoices' customs declarations)"),
+  row("27", "Import VAT the payer calculates itself (out of scope: 0 unless data exists)"),
   row("28", "Pro-rata deduction percentage (100: pro-rata deduction is out of scope)", { kind: "constant", value: 100 }),
   row("29", "Output VAT at the standard rate (Standartinio tarifo pardavimo PVM)"),
   row("29A", "Output VAT at the reduced 12% rate (PVM58, from 2026): UNVERIFIED box", {

@@ -15,7 +15,7 @@ import { DOCUMENT_TYPES, documentTypeOf } from "./document-types.js";
 import { type DocumentQuery, documentGroupsSql, type VatAccounts } from "./documents.js";
 import { fr0600FfData, formText } from "./ffdata.js";
 import { FR0600_BOXES } from "./fr0600-boxes.js";
-import { FR0600_MAPPING, MAPPED_CLASSIFIERS } from "./fr0600-mapping.js";
+import { CUSTOMS_CLASSIFIER, FR0600_MAPPING, MAPPED_CLASSIFIERS } from "./fr0600-mapping.js";
 import { monthRange } from "./period-rules.js";
 
 type Fr0600Return = components["schemas"]["Declarations.Fr0600Return"];
@@ -76,7 +76,11 @@ async function refuseUnmapped(db: Db, q: DocumentQuery): Promise<void> {
 function reconciliationRoles(a: VatAccounts): { rule: string; account: string; debit: string }[] {
   return [
     { rule: "sales.vatPayable", account: a.vatPayable, debit: "case when side = 'sale' then -vat end" },
-    { rule: "purchases.vatReceivable", account: a.vatReceivable, debit: "case when side = 'purchase' and treatment = 'standard' then ded end" },
+    {
+      rule: "purchases.vatReceivable",
+      account: a.vatReceivable,
+      debit: `case when side = 'purchase' and (treatment = 'standard' or classifier = '${CUSTOMS_CLASSIFIER}') then ded end`,
+    },
     {
       rule: "purchases.vatNonDeductible",
       account: a.vatNonDeductible,
@@ -94,6 +98,20 @@ function reconciliationRoles(a: VatAccounts): { rule: string; account: string; d
     },
   ];
 }
+
+/**
+ * What the month's documents declare, one row per (document, classifier, rate) in EUR (./documents.ts drows), and
+ * per import invoice with customs VAT a row of CUSTOMS_CLASSIFIER: the VAT paid to customs, deducted (box 26) and
+ * posted to purchases.vatReceivable with the invoice.
+ */
+const DECLARED_ROWS = `
+        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id as tx, classifier, rate_pct,
+               taxable_eur::numeric as base, vat_eur::numeric as vat, ded_eur::numeric as ded, nonded_eur::numeric as nonded
+          from drows
+        union all
+        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id, '${CUSTOMS_CLASSIFIER}', 0,
+               0, customs_vat, customs_vat, 0
+          from docs where customs_vat > 0`;
 
 type Fr0600Row = {
   part: "c" | "d" | "u" | "f";
@@ -154,11 +172,7 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
     .join(", ");
   const sql = documentGroupsSql(
     q,
-    `, r as materialized (
-        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id as tx, classifier, rate_pct,
-               taxable_eur as base, vat_eur as vat, ded_eur as ded, nonded_eur as nonded
-          from drows
-      ),
+    `, r as materialized (${DECLARED_ROWS}),
       m as (select * from jsonb_to_recordset($${n}::jsonb) m(side text, classifier text, amount text, box text)),
       agg as (
         select side, classifier, rate_pct, sum(sign * base) as base, sum(sign * vat) as vat, sum(sign * ded) as ded,
@@ -343,8 +357,8 @@ async function reconcileInDetail(
   const sql = documentGroupsSql(
     q,
     `, declared as (
-        select journal_transaction_id as tx, side, id, type, status, doc_no, sign, ${declared}
-          from (select d.*, d.journal_transaction_id as tx, d.ded_eur as ded, d.nonded_eur as nonded, d.vat_eur as vat from drows d) r
+        select tx, side, id, type, status, doc_no, sign, ${declared}
+          from (${DECLARED_ROWS}) r
          where sign <> 0
          group by 1, 2, 3, 4, 5, 6, 7
       ),
