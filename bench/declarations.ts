@@ -168,7 +168,7 @@ async function isafBaseline(): Promise<{ ms: number; rows: number }> {
      union all
      select p.document_number, p.document_date, p.supply_date, p.partner_code, p.partner_snapshot, p.type, b.value
        from purchase_invoices p cross join lateral jsonb_array_elements(p.vat_breakdown) b
-      where p.company_id = :c and p.status <> 'draft' and p.document_date between :from and :to`,
+      where p.company_id = :c and p.status <> 'draft' and p.accounting_date between :from and :to`,
     month,
   );
   return { ms: performance.now() - started, rows: rows.length };
@@ -183,7 +183,7 @@ async function fr0600Baseline(): Promise<number> {
      union all
      select 'purchase', b.value ->> 'vatClassifier', sum((b.value ->> 'taxableAmount')::numeric), sum((b.value ->> 'vatAmount')::numeric)
        from purchase_invoices p cross join lateral jsonb_array_elements(p.vat_breakdown) b
-      where p.company_id = :c and p.status <> 'draft' and p.document_date between :from and :to group by 1, 2`,
+      where p.company_id = :c and p.status <> 'draft' and p.accounting_date between :from and :to group by 1, 2`,
     month,
   );
   return performance.now() - started;
