@@ -20,8 +20,8 @@ export const PERIOD_RULES: readonly PeriodRule[] = [
   {
     id: "purchases.declaration_date",
     rule:
-      "A purchase document is declared in the month of its accounting date (i.SAF RegistrationAccountDate; FR0600 of that month). " +
-      "Until purchases carry an accounting date, it is the document date (purchaseDeclarationDate in ./documents.ts).",
+      "A purchase document is declared in the month of its accounting date (purchase_invoices.accounting_date: the document date " +
+      "unless it was accounted for later; i.SAF RegistrationAccountDate; FR0600 of that month; purchaseDeclarationDate in ./documents.ts).",
     source: `${SOURCES.ISAF_XSD}: PurchaseInvoice/RegistrationAccountDate "must fall within the tax period of the file if InvoiceDate does not"`,
     confidence: "high",
   },
@@ -32,6 +32,14 @@ export const PERIOD_RULES: readonly PeriodRule[] = [
       "with the classifier, rate and box of the invoice it corrects and negative amounts (credit) (i.SAF KS with References).",
     source: `${SOURCES.KD7543}; VMI KD-6198; ${SOURCES.ISAF_XSD} (InvoiceType KS, References)`,
     confidence: "high",
+  },
+  {
+    id: "sales.rate_change_2026",
+    rule:
+      "A sale is taxed at the rate of its supply date and declared in the month of its invoice date (the sales module's rule for the " +
+      "2026 rate change): a December 2025 supply invoiced on 5 January 2026 is January's at 9% (box 30), VATPointDate the supply date.",
+    source: "README, Sales VAT rules for the declarations (PVM įstatymas Art. 14; XV-287 Art. 2 not read)",
+    confidence: "medium",
   },
   {
     id: "isaf.first_period",
