@@ -1,14 +1,18 @@
 // Sustained ledger/journal/transactions/create through HTTP: balanced transactions of 2 to 4 lines, with a
 // `journal` number series, the audit record and every check. Target: >= 800 transactions/s, p99 < 100 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), DATABASE_URL (else embedded PostgreSQL),
-// BENCH_VIA_PGBOUNCER=1 (the API's pool through PgBouncer in transaction pooling).
+// BENCH_VIA_PGBOUNCER=1 (the API's pool through PgBouncer in transaction pooling), BENCH_ROUNDS (default 3): measured
+// runs, alternately without and with the balances' trigger (ledger_balances_move, issue 26) when BENCH_BALANCES_AB=1 —
+// the same-run cost of keeping the balances, as the ratio of the medians.
+// The embedded PostgreSQL runs on every CPU (benchDatabase everyCpu), like a server of its own: the database does most
+// of this benchmark's work.
 import autocannon from "autocannon";
 import { startPgBouncer } from "./infra.js";
 import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const database = await benchDatabase();
+const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
 
@@ -80,20 +84,50 @@ const run = (duration: number) =>
     requests: [{ setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }) }],
   });
 await run(2); // warm-up
-const before = Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
-const result = await run(seconds);
-const after = Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
+const count = async () => Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const ab = process.env.BENCH_BALANCES_AB === "1";
+const label = `ledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`;
+const results: { balances: boolean; rps: number; p50: number; p99: number; posted: number; failed: number }[] = [];
+for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
+  // A/B: even rounds without the balances' trigger (the write path before issue 26), odd rounds with it.
+  const balances = !ab || r % 2 === 1;
+  await db.raw(`alter table journal_entries ${balances ? "enable" : "disable"} trigger ledger_balances_move`);
+  const before = await count();
+  const result = await run(seconds);
+  results.push({
+    balances,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    posted: (await count()) - before,
+    failed: result.non2xx + result.errors,
+  });
+}
+await db.raw("alter table journal_entries enable trigger ledger_balances_move");
 const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [account.companyId]);
 await stopChild(api);
 await bouncer?.stop();
 await database.close();
 
-console.log(
-  `\nledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`,
-);
-console.log(
-  `${result.requests.average.toFixed(0)} transactions/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`,
-);
-console.log(`posted in the measured run: ${after - before}; all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`\n${label}`);
+for (const r of results)
+  console.log(
+    `${ab ? (r.balances ? "with balances     " : "without balances  ") : ""}${r.rps.toFixed(0)} transactions/s   p50 ${r.p50} ms   p99 ${r.p99} ms   posted ${r.posted}   failed ${r.failed}`,
+  );
+const summary = (withBalances: boolean) => {
+  const rs = results.filter((r) => r.balances === withBalances);
+  return { rps: median(rs.map((r) => r.rps)), p99: median(rs.map((r) => r.p99)) };
+};
+const on = summary(true);
+console.log(`median of ${rounds}: ${on.rps.toFixed(0)} transactions/s, p99 ${on.p99} ms`);
+if (ab) {
+  const off = summary(false);
+  console.log(
+    `without the balances' trigger, same run: ${off.rps.toFixed(0)} transactions/s, p99 ${off.p99} ms; with/without ${(on.rps / off.rps).toFixed(3)} (target >= 0.9)`,
+  );
+}
+console.log(`all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
 console.log("target: >= 800 transactions/s, p99 < 100 ms");
-if (result.non2xx || result.errors) process.exitCode = 1;
+if (results.some((r) => r.failed)) process.exitCode = 1;
