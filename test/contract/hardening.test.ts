@@ -1,5 +1,7 @@
 // Issue 7: the defects an adversarial probe found, each with the class of bug it belongs to. (Defect 1, replays
 // across keys, is in idempotency.test.ts; defect 9, revoking, in api-keys.test.ts; defect 2, in rate-limit.test.ts.)
+// Raw HTTP throughout: each defect was found by bytes no SDK sends (malformed structures, invalid UTF-8, half-sent
+// bodies, forwarded-for headers, bad request lines, dropped connections).
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";

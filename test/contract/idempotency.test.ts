@@ -1,6 +1,8 @@
 // Idempotency (spec: "Limits", idempotency; "Errors": idempotency_key_reuse, idempotency_in_progress; README
 // "Idempotency"): a retried mutating call with the same Idempotency-Key replays the first response, marked
 // `x-idempotent-replay: true`, and never executes twice.
+// Raw HTTP throughout: replays are about the wire (the Idempotency-Key header, the same bytes again, a body that differs,
+// concurrent sends, the replay header), which the SDK's own retries would hide.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
 import type { Document } from "openapi-backend";

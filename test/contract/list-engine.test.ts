@@ -5,6 +5,8 @@
 // Data is seeded straight into the database. `exchange_rates` is global, so each block below owns a year of
 // rates (2024: operators, 2023: totals, 2022: ties, 2021: injection) and filters on that year.
 // The one boolean field is `validToday` of reference/vat-rates/list (global rates shipped with the API).
+// Raw HTTP throughout: the engine's own test sends filters as data, across list operations by path, and half of each
+// table is a body the contract forbids (bounds one past the edge, wrong types, unknown fields).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";

@@ -1,5 +1,7 @@
 // Rate limits (spec: "Endpoints", "Limits"; README "Rate limits"): per key per one-minute window, counted in
 // PostgreSQL so that several processes on one database share one budget.
+// Raw HTTP throughout: the test is about the wire (X-RateLimit-* and Retry-After headers, requests without a valid key or
+// with a wrong secret, budgets shared by several server processes).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { setKeyLimit } from "../../src/account/accounts.js";
 import { expectError } from "../support/expect.js";

@@ -1,6 +1,8 @@
 // Request validation through the real pipeline: body parsing (400 naming `body`), the contract's schema (400
 // naming every offending field by its path), the list request's bounds, the body size limit (413), unknown
 // routes (404) and the request id. Every error is checked against the envelope by the harness as well.
+// Raw HTTP throughout: each test sends what the contract forbids or the SDK cannot send (malformed JSON, wrong
+// content types, oversize bodies, unknown routes, request ids of its own).
 import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { defineHandler } from "../../src/handlers/types.js";
