@@ -25,6 +25,7 @@ export function companyToApi(c: CompanyRecord): Company {
     phone: c.phone,
     iban: c.iban,
     fiscalYearStartMonth: c.fiscalYearStartMonth,
+    invoiceIssuer: (c.invoiceIssuer as Company["invoiceIssuer"]) ?? null,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
   };
@@ -83,6 +84,7 @@ export async function createCompany(trx: Db, principal: Principal, input: Create
         phone: input.phone ?? null,
         iban: input.iban ?? null,
         fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1,
+        invoiceIssuer: input.invoiceIssuer ?? null,
       })
       .returning("*"),
   );

@@ -45,10 +45,11 @@ export class CompanyRecord extends BaseModel {
   phone!: string | null;
   iban!: string | null;
   fiscalYearStartMonth!: number;
+  invoiceIssuer!: { name: string; position?: string | null } | null;
   createdAt!: Date;
   updatedAt!: Date;
 
   static override get jsonAttributes() {
-    return ["address"];
+    return ["address", "invoiceIssuer"];
   }
 }

@@ -193,6 +193,7 @@ export interface CompaniesRow {
   iban: string | null;
   id: string;
   invoice_currency: string;
+  invoice_issuer: unknown;
   name: string;
   phone: string | null;
   updated_at: Date;
@@ -436,6 +437,7 @@ export interface PartnersRow {
   company_id: string;
   country_code: string | null;
   created_at: Date;
+  document_language: "lt" | "en" | "lt-en";
   email: string | null;
   iban: string | null;
   id: string;

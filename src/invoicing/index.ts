@@ -21,7 +21,7 @@ export {
   type PartnerRow,
   type StoredLine,
 } from "./documents.js";
-export { addressLine, renderPdf } from "./pdf.js";
+export { addressLine, type DocumentLanguage, inLanguage, renderPdf } from "./pdf.js";
 export { computeTotals, convertParts, type Totals } from "./totals.js";
 export { checkLinesVat } from "./vat.js";
 export { amountInWords, type WordsLanguage } from "./amount-in-words.js";

@@ -1,8 +1,14 @@
 // A document as an A4 PDF (pdfkit). The text is set in DejaVu Sans, embedded in the file (the npm package
 // dejavu-fonts-ttf), so every Lithuanian letter — ą č ę ė į š ų ū ž and capitals — renders in any viewer; the
-// PDF's own standard fonts cover only Latin-1. Lithuanian labels with English beside them.
+// PDF's own standard fonts cover only Latin-1. Labels in the partner's document language (issue 25): Lithuanian,
+// English, or Lithuanian with English beside it; every label is written once as "lietuviškai / in English" and the
+// language picks its side. Numbers in Lithuanian format on Lithuanian documents ("1 666,66", "21 %"), in English
+// format on English ones ("1,666.66", "21%"); the total in words below the totals (./amount-in-words.ts).
 import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
+import { Decimal } from "../shared/decimal.js";
+import { amountInWords } from "./amount-in-words.js";
+import { formatLtAmount, formatLtNumber } from "./lt-format.js";
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "ttf/");
@@ -17,7 +23,28 @@ export interface PdfParty {
   iban?: string | null;
 }
 
+export type DocumentLanguage = "lt" | "en" | "lt-en";
+
+/** A label written "lietuviškai / in English" in the document's language. */
+export function inLanguage(text: string, language: DocumentLanguage): string {
+  if (language === "lt-en") return text;
+  const at = text.indexOf(" / ");
+  if (at < 0) return text;
+  return language === "lt" ? text.slice(0, at) : text.slice(at + 3);
+}
+
+/** English number format: "1,666.66" (amounts with two decimals), "3.3333" (prices with theirs). */
+function formatEnNumber(value: string, minDecimals: number): string {
+  const d = new Decimal(value);
+  let [whole, fraction = ""] = d.abs().toFixed(Math.max(minDecimals, d.decimalPlaces())).split(".");
+  while (fraction.length > minDecimals && fraction.endsWith("0")) fraction = fraction.slice(0, -1);
+  whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${d.isNegative() && !d.isZero() ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
+}
+
 export interface PdfDocument {
+  /** The labels' language (default `lt-en`). */
+  language?: DocumentLanguage;
   title: string;
   subtitle?: string;
   number: string;
@@ -35,10 +62,16 @@ export interface PdfDocument {
   vatTotal: string;
   grossTotal: string;
   notes: string | null;
-  /** Legal wording printed under the totals (the article a 0% or reverse-charge supply rests on). */
+  /** Legal wording printed under the totals (the article a 0% or reverse-charge supply rests on), in the document's language. */
   legalNotes?: string[];
   /** A document without VAT (a seller that is not a VAT payer): no VAT column, breakdown or VAT total. */
   withoutVat?: boolean;
+  /** A document in another currency: its VAT in EUR as posted, at the document's rate (units per 1 EUR) of `date`. */
+  vatInEur?: { amount: string; rate: string; date: string };
+  /** Who issued it ("Sąskaitą išrašė / Issued by"). */
+  issuer?: { name: string; position?: string | null } | null;
+  /** Words for a breakdown row instead of "apmokestinama / taxable", by classifier (a 0 %, exempt or reverse-charge supply). */
+  breakdownWords?: Record<string, string>;
   footer?: string;
 }
 
@@ -54,44 +87,56 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   pdf.registerFont("bold", BOLD);
   const left = 40;
   const width = pdf.page.width - 80;
+  const language = doc.language ?? "lt-en";
+  const L = (text: string) => inLanguage(text, language);
+  const lithuanian = language !== "en";
+  const money = (v: string) => (lithuanian ? formatLtAmount(v) : formatEnNumber(v, 2));
+  const number = (v: string, minDecimals = 0) => (lithuanian ? formatLtNumber(v, minDecimals) : formatEnNumber(v, minDecimals));
+  const rate = (v: string) => (lithuanian ? `${number(v)}\u00a0%` : `${number(v)}%`);
 
-  pdf.font("bold").fontSize(16).text(doc.title, left, 40, { width, align: "center" });
-  if (doc.subtitle) pdf.font("regular").fontSize(9).text(doc.subtitle, { width, align: "center" });
-  pdf.font("regular").fontSize(11).text(`Serija ir Nr. / No.: ${doc.number}`, { width, align: "center" });
-  if (doc.draft) pdf.font("bold").fontSize(11).fillColor("#b00000").text("JUODRAŠTIS / DRAFT", { width, align: "center" }).fillColor("black");
+  pdf.font("bold").fontSize(16).text(L(doc.title), left, 40, { width, align: "center" });
+  if (doc.subtitle) pdf.font("regular").fontSize(9).text(L(doc.subtitle), { width, align: "center" });
+  pdf
+    .font("regular")
+    .fontSize(11)
+    .text(`${L("Serija ir Nr. / No.")}: ${doc.number}`, { width, align: "center" });
+  if (doc.draft) pdf.font("bold").fontSize(11).fillColor("#b00000").text(L("JUODRAŠTIS / DRAFT"), { width, align: "center" }).fillColor("black");
   pdf.moveDown(0.5);
   pdf
     .font("regular")
     .fontSize(9)
-    .text(`Išrašymo data / Issue date: ${doc.issueDate}    Tiekimo data / Supply date: ${doc.supplyDate}`, { width, align: "center" });
-  pdf.font("regular").fontSize(9).text(`Apmokėti iki / Due date: ${doc.dueDate}    Valiuta / Currency: ${doc.currency}`, { width, align: "center" });
+    .text(`${L("Išrašymo data / Issue date")}: ${doc.issueDate}    ${L("Tiekimo data / Supply date")}: ${doc.supplyDate}`, { width, align: "center" });
+  pdf
+    .font("regular")
+    .fontSize(9)
+    .text(`${L("Apmokėti iki / Due date")}: ${doc.dueDate}    ${L("Valiuta / Currency")}: ${doc.currency}`, { width, align: "center" });
 
   const partyTop = pdf.y + 12;
   const party = (label: string, p: PdfParty, x: number) => {
     pdf
       .font("bold")
       .fontSize(10)
-      .text(label, x, partyTop, { width: width / 2 - 10 });
+      .text(L(label), x, partyTop, { width: width / 2 - 10 });
     pdf.font("regular").fontSize(9);
     pdf.text(p.name, { width: width / 2 - 10 });
-    if (p.registrationCode) pdf.text(`Įmonės kodas / Company code: ${p.registrationCode}`, { width: width / 2 - 10 });
-    if (p.vatCode) pdf.text(`PVM mokėtojo kodas / VAT code: ${p.vatCode}`, { width: width / 2 - 10 });
-    if (p.address) pdf.text(`Adresas / Address: ${p.address}`, { width: width / 2 - 10 });
-    if (p.iban) pdf.text(`Sąskaita / IBAN: ${p.iban}`, { width: width / 2 - 10 });
+    if (p.registrationCode) pdf.text(`${L("Įmonės kodas / Company code")}: ${p.registrationCode}`, { width: width / 2 - 10 });
+    if (p.vatCode) pdf.text(`${L("PVM mokėtojo kodas / VAT code")}: ${p.vatCode}`, { width: width / 2 - 10 });
+    if (p.address) pdf.text(`${L("Adresas / Address")}: ${p.address}`, { width: width / 2 - 10 });
+    if (p.iban) pdf.text(`${L("Sąskaita / IBAN")}: ${p.iban}`, { width: width / 2 - 10 });
     return pdf.y;
   };
   const sellerBottom = party("Pardavėjas / Seller", doc.seller, left);
   const buyerBottom = party("Pirkėjas / Buyer", doc.buyer, left + width / 2 + 10);
 
   // Lines (without VAT: no VAT column, its width to the description).
-  const vatColumn = doc.withoutVat ? [] : [{ label: "PVM %", width: 36, align: "right" as const }];
+  const vatColumn = doc.withoutVat ? [] : [{ label: "PVM / VAT", width: 36, align: "right" as const }];
   const columns = [
     { label: "Nr.", width: 24, align: "left" as const },
     { label: "Pavadinimas / Description", width: doc.withoutVat ? 221 : 185, align: "left" as const },
     { label: "Kiekis / Qty", width: 52, align: "right" as const },
     { label: "Mato vnt. / Unit", width: 44, align: "right" as const },
     { label: "Kaina / Price", width: 62, align: "right" as const },
-    { label: "Nuol. %", width: 36, align: "right" as const },
+    { label: "Nuol. % / Disc. %", width: 36, align: "right" as const },
     ...vatColumn,
     { label: doc.withoutVat ? "Suma / Amount" : "Suma / Net", width: 76, align: "right" as const },
   ];
@@ -117,12 +162,21 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       .stroke();
   };
   row(
-    columns.map((c) => c.label),
+    columns.map((c) => L(c.label)),
     "bold",
   );
   doc.lines.forEach((l, i) =>
     row(
-      [String(i + 1), l.description, l.quantity, l.unit, l.unitPrice, l.discountPercent, ...(doc.withoutVat ? [] : [l.vatRatePercent]), l.netAmount],
+      [
+        String(i + 1),
+        l.description,
+        number(l.quantity),
+        l.unit,
+        number(l.unitPrice, 2),
+        new Decimal(l.discountPercent).isZero() ? "" : rate(l.discountPercent),
+        ...(doc.withoutVat ? [] : [rate(l.vatRatePercent)]),
+        money(l.netAmount),
+      ],
       "regular",
     ),
   );
@@ -130,19 +184,20 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
   // VAT breakdown and totals.
   y += 10;
   if (!doc.withoutVat) {
-    pdf.font("bold").fontSize(9).text("PVM / VAT", left, y);
+    pdf.font("bold").fontSize(9).text(L("PVM / VAT"), left, y);
     y = pdf.y + 2;
     pdf.font("regular").fontSize(8);
     for (const b of doc.breakdown) {
-      pdf.text(`${b.vatClassifier}  ${b.vatRatePercent}%:  apmokestinama / taxable ${b.taxableAmount}, PVM / VAT ${b.vatAmount}`, left, y);
+      const words = L(doc.breakdownWords?.[b.vatClassifier] ?? "apmokestinama / taxable");
+      pdf.text(`${rate(b.vatRatePercent)}:  ${words} ${money(b.taxableAmount)}, ${L("PVM / VAT")} ${money(b.vatAmount)}`, left, y);
       y = pdf.y + 1;
     }
   }
   const totalsX = left + width - 220;
   y += 6;
   const total = (label: string, value: string, font: "regular" | "bold") => {
-    pdf.font(font).fontSize(10).text(label, totalsX, y, { width: 140 });
-    pdf.text(`${value} ${doc.currency}`, totalsX + 120, y, { width: 100, align: "right" });
+    pdf.font(font).fontSize(10).text(L(label), totalsX, y, { width: 140 });
+    pdf.text(`${money(value)} ${doc.currency}`, totalsX + 120, y, { width: 100, align: "right" });
     y = pdf.y + 2;
   };
   if (!doc.withoutVat) {
@@ -150,6 +205,23 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
     total("PVM / VAT", doc.vatTotal, "regular");
   }
   total("Iš viso / Total", doc.grossTotal, "bold");
+  if (doc.vatInEur) {
+    const { amount, rate: fx, date } = doc.vatInEur;
+    pdf
+      .font("regular")
+      .fontSize(9)
+      .text(`${L("PVM eurais / VAT in EUR")}: ${money(amount)} EUR (${L("kursas / rate")} ${number(fx)} ${doc.currency} = 1 EUR, ${date})`, left, y + 4, {
+        width,
+      });
+    y = pdf.y;
+  }
+  const words = (lang: "lt" | "en") => amountInWords(doc.grossTotal, doc.currency, lang);
+  const inWords = language === "lt-en" ? `${words("lt")} / ${words("en")}` : words(language);
+  pdf
+    .font("regular")
+    .fontSize(9)
+    .text(`${L("Suma žodžiais / Amount in words")}: ${inWords}`, left, y + 4, { width });
+  y = pdf.y;
   for (const note of doc.legalNotes ?? []) {
     pdf
       .font("regular")
@@ -157,11 +229,19 @@ export function renderPdf(doc: PdfDocument): Promise<Buffer> {
       .text(note, left, y + 6, { width });
     y = pdf.y;
   }
+  if (doc.issuer) {
+    const who = [doc.issuer.name, doc.issuer.position].filter(Boolean).join(", ");
+    pdf
+      .font("regular")
+      .fontSize(9)
+      .text(`${L("Sąskaitą išrašė / Issued by")}: ${who}`, left, y + 10, { width });
+    y = pdf.y;
+  }
   if (doc.notes) {
     pdf
       .font("regular")
       .fontSize(9)
-      .text(`Pastabos / Notes: ${doc.notes}`, left, y + 10, { width });
+      .text(`${L("Pastabos / Notes")}: ${doc.notes}`, left, y + 10, { width });
   }
   if (doc.footer)
     pdf

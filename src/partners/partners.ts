@@ -31,6 +31,7 @@ const COLUMNS = {
   isSupplier: "is_supplier",
   isPrivatePerson: "is_private_person",
   paymentTermDays: "payment_term_days",
+  documentLanguage: "document_language",
 } as const;
 type Field = keyof typeof COLUMNS;
 
@@ -50,6 +51,7 @@ export function partnerToApi(row: PartnersRow): Partner {
     isSupplier: row.is_supplier,
     isPrivatePerson: row.is_private_person,
     paymentTermDays: row.payment_term_days,
+    documentLanguage: row.document_language as Partner["documentLanguage"],
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -26,11 +26,12 @@
 import { XMLBuilder } from "fast-xml-parser";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import type { CompaniesRow, JournalEntriesRow, PostingRulesRow } from "../db/rows.js";
+import type { CompaniesRow } from "../db/rows.js";
 import { Decimal } from "../shared/decimal.js";
 import { ApiError, conflict } from "../shared/errors.js";
 import { getSaleInvoice } from "./invoices.js";
 import { saleInvoicePdf } from "./pdf.js";
+import { postedVatEur } from "./vat-eur.js";
 
 type SaleInvoice = components["schemas"]["Sales.SaleInvoice"];
 type PeppolXml = components["schemas"]["Sales.SalePeppolXml"];
@@ -167,22 +168,6 @@ const UNITS: Record<string, string> = {
   "d.": "DAY",
   "mėn.": "MON",
 };
-
-/** The VAT the document's posting credited to the output VAT account, in EUR (BT-111 of a foreign-currency document). */
-async function postedVatEur(db: Db, companyId: string, invoice: SaleInvoice): Promise<Decimal> {
-  const rule = await db<PostingRulesRow>("posting_rules").where({ company_id: companyId, rule: "sales.vatPayable" }).first("account_code");
-  const rows: Pick<JournalEntriesRow, "debit" | "credit">[] =
-    invoice.journalTransactionId && rule
-      ? await db<JournalEntriesRow>("journal_entries")
-          .where({ company_id: companyId, transaction_id: invoice.journalTransactionId, account_code: rule.account_code })
-          .select("debit", "credit")
-      : [];
-  // A credit note debits the VAT it gives back; either way the document's VAT is a positive amount here.
-  const posted = rows.reduce((sum, r) => sum.plus(r.credit).minus(r.debit), new Decimal(0)).abs();
-  if (rows.length || new Decimal(invoice.vatTotal).isZero() || !invoice.rate) return posted;
-  // The rule's account changed since posting: the VAT converted at the document's rate.
-  return new Decimal(invoice.vatTotal).dividedBy(invoice.rate.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-}
 
 /** The document as Peppol BIS Billing 3.0 UBL, with its PDF embedded when asked. */
 export async function saleInvoicePeppolXml(db: Db, companyId: string, id: string, options: { attachPdf?: boolean } = {}): Promise<PeppolXml> {

@@ -42,6 +42,7 @@ const fullCompany = (): CreateBody => ({
   phone: "+370 600 00000",
   iban: "LT121000011101001000",
   fiscalYearStartMonth: 7,
+  invoiceIssuer: { name: "Ona Onaitė", position: "Vyr. buhalterė" },
 });
 
 const create = (body: CreateBody, client: AccountingApi = api): Promise<Company> => client.account.companies.create(body);
@@ -66,6 +67,7 @@ describe("create", () => {
       phone: input.phone,
       iban: input.iban,
       fiscal_year_start_month: 7,
+      invoice_issuer: { name: "Ona Onaitė", position: "Vyr. buhalterė" },
     });
   });
 
@@ -83,6 +85,7 @@ describe("create", () => {
       phone: null,
       iban: null,
       fiscalYearStartMonth: 1,
+      invoiceIssuer: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

@@ -41,6 +41,7 @@ const DEFAULTS = {
   isSupplier: false,
   isPrivatePerson: false,
   paymentTermDays: 0,
+  documentLanguage: "lt-en",
 };
 
 let seq = 0;
@@ -200,6 +201,7 @@ const FULL = {
   isSupplier: true,
   isPrivatePerson: true,
   paymentTermDays: 30,
+  documentLanguage: "en",
 };
 
 describe("master data on create", () => {
@@ -220,6 +222,7 @@ describe("master data on create", () => {
       is_supplier: true,
       is_private_person: true,
       payment_term_days: 30,
+      document_language: "en",
     });
   });
 

@@ -1318,7 +1318,9 @@ describe("pdf", () => {
       "Žąsų plunksnų pagalvė",
       "Bandymas UAB",
       "LT100001919017",
-      "121.00 EUR",
+      "121,00 EUR", // Lithuanian number format on a Lithuanian (lt-en) document
+      "21 %",
+      "Šimtas dvidešimt vienas euras 00 ct / One hundred twenty-one euros 00 ct",
       "2026-03-10",
       "2026-03-24",
       "Apmokėti per 14 dienų",

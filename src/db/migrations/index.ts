@@ -51,6 +51,7 @@ import * as purchaseAccountingDate from "./20261127003100_purchase_accounting_da
 import * as salesVat from "./20261127003000_sales_vat.js";
 import * as ledgerBalances from "./20261127004000_ledger_balances.js";
 import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
+import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
 import * as purchaseCustoms from "./20261127003101_purchase_customs.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
@@ -108,6 +109,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127003000_sales_vat": salesVat,
   "20261127004000_ledger_balances": ledgerBalances,
   "20261127005000_sale_invoice_sends": saleInvoiceSends,
+  "20261127005100_document_language_issuer": documentLanguageIssuer,
   "20261127003101_purchase_customs": purchaseCustoms,
 };
 
