@@ -1,11 +1,14 @@
 // Authentication and authorisation (spec: "Authentication", "Errors"; contract: `x-required-scope`, api-keys):
 // 401 for every missing or invalid key, 403 per scope for every operation of the contract, and the rules for
 // creating keys (no scope or company escalation, the secret shown once, company restriction and X-Company-Id).
+// Raw HTTP where the test is about HTTP itself: a missing or malformed Authorization or X-Company-Id header, and every
+// operation of the contract probed by its path with each scope; the rules for creating keys go through the SDK.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness.js";
-import { expectError } from "../support/expect.js";
+import { expectApiError, expectError } from "../support/expect.js";
+import type { Scope } from "../support/keys.js";
 import { ltCompanyCode } from "../support/codes.js";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -68,9 +71,8 @@ interface CreatedKey {
 
 /** Creates a key of the world's account with the `*` key. */
 async function createKey(scopes: string[], companyIds?: string[]): Promise<CreatedKey> {
-  const res = await h.post("/v1/account/api-keys/create", { name: uniq("key"), scopes, ...(companyIds ? { companyIds } : {}) }, { key: root.apiKey });
-  if (res.status !== 200) throw new Error(`api-keys/create failed: ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, key: res.body.key };
+  const created = await h.sdk(root.apiKey).account.apiKeys.create({ name: uniq("key"), scopes: scopes as Scope[], ...(companyIds ? { companyIds } : {}) });
+  return { id: created.id, key: created.key };
 }
 
 const keyCache = new Map<string, Promise<CreatedKey>>();
@@ -394,7 +396,7 @@ describe("403 forbidden per scope", () => {
 // ---------------------------------------------------------------------------------------------------------
 
 describe("api-keys/create: a key cannot grant scopes it does not hold", () => {
-  type Case = [string[], string[], 200 | 403];
+  type Case = [string[], Scope[], 200 | 403];
   const cases: Case[] = [
     [["account:write", "partners:read"], ["partners:write"], 403],
     [["account:write", "partners:read"], ["*"], 403],
@@ -413,15 +415,15 @@ describe("api-keys/create: a key cannot grant scopes it does not hold", () => {
     const caller = await keyWith(held);
     const before = await snapshot();
     const name = uniq("esc");
-    const res = await h.post("/v1/account/api-keys/create", { name, scopes: wanted }, { key: caller.key });
+    const create = h.sdk(caller.key).account.apiKeys.create({ name, scopes: wanted });
     if (status === 403) {
-      expectError(res, 403, "forbidden", "api_key.scope_escalation");
-      expect(res.body.error.params).toEqual({ scopes: wanted });
+      const error = await expectApiError(create, 403, "forbidden", "api_key.scope_escalation");
+      expect(error.params).toEqual({ scopes: wanted });
       expect(await snapshot()).toEqual(before);
     } else {
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name, scopes: wanted, companyIds: null, revokedAt: null });
-      expect(await h.db("api_keys").where({ id: res.body.id }).first("account_id", "scopes")).toEqual({ account_id: root.accountId, scopes: wanted });
+      const created = await create;
+      expect(created).toMatchObject({ name, scopes: wanted, companyIds: null, revokedAt: null });
+      expect(await h.db("api_keys").where({ id: created.id }).first("account_id", "scopes")).toEqual({ account_id: root.accountId, scopes: wanted });
     }
   });
 });
@@ -430,9 +432,8 @@ describe("api-keys/create: the key is returned once", () => {
   const FIELDS = ["companyIds", "createdAt", "id", "name", "prefix", "revokedAt", "scopes"];
 
   test("the response carries the key, usable at once; only a hash of its secret is stored; list never shows it", async () => {
-    const res = await h.post("/v1/account/api-keys/create", { name: "Once", scopes: ["partners:read"] }, { key: root.apiKey });
-    expect(res.status).toBe(200);
-    const created = res.body;
+    const rootApi = h.sdk(root.apiKey);
+    const created = await rootApi.account.apiKeys.create({ name: "Once", scopes: ["partners:read"] });
     expect(Object.keys(created).sort()).toEqual([...FIELDS, "key"].sort());
     expect(created.key).toMatch(KEY_SHAPE);
     expect(created.key.slice(3, 35)).toBe(created.id.replace(/-/g, ""));
@@ -446,12 +447,10 @@ describe("api-keys/create: the key is returned once", () => {
     expect(Buffer.compare(row.secret_hash, sha)).toBe(0);
     expect(JSON.stringify(row)).not.toContain(secret);
 
-    const works = await h.post("/v1/partners/get", { id: partnerId }, { key: created.key, companyId: root.companyId });
-    expect(works.status).toBe(200);
+    expect((await h.sdk(created.key, root.companyId).partners.get({ id: partnerId })).id).toBe(partnerId);
 
-    const listed = await h.post("/v1/account/api-keys/list", { pageSize: 500 }, { key: root.apiKey });
-    expect(listed.status).toBe(200);
-    const mine = listed.body.rows.find((r: { id: string }) => r.id === created.id);
+    const listed = await rootApi.account.apiKeys.list({ pageSize: 500 });
+    const mine = listed.rows.find((r) => r.id === created.id);
     expect(mine).toEqual({
       id: created.id,
       name: "Once",
@@ -461,8 +460,8 @@ describe("api-keys/create: the key is returned once", () => {
       createdAt: created.createdAt,
       revokedAt: null,
     });
-    const text = JSON.stringify(listed.body);
-    for (const r of listed.body.rows) expect(Object.keys(r).sort()).toEqual(FIELDS);
+    const text = JSON.stringify(listed);
+    for (const r of listed.rows) expect(Object.keys(r).sort()).toEqual(FIELDS);
     expect(text).not.toContain(secret);
     expect(text).not.toContain(created.key);
     expect(text).not.toContain(sha.toString("hex"));
@@ -471,9 +470,10 @@ describe("api-keys/create: the key is returned once", () => {
     expect(text.toLowerCase()).not.toMatch(/hash|secret/);
 
     // Revoke does not show it again either.
-    const revoked = await h.post("/v1/account/api-keys/revoke", { id: created.id }, { key: root.apiKey });
-    expect(Object.keys(revoked.body).sort()).toEqual(FIELDS);
-    expect(JSON.stringify(revoked.body)).not.toContain(secret);
+    const revoked = await rootApi.account.apiKeys.revoke({ id: created.id });
+    expect(Object.keys(revoked).sort()).toEqual(FIELDS);
+    expect(JSON.stringify(revoked)).not.toContain(secret);
+    expect((await h.db("api_keys").where({ id: created.id }).first("revoked_at")).revoked_at?.toISOString()).toBe(revoked.revokedAt);
   });
 
   test("two created keys differ in id and secret", async () => {
@@ -497,63 +497,56 @@ describe("api-keys/create and companies: a key restricted to companies", () => {
     const restricted = await keyWith(["*"], [root.companyId]);
     const before = await snapshot();
     const wanted = companyIds();
-    const res = await h.post(
-      "/v1/account/api-keys/create",
-      { name: uniq("sub"), scopes: ["partners:read"], ...(wanted ? { companyIds: wanted } : {}) },
-      { key: restricted.key },
-    );
+    const create = h.sdk(restricted.key).account.apiKeys.create({ name: uniq("sub"), scopes: ["partners:read"], ...(wanted ? { companyIds: wanted } : {}) });
     if (status === 403) {
-      expectError(res, 403, "forbidden", "api_key.company_escalation");
+      await expectApiError(create, 403, "forbidden", "api_key.company_escalation");
       expect(await snapshot()).toEqual(before);
     } else {
-      expect(res.status).toBe(200);
-      expect(res.body.companyIds).toEqual([root.companyId]);
-      expect((await h.db("api_keys").where({ id: res.body.id }).first("company_ids")).company_ids).toEqual([root.companyId]);
+      const created = await create;
+      expect(created.companyIds).toEqual([root.companyId]);
+      expect((await h.db("api_keys").where({ id: created.id }).first("company_ids")).company_ids).toEqual([root.companyId]);
     }
   });
 
   test("a restricted key cannot create companies (403), nothing written", async () => {
     const restricted = await keyWith(["*"], [root.companyId]);
     const before = await snapshot();
-    const res = await h.post("/v1/account/companies/create", { name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }, { key: restricted.key });
-    expectError(res, 403, "forbidden", "company.create_restricted_key");
+    await expectApiError(
+      h.sdk(restricted.key).account.companies.create({ name: "Trečia UAB", code: ltCompanyCode(), countryCode: "LT" }),
+      403,
+      "forbidden",
+      "company.create_restricted_key",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
   test("a key restricted to exactly one company may omit X-Company-Id: partners/create and get act on that company", async () => {
     const restricted = await keyWith(["partners:write"], [root.companyId]);
     const code = uniq("ONE");
-    const created = await h.post("/v1/partners/create", { name: "Be antraštės", code }, { key: restricted.key });
-    expect(created.status).toBe(200);
-    expect(await h.db("partners").where({ code }).select("company_id", "id")).toEqual([{ company_id: root.companyId, id: created.body.id }]);
+    const api = h.sdk(restricted.key);
+    const created = await api.partners.create({ name: "Be antraštės", code });
+    expect(await h.db("partners").where({ code }).select("company_id", "id")).toEqual([{ company_id: root.companyId, id: created.id }]);
 
-    const got = await h.post("/v1/partners/get", { code }, { key: restricted.key });
-    expect(got.status).toBe(200);
-    expect(got.body).toEqual(created.body);
+    expect(await api.partners.get({ code })).toEqual(created);
 
     // Naming its own company explicitly works too.
-    const explicit = await h.post("/v1/partners/get", { code }, { key: restricted.key, companyId: root.companyId });
-    expect(explicit.body.id).toBe(created.body.id);
+    expect((await api.partners.get({ code }, { companyId: root.companyId })).id).toBe(created.id);
   });
 
   test("a key restricted to two companies must send X-Company-Id (400), and then acts on the one named", async () => {
     const two = await keyWith(["partners:write"], [root.companyId, companyB]);
     const before = await snapshot();
     const code = uniq("TWO");
-    for (const [path, body] of [
-      ["/v1/partners/create", { name: "Dvi įmonės", code }],
-      ["/v1/partners/get", { code }],
-    ] as const) {
-      const res = await h.post(path, body, { key: two.key });
-      expectError(res, 400, "validation", "request.invalid");
-      expect(Object.keys(res.body.error.fieldErrors)).toEqual(["X-Company-Id"]);
-      expect(res.body.error.fieldErrors["X-Company-Id"].length).toBeGreaterThan(0);
+    const api = h.sdk(two.key);
+    for (const call of [api.partners.create({ name: "Dvi įmonės", code }), api.partners.get({ code })]) {
+      const error = await expectApiError(call, 400, "validation", "request.invalid");
+      expect(Object.keys(error.fieldErrors ?? {})).toEqual(["X-Company-Id"]);
+      expect(error.fieldErrors?.["X-Company-Id"]?.length).toBeGreaterThan(0);
     }
     expect(await snapshot()).toEqual(before);
 
-    const created = await h.post("/v1/partners/create", { name: "Dvi įmonės", code }, { key: two.key, companyId: companyB });
-    expect(created.status).toBe(200);
-    expect(await h.db("partners").where({ code }).select("company_id")).toEqual([{ company_id: companyB }]);
+    const created = await api.partners.create({ name: "Dvi įmonės", code }, { companyId: companyB });
+    expect(await h.db("partners").where({ code }).select("company_id", "id")).toEqual([{ company_id: companyB, id: created.id }]);
   });
 
   test("an unrestricted key must send X-Company-Id on a company-scoped operation (400)", async () => {
