@@ -542,7 +542,7 @@ export interface PurchaseInvoicesRow {
   registered_at: Date | null;
   status: "draft" | "registered" | "partially_paid" | "paid" | "credited";
   supply_date: string | null;
-  type: "invoice" | "credit_note";
+  type: "invoice" | "credit_note" | "debit_note";
   updated_at: Date;
   vat_breakdown: unknown;
   vat_total: string;

@@ -308,12 +308,14 @@ create table companies (
   iban text,
   fiscal_year_start_month smallint default 1 not null,
   created_at timestamp with time zone default now() not null,
-  updated_at timestamp with time zone default now() not null
+  updated_at timestamp with time zone default now() not null,
+  invoice_issuer jsonb
 );
 alter table companies add constraint companies_account_code_key UNIQUE (account_id, code);
 alter table companies add constraint companies_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id);
 alter table companies add constraint companies_account_id_key UNIQUE (account_id, id);
 alter table companies add constraint companies_fiscal_year_start_month_check CHECK (((fiscal_year_start_month >= 1) AND (fiscal_year_start_month <= 12)));
+alter table companies add constraint companies_invoice_issuer_check CHECK (((invoice_issuer IS NULL) OR ((jsonb_typeof(invoice_issuer) = 'object'::text) AND (jsonb_typeof((invoice_issuer -> 'name'::text)) = 'string'::text))));
 alter table companies add constraint companies_pkey PRIMARY KEY (id);
 
 create table declaration_submission_files (
@@ -717,12 +719,14 @@ create table partners (
   is_customer boolean default true not null,
   is_supplier boolean default false not null,
   is_private_person boolean default false not null,
-  payment_term_days integer default 0 not null
+  payment_term_days integer default 0 not null,
+  document_language text default 'lt-en'::text not null
 );
 alter table partners add constraint partners_address_check CHECK ((jsonb_typeof(address) = 'object'::text));
 alter table partners add constraint partners_company_code_key UNIQUE (company_id, code);
 alter table partners add constraint partners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table partners add constraint partners_country_code_check CHECK ((country_code ~ '^[A-Z]{2}$'::text));
+alter table partners add constraint partners_document_language_check CHECK ((document_language = ANY (ARRAY['lt'::text, 'en'::text, 'lt-en'::text])));
 alter table partners add constraint partners_iban_check CHECK ((iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'::text));
 alter table partners add constraint partners_payment_term_days_check CHECK (((payment_term_days >= 0) AND (payment_term_days <= 365)));
 alter table partners add constraint partners_pkey PRIMARY KEY (company_id, id);
@@ -858,7 +862,7 @@ create table purchase_invoices (
 alter table purchase_invoices add constraint purchase_invoices_accounting_date_check CHECK ((accounting_date >= document_date));
 alter table purchase_invoices add constraint purchase_invoices_check CHECK ((due_date >= document_date));
 alter table purchase_invoices add constraint purchase_invoices_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
-alter table purchase_invoices add constraint purchase_invoices_credit_note_target CHECK (((type = 'credit_note'::text) = (credited_invoice_id IS NOT NULL)));
+alter table purchase_invoices add constraint purchase_invoices_credit_note_target CHECK (((type = ANY (ARRAY['credit_note'::text, 'debit_note'::text])) = (credited_invoice_id IS NOT NULL)));
 alter table purchase_invoices add constraint purchase_invoices_credit_within_gross CHECK ((credited_amount <= gross_total));
 alter table purchase_invoices add constraint purchase_invoices_credited_amount_check CHECK ((credited_amount >= (0)::numeric));
 alter table purchase_invoices add constraint purchase_invoices_credited_fkey FOREIGN KEY (company_id, credited_invoice_id) REFERENCES purchase_invoices(company_id, id);
@@ -887,7 +891,7 @@ alter table purchase_invoices add constraint purchase_invoices_rate_source_check
 alter table purchase_invoices add constraint purchase_invoices_registered_complete CHECK ((((status = 'draft'::text) = (journal_transaction_id IS NULL)) AND ((journal_transaction_id IS NULL) = (partner_snapshot IS NULL)) AND ((journal_transaction_id IS NULL) = (rate IS NULL)) AND ((journal_transaction_id IS NULL) = (gross_total_base IS NULL))));
 alter table purchase_invoices add constraint purchase_invoices_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'registered'::text, 'partially_paid'::text, 'paid'::text, 'credited'::text])));
 alter table purchase_invoices add constraint purchase_invoices_supply_date_check CHECK ((supply_date <= document_date));
-alter table purchase_invoices add constraint purchase_invoices_type_check CHECK ((type = ANY (ARRAY['invoice'::text, 'credit_note'::text])));
+alter table purchase_invoices add constraint purchase_invoices_type_check CHECK ((type = ANY (ARRAY['invoice'::text, 'credit_note'::text, 'debit_note'::text])));
 alter table purchase_invoices add constraint purchase_invoices_vat_breakdown_check CHECK ((jsonb_typeof(vat_breakdown) = 'array'::text));
 alter table purchase_invoices add constraint purchase_invoices_vat_total_check CHECK ((vat_total >= (0)::numeric));
 alter table purchase_invoices add constraint purchase_invoices_vat_treatment_check CHECK ((vat_treatment = ANY (ARRAY['standard'::text, 'reverse_charge'::text, 'import'::text, 'exempt'::text])));

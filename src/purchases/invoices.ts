@@ -135,7 +135,7 @@ async function toApi(db: Db, companyId: string, row: PurchaseInvoicesRow): Promi
   return purchaseInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
 }
 
-/** The credited invoice of a credit note: registered, an invoice, same partner, currency and VAT treatment. */
+/** The invoice a credit or debit note corrects: registered, an invoice, same partner, currency and VAT treatment. */
 async function creditTarget(
   db: Db,
   companyId: string,
@@ -150,7 +150,7 @@ async function creditTarget(
   if (!target) throw notFound("The credited invoice", "purchase_invoice.not_found", { id });
   const problem =
     target.type !== "invoice"
-      ? "is a credit note; credit the invoice itself"
+      ? `is a ${target.type.replace("_", " ")}; correct the invoice itself`
       : target.status === "draft"
         ? "is a draft; only a registered invoice can be credited"
         : target.partner_code !== partnerCode
@@ -375,9 +375,11 @@ async function mapNumberTaken<T>(partnerCode: string, documentNumber: string, wo
 
 export async function createPurchaseInvoice(trx: Db, company: CompanyContext, input: CreateInput): Promise<PurchaseInvoice> {
   const type = input.type ?? "invoice";
-  if ((type === "credit_note") !== (input.creditedInvoiceId !== undefined)) {
+  if ((type !== "invoice") !== (input.creditedInvoiceId !== undefined)) {
     throw unprocessable(
-      type === "credit_note" ? "A credit note names the invoice it credits (creditedInvoiceId)." : "Only a credit note names a credited invoice.",
+      type !== "invoice"
+        ? `A ${type.replace("_", " ")} names the invoice it corrects (creditedInvoiceId).`
+        : "Only a credit or debit note names the invoice it corrects.",
       "purchase_invoice.credit_target_invalid",
       {},
     );
@@ -554,11 +556,12 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   if (draft.status !== "draft") throw notDraft(draft);
   const isCredit = draft.type === "credit_note";
   const gross = new Decimal(draft.gross_total);
-  const target = isCredit
-    ? // A credit note names the invoice it credits (check purchase_invoices_credit_note_target).
-      await creditTarget(trx, company.id, draft.credited_invoice_id!, draft.partner_code, draft.currency, draft.vat_treatment, true)
-    : undefined;
-  if (target) {
+  // A credit or debit note names the invoice it corrects (check purchase_invoices_credit_note_target).
+  const target =
+    draft.credited_invoice_id !== null
+      ? await creditTarget(trx, company.id, draft.credited_invoice_id, draft.partner_code, draft.currency, draft.vat_treatment, true)
+      : undefined;
+  if (target && isCredit) {
     const credited = new Decimal(target.credited_amount).plus(gross);
     if (credited.greaterThan(target.gross_total)) {
       throw unprocessable(
@@ -591,12 +594,17 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
   ]);
   // Lines received into stock debit the stock account instead of an expense (src/inventory/invoices.ts).
   const stockLines = resolved.lines.filter((l) => l.warehouseCode !== null);
-  if (stockLines.length && isCredit) {
+  if (stockLines.length && target) {
     const i = resolved.lines.findIndex((l) => l.warehouseCode !== null);
-    throw new ApiError("unprocessable", "A purchase credit note moves no stock: goods sent back leave with inventory/stock/write-off or a transfer.", {
-      key: "purchase_invoice.credit_note_stock",
-      fieldErrors: { [`lines[${i}].warehouseCode`]: ["not on a credit note"] },
-    });
+    const note = draft.type.replace("_", " ");
+    throw new ApiError(
+      "unprocessable",
+      `A purchase ${note} moves no stock: goods sent back leave with inventory/stock/write-off or a transfer, and a debit note changes the price, not the goods received.`,
+      {
+        key: "purchase_invoice.credit_note_stock",
+        fieldErrors: { [`lines[${i}].warehouseCode`]: [`not on a ${note}`] },
+      },
+    );
   }
   const [stockAccount] = stockLines.length ? await accountsForRules(trx, company.id, ["inventory.stock"]) : [];
   const costLines = stockLines.length ? resolved.lines.map((l) => (l.warehouseCode !== null ? { ...l, accountCode: stockAccount } : l)) : resolved.lines;
@@ -667,10 +675,10 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
       companyId: company.id,
       // The accounting date: the day the document is accounted for (and declared), on or after its own date.
       date: draft.accounting_date,
-      description: `${isCredit ? "Purchase credit note" : "Purchase invoice"} ${draft.document_number}, ${partner.name}`,
+      description: `${{ invoice: "Purchase invoice", credit_note: "Purchase credit note", debit_note: "Purchase debit note" }[draft.type]} ${draft.document_number}, ${partner.name}`,
       reference: draft.document_number,
       documentType: "purchase_invoice",
-      source: { type: isCredit ? "purchase_credit_note" : "purchase_invoice", id },
+      source: { type: `purchase_${draft.type}`, id },
       entries,
       createdByKeyId: keyId,
       conversion: "within_a_cent",
@@ -706,8 +714,9 @@ export async function registerPurchaseInvoice(trx: Db, company: CompanyContext, 
     await receivePurchaseStock(trx, company.id, keyId, { id: draft.id, document_date: draft.accounting_date }, received, eurValues, transaction.id);
   }
 
+  // A debit note is owed to the supplier like an invoice; it leaves the invoice it increases as it is.
   let outstanding = isCredit ? new Decimal(0) : gross;
-  if (target) {
+  if (target && isCredit) {
     const before = new Decimal(target.outstanding);
     const applied = Decimal.min(before, gross);
     outstanding = gross.minus(applied);

@@ -349,3 +349,62 @@ describe("import VAT paid to customs (item 4): an import invoice's customs decla
     await expect(h.db("purchase_invoices").where({ id: d.id }).update({ vat_treatment: "exempt" })).rejects.toThrow(/purchase_invoices_customs_import/);
   });
 });
+
+describe("purchase debit notes (item 6): a supplier's note increasing a registered invoice", () => {
+  test("posted like an invoice, with the invoice's pairs and tax point, in the month of its own accounting date; the invoice stays as it was", async () => {
+    const w = await vatWorld();
+    const invoice = await register(w, { documentNumber: "SF-100", documentDate: "2026-01-20", lines: [line({ unitPriceExclVat: "1000" })] });
+    const d = await create(w, {
+      type: "debit_note",
+      creditedInvoiceId: invoice.id,
+      documentNumber: "DS-7",
+      documentDate: "2026-02-03",
+      lines: [line({ description: "Kainos padidinimas", unitPriceExclVat: "50" })],
+    });
+    expect(d).toMatchObject({ type: "debit_note", creditedInvoiceId: invoice.id, supplyDate: "2026-01-20", accountingDate: "2026-02-03" });
+    const note = await w.api.purchases.invoices.register({ id: d.id });
+    expect(note).toMatchObject({
+      status: "registered",
+      grossTotal: "60.50",
+      outstanding: "60.50",
+      lines: [{ vatClassifier: "PVM1", vatRatePercent: "21.00" }],
+    });
+    expect(await journalOf(w, note.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "60.50", "LTTIEK"],
+      [w.rules["purchases.expense"], "50.00", "0.00", null],
+      [w.rules["purchases.vatReceivable"], "10.50", "0.00", null],
+    ]);
+    const tx = await h.db("journal_transactions").where({ id: note.journalTransactionId }).first();
+    expect([dateOf(tx.date), tx.source_type, tx.source_id]).toEqual(["2026-02-03", "purchase_debit_note", note.id]);
+    expect(await w.api.purchases.invoices.get({ id: invoice.id })).toMatchObject({ outstanding: "1210.00", creditedAmount: "0.00", status: "registered" });
+    const rows = await stored(w);
+    expect(rows.map((r) => [r.type, r.document_number, r.credited_invoice_id, dateOf(r.accounting_date)])).toEqual([
+      ["invoice", "SF-100", null, "2026-01-20"],
+      ["debit_note", "DS-7", invoice.id, "2026-02-03"],
+    ]);
+    const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "purchase_invoice.registered" }).orderBy("created_at");
+    expect(events.map((e) => e.data.type)).toEqual(["invoice", "debit_note"]);
+  });
+
+  test.each<[string, (invoiceId: string) => Partial<CreateBody>, string, string | undefined]>([
+    ["a debit note without the invoice it increases", () => ({ type: "debit_note" }), "purchase_invoice.credit_target_invalid", undefined],
+    [
+      "a debit note of another supplier's invoice",
+      (id) => ({ type: "debit_note", creditedInvoiceId: id, partnerCode: "DETIEK" }),
+      "purchase_invoice.credit_target_invalid",
+      undefined,
+    ],
+    [
+      "a debit note with a rate the invoice does not carry",
+      (id) => ({ type: "debit_note", creditedInvoiceId: id, lines: [line({ vatRatePercent: "5", vatClassifier: "PVM3" })] }),
+      "purchase_invoice.credit_vat_mismatch",
+      "lines[0].vatRatePercent",
+    ],
+  ])("%s -> 422, nothing stored", async (_name, body, key, field) => {
+    const w = await vatWorld();
+    const invoice = await register(w);
+    const error = await expectApiError(create(w, body(invoice.id)), 422, "unprocessable", key);
+    if (field) expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
+    expect((await stored(w)).map((r) => r.type)).toEqual(["invoice"]);
+  });
+});

@@ -53,6 +53,7 @@ import * as ledgerBalances from "./20261127004000_ledger_balances.js";
 import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
 import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
 import * as purchaseCustoms from "./20261127003101_purchase_customs.js";
+import * as purchaseDebitNotes from "./20261127003102_purchase_debit_notes.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -111,6 +112,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127005000_sale_invoice_sends": saleInvoiceSends,
   "20261127005100_document_language_issuer": documentLanguageIssuer,
   "20261127003101_purchase_customs": purchaseCustoms,
+  "20261127003102_purchase_debit_notes": purchaseDebitNotes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

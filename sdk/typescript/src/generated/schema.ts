@@ -6880,7 +6880,7 @@ export type components = {
          * @description Kind of purchase document.
          * @enum {string}
          */
-        "Purchases.PurchaseDocumentType": "invoice" | "credit_note";
+        "Purchases.PurchaseDocumentType": "invoice" | "credit_note" | "debit_note";
         /** @description A purchase invoice or credit note. */
         "Purchases.PurchaseInvoice": {
             /** @description Identifier. */
@@ -6929,7 +6929,7 @@ export type components = {
             } | null;
             /**
              * Format: uuid
-             * @description For a credit note, the invoice it credits; else null.
+             * @description For a credit or debit note, the invoice it corrects; else null.
              */
             creditedInvoiceId: string | null;
             /**
@@ -6994,7 +6994,7 @@ export type components = {
          */
         "Purchases.PurchaseInvoiceCreateRequest": {
             /**
-             * @description `invoice` (default) or `credit_note`.
+             * @description `invoice` (default), `credit_note` or `debit_note`.
              * @default invoice
              */
             type?: components["schemas"]["Purchases.PurchaseDocumentType"];
@@ -7027,7 +7027,10 @@ export type components = {
             vatTreatment?: components["schemas"]["Purchases.VatTreatment"];
             /** @description Notes. */
             notes?: components["schemas"]["Invoicing.Notes"];
-            /** @description The invoice a credit note credits (credit notes only). */
+            /**
+             * @description The registered invoice a credit note credits or a debit note increases (notes only, required there; the same
+             *     partner, currency and VAT treatment: 422 `purchase_invoice.credit_target_invalid` otherwise).
+             */
             creditedInvoiceId?: components["schemas"]["Id"];
             /** @description The customs declaration of an `import` invoice: the VAT paid to customs on the goods. */
             customs?: components["schemas"]["Purchases.CustomsDeclarationInput"];
