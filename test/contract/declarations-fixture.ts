@@ -30,6 +30,7 @@
 //   S12  sale to PIRK 2026-10-24, PVM1 21%: 1000.00 (VAT 210.00), annulled (its posting reversed on 2026-10-24)
 //   P6   import from USTIEK 2026-10-25, PVM14 0%: 1000.00; customs declaration 26LTVR0000000000001 of 2026-10-24,
 //        VAT paid to customs 210.00 (customs value 1000.00)
+//   PD1  purchase debit note of PS0, 2026-10-26, PVM1 21%: 100.00 (VAT 21.00), deductible
 import type { Harness } from "../support/harness.js";
 import { type World, world } from "../support/world.js";
 
@@ -37,7 +38,7 @@ export const COMPANY_VAT_CODE = "LT119511515";
 
 export interface FixtureMonth {
   w: World;
-  /** Document ids by the fixture's names (S0, S1, …, PK1, S10, S11, DS1, S12, P6). */
+  /** Document ids by the fixture's names (S0, S1, …, PK1, S10, S11, DS1, S12, P6, PD1). */
   ids: Record<string, string>;
   /** Sales numbers and purchase document numbers by the fixture's names. */
   numbers: Record<string, string>;
@@ -207,6 +208,18 @@ export async function fixtureMonth(h: Harness): Promise<FixtureMonth> {
       vatTreatment: "import",
       lines: [line("PVM14", "1000", "0")],
       customs: { declarationNumber: "26LTVR0000000000001", declarationDate: "2026-10-24", vatAmount: "210.00", customsValue: "1000.00" },
+    }),
+  );
+  keep(
+    "PD1",
+    await purchase(w, {
+      type: "debit_note",
+      creditedInvoiceId: ids.PS0,
+      partnerCode: "TIEK",
+      documentNumber: "TD-1026",
+      documentDate: "2026-10-26",
+      vatTreatment: "standard",
+      lines: [line("PVM1", "100", "21")],
     }),
   );
   return { w, ids, numbers };

@@ -54,11 +54,11 @@ describe("declarations/lt/isaf/generate", () => {
 
   test("the fixture month validates and carries each document as issued or registered, in EUR", async () => {
     const file = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "F" });
-    expect(file.invoices).toEqual({ sales: 14, purchases: 7 });
+    expect(file.invoices).toEqual({ sales: 14, purchases: 8 });
     const xml = decode(file.contentBase64);
     await expectValid(xml);
     const byNo = new Map(invoicesOf(xml).map((inv) => [elementText(inv, "InvoiceNo")!, inv]));
-    expect(byNo.size).toBe(21);
+    expect(byNo.size).toBe(22);
     const inv = (name: string) => byNo.get(m.numbers[name])!;
 
     // One DocumentTotal per classifier and rate; exempt and outside-scope carry no rate.
@@ -114,6 +114,11 @@ describe("declarations/lt/isaf/generate", () => {
     // The seller's side of the domestic reverse charge, and a triangular supply (i.SAF has no flag for it).
     expect(totalsOf(inv("S10"))).toEqual([["500.00", "PVM25", "0.00", "0.00"]]);
     expect(totalsOf(inv("S11"))).toEqual([["700.00", "PVM13", "0.00", "0.00"]]);
+    // A purchase debit note: DS, referring to the supplier's invoice it increases.
+    expect(elementText(inv("PD1"), "InvoiceType")).toBe("DS");
+    expect(totalsOf(inv("PD1"))).toEqual([["100.00", "PVM1", "21.00", "21.00"]]);
+    expect(elementText(inv("PD1"), "ReferenceNo")).toBe("T-0916");
+    expect(elementText(inv("PD1"), "ReferenceDate")).toBe("2026-09-16");
     // An import: the supplier's invoice as registered (the VAT paid to customs is FR0600's box 26, not a total here).
     expect(totalsOf(inv("P6"))).toEqual([["1000.00", "PVM14", "0.00", "0.00"]]);
     // September's documents are not in October.
@@ -125,7 +130,7 @@ describe("declarations/lt/isaf/generate", () => {
     const p = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "P" });
     expect([s.invoices, p.invoices]).toEqual([
       { sales: 14, purchases: 0 },
-      { sales: 0, purchases: 7 },
+      { sales: 0, purchases: 8 },
     ]);
     for (const f of [s, p]) await expectValid(decode(f.contentBase64));
     expect(decode(s.contentBase64)).not.toContain("<PurchaseInvoices>");

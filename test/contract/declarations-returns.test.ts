@@ -41,8 +41,8 @@ describe("declarations/lt/fr0600/compute", () => {
       ["22", "0", "0.00"],
       ["23", "700", "700.00"], // P3 400 + P4 300
       ["24", "400", "400.00"], // P3
-      // P1 105 (its 21.00 not deductible), P2 210, P3 84, P4 63, P5 42, PK1 −10.50: 493.50 rounds half up
-      ["25", "494", "493.50"],
+      // P1 105 (its 21.00 not deductible), P2 210, P3 84, P4 63, P5 42, PK1 −10.50, PD1 21: 514.50 rounds half up
+      ["25", "515", "514.50"],
       ["26", "210", "210.00"], // P6, VAT paid to customs
       ["27", "0", "0.00"],
       ["28", "100", "100.00"],
@@ -53,16 +53,16 @@ describe("declarations/lt/fr0600/compute", () => {
       ["32", "147", "147.00"], // P3 84 + P4 63
       ["33", "42", "42.00"], // P5
       ["34", "210", "210.00"], // P2
-      ["35", "704", "703.50"], // 25 + 26 + 27: 494 + 210 + 0
-      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 296 + 24 + 27 + 5 + 147 + 42 + 210 − 704
-      ["36", "47", "47.09"],
+      ["35", "725", "724.50"], // 25 + 26 + 27: 515 + 210 + 0
+      // 27 + 29 + 29A + 30 + 31 + 32 + 33 + 34 − 35, from the rounded boxes: 0 + 296 + 24 + 27 + 5 + 147 + 42 + 210 − 725
+      ["36", "26", "26.09"],
     ]);
     const box = (n: string) => r.boxes.find((b) => b.box === n)!;
     expect(box("29A")).toMatchObject({ verified: false, field: null });
     expect(box("29")).toMatchObject({ verified: true, field: "E29" });
     // Drill-down: classifiers and documents.
     expect(box("25").classifiers.map((c) => [c.classifier, c.amountKind, c.amount, c.documentCount])).toEqual([
-      ["PVM1", "deductibleVat", "94.50", 2],
+      ["PVM1", "deductibleVat", "115.50", 3], // P1 105, PK1 −10.50, PD1 21
       ["PVM16", "deductibleVat", "210.00", 1],
       ["PVM20", "deductibleVat", "63.00", 1],
       ["PVM21", "deductibleVat", "84.00", 1],
@@ -79,6 +79,7 @@ describe("declarations/lt/fr0600/compute", () => {
     expect(box("26").documents.map((d) => [d.documentType, d.number, d.classifier, d.amount])).toEqual([
       ["purchase_invoice", m.numbers.P6, "customs", "210.00"],
     ]);
+    expect(box("25").documents.find((d) => d.id === m.ids.PD1)).toMatchObject({ documentType: "purchase_debit_note", amount: "21.00" });
     // The annulled S12 is in no box.
     expect(r.boxes.some((b) => b.documents.some((d) => d.id === m.ids.S12))).toBe(false);
     // 12% output VAT has no field in form version 02: no FFData, and why.
@@ -103,8 +104,8 @@ describe("declarations/lt/fr0600/compute", () => {
         {
           accountCode: "2441",
           postingRules: ["purchases.vatReceivable", "purchases.reverseChargeVatInput"],
-          declared: "703.50", // box 25's 493.50 and P6's 210.00 paid to customs
-          ledger: "703.50",
+          declared: "724.50", // box 25's 514.50 and P6's 210.00 paid to customs
+          ledger: "724.50",
           difference: "0.00",
         },
         { accountCode: "63081", postingRules: ["purchases.vatNonDeductible"], declared: "21.00", ledger: "21.00", difference: "0.00" },

@@ -76,7 +76,7 @@ describe("declarations/submissions", () => {
     expect(isaf).toMatchObject({
       dataType: "F",
       version: 1,
-      snapshot: { invoices: { sales: 14, purchases: 7 }, invoicesPerPart: 50000, boxes: null, lines: null },
+      snapshot: { invoices: { sales: 14, purchases: 8 }, invoicesPerPart: 50000, boxes: null, lines: null },
     });
     const got = await m.w.api.declarations.submissions.get({ id: isaf.id, includeContent: true });
     expect(got.files.map((f) => f.partNumber)).toEqual([1]);
