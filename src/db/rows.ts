@@ -747,7 +747,7 @@ export interface VatClassifiersRow {
   country_code: string;
   default_for_rate: boolean;
   description: string;
-  kind: "standard" | "reduced" | "zero" | "exempt" | "outside_scope" | "reverse_charge";
+  kind: "standard" | "reduced" | "zero" | "exempt" | "outside_scope" | "reverse_charge" | "triangular";
   name: string;
   rate: string;
   replaced_by: string[];

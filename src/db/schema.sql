@@ -1285,7 +1285,7 @@ create table vat_classifiers (
 alter table vat_classifiers add constraint vat_classifiers_check CHECK ((valid_to >= valid_from));
 alter table vat_classifiers add constraint vat_classifiers_code_check CHECK ((code ~ '^PVM[0-9]{1,3}$'::text));
 alter table vat_classifiers add constraint vat_classifiers_country_code_check CHECK ((country_code ~ '^[A-Z]{2}$'::text));
-alter table vat_classifiers add constraint vat_classifiers_kind_check CHECK ((kind = ANY (ARRAY['standard'::text, 'reduced'::text, 'zero'::text, 'exempt'::text, 'outside_scope'::text, 'reverse_charge'::text])));
+alter table vat_classifiers add constraint vat_classifiers_kind_check CHECK ((kind = ANY (ARRAY['standard'::text, 'reduced'::text, 'zero'::text, 'exempt'::text, 'outside_scope'::text, 'reverse_charge'::text, 'triangular'::text])));
 alter table vat_classifiers add constraint vat_classifiers_pkey PRIMARY KEY (country_code, code, valid_from);
 alter table vat_classifiers add constraint vat_classifiers_rate_check CHECK (((rate >= (0)::numeric) AND (rate <= (100)::numeric)));
 

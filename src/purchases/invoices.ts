@@ -11,7 +11,7 @@ import { uniqueViolation } from "../db/transaction.js";
 import { Decimal, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { lookupRate } from "../reference/index.js";
 import { accountsForRules } from "../ledger/index.js";
-import { standardRate } from "../reference/index.js";
+import { EU_MEMBER_STATES, classifierRows, standardRate } from "../reference/index.js";
 import { ApiError, conflict, notFound, unprocessable } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
 import { receivePurchaseStock } from "../inventory/index.js";
@@ -206,8 +206,34 @@ async function resolvePurchaseLines(
   }
   let lines = noVat ? inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? "0" })) : inputs;
   if (treatment === "reverse_charge") {
+    // A triangular-trade line (PVM42, kind `triangular`): the intermediary's acquisition from an EU VAT payer, on
+    // which it self-assesses nothing (Directive 2006/112/EC Art. 141, 197): 0% by default, its classifier's rate is
+    // checked as any other's; only from a VAT payer of another EU state.
+    const triangularCodes = new Set((await classifierRows(db, company.countryCode)).filter((r) => r.kind === "triangular").map((r) => r.code));
+    const triangular = (l: LineInput) => l.vatClassifier !== undefined && triangularCodes.has(l.vatClassifier);
+    const country = supplierCountry(doc.partner);
+    const notEuPayer = !doc.partner.vat_code || !country || country === company.countryCode || !EU_MEMBER_STATES.has(country);
+    const misplaced = notEuPayer ? inputs.findIndex(triangular) : -1;
+    if (misplaced >= 0) {
+      throw new ApiError(
+        "unprocessable",
+        `${inputs[misplaced].vatClassifier} is an acquisition for triangular trade from a VAT payer of another EU state; ${doc.partner.code} is not one.`,
+        {
+          key: "purchase_invoice.triangular_supplier_invalid",
+          params: { partnerCode: doc.partner.code, vatCode: doc.partner.vat_code, countryCode: country },
+          fieldErrors: {
+            [`lines[${misplaced}].vatClassifier`]: [
+              `needs a supplier with the VAT code of another EU state (${doc.partner.code} has ${doc.partner.vat_code ?? "none"}, country ${country ?? "unknown"})`,
+            ],
+          },
+        },
+      );
+    }
     const standard = await standardRate(db, taxPointDate, company.countryCode);
-    const other = standard === undefined ? -1 : inputs.findIndex((l) => l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).equals(standard));
+    const other =
+      standard === undefined
+        ? -1
+        : inputs.findIndex((l) => !triangular(l) && l.vatRatePercent !== undefined && !new Decimal(l.vatRatePercent).equals(standard));
     if (other >= 0) {
       throw new ApiError(
         "unprocessable",
@@ -219,7 +245,7 @@ async function resolvePurchaseLines(
         },
       );
     }
-    if (standard !== undefined) lines = inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? standard }));
+    if (standard !== undefined) lines = inputs.map((l) => ({ ...l, vatRatePercent: l.vatRatePercent ?? (triangular(l) ? "0" : standard) }));
   }
   const creditedPairs = doc.target ? await vatPairsOf(db, LINES, company.id, doc.target.id) : undefined;
   const resolved = await resolveLines(

@@ -82,7 +82,8 @@ export function classifierRows(db: Db, countryCode: string): Promise<ClassifierR
 export const KINDS_BY_DOCUMENT = {
   sale: ["standard", "reduced", "zero", "exempt", "outside_scope"],
   purchase_standard: ["standard", "reduced", "zero", "exempt", "outside_scope"],
-  purchase_reverse_charge: ["reverse_charge"],
+  // PVM42 (`triangular`): goods acquired for triangular trade, from another EU state, no VAT self-assessed.
+  purchase_reverse_charge: ["reverse_charge", "triangular"],
   purchase_import: ["zero", "exempt", "outside_scope"],
   purchase_exempt: ["zero", "exempt", "outside_scope"],
 } as const satisfies Record<string, readonly string[]>;

@@ -408,3 +408,68 @@ describe("purchase debit notes (item 6): a supplier's note increasing a register
     expect((await stored(w)).map((r) => r.type)).toEqual(["invoice"]);
   });
 });
+
+describe("PVM42 (item 3): goods acquired from an EU VAT payer for triangular trade, FR0600 box 22", () => {
+  test("a reverse-charge line of PVM42 is 0% and self-assesses nothing: the cost against the payable", async () => {
+    const w = await vatWorld();
+    const inv = await register(w, {
+      partnerCode: "DETIEK",
+      vatTreatment: "reverse_charge",
+      lines: [
+        line({ description: "Prekės trikampei prekybai", unitPriceExclVat: "1000", vatRatePercent: undefined, vatClassifier: "PVM42" }),
+        line({ description: "Paslaugos", unitPriceExclVat: "100", vatRatePercent: undefined, vatClassifier: "PVM21" }),
+      ],
+    });
+    expect(inv).toMatchObject({
+      vatTotal: "0.00",
+      grossTotal: "1100.00",
+      lines: [
+        { vatClassifier: "PVM42", vatRatePercent: "0.00" },
+        { vatClassifier: "PVM21", vatRatePercent: "21.00" },
+      ],
+      vatBreakdown: [
+        { vatRatePercent: "0.00", vatClassifier: "PVM42", taxableAmount: "1000.00", vatAmount: "0.00" },
+        { vatRatePercent: "21.00", vatClassifier: "PVM21", taxableAmount: "100.00", vatAmount: "21.00" },
+      ],
+    });
+    expect(await journalOf(w, inv.journalTransactionId)).toEqual([
+      [w.rules["purchases.payables"], "0.00", "1100.00", "DETIEK"],
+      [w.rules["purchases.reverseChargeVatOutput"], "0.00", "21.00", null],
+      [w.rules["purchases.expense"], "1100.00", "0.00", null],
+      [w.rules["purchases.reverseChargeVatInput"], "21.00", "0.00", null],
+    ]);
+    expect(
+      (await h.db("purchase_invoice_lines").where({ company_id: w.companyId }).orderBy("line_no")).map((l) => [l.vat_classifier, l.vat_rate_percent]),
+    ).toEqual([
+      ["PVM42", "0.00"],
+      ["PVM21", "21.00"],
+    ]);
+    const pvm42 = await w.api.reference.vatClassifiers.list({ filter: [{ field: "code", op: "eq", value: "PVM42" }] });
+    expect(pvm42.rows.map((r) => [r.code, r.kind, r.ratePercent, r.validFrom, r.validTo])).toEqual([["PVM42", "triangular", "0.00", "2025-01-01", null]]);
+  });
+
+  test.each<[string, Partial<CreateBody>, number, string, string]>([
+    ["from a Lithuanian supplier", { partnerCode: "LTTIEK" }, 422, "purchase_invoice.triangular_supplier_invalid", "lines[0].vatClassifier"],
+    ["from an EU supplier without a VAT code", { partnerCode: "PLNOVAT" }, 422, "purchase_invoice.triangular_supplier_invalid", "lines[0].vatClassifier"],
+    ["from outside the EU", { partnerCode: "USTIEK" }, 422, "purchase_invoice.triangular_supplier_invalid", "lines[0].vatClassifier"],
+    ["at 21%", { lines: [line({ vatClassifier: "PVM42" })] }, 422, "vat_classifier.rate_mismatch", "lines[0].vatRatePercent"],
+    [
+      "on a purchase with VAT charged by the supplier",
+      { vatTreatment: "standard", lines: [line({ vatRatePercent: "0", vatClassifier: "PVM42" })] },
+      422,
+      "purchase_invoice.vat_classifier_not_applicable",
+      "lines[0].vatClassifier",
+    ],
+  ])("PVM42 %s -> 422 naming the line, nothing stored", async (_name, over, status, key, field) => {
+    const w = await vatWorld();
+    const body: Partial<CreateBody> = {
+      partnerCode: "DETIEK",
+      vatTreatment: "reverse_charge",
+      lines: [line({ vatRatePercent: undefined, vatClassifier: "PVM42" })],
+      ...over,
+    };
+    const error = await expectApiError(create(w, body), status, "unprocessable", key);
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
+    await nothingStored(w);
+  });
+});

@@ -42,6 +42,7 @@ describe("reference/vat-classifiers/list", () => {
       "PVM25 reverse_charge 21.00 2025-01-01..",
       "PVM3 reduced 5.00 2025-01-01..2025-12-31",
       "PVM3 reduced 5.00 2026-01-01..",
+      "PVM42 triangular 0.00 2025-01-01..",
       "PVM5 exempt 0.00 2025-01-01..",
       "PVM58 reduced 12.00 2026-01-01..",
     ]);
@@ -130,11 +131,11 @@ describe("a document line's classifier and rate at its tax point date", () => {
 describe("which documents carry which classifiers", () => {
   // Every kind against every document: a sale never carries the buyer's reverse-charge codes, a reverse-charge
   // purchase carries nothing else, an import or exempt purchase no taxed codes.
-  const KINDS = ["standard", "reduced", "zero", "exempt", "outside_scope", "reverse_charge"];
+  const KINDS = ["standard", "reduced", "zero", "exempt", "outside_scope", "reverse_charge", "triangular"];
   const CARRIES: Record<VatDocument, string[]> = {
     sale: ["standard", "reduced", "zero", "exempt", "outside_scope"],
     purchase_standard: ["standard", "reduced", "zero", "exempt", "outside_scope"],
-    purchase_reverse_charge: ["reverse_charge"],
+    purchase_reverse_charge: ["reverse_charge", "triangular"],
     purchase_import: ["zero", "exempt", "outside_scope"],
     purchase_exempt: ["zero", "exempt", "outside_scope"],
   };

@@ -54,6 +54,7 @@ import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
 import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
 import * as purchaseCustoms from "./20261127003101_purchase_customs.js";
 import * as purchaseDebitNotes from "./20261127003102_purchase_debit_notes.js";
+import * as vatClassifierPvm42 from "./20261127003103_vat_classifier_pvm42.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -113,6 +114,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127005100_document_language_issuer": documentLanguageIssuer,
   "20261127003101_purchase_customs": purchaseCustoms,
   "20261127003102_purchase_debit_notes": purchaseDebitNotes,
+  "20261127003103_vat_classifier_pvm42": vatClassifierPvm42,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -211,6 +211,7 @@ export const ERROR_KEYS = [
   "purchase_invoice.supply_date_invalid",
   "purchase_invoice.total_too_large",
   "purchase_invoice.tracking_invalid",
+  "purchase_invoice.triangular_supplier_invalid",
   "purchase_invoice.vat_classifier_not_applicable",
   "purchase_invoice.vat_not_applicable",
   "purchase_invoice.warehouse_and_account",
