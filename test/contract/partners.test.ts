@@ -201,7 +201,7 @@ const FULL = {
   isSupplier: true,
   isPrivatePerson: true,
   paymentTermDays: 30,
-  documentLanguage: "en",
+  documentLanguage: "en" as const,
 };
 
 describe("master data on create", () => {

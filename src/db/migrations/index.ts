@@ -47,14 +47,14 @@ import * as stockLevelBounds from "./20261127000402_stock_level_bounds.js";
 import * as eventsApi from "./20261127000500_events_api.js";
 import * as declarationSubmissions from "./20261127001000_declaration_submissions.js";
 import * as declarationIndexes from "./20261127001001_declaration_indexes.js";
-import * as purchaseAccountingDate from "./20261127003100_purchase_accounting_date.js";
 import * as salesVat from "./20261127003000_sales_vat.js";
-import * as ledgerBalances from "./20261127004000_ledger_balances.js";
-import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
-import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
+import * as purchaseAccountingDate from "./20261127003100_purchase_accounting_date.js";
 import * as purchaseCustoms from "./20261127003101_purchase_customs.js";
 import * as purchaseDebitNotes from "./20261127003102_purchase_debit_notes.js";
 import * as vatClassifierPvm42 from "./20261127003103_vat_classifier_pvm42.js";
+import * as ledgerBalances from "./20261127004000_ledger_balances.js";
+import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
+import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -107,14 +107,14 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127000500_events_api": eventsApi,
   "20261127001000_declaration_submissions": declarationSubmissions,
   "20261127001001_declaration_indexes": declarationIndexes,
-  "20261127003100_purchase_accounting_date": purchaseAccountingDate,
   "20261127003000_sales_vat": salesVat,
-  "20261127004000_ledger_balances": ledgerBalances,
-  "20261127005000_sale_invoice_sends": saleInvoiceSends,
-  "20261127005100_document_language_issuer": documentLanguageIssuer,
+  "20261127003100_purchase_accounting_date": purchaseAccountingDate,
   "20261127003101_purchase_customs": purchaseCustoms,
   "20261127003102_purchase_debit_notes": purchaseDebitNotes,
   "20261127003103_vat_classifier_pvm42": vatClassifierPvm42,
+  "20261127004000_ledger_balances": ledgerBalances,
+  "20261127005000_sale_invoice_sends": saleInvoiceSends,
+  "20261127005100_document_language_issuer": documentLanguageIssuer,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1379,6 +1379,7 @@ export interface Resources {
        *
        * `POST /v1/sales/invoices/peppol-xml` · scope `sales:read` · company-scoped (`companyId`)
        * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `sale_invoice.not_issued`; 422 `peppol.endpoint_unknown`.
+       * Tag: `Sales`.
        */
       peppolXml: Operation<"sales_invoices_peppol_xml">;
       /**
@@ -1395,6 +1396,7 @@ export interface Resources {
        *
        * `POST /v1/sales/invoices/send` · scope `sales:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
        * Error keys: 404 `company.not_found`, `sale_invoice.not_found`; 409 `idempotency.in_progress`, `sale_invoice.not_issued`; 422 `idempotency.key_reuse`, `sale_invoice.recipient_missing`, `peppol.endpoint_unknown`, `mail.not_configured`.
+       * Tag: `Sales`.
        */
       send: Operation<"sales_invoices_send">;
       sends: {
@@ -1405,6 +1407,7 @@ export interface Resources {
          *
          * `POST /v1/sales/invoices/sends/get` · scope `sales:read` · company-scoped (`companyId`)
          * Error keys: 404 `company.not_found`, `sale_invoice_send.not_found`.
+         * Tag: `Sales`.
          */
         get: Operation<"sales_invoices_sends_get">;
         /**
@@ -1415,6 +1418,7 @@ export interface Resources {
          *
          * `POST /v1/sales/invoices/sends/list` · scope `sales:read` · company-scoped (`companyId`)
          * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+         * Tag: `Sales`.
          */
         list: Operation<"sales_invoices_sends_list">;
       };

@@ -9710,6 +9710,7 @@ export interface operations {
                      *       "phone": "+37052123456",
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
+                     *       "invoiceIssuer": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.654Z"
                      *     }
@@ -9787,6 +9788,7 @@ export interface operations {
                      *       "phone": "+37052123456",
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
+                     *       "invoiceIssuer": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.654Z"
                      *     }
@@ -9862,6 +9864,7 @@ export interface operations {
                      *           "phone": "+37052123456",
                      *           "iban": "LT601010012345678901",
                      *           "fiscalYearStartMonth": 1,
+                     *           "invoiceIssuer": null,
                      *           "createdAt": "2026-11-23T12:13:49.654Z",
                      *           "updatedAt": "2026-11-23T12:13:49.654Z"
                      *         }
@@ -9964,6 +9967,7 @@ export interface operations {
                      *       "phone": "+37052123457",
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
+                     *       "invoiceIssuer": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.982Z"
                      *     }
@@ -14290,6 +14294,7 @@ export interface operations {
                      *             "isSupplier": false,
                      *             "isPrivatePerson": false,
                      *             "paymentTermDays": 30,
+                     *             "documentLanguage": "lt-en",
                      *             "createdAt": "2026-11-26T14:02:11.904Z",
                      *             "updatedAt": "2026-11-27T08:15:42.318Z"
                      *           }
@@ -17503,6 +17508,7 @@ export interface operations {
                      *       "isSupplier": false,
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 14,
+                     *       "documentLanguage": "lt-en",
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.180Z"
                      *     }
@@ -17587,6 +17593,7 @@ export interface operations {
                      *       "isSupplier": false,
                      *       "isPrivatePerson": true,
                      *       "paymentTermDays": 0,
+                     *       "documentLanguage": "lt-en",
                      *       "createdAt": "2026-11-23T12:13:50.270Z",
                      *       "updatedAt": "2026-11-23T12:13:50.270Z"
                      *     }
@@ -17662,6 +17669,7 @@ export interface operations {
                      *       "isSupplier": false,
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 14,
+                     *       "documentLanguage": "lt-en",
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.180Z"
                      *     }
@@ -17741,6 +17749,7 @@ export interface operations {
                      *           "isSupplier": false,
                      *           "isPrivatePerson": false,
                      *           "paymentTermDays": 14,
+                     *           "documentLanguage": "lt-en",
                      *           "createdAt": "2026-11-23T12:13:50.180Z",
                      *           "updatedAt": "2026-11-23T12:13:50.180Z"
                      *         }
@@ -17841,6 +17850,7 @@ export interface operations {
                      *       "isSupplier": false,
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 30,
+                     *       "documentLanguage": "lt-en",
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.246Z"
                      *     }
@@ -20392,6 +20402,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                 *       "attachPdf": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["Sales.SalePeppolXmlRequest"];
             };
         };
@@ -20402,6 +20418,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fileName": "SAU-101.xml",
+                     *       "contentType": "application/xml",
+                     *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPEludm9pY2UgeG1sbnM9InVybjpvYXNpczpuYW1lczpzcGVjaWZpY2F0aW9uOnVibDpzY2hlbWE6eHNkOkludm9pY2UtMiIgeG1sbnM6Y2FjPSJ1cm46b2FzaXM6bmFtZXM6c3BlY2lmaWNhdGlvbjp1Ymw6c2NoZW1hOnhzZDpDb21tb25BZ2dyZWdhdGVDb21wb25lbnRzLTIiIHhtbG5zOmNiYz0idXJuOm9hc2lzOm5hbWVzOnNwZWNpZmljYXRpb246dWJsOnNjaGVtYTp4c2Q6Q29tbW9uQmFzaWNDb21wb25lbnRzLTIiPgogIDxjYmM6Q3VzdG9taXphdGlvbklEPnVybjpjZW4uZXU6ZW4xNjkzMToyMDE3I2NvbXBsaWFudCN1cm46ZmRjOnBlcHBvbC5ldToyMDE3OnBvYWNjOmJpbGxpbmc6My4wPC9jYmM6Q3VzdG9taXphdGlvbklEPgo="
+                     *     }
+                     */
                     "application/json": components["schemas"]["Sales.SalePeppolXml"];
                 };
             };
@@ -20459,6 +20482,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                 *       "cc": [
+                 *         "vadovas@sauletekis.lt"
+                 *       ],
+                 *       "attach": [
+                 *         "pdf",
+                 *         "ubl"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Sales.SaleInvoiceSendRequest"];
             };
         };
@@ -20469,6 +20504,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5b0f4a52-2f0e-4a8e-9c61-8f2f1d0e7a11",
+                     *       "invoiceId": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                     *       "to": [
+                     *         "info@zuvedra.lt"
+                     *       ],
+                     *       "cc": [
+                     *         "vadovas@sauletekis.lt"
+                     *       ],
+                     *       "subject": "PVM sąskaita faktūra SAU-101 / VAT invoice SAU-101 — UAB „Saulėtekis“",
+                     *       "message": null,
+                     *       "attach": [
+                     *         "pdf",
+                     *         "ubl"
+                     *       ],
+                     *       "status": "queued",
+                     *       "attempts": 0,
+                     *       "lastError": null,
+                     *       "sentAt": null,
+                     *       "failedAt": null,
+                     *       "createdAt": "2026-11-27T12:20:41.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Sales.SaleInvoiceSend"];
                 };
             };
@@ -20520,6 +20579,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "5b0f4a52-2f0e-4a8e-9c61-8f2f1d0e7a11"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Sales.SaleInvoiceSendGetRequest"];
             };
         };
@@ -20530,6 +20594,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "5b0f4a52-2f0e-4a8e-9c61-8f2f1d0e7a11",
+                     *       "invoiceId": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                     *       "to": [
+                     *         "info@zuvedra.lt"
+                     *       ],
+                     *       "cc": [
+                     *         "vadovas@sauletekis.lt"
+                     *       ],
+                     *       "subject": "PVM sąskaita faktūra SAU-101 / VAT invoice SAU-101 — UAB „Saulėtekis“",
+                     *       "message": null,
+                     *       "attach": [
+                     *         "pdf",
+                     *         "ubl"
+                     *       ],
+                     *       "status": "sent",
+                     *       "attempts": 1,
+                     *       "lastError": null,
+                     *       "sentAt": "2026-11-27T12:20:42.038Z",
+                     *       "failedAt": null,
+                     *       "createdAt": "2026-11-27T12:20:41.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Sales.SaleInvoiceSend"];
                 };
             };
@@ -20563,6 +20651,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "invoiceId",
+                 *           "op": "eq",
+                 *           "value": "00dc88ed-395a-44f8-801d-1af59bc61fac"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Sales.SaleInvoiceSendListRequest"];
             };
         };
@@ -20573,6 +20672,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "5b0f4a52-2f0e-4a8e-9c61-8f2f1d0e7a11",
+                     *           "invoiceId": "00dc88ed-395a-44f8-801d-1af59bc61fac",
+                     *           "to": [
+                     *             "info@zuvedra.lt"
+                     *           ],
+                     *           "cc": [],
+                     *           "subject": "PVM sąskaita faktūra SAU-101 / VAT invoice SAU-101 — UAB „Saulėtekis“",
+                     *           "message": null,
+                     *           "attach": [
+                     *             "pdf"
+                     *           ],
+                     *           "status": "sent",
+                     *           "attempts": 1,
+                     *           "lastError": null,
+                     *           "sentAt": "2026-11-27T12:20:42.038Z",
+                     *           "failedAt": null,
+                     *           "createdAt": "2026-11-27T12:20:41.512Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description The rows of this page. */
                         rows: components["schemas"]["Sales.SaleInvoiceSend"][];
