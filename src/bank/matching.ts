@@ -55,8 +55,11 @@ const fail = (errors: FieldErrors, path: string, message: string) => (errors[pat
 const money = (d: Decimal) => d.toFixed(2);
 const documentNumber = (side: Side, doc: Document) => (isSale(side, doc) ? doc.number : doc.document_number) ?? doc.id;
 
-/** Money flows in for a sales invoice and a purchase credit note, out for a purchase invoice and a sales credit note. */
-const flowSign = (side: Side, type: string) => ((side === "sale") === (type === "invoice") ? 1 : -1);
+/**
+ * Money flows in for a sales invoice or debit note and a purchase credit note, out for a purchase invoice or debit note
+ * and a sales credit note (a debit note raises what is owed, as an invoice does).
+ */
+const flowSign = (side: Side, type: string) => ((side === "sale") === (type !== "credit_note") ? 1 : -1);
 
 function parseAllocations(input: MatchInput): Allocation[] {
   const errors: FieldErrors = {};

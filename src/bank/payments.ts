@@ -92,7 +92,7 @@ async function payableInvoices(trx: Db, companyId: string, purchaseInvoiceIds: s
     const path = `purchaseInvoiceIds[${i}]`;
     const problem = !doc
       ? "does not exist"
-      : doc.type !== "invoice"
+      : doc.type === "credit_note"
         ? `${doc.document_number} is a credit note`
         : doc.status === "draft"
           ? `${doc.document_number} is a draft`

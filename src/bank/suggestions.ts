@@ -84,7 +84,10 @@ interface Source {
   kind: Candidate["kind"];
 }
 
-/** Money in settles sales invoices and purchase credit notes; money out purchase invoices and sales credit notes. */
+/**
+ * Money in settles sales invoices (and their debit notes) and purchase credit notes; money out purchase invoices (and
+ * their debit notes) and sales credit notes.
+ */
 const sourcesFor = (incoming: boolean): Source[] =>
   incoming
     ? [
@@ -97,7 +100,8 @@ const sourcesFor = (incoming: boolean): Source[] =>
       ];
 
 function candidatesSql(s: Source): string {
-  const open = `d.company_id = $1 and d.outstanding > 0 and d.type = '${s.type}' and d.currency = $2`;
+  const types = s.type === "invoice" ? "('invoice', 'debit_note')" : "('credit_note')";
+  const open = `d.company_id = $1 and d.outstanding > 0 and d.type in ${types} and d.currency = $2`;
   const numberExpr = `upper(regexp_replace(d.${s.numberColumn}, '[^A-Za-z0-9]', '', 'g'))`;
   return `
     (select d.id from ${s.table} d where ${open} and ${numberExpr} = any($3::text[]) limit ${PER_LOOKUP})

@@ -144,6 +144,38 @@ const cases: Case[] = [
     events: ["purchase_invoice.paid"],
   },
   {
+    // A debit note raises what the buyer owes: money in settles it, as it does an invoice.
+    name: "a sales debit note paid by the customer",
+    arrange: async (w) => {
+      const inv = await issuedSale(w, "100");
+      const note = await issuedSale(w, "10", { type: "debit_note", creditedInvoiceId: inv.id, issueDate: "2026-03-05" });
+      expect(note.outstanding).toBe("12.10");
+      const tx = await bankTransaction(w, "12.10");
+      return { transactionId: tx.id, allocations: [{ saleInvoiceId: note.id, amount: "12.10" }], docs: [["sale_invoices", note.id]] };
+    },
+    lines: [
+      ["2710", "12.10", "0.00", null],
+      ["2410", "0.00", "12.10", "PIRKEJAS"],
+    ],
+    statuses: [["paid", "12.10", "0.00"]],
+    events: [],
+  },
+  {
+    name: "a supplier's debit note paid",
+    arrange: async (w) => {
+      const inv = await registeredPurchase(w, "50");
+      const note = await registeredPurchase(w, "5", { type: "debit_note", creditedInvoiceId: inv.id, documentDate: "2026-03-05" });
+      const tx = await bankTransaction(w, "-6.05");
+      return { transactionId: tx.id, allocations: [{ purchaseInvoiceId: note.id, amount: "6.05" }], docs: [["purchase_invoices", note.id]] };
+    },
+    lines: [
+      ["2710", "0.00", "6.05", null],
+      ["4430", "6.05", "0.00", "TIEKEJAS"],
+    ],
+    statuses: [["paid", "6.05", "0.00"]],
+    events: [],
+  },
+  {
     name: "a credit note refunded to the customer after the invoice was paid",
     arrange: async (w) => {
       const inv = await issuedSale(w, "100");
