@@ -443,6 +443,33 @@ export async function allocateDocumentNumber(trx: Db, companyId: string, documen
 
 export const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
+/** One document of the company by its id, locked FOR UPDATE when asked; `missing` is the error when there is none. */
+export async function documentById<D extends keyof DocumentRows>(
+  db: Db,
+  table: D,
+  companyId: string,
+  id: string,
+  forUpdate: boolean,
+  missing: () => Error,
+): Promise<DocumentRows[D]> {
+  const query = db(table).where("company_id", companyId).andWhere("id", id).first();
+  const row = (await (forUpdate ? query.forUpdate() : query)) as DocumentRows[D] | undefined;
+  if (!row) throw missing();
+  return row;
+}
+
+/** A document as the API shows it: its row with its lines and, while it is a draft, its partner as it is now. */
+export async function documentToApi<R extends { id: string; partner_code: string; partner_snapshot: unknown }, L extends LinesTable, T>(
+  db: Db,
+  linesTable: L,
+  companyId: string,
+  row: R,
+  toApi: (row: R, lines: LineRows[L][], livePartner?: PartnerRow) => T,
+): Promise<T> {
+  const [lines, partners] = await Promise.all([linesOf(db, linesTable, companyId, [row.id]), livePartners(db, companyId, [row])]);
+  return toApi(row, lines.get(row.id)!, partners.get(row.partner_code));
+}
+
 /** The lines of the documents `ids`, by document, in position order. */
 export async function linesOf<T extends LinesTable>(db: Db, table: T, companyId: string, ids: string[]): Promise<Map<string, LineRows[T][]>> {
   const byDocument = new Map<string, LineRows[T][]>(ids.map((id) => [id, []]));

@@ -4,6 +4,8 @@ export {
   addDays,
   breakdownToApi,
   checkPartner,
+  documentById,
+  documentToApi,
   linesOf,
   listDocuments,
   livePartners,

@@ -21,7 +21,6 @@ import {
   addDays,
   breakdownToApi,
   linesOf,
-  livePartners,
   loadPartner,
   partnerSnapshot,
   resolveLines,
@@ -35,6 +34,8 @@ import {
   type PartnerRow,
   type StoredLine,
   listDocuments,
+  documentById,
+  documentToApi,
 } from "../invoicing/index.js";
 import { convertParts, type Totals } from "../invoicing/index.js";
 import { splitByWeights } from "../shared/weights.js";
@@ -123,17 +124,10 @@ const notDraft = (row: Pick<PurchaseInvoicesRow, "id" | "document_number" | "sta
 const numberTaken = (partnerCode: string, documentNumber: string) =>
   conflict(`The document ${documentNumber} of ${partnerCode} is recorded already.`, "purchase_invoice.document_number_taken", { partnerCode, documentNumber });
 
-async function findDocument(db: Db, companyId: string, id: string, forUpdate = false): Promise<PurchaseInvoicesRow> {
-  const query = db<PurchaseInvoicesRow>("purchase_invoices").where({ company_id: companyId, id }).first();
-  const row = await (forUpdate ? query.forUpdate() : query);
-  if (!row) throw notFound("The purchase invoice", "purchase_invoice.not_found", { id });
-  return row;
-}
+const findDocument = (db: Db, companyId: string, id: string, forUpdate = false) =>
+  documentById(db, "purchase_invoices", companyId, id, forUpdate, () => notFound("The purchase invoice", "purchase_invoice.not_found", { id }));
 
-async function toApi(db: Db, companyId: string, row: PurchaseInvoicesRow): Promise<PurchaseInvoice> {
-  const [lines, partners] = await Promise.all([linesOf(db, LINES, companyId, [row.id]), livePartners(db, companyId, [row])]);
-  return purchaseInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
-}
+const toApi = (db: Db, companyId: string, row: PurchaseInvoicesRow): Promise<PurchaseInvoice> => documentToApi(db, LINES, companyId, row, purchaseInvoiceToApi);
 
 /** The invoice a credit or debit note corrects: registered, an invoice, same partner, currency and VAT treatment. */
 async function creditTarget(
@@ -145,9 +139,9 @@ async function creditTarget(
   treatment: VatTreatment | undefined,
   forUpdate = false,
 ): Promise<PurchaseInvoicesRow> {
-  const query = db<PurchaseInvoicesRow>("purchase_invoices").where({ company_id: companyId, id }).first();
-  const target = await (forUpdate ? query.forUpdate() : query);
-  if (!target) throw notFound("The credited invoice", "purchase_invoice.not_found", { id });
+  const target = await documentById(db, "purchase_invoices", companyId, id, forUpdate, () =>
+    notFound("The credited invoice", "purchase_invoice.not_found", { id }),
+  );
   const problem =
     target.type !== "invoice"
       ? `is a ${target.type.replace("_", " ")}; correct the invoice itself`

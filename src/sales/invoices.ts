@@ -20,7 +20,7 @@ import { SqlParams } from "../db/sql-params.js";
 import { randomUUID } from "node:crypto";
 import { finishSaleIssue, prefixInUse, refusePrefixOfOtherType, type SaleIssue } from "./numbering.js";
 import { fillIn, placeholders } from "./placeholders.js";
-import { checkLinesVat } from "../invoicing/index.js";
+import { checkLinesVat, documentById, documentToApi } from "../invoicing/index.js";
 import type { ListRequest, ListSpec } from "../shared/list-engine.js";
 import { computeTotals, convertParts, type Totals } from "../invoicing/index.js";
 import { checkSaleVat, refuseVatOfNonPayer, type Buyer } from "./vat-rules.js";
@@ -29,7 +29,6 @@ import {
   storedLineInput,
   totalsColumns,
   linesOf,
-  livePartners,
   loadPartner,
   checkPartner,
   partnerSnapshot,
@@ -126,17 +125,10 @@ const notDraft = (row: Pick<SaleInvoicesRow, "id" | "type" | "number" | "status"
     },
   );
 
-async function findInvoice(db: Db, companyId: string, id: string, forUpdate = false): Promise<SaleInvoicesRow> {
-  const query = db<SaleInvoicesRow>("sale_invoices").where({ company_id: companyId, id }).first();
-  const row = await (forUpdate ? query.forUpdate() : query);
-  if (!row) throw notFound("The sales invoice", "sale_invoice.not_found", { id });
-  return row;
-}
+const findInvoice = (db: Db, companyId: string, id: string, forUpdate = false) =>
+  documentById(db, "sale_invoices", companyId, id, forUpdate, () => notFound("The sales invoice", "sale_invoice.not_found", { id }));
 
-async function toApi(db: Db, companyId: string, row: SaleInvoicesRow): Promise<SaleInvoice> {
-  const [lines, partners] = await Promise.all([linesOf(db, LINES, companyId, [row.id]), livePartners(db, companyId, [row])]);
-  return saleInvoiceToApi(row, lines.get(row.id)!, partners.get(row.partner_code));
-}
+const toApi = (db: Db, companyId: string, row: SaleInvoicesRow): Promise<SaleInvoice> => documentToApi(db, LINES, companyId, row, saleInvoiceToApi);
 
 /** The invoice a credit or debit note corrects: issued (not annulled), an invoice, same partner and currency. */
 async function creditTarget(
@@ -147,9 +139,7 @@ async function creditTarget(
   currency: string | undefined,
   forUpdate = false,
 ): Promise<SaleInvoicesRow> {
-  const query = db<SaleInvoicesRow>("sale_invoices").where({ company_id: companyId, id }).first();
-  const target = await (forUpdate ? query.forUpdate() : query);
-  if (!target) throw notFound("The credited invoice", "sale_invoice.not_found", { id });
+  const target = await documentById(db, "sale_invoices", companyId, id, forUpdate, () => notFound("The credited invoice", "sale_invoice.not_found", { id }));
   const problem =
     target.type !== "invoice"
       ? `is a ${TYPE_NAME[target.type as SaleType]}; correct the invoice itself`
