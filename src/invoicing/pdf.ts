@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
 import { Decimal } from "../shared/decimal.js";
 import { amountInWords } from "./amount-in-words.js";
-import { formatLtAmount, formatLtNumber } from "./lt-format.js";
+import { formatEnNumber, formatLtAmount, formatLtNumber } from "./lt-format.js";
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "ttf/");
@@ -31,15 +31,6 @@ export function inLanguage(text: string, language: DocumentLanguage): string {
   const at = text.indexOf(" / ");
   if (at < 0) return text;
   return language === "lt" ? text.slice(0, at) : text.slice(at + 3);
-}
-
-/** English number format: "1,666.66" (amounts with two decimals), "3.3333" (prices with theirs). */
-function formatEnNumber(value: string, minDecimals: number): string {
-  const d = new Decimal(value);
-  let [whole, fraction = ""] = d.abs().toFixed(Math.max(minDecimals, d.decimalPlaces())).split(".");
-  while (fraction.length > minDecimals && fraction.endsWith("0")) fraction = fraction.slice(0, -1);
-  whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${d.isNegative() && !d.isZero() ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }
 
 export interface PdfDocument {
