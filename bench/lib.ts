@@ -73,6 +73,10 @@ export async function benchDatabase(options: { settings?: Record<string, string>
     connectionString,
     close: async () => {
       await db.destroy();
+      if (process.env.BENCH_KEEP_DATABASE === "1" && process.env.DATABASE_URL) {
+        console.log(`kept database ${name} (BENCH_KEEP_DATABASE=1)`);
+        return;
+      }
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists "${name}" with (force)`);

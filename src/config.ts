@@ -159,6 +159,8 @@ export interface Config {
   webhookConcurrency: number;
   /** Invoices per part of an i.SAF file (ISAF_PART_SIZE, default 50,000; src/declarations/lt/isaf.ts says why). */
   isafPartSize: number;
+  /** Rows an i.SAF part reads from its cursor at a time (ISAF_FETCH_ROWS, default 5,000). */
+  isafFetchRows: number;
 }
 
 export function loadConfig(): Config {
@@ -193,5 +195,6 @@ export function loadConfig(): Config {
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 100),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),
     isafPartSize: int("ISAF_PART_SIZE", 50_000, 1),
+    isafFetchRows: int("ISAF_FETCH_ROWS", 5_000, 1),
   };
 }

@@ -2,11 +2,23 @@
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
 import { unprocessable } from "../shared/errors.js";
+import { jsonStream, type StreamedJson } from "../shared/json-stream.js";
 import { loadDeclarant } from "./declarant.js";
 import { type IsafDataType, type IsafPart, planIsaf, writeIsafPart } from "./lt/isaf.js";
 import { inOneSnapshot, vilniusNow } from "./snapshot.js";
 
 type IsafFile = components["schemas"]["Declarations.IsafFile"];
+
+/** How a month is cut: invoices per part (ISAF_PART_SIZE) and rows per fetch of a part's cursor (ISAF_FETCH_ROWS). */
+export interface IsafSizes {
+  partSize: number;
+  fetchRows: number;
+}
+
+export const isafSizes = (config: { isafPartSize: number; isafFetchRows: number }): IsafSizes => ({
+  partSize: config.isafPartSize,
+  fetchRows: config.isafFetchRows,
+});
 
 export interface IsafRequest {
   period: string;
@@ -22,12 +34,12 @@ export async function buildIsaf(
   db: Db,
   companyId: string,
   request: IsafRequest,
-  partSize: number,
+  sizes: IsafSizes,
   only?: number,
 ): Promise<{ parts: IsafPart[]; count: number }> {
   return inOneSnapshot(db, async (trx) => {
     const declarant = await loadDeclarant(trx, companyId);
-    const ctx = { db: trx, declarant, period: request.period, dataType: request.dataType, partSize };
+    const ctx = { db: trx, declarant, period: request.period, dataType: request.dataType, ...sizes };
     const plan = await planIsaf(ctx);
     if (only !== undefined && only > plan.parts) return { parts: [], count: plan.parts };
     const { dateTime } = await vilniusNow(trx);
@@ -38,9 +50,14 @@ export async function buildIsaf(
   });
 }
 
-export async function generateIsaf(db: Db, companyId: string, request: IsafRequest, partSize: number): Promise<IsafFile> {
+/**
+ * One part as the answer: the JSON streamed (the part's base64 written out from the file's chunks as the client reads
+ * it), so the process holds the file once, not as a 40 MB string and its JSON and its buffer besides.
+ */
+export async function generateIsaf(db: Db, companyId: string, request: IsafRequest, sizes: IsafSizes): Promise<StreamedJson<IsafFile>> {
   const partNumber = request.partNumber ?? 1;
-  const { parts, count } = await buildIsaf(db, companyId, request, partSize, partNumber);
+  const { partSize } = sizes;
+  const { parts, count } = await buildIsaf(db, companyId, request, sizes, partNumber);
   const [part] = parts;
   if (!part) {
     throw unprocessable(`${request.period} has ${count} part(s) of at most ${partSize} invoices; there is no part ${partNumber}.`, "isaf.part_unknown", {
@@ -48,10 +65,9 @@ export async function generateIsaf(db: Db, companyId: string, request: IsafReque
       partNumber,
     });
   }
-  return {
+  const fields: Omit<IsafFile, "contentBase64"> = {
     fileName: part.fileName,
     contentType: "application/xml",
-    contentBase64: part.file.toBase64(),
     sha256: part.file.sha256,
     period: request.period,
     dataType: request.dataType,
@@ -60,4 +76,5 @@ export async function generateIsaf(db: Db, companyId: string, request: IsafReque
     invoicesPerPart: partSize,
     invoices: part.invoices,
   };
+  return jsonStream<IsafFile, "contentBase64">(fields, "contentBase64", part.file.base64Pieces());
 }

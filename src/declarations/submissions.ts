@@ -11,7 +11,7 @@ import { violatedConstraint } from "../db/transaction.js";
 import { emitEvent } from "../events/index.js";
 import { conflict, notFound, unprocessable, validationError } from "../shared/errors.js";
 import { type ListRequest, type ListSpec, runList } from "../shared/list-engine.js";
-import { buildIsaf } from "./isaf.js";
+import { buildIsaf, type IsafSizes } from "./isaf.js";
 import type { IsafDataType } from "./lt/isaf.js";
 import { buildFr0564, buildFr0600 } from "./returns.js";
 import { vilniusNow } from "./snapshot.js";
@@ -38,7 +38,7 @@ const EMPTY_SNAPSHOT: Snapshot = { boxes: null, ffdataUnavailableReason: null, l
 const submissionNotFound = (id: string) => notFound("The submission", "declaration_submission.not_found", { id });
 
 /** Computes what is filed: the snapshot and its files. */
-async function compute(trx: Db, companyId: string, body: SubmissionCreate, version: number, keyId: string, partSize: number) {
+async function compute(trx: Db, companyId: string, body: SubmissionCreate, version: number, keyId: string, sizes: IsafSizes) {
   const files: FileToStore[] = [];
   let snapshot: Snapshot = EMPTY_SNAPSHOT;
   if (body.declaration === "lt.fr0600") {
@@ -54,15 +54,15 @@ async function compute(trx: Db, companyId: string, body: SubmissionCreate, versi
     snapshot = { ...EMPTY_SNAPSHOT, lines: built.result.lines };
     if (built.file) files.push({ partNumber: 1, ...built.file });
   } else {
-    const { parts } = await buildIsaf(trx, companyId, { period: body.period, dataType: body.dataType! }, partSize);
+    const { parts } = await buildIsaf(trx, companyId, { period: body.period, dataType: body.dataType! }, sizes);
     const invoices = parts.reduce((s, p) => ({ sales: s.sales + p.invoices.sales, purchases: s.purchases + p.invoices.purchases }), { sales: 0, purchases: 0 });
-    snapshot = { ...EMPTY_SNAPSHOT, invoices, invoicesPerPart: partSize };
+    snapshot = { ...EMPTY_SNAPSHOT, invoices, invoicesPerPart: sizes.partSize };
     for (const p of parts) files.push({ partNumber: p.partNumber, fileName: p.fileName, file: p.file });
   }
   return { snapshot, files };
 }
 
-export async function createSubmission(trx: Db, companyId: string, keyId: string, body: SubmissionCreate, partSize: number): Promise<Submission> {
+export async function createSubmission(trx: Db, companyId: string, keyId: string, body: SubmissionCreate, sizes: IsafSizes): Promise<Submission> {
   if ((body.declaration === "lt.isaf") !== (body.dataType !== undefined)) {
     throw validationError({ dataType: [body.declaration === "lt.isaf" ? "required for lt.isaf" : `not sent for ${body.declaration}`] });
   }
@@ -86,7 +86,7 @@ export async function createSubmission(trx: Db, companyId: string, keyId: string
       where company_id = $1 and declaration = $2 and period = $3 and data_type = $4`,
     [companyId, body.declaration, body.period, dataType],
   );
-  const { snapshot, files } = await compute(trx, companyId, body, version, keyId, partSize);
+  const { snapshot, files } = await compute(trx, companyId, body, version, keyId, sizes);
   const stored = {
     declaration: body.declaration,
     period: body.period,

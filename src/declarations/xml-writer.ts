@@ -21,20 +21,23 @@ export interface XmlFile {
   toBuffer(): Buffer;
   /** The file in base64, encoded chunk by chunk (the file is never copied into one buffer for it). */
   toBase64(): string;
+  /** The same base64 in pieces, to be written out one at a time (a response streamed: ../shared/json-stream.ts). */
+  base64Pieces(): Iterable<string>;
 }
 
-function base64Of(chunks: Buffer[]): string {
-  const parts: string[] = [];
+/** The base64 of the chunks as one text, piece by piece (a piece per chunk; the file is never one buffer for it). */
+export function* base64Pieces(chunks: Buffer[]): Generator<string> {
   let carry = Buffer.alloc(0);
   for (const chunk of chunks) {
     const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
     const whole = data.length - (data.length % 3);
-    parts.push(data.subarray(0, whole).toString("base64"));
+    yield data.subarray(0, whole).toString("base64");
     carry = Buffer.from(data.subarray(whole));
   }
-  if (carry.length) parts.push(carry.toString("base64"));
-  return parts.join("");
+  if (carry.length) yield carry.toString("base64");
 }
+
+const base64Of = (chunks: Buffer[]) => [...base64Pieces(chunks)].join("");
 
 export class XmlWriter {
   private pending = "";
@@ -110,6 +113,7 @@ export class XmlWriter {
       bytes,
       toBuffer: () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)),
       toBase64: () => base64Of(chunks),
+      base64Pieces: () => base64Pieces(chunks),
     };
   }
 }

@@ -7,6 +7,7 @@ import type { AuditNote } from "../account/audit.js";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
 import type { CompanyContext, Principal } from "../auth/principal.js";
+import type { StreamedJson } from "../shared/json-stream.js";
 
 export type OperationId = keyof operations;
 
@@ -41,11 +42,14 @@ export interface HandlerContext<Op extends OperationId> {
   audit: AuditNote;
 }
 
-export type Handler<Op extends OperationId = OperationId> = ((ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>) & {
+/** What a handler answers: the operation's response, or (a large one) the same as a stream of JSON text. */
+export type Answer<Op extends OperationId> = ResponseOf<Op> | StreamedJson<ResponseOf<Op>>;
+
+export type Handler<Op extends OperationId = OperationId> = ((ctx: HandlerContext<Op>) => Promise<Answer<Op>>) & {
   operationId: Op;
 };
 
-export function defineHandler<Op extends OperationId>(operationId: Op, fn: (ctx: HandlerContext<Op>) => Promise<ResponseOf<Op>>): Handler<Op> {
+export function defineHandler<Op extends OperationId>(operationId: Op, fn: (ctx: HandlerContext<Op>) => Promise<Answer<Op>>): Handler<Op> {
   return Object.assign(fn, { operationId });
 }
 

@@ -3,6 +3,7 @@
 //   -> billing (402) -> [x-large-body: admission (429)] -> body (413, 400) -> contract validation (400)
 //   -> company (400/404) -> jurisdiction (422) -> handler, in one transaction with idempotency for a mutating operation.
 // An x-large-body operation's body is parsed, validated and kept in a worker thread (./large-bodies.ts).
+import { Readable } from "node:stream";
 import type Koa from "koa";
 import type { Config } from "../config.js";
 import type { Db } from "../db/connection.js";
@@ -127,7 +128,10 @@ export function apiPipeline({ db, config, contract, handlers, log }: PipelineDep
     const auditContext = { accountId: principal.accountId, companyId: company?.id ?? null, keyId: principal.keyId, requestId, operationPath: op.path };
     const call = (handlerDb: Db, audit: AuditNote) => handler({ body: body as never, offloaded, db: handlerDb, principal, company, requestId, config, audit });
     if (!op.mutating) {
-      ctx.body = await retryOnLostConnection(() => call(db, { context: auditContext }));
+      const answer = await retryOnLostConnection(() => call(db, { context: auditContext }));
+      ctx.body = answer;
+      // A large answer streamed as JSON text (src/shared/json-stream.ts); Koa would call a stream octets.
+      if (answer instanceof Readable) ctx.type = "application/json";
       return;
     }
     // A mutation and its audit record commit together, or neither does.

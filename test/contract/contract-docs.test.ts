@@ -3,7 +3,7 @@ import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import YAML from "yaml";
 import { DEFAULT_PUBLIC_URL, loadConfig } from "../../src/config.js";
-import { loadDocument } from "../../src/http/openapi.js";
+import { DOCUMENT_PATH, loadDocument } from "../../src/http/openapi.js";
 import { startHarness, type Harness } from "../support/harness.js";
 
 const document = loadDocument() as any;
@@ -12,6 +12,11 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
 );
 
 describe("the contract reads well", () => {
+  test("the server's JSON copy of the contract is the published YAML, value for value", () => {
+    expect(document).toEqual(loadDocument(DOCUMENT_PATH));
+    expect(document.paths["/v1/partners/create"]).toBeDefined();
+  });
+
   test("every operation has a short summary and exactly one tag, its module's, described at the top", () => {
     const described = new Map<string, string>(document.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
     const moduleTag: Record<string, string> = {};

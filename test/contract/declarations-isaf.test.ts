@@ -17,8 +17,9 @@ let m: FixtureMonth;
 
 beforeAll(async () => {
   h = await startHarness();
-  // Parts of 4 invoices, so that a month of 16 is four parts.
-  small = await startHarness({ config: { isafPartSize: 4 } });
+  // Parts of 4 invoices, so that a month of 16 is four parts; the cursor read two rows at a time, so that fetches
+  // cut documents of several rows.
+  small = await startHarness({ config: { isafPartSize: 4, isafFetchRows: 2 } });
   m = await fixtureMonth(h);
 });
 afterAll(async () => {
@@ -183,6 +184,41 @@ describe("declarations/lt/isaf/generate", () => {
     expect(seen).toHaveLength(16);
     expect(new Set(seen).size).toBe(16);
     await expectApiError(w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType: "F", partNumber: 5 }), 422, "unprocessable", "isaf.part_unknown");
+  });
+
+  test("documents of three rows read two rows a fetch: each invoice whole, once, with its own totals", async () => {
+    const w = await vatPayer(small);
+    // Sale i: three classifiers (21 %, 5 %, exempt) with hand-picked nets; VAT by hand: 21 % of 100·i, 5 % of 40·i.
+    const expected = new Map<string, string[][]>();
+    for (let i = 1; i <= 5; i++) {
+      const { number } = await sale(w, {
+        partnerCode: "PIRK",
+        issueDate: `2026-11-0${i}`,
+        lines: [
+          { description: "A", quantity: "1", unitPriceExclVat: `${100 * i}`, vatClassifier: "PVM1", vatRatePercent: "21" },
+          { description: "B", quantity: "1", unitPriceExclVat: `${40 * i}`, vatClassifier: "PVM3", vatRatePercent: "5" },
+          { description: "C", quantity: "1", unitPriceExclVat: `${7 * i}`, vatClassifier: "PVM5", vatRatePercent: "0" },
+        ],
+      });
+      expected.set(number, [
+        [`${100 * i}.00`, "PVM1", "21.00", `${21 * i}.00`],
+        [`${40 * i}.00`, "PVM3", "5.00", `${2 * i}.00`],
+        [`${7 * i}.00`, "PVM5", "nil", "0.00"],
+      ]);
+    }
+    const seen = new Map<string, string[][]>();
+    for (let partNumber = 1; partNumber <= 2; partNumber++) {
+      const part = await w.api.declarations.lt.isaf.generate({ period: "2026-11", dataType: "S", partNumber });
+      expect(part.parts).toBe(2);
+      const xml = decode(part.contentBase64);
+      await expectValid(xml);
+      for (const inv of invoicesOf(xml)) {
+        const no = elementText(inv, "InvoiceNo")!;
+        expect(seen.has(no)).toBe(false);
+        seen.set(no, totalsOf(inv).sort((a, b) => (a[1]! < b[1]! ? -1 : 1)) as string[][]);
+      }
+    }
+    expect(seen).toEqual(expected);
   });
 
   test("refusals: a month before i.SAF, a partner without the country i.SAF needs, a company without a VAT code, a company of another country", async () => {

@@ -52,7 +52,7 @@ export interface DocumentQuery {
 }
 
 /** One (document, classifier, rate) row. Dates are `YYYY-MM-DD`; amounts decimal strings. */
-export interface DocumentGroupRow extends Record<string, unknown> {
+export interface DocumentGroupRow {
   side: "sale" | "purchase";
   id: string;
   type: string;
@@ -181,7 +181,8 @@ function docsCte(q: DocumentQuery, headers = false): { docs: string; values: unk
  */
 export function documentHeadersSql(q: DocumentQuery, select: string): { text: string; values: unknown[] } {
   const { docs, values } = docsCte(q, true);
-  return { text: `with unused_accounts as (select $4::text, $5::text, $6::text, $7::text, $8::text), docs as materialized (${docs}) ${select}`, values };
+  // Not materialized: a count or a keyset position reads the index alone, and only the columns a query names are read.
+  return { text: `with unused_accounts as (select $4::text, $5::text, $6::text, $7::text, $8::text), docs as not materialized (${docs}) ${select}`, values };
 }
 
 /**
@@ -313,8 +314,11 @@ export function documentGroupsSql(q: DocumentQuery, select = "select * from rows
            d.ded_eur::numeric(17,2)::text as ded_eur, d.nonded_eur::numeric(17,2)::text as nonded_eur
       from drows d
       left join partners pa on pa.company_id = $1 and pa.code = d.partner_code
-      left join sale_invoices cs on d.side = 'sale' and cs.company_id = $1 and cs.id = d.credited_invoice_id
-      left join purchase_invoices cp on d.side = 'purchase' and cp.company_id = $1 and cp.id = d.credited_invoice_id
+      -- By index, for the few documents that correct another (a hash join would read every document of the company).
+      left join lateral (select number, issue_date from sale_invoices cs
+                          where d.side = 'sale' and d.credited_invoice_id is not null and cs.company_id = $1 and cs.id = d.credited_invoice_id limit 1) cs on true
+      left join lateral (select document_number, document_date from purchase_invoices cp
+                          where d.side = 'purchase' and d.credited_invoice_id is not null and cp.company_id = $1 and cp.id = d.credited_invoice_id limit 1) cp on true
   )
   ${select}`;
   return { text, values };

@@ -3,7 +3,8 @@
 // their declaration date, then id) — and cut into parts of `partSize` invoices (ISAF_PART_SIZE, default 50,000): the
 // XSD allows 500,000 invoices per section but sets no size, and no i.MAS upload limit is published; 50,000 invoices
 // are about 30 MB of XML (about 600 bytes each), which the response carries as 40 MB of base64 and a process holds
-// once at a time. A part is read in keyset batches of BATCH documents inside one repeatable-read transaction, so the
+// once at a time (and streams out as JSON: ../isaf.ts). A part is one statement per side read through a cursor,
+// ISAF_FETCH_ROWS rows a fetch, inside one repeatable-read transaction, so the
 // parts of one call see one state of the books, and written with the streaming writer (../xml-writer.ts).
 //
 // What each element holds (the XSD's annotations):
@@ -33,7 +34,6 @@ import { ISAF_FIRST_PERIOD, monthRange } from "./period-rules.js";
 
 export type IsafDataType = "F" | "S" | "P";
 export const DEFAULT_ISAF_PART_SIZE = 50_000;
-const BATCH = 4_000;
 const NS = "http://www.vmi.lt/cms/imas/isaf";
 const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 
@@ -80,6 +80,18 @@ function partyOf(code: string, snapshot: Record<string, unknown>, partnerCountry
   };
 }
 
+/** A partner's master record of a part: its party, from the snapshot (as jsonb text) of its latest document. */
+interface Master {
+  party: Party;
+  snapshotText: string;
+}
+
+/** A (document, classifier, rate) row as i.SAF reads it: the snapshot as jsonb's text (parsed only when needed). */
+type IsafRow = Omit<DocumentGroupRow, "partner_snapshot"> & { snapshot_text: string };
+const ISAF_COLUMNS = `side, id, type, status, doc_no, invoice_date, decl_date, supply_date, partner_code, partner_snapshot::text as snapshot_text,
+  partner_country, credited_no, credited_date, treatment, journal_transaction_id, sign, triangular, ord, classifier, rate_pct, taxable_eur, vat_eur,
+  ded_eur, nonded_eur`;
+
 const sameParty = (a: Party, b: Party) => a.vat === b.vat && a.reg === b.reg && a.country === b.country && a.name === b.name;
 
 /** Why a party cannot be written, or undefined. */
@@ -102,6 +114,8 @@ export interface IsafContext {
   period: string;
   dataType: IsafDataType;
   partSize: number;
+  /** Rows a fetch of a part's cursor reads. */
+  fetchRows: number;
 }
 
 /** The counts of the month and the number of parts; refuses a month before i.SAF and unwritable partners. */
@@ -121,16 +135,20 @@ export async function planIsaf(ctx: IsafContext): Promise<{ counts: { sale: numb
     const count = documentHeadersSql(q, "select count(*)::int as n from docs");
     const [{ n }] = await plainQuery<{ n: number }>(ctx.db, count.text, count.values);
     counts[side] = n;
-    // Every distinct party of the month once (the snapshots differ only when a partner changed).
+    // The parties partyProblem could refuse, each once: SQL keeps those with no country to fall back on and no EU VAT
+    // code, or a registration code too long (a superset of partyProblem's cases), and partyProblem decides.
     const parties = documentHeadersSql(
       q,
       `select distinct d.partner_code, d.partner_snapshot, pa.country_code as partner_country
-         from docs d left join partners pa on pa.company_id = $1 and pa.code = d.partner_code`,
+         from docs d left join partners pa on pa.company_id = $1 and pa.code = d.partner_code
+        where (d.partner_snapshot ->> 'countryCode' is null and pa.country_code is null
+               and not coalesce(left(d.partner_snapshot ->> 'vatCode', 2) = any($${q.after ? 11 : 9}::text[]), false))
+           or length(d.partner_snapshot ->> 'registrationCode') > 35`,
     );
     for (const row of await plainQuery<{ partner_code: string; partner_snapshot: Record<string, unknown>; partner_country: string | null }>(
       ctx.db,
       parties.text,
-      parties.values,
+      [...parties.values, Object.keys(EU_VAT_PREFIXES)],
     )) {
       const problem = partyProblem(partyOf(row.partner_code, row.partner_snapshot, row.partner_country));
       if (problem) problems.set(row.partner_code, problem);
@@ -206,7 +224,7 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
 
   const sides = sidesOf(dataType).filter((s) => ranges[s].count > 0);
   // Where each side's slice starts: the document just before it (keyset), and the masters of its partners.
-  const slices = new Map<string, { after?: { date: string; id: string }; masters: Map<string, Party> }>();
+  const slices = new Map<string, { after?: { date: string; id: string }; masters: Map<string, Master> }>();
   for (const side of sides) {
     const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side };
     const { offset, count } = ranges[side];
@@ -217,19 +235,22 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
       after = row;
     }
     const mq: DocumentQuery = { ...q, after, limit: count };
+    // Each partner's latest document of the slice (narrow rows), then that document's snapshot.
+    const table = side === "sale" ? "sale_invoices" : "purchase_invoices";
     const sql = documentHeadersSql(
       mq,
-      `select distinct on (d.partner_code) d.partner_code, d.partner_snapshot, pa.country_code as partner_country
-         from docs d left join partners pa on pa.company_id = $1 and pa.code = d.partner_code
-        order by d.partner_code, d.decl_date desc, d.id desc`,
+      `select l.partner_code, x.partner_snapshot::text as snapshot_text, pa.country_code as partner_country
+         from (select distinct on (d.partner_code) d.partner_code, d.id from docs d order by d.partner_code, d.decl_date desc, d.id desc) l
+         join ${table} x on x.company_id = $1 and x.id = l.id
+         left join partners pa on pa.company_id = $1 and pa.code = l.partner_code
+        order by l.partner_code`,
     );
-    const masters = new Map<string, Party>();
-    for (const row of await plainQuery<{ partner_code: string; partner_snapshot: Record<string, unknown>; partner_country: string | null }>(
-      db,
-      sql.text,
-      sql.values,
-    )) {
-      masters.set(row.partner_code, partyOf(row.partner_code, row.partner_snapshot, row.partner_country));
+    const masters = new Map<string, Master>();
+    for (const row of await plainQuery<{ partner_code: string; snapshot_text: string; partner_country: string | null }>(db, sql.text, sql.values)) {
+      masters.set(row.partner_code, {
+        party: partyOf(row.partner_code, JSON.parse(row.snapshot_text), row.partner_country),
+        snapshotText: row.snapshot_text,
+      });
     }
     slices.set(side, { after, masters });
   }
@@ -242,7 +263,7 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
     for (const side of sides) {
       const [list, item, id] = side === "sale" ? ["Customers", "Customer", "CustomerID"] : ["Suppliers", "Supplier", "SupplierID"];
       w.open(list);
-      for (const party of [...slices.get(side)!.masters.values()]) {
+      for (const { party } of slices.get(side)!.masters.values()) {
         w.open(item).text(id, party.id);
         partyElements(party);
         w.close(item).newline();
@@ -259,34 +280,45 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
     const slice = slices.get(side)!;
     const [section, info, idElement] = side === "sale" ? ["SalesInvoices", "CustomerInfo", "CustomerID"] : ["PurchaseInvoices", "SupplierInfo", "SupplierID"];
     w.open(section).newline();
-    let left = ranges[side].count;
-    // The next batch is read while this one is written (one connection: the database works while this process writes).
-    const fetch = (after: { date: string; id: string } | undefined, limit: number) => {
-      const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side, after, limit };
-      const sql = documentGroupsSql(q, "select * from rows order by decl_date, id, ord::int");
-      const promise = plainQuery<DocumentGroupRow>(db, sql.text, sql.values);
-      promise.catch(() => undefined); // awaited below; a failure while the batch before is written is not unhandled
-      return promise;
-    };
-    let next = left > 0 ? fetch(slice.after, Math.min(BATCH, left)) : undefined;
-    while (next) {
-      const rows = await next;
-      if (!rows.length) break;
-      let docs = 0;
-      for (let k = 0; k < rows.length; k++) if (k === 0 || rows[k].id !== rows[k - 1].id) docs++;
-      const last = rows[rows.length - 1];
-      left -= docs;
-      next = left > 0 ? fetch({ date: last.decl_date, id: last.id }, Math.min(BATCH, left)) : undefined;
-      let i = 0;
-      while (i < rows.length) {
-        const doc = rows[i];
-        let j = i;
-        while (j < rows.length && rows[j].id === doc.id) j++;
-        writeInvoice(w, doc, rows.slice(i, j), { info, idElement, master: slice.masters.get(doc.partner_code), kinds });
-        if (side === "sale") invoices.sales++;
-        else invoices.purchases++;
-        i = j;
+    const count = ranges[side].count;
+    if (count > 0) {
+      // The side's slice is one statement read through a cursor, fetchRows rows a fetch; the next fetch is asked for while
+      // this one is written (one connection: the database works while this process writes). A document's rows that
+      // a fetch cuts wait for the next one.
+      const q: DocumentQuery = { companyId: declarant.id, from, to, accounts: plan.accounts, side, after: slice.after, limit: count };
+      const sql = documentGroupsSql(q, `select ${ISAF_COLUMNS} from rows order by decl_date, id, ord::int`);
+      const cursor = `isaf_${side}`;
+      await plainQuery(db, `declare ${cursor} no scroll cursor for ${sql.text}`, sql.values);
+      const fetch = () => {
+        const promise = plainQuery<IsafRow>(db, `fetch ${ctx.fetchRows} from ${cursor}`, []);
+        promise.catch(() => undefined); // awaited below; a failure while the batch before is written is not unhandled
+        return promise;
+      };
+      let next: Promise<IsafRow[]> | undefined = fetch();
+      let pending: IsafRow[] = [];
+      while (next) {
+        const fetched: IsafRow[] = await next;
+        next = fetched.length === ctx.fetchRows ? fetch() : undefined;
+        const rows = pending.length ? pending.concat(fetched) : fetched;
+        // The last document's rows may go on in the next fetch, unless this was the last.
+        let stop = rows.length;
+        if (next) {
+          const lastId = rows[rows.length - 1].id;
+          while (stop > 0 && rows[stop - 1].id === lastId) stop--;
+        }
+        let i = 0;
+        while (i < stop) {
+          const doc = rows[i];
+          let j = i;
+          while (j < stop && rows[j].id === doc.id) j++;
+          writeInvoice(w, doc, rows.slice(i, j), { info, idElement, master: slice.masters.get(doc.partner_code), kinds });
+          if (side === "sale") invoices.sales++;
+          else invoices.purchases++;
+          i = j;
+        }
+        pending = rows.slice(stop);
       }
+      await plainQuery(db, `close ${cursor}`, []);
     }
     w.close(section).newline();
   }
@@ -299,15 +331,17 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
 
 function writeInvoice(
   w: XmlWriter,
-  doc: DocumentGroupRow,
-  groups: DocumentGroupRow[],
-  o: { info: string; idElement: string; master: Party | undefined; kinds: Map<string, string> },
+  doc: IsafRow,
+  groups: IsafRow[],
+  o: { info: string; idElement: string; master: Master | undefined; kinds: Map<string, string> },
 ): void {
   const type = documentTypeOf(doc.side, doc.type, doc.status)!;
-  const party = partyOf(doc.partner_code, doc.partner_snapshot, doc.partner_country);
+  // The same snapshot as the master's (jsonb's text is canonical) is the same party; only another one is parsed.
+  const party =
+    o.master && o.master.snapshotText === doc.snapshot_text ? o.master.party : partyOf(doc.partner_code, JSON.parse(doc.snapshot_text), doc.partner_country);
   w.open("Invoice").text("InvoiceNo", doc.doc_no);
   w.open(o.info);
-  if (o.master && sameParty(o.master, party)) {
+  if (o.master && sameParty(o.master.party, party)) {
     // Named by its master record: the other fields "shall not be filled in" (XSD annotation); the required ones are empty.
     w.text(o.idElement, party.id).text("VATRegistrationNumber", "").nil("Country").text("Name", "");
   } else {

@@ -1,8 +1,8 @@
-import { createSubmission } from "../../../declarations/index.js";
+import { createSubmission, isafSizes } from "../../../declarations/index.js";
 import { defineHandler, requireCompany } from "../../types.js";
 
 export default defineHandler("declarations_submissions_create", async (ctx) => {
-  const submission = await createSubmission(ctx.db, requireCompany(ctx).id, ctx.principal.keyId, ctx.body, ctx.config.isafPartSize);
+  const submission = await createSubmission(ctx.db, requireCompany(ctx).id, ctx.principal.keyId, ctx.body, isafSizes(ctx.config));
   ctx.audit.summary = {
     declaration: submission.declaration,
     period: submission.period,
