@@ -13,6 +13,7 @@ import { createDb, withDatabase, type Db } from "../src/db/connection.js";
 import { startEmbeddedPostgres } from "../src/db/embedded.js";
 import { bootstrapAccount, setKeyLimit } from "../src/account/accounts.js";
 import { migrate } from "../src/db/migrate.js";
+import { SERVER_NODE_FLAGS } from "../src/node-flags.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -111,7 +112,7 @@ export async function startChild(args: string[], env: Record<string, string>, cp
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // node with tsx as a loader hook, not the tsx CLI: the CLI runs the program as its child and, when that child does not
   // acknowledge a SIGTERM within 30 ms (a loaded machine), SIGKILLs it, which would turn a graceful stop into a crash.
-  const node = [...profile, "--import", "tsx", ...args];
+  const node = [...profile, ...SERVER_NODE_FLAGS, "--import", "tsx", ...args];
   const command = hasTaskset() ? "taskset" : process.execPath;
   const argv = hasTaskset() ? ["-c", cpu, process.execPath, ...node] : node;
   // Its own process group, so that killHard() reaches the node process behind taskset.

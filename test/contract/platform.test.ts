@@ -1,5 +1,5 @@
 // The platform's promises about the contract itself and the routes outside /v1.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
@@ -8,6 +8,7 @@ import YAML from "yaml";
 import { loadHandlers } from "../../src/handlers/index.js";
 import { loadDocument, createContractApi } from "../../src/http/openapi.js";
 import { startHarness, type Harness } from "../support/harness.js";
+import { SERVER_NODE_FLAGS } from "../../src/node-flags.js";
 import { ROOT } from "../support/processes.js";
 
 const document = loadDocument();
@@ -95,6 +96,15 @@ describe("the contract", () => {
     const lists = operations.filter(({ path }) => path.endsWith("/list"));
     expect(lists.length).toBeGreaterThan(10);
     for (const { path, op } of lists) expect(`${path} ${Object.keys(op.responses as object).filter((s) => s === "409" || s === "422")}`).toBe(`${path} `);
+  });
+});
+
+describe("the server processes", () => {
+  test("npm start and npm run worker run node with the server's V8 flags (src/node-flags.ts), as the tests' and benches' servers do", () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+    expect(SERVER_NODE_FLAGS.length).toBeGreaterThan(0);
+    for (const name of ["start", "worker"])
+      expect(scripts[name]).toBe(`node ${SERVER_NODE_FLAGS.join(" ")} --import tsx src/main.ts${name === "worker" ? " --worker-only" : ""}`);
   });
 });
 

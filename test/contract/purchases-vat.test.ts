@@ -446,6 +446,20 @@ describe("PVM42 (item 3): goods acquired from an EU VAT payer for triangular tra
     ]);
     const pvm42 = await w.api.reference.vatClassifiers.list({ filter: [{ field: "code", op: "eq", value: "PVM42" }] });
     expect(pvm42.rows.map((r) => [r.code, r.kind, r.ratePercent, r.validFrom, r.validTo])).toEqual([["PVM42", "triangular", "0.00", "2025-01-01", null]]);
+
+    // Declared: box 22 is the PVM42 value (1000, by hand), box 25 the reverse charge's deduction and box 32 its output
+    // VAT (21 on the 100 of PVM21); the month reconciles with the ledger; i.SAF carries the PVM42 total.
+    const period = inv.accountingDate.slice(0, 7);
+    const fr = await w.api.declarations.lt.fr0600.compute({ period });
+    const box = (n: string) => fr.boxes.find((b) => b.box === n)!;
+    expect([box("22").amount, box("22").exact, box("25").amount, box("32").amount]).toEqual(["1000", "1000.00", "21", "21"]);
+    expect(box("22").documents.map((d) => [d.documentType, d.number, d.classifier, d.amount])).toEqual([
+      ["purchase_invoice", inv.documentNumber, "PVM42", "1000.00"],
+    ]);
+    expect(fr.reconciliation.balanced).toBe(true);
+    const isaf = await w.api.declarations.lt.isaf.generate({ period, dataType: "P" });
+    const xml = Buffer.from(isaf.contentBase64, "base64").toString("utf8");
+    expect(xml).toContain("<TaxableValue>1000.00</TaxableValue><TaxCode>PVM42</TaxCode><TaxPercentage>0.00</TaxPercentage><Amount>0.00</Amount>");
   });
 
   test.each<[string, Partial<CreateBody>, number, string, string]>([

@@ -3,11 +3,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_NODE_FLAGS } from "../../src/node-flags.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 // The product's processes run as `npm start` runs them: node with tsx as a loader hook, one process. (The tsx CLI would
 // run the program as its child and SIGKILL it when it does not acknowledge a SIGTERM within 30 ms.)
-const NODE_TSX = [process.execPath, "--import", "tsx"] as const;
+const NODE_TSX = [process.execPath, ...SERVER_NODE_FLAGS, "--import", "tsx"] as const;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
