@@ -18742,6 +18742,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "asOf": "2026-02-28",
+                 *       "totals": [
+                 *         "receivable",
+                 *         "payable",
+                 *         "balance"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Partners.PartnerBalancesRequest"];
             };
         };
@@ -18757,6 +18767,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "partnerId": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                     *           "code": "PIRKEJAS",
+                     *           "name": "Pirkėjas UAB",
+                     *           "isCustomer": true,
+                     *           "isSupplier": false,
+                     *           "receivable": "307.50",
+                     *           "payable": "0.00",
+                     *           "balance": "307.50"
+                     *         },
+                     *         {
+                     *           "partnerId": "52793b69-ab99-4776-b0c1-2c3b2a3f1aaa",
+                     *           "code": "TIEKEJAS",
+                     *           "name": "Tiekėjas UAB",
+                     *           "isCustomer": false,
+                     *           "isSupplier": true,
+                     *           "receivable": "0.00",
+                     *           "payable": "363.00",
+                     *           "balance": "-363.00"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 2,
+                     *       "totals": {
+                     *         "receivable": "307.50",
+                     *         "payable": "363.00",
+                     *         "balance": "-55.50"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @description The rows of this page. */
                         rows: components["schemas"]["Partners.PartnerBalance"][];
@@ -19206,6 +19250,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "partnerId": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                 *       "from": "2026-02-11",
+                 *       "to": "2026-03-10"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Partners.PartnerStatementRequest"];
             };
         };
@@ -19221,6 +19272,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "partner": {
+                     *         "id": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                     *         "code": "PIRKEJAS",
+                     *         "name": "Pirkėjas UAB"
+                     *       },
+                     *       "from": "2026-02-11",
+                     *       "to": "2026-03-10",
+                     *       "side": null,
+                     *       "opening": {
+                     *         "receivable": "363.00",
+                     *         "payable": "0.00",
+                     *         "balance": "363.00"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "date": "2026-02-20",
+                     *           "documentType": "sale_credit_note",
+                     *           "documentNumber": "KS-1",
+                     *           "source": {
+                     *             "type": "sale_credit_note",
+                     *             "id": "e476774c-3a6c-4ebf-b134-7580b7774d93"
+                     *           },
+                     *           "transactionId": "c181482b-349b-4af0-bbcc-d327ef7774ed",
+                     *           "lineNo": 1,
+                     *           "journalNumber": null,
+                     *           "description": "KS-1",
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "0.00",
+                     *           "credit": "60.50",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "302.50"
+                     *         },
+                     *         {
+                     *           "date": "2026-02-28",
+                     *           "documentType": "manual",
+                     *           "documentNumber": "DELSP-1",
+                     *           "source": null,
+                     *           "transactionId": "8e1b4c08-76f0-42ff-a41e-53377fdbbc44",
+                     *           "lineNo": 1,
+                     *           "journalNumber": null,
+                     *           "description": null,
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "5.00",
+                     *           "credit": "0.00",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "307.50"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-05",
+                     *           "documentType": "payment",
+                     *           "documentNumber": "REF-jmv43bw3hme",
+                     *           "source": {
+                     *             "type": "bank_transaction",
+                     *             "id": "75646316-3e2c-4a73-81b3-ed282377da83"
+                     *           },
+                     *           "transactionId": "887b10ac-b455-445b-9182-7acb06ccbea0",
+                     *           "lineNo": 2,
+                     *           "journalNumber": null,
+                     *           "description": "SF-1",
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "0.00",
+                     *           "credit": "121.00",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "186.50"
+                     *         }
+                     *       ],
+                     *       "debit": "5.00",
+                     *       "credit": "181.50",
+                     *       "closing": {
+                     *         "receivable": "186.50",
+                     *         "payable": "0.00",
+                     *         "balance": "186.50"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Partners.PartnerStatement"];
                 };
             };

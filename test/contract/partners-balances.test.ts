@@ -315,7 +315,12 @@ describe.each([11, 29])("a journal of six months from seed %i against a straight
         const d = date();
         const doc = await w.api.purchases.invoices.register({
           id: (
-            await w.api.purchases.invoices.create({ partnerCode: r.pick(SUPPLIERS), documentNumber: `P-${seed}-${++docNo}`, documentDate: d, lines: [lineOf(net())] })
+            await w.api.purchases.invoices.create({
+              partnerCode: r.pick(SUPPLIERS),
+              documentNumber: `P-${seed}-${++docNo}`,
+              documentDate: d,
+              lines: [lineOf(net())],
+            })
           ).id,
         });
         purchases.push({ id: doc.id, date: d, gross: new Decimal(doc.grossTotal) });
@@ -343,7 +348,9 @@ describe.each([11, 29])("a journal of six months from seed %i against a straight
         await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ saleInvoiceId: target.id, amount: part.toFixed(2) }] });
       } else if (kind === "payOut" && purchases.length) {
         const target = purchases.splice(r.int(0, purchases.length - 1), 1)[0];
-        const tx = await bankTransaction(w, target.gross.negated().toFixed(2), { bookingDate: dayOf(r.pick(MONTHS.filter((m) => m >= target.date.slice(0, 7))), "last") });
+        const tx = await bankTransaction(w, target.gross.negated().toFixed(2), {
+          bookingDate: dayOf(r.pick(MONTHS.filter((m) => m >= target.date.slice(0, 7))), "last"),
+        });
         await w.api.bank.transactions.match({ transactionId: tx.id, allocations: [{ purchaseInvoiceId: target.id, amount: target.gross.toFixed(2) }] });
       } else if (kind === "journal") {
         const amount = net();
@@ -366,7 +373,10 @@ describe.each([11, 29])("a journal of six months from seed %i against a straight
         manual.push({ id: t.id, date: d });
       } else if (kind === "reverse" && manual.length) {
         const target = manual.splice(r.int(0, manual.length - 1), 1)[0];
-        await w.api.ledger.journal.transactions.reverse({ id: target.id, date: dayOf(r.pick(MONTHS.filter((m) => m >= target.date.slice(0, 7))), r.int(1, 28)) });
+        await w.api.ledger.journal.transactions.reverse({
+          id: target.id,
+          date: dayOf(r.pick(MONTHS.filter((m) => m >= target.date.slice(0, 7))), r.int(1, 28)),
+        });
       }
     }
     // The journal has lines on both sides for most partners (a seed that did not would test too little).
@@ -374,7 +384,19 @@ describe.each([11, 29])("a journal of six months from seed %i against a straight
     expect(Number(kinds!.n)).toBeGreaterThanOrEqual(3);
   }, 120_000);
 
-  const DATES = ["2025-10-31", "2025-11-01", "2025-11-15", "2025-12-31", "2026-01-01", "2026-01-17", "2026-02-14", "2026-02-28", "2026-03-16", "2026-04-30", "2026-12-31"];
+  const DATES = [
+    "2025-10-31",
+    "2025-11-01",
+    "2025-11-15",
+    "2025-12-31",
+    "2026-01-01",
+    "2026-01-17",
+    "2026-02-14",
+    "2026-02-28",
+    "2026-03-16",
+    "2026-04-30",
+    "2026-12-31",
+  ];
   test.each(DATES)("balances on %s: every partner as the entries summed to that day", async (asOf) => {
     const sql = await sqlBalances(w.companyId, asOf);
     const rows = await allBalances(w.api, { asOf, includeZero: true, sort: [{ field: "code", dir: "asc" }], totals: ["receivable", "payable", "balance"] });
@@ -384,7 +406,12 @@ describe.each([11, 29])("a journal of six months from seed %i against a straight
       expect([row.code, row.receivable, row.payable, row.balance]).toEqual([row.code, ...Object.values(figures(want.receivable, want.payable))]);
     }
     const nonZero = (await w.api.partners.balances({ asOf, pageSize: 500 })).rows.map((r) => r.code);
-    expect(nonZero).toEqual(rows.filter((r) => r.receivable !== "0.00" || r.payable !== "0.00").map((r) => r.code).sort());
+    expect(nonZero).toEqual(
+      rows
+        .filter((r) => r.receivable !== "0.00" || r.payable !== "0.00")
+        .map((r) => r.code)
+        .sort(),
+    );
   });
 
   const RANGES: [string, string][] = [
@@ -470,7 +497,12 @@ describe("refusals", () => {
 
   test("an unknown partner: statement 404 partner.not_found; balances 404 naming every unknown id", async () => {
     const unknown = "00000000-0000-4000-8000-0000000000aa";
-    const error = await expectApiError(w.api.partners.statement({ partnerId: unknown, from: "2026-01-01", to: "2026-12-31" }), 404, "not_found", "partner.not_found");
+    const error = await expectApiError(
+      w.api.partners.statement({ partnerId: unknown, from: "2026-01-01", to: "2026-12-31" }),
+      404,
+      "not_found",
+      "partner.not_found",
+    );
     expect(error.params).toEqual({ id: unknown });
     const listed = await expectApiError(w.api.partners.balances({ partnerIds: [partnerId, unknown] }), 404, "not_found", "partner.not_found");
     expect(listed.params).toEqual({ ids: [unknown] });
@@ -478,11 +510,18 @@ describe("refusals", () => {
 
   test("another account's partner is unknown here, and its balances are not listed; its own are untouched", async () => {
     const other = await world(h, { partners: [{ code: "PIRKEJAS", name: "Svetimas UAB" }] });
-    const foreign = await expectApiError(other.api.partners.statement({ partnerId, from: "2026-01-01", to: "2026-12-31" }), 404, "not_found", "partner.not_found");
+    const foreign = await expectApiError(
+      other.api.partners.statement({ partnerId, from: "2026-01-01", to: "2026-12-31" }),
+      404,
+      "not_found",
+      "partner.not_found",
+    );
     expect(foreign.params).toEqual({ id: partnerId });
     await expectApiError(other.api.partners.balances({ partnerIds: [partnerId] }), 404, "not_found", "partner.not_found");
     // The other company has a partner of the same code but no lines: nothing of ours shows through the code.
-    expect((await other.api.partners.balances({ asOf: "2026-12-31", includeZero: true })).rows.map((r) => [r.code, r.receivable])).toEqual([["PIRKEJAS", "0.00"]]);
+    expect((await other.api.partners.balances({ asOf: "2026-12-31", includeZero: true })).rows.map((r) => [r.code, r.receivable])).toEqual([
+      ["PIRKEJAS", "0.00"],
+    ]);
     const ownId = (await other.api.partners.get({ code: "PIRKEJAS" })).id;
     const own = await other.api.partners.statement({ partnerId: ownId, from: "2026-01-01", to: "2026-12-31" });
     expect([own.lines, own.closing.balance]).toEqual([[], "0.00"]);

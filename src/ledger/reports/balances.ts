@@ -145,7 +145,9 @@ export function sumsQuery(companyId: string, ranges: DateRange[], of: SumsOf = {
       .map((m) => m.before)
       .sort()
       .at(-1)!;
-    parts.push(`select ${keys}, ${filters.join(", ")} from ledger_balances where ${where} and month < ?${low === null ? "" : " and month >= ?"} group by ${keys}`);
+    parts.push(
+      `select ${keys}, ${filters.join(", ")} from ledger_balances where ${where} and month < ?${low === null ? "" : " and month >= ?"} group by ${keys}`,
+    );
     bindings.push(...filterBindings, ...scopeBindings, high, ...(low === null ? [] : [low]));
   }
   split.forEach((s, i) => {
