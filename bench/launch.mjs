@@ -7,6 +7,7 @@ const ALL = [
   "rates-list",
   "journal-create",
   "trial-balance",
+  "partner-balances",
   "webhooks",
   "invoices",
   "inventory",

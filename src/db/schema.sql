@@ -520,6 +520,7 @@ alter table journal_entries add constraint journal_entries_pkey PRIMARY KEY (com
 alter table journal_entries add constraint journal_entries_rate_check CHECK ((rate > (0)::numeric));
 CREATE INDEX journal_entries_account_date_idx ON journal_entries USING btree (company_id, account_code, date) INCLUDE (debit, credit);
 CREATE INDEX journal_entries_date_idx ON journal_entries USING btree (company_id, date) INCLUDE (account_code, debit, credit);
+CREATE INDEX journal_entries_partner_date_idx ON journal_entries USING btree (company_id, partner_code, date) WHERE (partner_code IS NOT NULL);
 CREATE TRIGGER journal_entries_checks AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION journal_entries_checks();
 CREATE TRIGGER journal_entries_immutable BEFORE DELETE OR UPDATE ON journal_entries FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER journal_entries_no_truncate BEFORE TRUNCATE ON journal_entries FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
@@ -615,6 +616,7 @@ alter table ledger_balances add constraint ledger_balances_company_id_fkey FOREI
 alter table ledger_balances add constraint ledger_balances_key UNIQUE NULLS NOT DISTINCT (company_id, account_code, month, partner_code, stripe);
 alter table ledger_balances add constraint ledger_balances_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
 alter table ledger_balances add constraint ledger_balances_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+CREATE INDEX ledger_balances_partner_idx ON ledger_balances USING btree (company_id, partner_code, month) WHERE (partner_code IS NOT NULL);
 CREATE TRIGGER ledger_balances_no_truncate BEFORE TRUNCATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER ledger_balances_written_by_journal BEFORE INSERT OR DELETE OR UPDATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_written_by_journal();
 

@@ -16,3 +16,5 @@ export {
   type PostingEntry,
   type PostingRequest,
 } from "./posting.js";
+export { checkRange } from "./reports/common.js";
+export { partnerBalancesQuery, partnerLedger, type PartnerLine, type PartnerSide } from "./reports/partners.js";

@@ -187,6 +187,16 @@ const VALID_CALLS: Record<string, (heldScope: string) => Promise<Call>> = {
     companyId: root.companyId,
     verify: async (res) => expect(res.body.id).toBe(partnerId),
   }),
+  partners_balances: async () => ({
+    body: { partnerIds: [partnerId] },
+    companyId: root.companyId,
+    verify: async (res) => expect(res.body.rows.map((r: { partnerId: string; balance: string }) => [r.partnerId, r.balance])).toEqual([[partnerId, "0.00"]]),
+  }),
+  partners_statement: async () => ({
+    body: { partnerId, from: "2026-01-01", to: "2026-12-31" },
+    companyId: root.companyId,
+    verify: async (res) => expect([res.body.partner.id, res.body.lines, res.body.closing.balance]).toEqual([partnerId, [], "0.00"]),
+  }),
 };
 
 /** A call of an operation this file does not know yet: an empty body (it must still get past the scope check). */

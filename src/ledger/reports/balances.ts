@@ -89,19 +89,41 @@ export function splitRange(range: DateRange): SplitRange {
   return { months: fromMonth !== null && fromMonth >= before ? null : { from: fromMonth, before }, days };
 }
 
+/** Which lines a sum covers and how it groups them. */
+export interface SumsOf {
+  /** Only this account's lines. */
+  accountCode?: string;
+  /**
+   * Group by account and partner, over the lines that name a partner (`codes`: only those partners' lines); without
+   * it, by account over every line.
+   */
+  partners?: { codes?: string[] };
+}
+
 /**
- * Each account's debits and credits in each range (accounts with no line in any range are left out); `accountCode`
- * limits it to one account. One statement: one pass over the company's balances (a FILTER per range) and an index
- * range of entries per part-month.
+ * The statement of the sums of `ranges` (`SumsOf`): rows of `account_code` (and `partner_code` when grouped by
+ * partner) and numeric `d<k>`, `c<k>` for range k, with `?` bindings — one pass over the company's balances (a
+ * FILTER per range) and an index range of entries per part-month, for a caller to read or to build on.
  */
-export async function accountSums(db: Db, companyId: string, ranges: DateRange[], accountCode?: string): Promise<AccountSums[]> {
+export function sumsQuery(companyId: string, ranges: DateRange[], of: SumsOf = {}): { sql: string; bindings: string[] } | null {
   const split = ranges.map(splitRange);
+  const keys = of.partners ? "account_code, partner_code" : "account_code";
+  const scope = ["company_id = ?"];
+  const scopeBindings = [companyId];
+  if (of.accountCode !== undefined) {
+    scope.push("account_code = ?");
+    scopeBindings.push(of.accountCode);
+  }
+  if (of.partners?.codes) {
+    if (!of.partners.codes.length) return null;
+    scope.push(`partner_code in (${of.partners.codes.map(() => "?").join(", ")})`);
+    scopeBindings.push(...of.partners.codes);
+  } else if (of.partners) scope.push("partner_code is not null");
+  const where = scope.join(" and ");
   const columns = (i: number, debit: string, credit: string) =>
     ranges.map((_, k) => (k === i ? `${debit} as d${k}, ${credit} as c${k}` : `0::numeric as d${k}, 0::numeric as c${k}`)).join(", ");
   const parts: string[] = [];
   const bindings: string[] = [];
-  const account = accountCode === undefined ? "" : " and account_code = ?";
-  const withAccount = (values: string[]) => (accountCode === undefined ? values : [...values.slice(0, 1), accountCode, ...values.slice(1)]);
 
   const monthly = split.map((s) => s.months);
   if (monthly.some((m) => m !== null)) {
@@ -124,24 +146,32 @@ export async function accountSums(db: Db, companyId: string, ranges: DateRange[]
       .sort()
       .at(-1)!;
     parts.push(
-      `select account_code, ${filters.join(", ")} from ledger_balances where company_id = ?${account} and month < ?${low === null ? "" : " and month >= ?"} group by account_code`,
+      `select ${keys}, ${filters.join(", ")} from ledger_balances where ${where} and month < ?${low === null ? "" : " and month >= ?"} group by ${keys}`,
     );
-    bindings.push(...filterBindings, ...withAccount([companyId, high, ...(low === null ? [] : [low])]));
+    bindings.push(...filterBindings, ...scopeBindings, high, ...(low === null ? [] : [low]));
   }
   split.forEach((s, i) => {
     for (const d of s.days) {
       const sign = d.sign < 0 ? "-" : "";
       parts.push(
-        `select account_code, ${columns(i, `${sign}sum(debit)`, `${sign}sum(credit)`)} from journal_entries where company_id = ?${account} and date >= ? and date <= ? group by account_code`,
+        `select ${keys}, ${columns(i, `${sign}sum(debit)`, `${sign}sum(credit)`)} from journal_entries where ${where} and date >= ? and date <= ? group by ${keys}`,
       );
-      bindings.push(...withAccount([companyId, d.from, d.to]));
+      bindings.push(...scopeBindings, d.from, d.to);
     }
   });
-  if (!parts.length) return [];
-  const totals = ranges.map((_, k) => `sum(d${k})::text as d${k}, sum(c${k})::text as c${k}`).join(", ");
-  const { rows } = await db.raw<{ rows: Record<string, string>[] }>(
-    `select account_code, ${totals} from (${parts.join("\n union all\n")}) p group by account_code`,
-    bindings,
-  );
+  if (!parts.length) return null;
+  const totals = ranges.map((_, k) => `sum(d${k}) as d${k}, sum(c${k}) as c${k}`).join(", ");
+  return { sql: `select ${keys}, ${totals} from (${parts.join("\n union all\n")}) p group by ${keys}`, bindings };
+}
+
+/**
+ * Each account's debits and credits in each range (accounts with no line in any range are left out); `accountCode`
+ * limits it to one account. One statement (`sumsQuery`).
+ */
+export async function accountSums(db: Db, companyId: string, ranges: DateRange[], accountCode?: string): Promise<AccountSums[]> {
+  const query = sumsQuery(companyId, ranges, accountCode === undefined ? {} : { accountCode });
+  if (!query) return [];
+  const text = ranges.map((_, k) => `d${k}::text as d${k}, c${k}::text as c${k}`).join(", ");
+  const { rows } = await db.raw<{ rows: Record<string, string>[] }>(`select account_code, ${text} from (${query.sql}) s`, query.bindings);
   return rows.map((r) => ({ accountCode: r.account_code, sums: ranges.map((_, k) => ({ debit: r[`d${k}`], credit: r[`c${k}`] })) }));
 }

@@ -1007,6 +1007,19 @@ export interface Resources {
    */
   partners: {
     /**
+     * Partner balances on a date
+     *
+     * Each partner's receivable and payable at the end of `asOf` (see *What a partner owes* above), read from the
+     * ledger's balances per account, month and partner. Filter on `id`, `code`, `name` (text), `isCustomer`,
+     * `isSupplier` (boolean), `receivable`, `payable`, `balance` (decimal); sort on `code`, `name`, `receivable`,
+     * `payable`, `balance`; total `receivable`, `payable` and `balance`. Default order: `name`, then `code`.
+     *
+     * `POST /v1/partners/balances` · scope `partners:read` · company-scoped (`companyId`)
+     * Error keys: 400 `list.invalid`; 404 `company.not_found`, `partner.not_found`.
+     * Tag: `Partners`.
+     */
+    balances: Operation<"partners_balances">;
+    /**
      * Create a partner
      *
      * Creates a partner.
@@ -1050,6 +1063,18 @@ export interface Resources {
      * Tag: `Partners`.
      */
     list: Operation<"partners_list">;
+    /**
+     * Partner statement of account
+     *
+     * A partner's statement of account over a range — what a bookkeeper sends a customer: the opening balance, the
+     * invoices, credit and debit notes, purchase documents, payments and journal lines posted to the partner's
+     * accounts, each with its running balance, and the closing balance (at most 10,000 lines; 422 beyond).
+     *
+     * `POST /v1/partners/statement` · scope `partners:read` · company-scoped (`companyId`)
+     * Error keys: 404 `company.not_found`, `partner.not_found`; 422 `report.too_many_entries`.
+     * Tag: `Partners`.
+     */
+    statement: Operation<"partners_statement">;
     /**
      * Update a partner
      *
@@ -1697,10 +1722,12 @@ export const RESOURCE_PATHS = {
     },
   },
   partners: {
+    balances: ["/v1/partners/balances", "partners_balances", false],
     create: ["/v1/partners/create", "partners_create", true],
     delete: ["/v1/partners/delete", "partners_delete", true],
     get: ["/v1/partners/get", "partners_get", false],
     list: ["/v1/partners/list", "partners_list", false],
+    statement: ["/v1/partners/statement", "partners_statement", false],
     update: ["/v1/partners/update", "partners_update", true],
   },
   purchases: {

@@ -1665,6 +1665,29 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/partners/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Partner balances on a date
+         * @description Each partner's receivable and payable at the end of `asOf` (see *What a partner owes* above), read from the
+         *     ledger's balances per account, month and partner. Filter on `id`, `code`, `name` (text), `isCustomer`,
+         *     `isSupplier` (boolean), `receivable`, `payable`, `balance` (decimal); sort on `code`, `name`, `receivable`,
+         *     `payable`, `balance`; total `receivable`, `payable` and `balance`. Default order: `name`, then `code`.
+         */
+        post: operations["partners_balances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partners/create": {
         parameters: {
             query?: never;
@@ -1743,6 +1766,28 @@ export type paths = {
          *     (integer), `createdAt`, `updatedAt` (timestamp), and filter on `id`; no totals. Default order: `name`, then `code`.
          */
         post: operations["partners_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Partner statement of account
+         * @description A partner's statement of account over a range — what a bookkeeper sends a customer: the opening balance, the
+         *     invoices, credit and debit notes, purchase documents, payments and journal lines posted to the partner's
+         *     accounts, each with its running balance, and the closing balance (at most 10,000 lines; 422 beyond).
+         */
+        post: operations["partners_statement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6678,6 +6723,103 @@ export type components = {
             /** @description When the partner was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description Which of a partner's accounts: receivable (asset) or payable (liability).
+         * @enum {string}
+         */
+        "Partners.PartnerAccountSide": "receivable" | "payable";
+        /** @description One partner's receivable and payable at the end of a day. */
+        "Partners.PartnerBalance": {
+            /** @description The partner. */
+            partnerId: components["schemas"]["Id"];
+            /** @description The partner's code. */
+            code: components["schemas"]["Code"];
+            /** @description The partner's name. */
+            name: components["schemas"]["Name"];
+            /** @description The partner buys from the company. */
+            isCustomer: boolean;
+            /** @description The partner sells to the company. */
+            isSupplier: boolean;
+            /** @description What the partner owes: debits minus credits of its lines on asset accounts (negative when it paid in excess). */
+            receivable: components["schemas"]["MoneyTotal"];
+            /** @description What the company owes the partner: credits minus debits of its lines on liability accounts. */
+            payable: components["schemas"]["MoneyTotal"];
+            /** @description `receivable` − `payable`: positive when the partner owes the company on balance. */
+            balance: components["schemas"]["MoneyTotal"];
+        };
+        /** @description A partner's receivable, payable and their difference at one moment. */
+        "Partners.PartnerBalanceFigures": {
+            /** @description Receivable: debit balance of the partner's lines on asset accounts. */
+            receivable: components["schemas"]["MoneyTotal"];
+            /** @description Payable: credit balance of the partner's lines on liability accounts. */
+            payable: components["schemas"]["MoneyTotal"];
+            /** @description `receivable` − `payable`. */
+            balance: components["schemas"]["MoneyTotal"];
+        };
+        /**
+         * @description The fields the partner balances filter on (`filter[].field`).
+         * @enum {string}
+         */
+        "Partners.PartnerBalanceFilterField": "id" | "code" | "name" | "isCustomer" | "isSupplier" | "receivable" | "payable" | "balance";
+        /**
+         * @description The fields the partner balances sort by (`sort[].field`).
+         * @enum {string}
+         */
+        "Partners.PartnerBalanceSortField": "code" | "name" | "receivable" | "payable" | "balance";
+        /**
+         * @description The fields the partner balances total (`totals`).
+         * @enum {string}
+         */
+        "Partners.PartnerBalanceTotalField": "receivable" | "payable" | "balance";
+        /** @description Partner balances at the end of a day: the shared list request (with the balances' field names), `asOf` and `partnerIds`. */
+        "Partners.PartnerBalancesRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page?: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize?: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Partners.PartnerBalanceSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir?: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Partners.PartnerBalanceFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description Numeric fields to sum over every row matching the filter (not only the page); at most 10. */
+            totals?: components["schemas"]["Partners.PartnerBalanceTotalField"][];
+            /** @description The day, end of day: every posting dated up to and including it counts. Default today in Vilnius. */
+            asOf?: components["schemas"]["AccountingDate"];
+            /**
+             * @description Only these partners (1 to 500, no duplicates), with or without a balance. An id the company has no partner with
+             *     is 404 `partner.not_found`, `params.ids` naming every such id.
+             */
+            partnerIds?: components["schemas"]["Id"][];
+            /**
+             * @description Also list partners whose receivable and payable are both 0.00 on that day. Default false: only partners with a
+             *     balance (either side), unless `partnerIds` names them.
+             * @default false
+             */
+            includeZero?: boolean;
+        };
         /** @description Names one partner by its code. */
         "Partners.PartnerByCode": {
             /** @description The partner's code. */
@@ -6749,6 +6891,14 @@ export type components = {
             documentLanguage?: components["schemas"]["Partners.DocumentLanguage"];
         };
         /**
+         * @description What posted a statement line: a sales document (`sale_invoice`, `sale_credit_note`, `sale_debit_note`), a purchase
+         *     document (`purchase_invoice`, `purchase_credit_note`, `purchase_debit_note`), a bank `payment`, or else the journal
+         *     transaction's own type (`manual`, `reversal`, `migration`, `migration_opening`, `depreciation`, `inventory`,
+         *     `fx_revaluation`, `asset_disposal`).
+         * @enum {string}
+         */
+        "Partners.PartnerDocumentType": "sale_invoice" | "sale_credit_note" | "sale_debit_note" | "purchase_invoice" | "purchase_credit_note" | "purchase_debit_note" | "payment" | "manual" | "reversal" | "migration" | "migration_opening" | "depreciation" | "inventory" | "fx_revaluation" | "asset_disposal";
+        /**
          * @description The fields the partner list filters on (`filter[].field`).
          * @enum {string}
          */
@@ -6803,6 +6953,100 @@ export type components = {
          * @enum {string}
          */
         "Partners.PartnerSortField": "code" | "name" | "vatCode" | "registrationCode" | "countryCode" | "email" | "isCustomer" | "isSupplier" | "isPrivatePerson" | "paymentTermDays" | "createdAt" | "updatedAt";
+        /**
+         * @description A partner's statement of account: the balance at the start of `from`, every line posted to the partner's accounts
+         *     from `from` to `to` (documents and payments) in date order and, within a day, in posting order, and the balance at
+         *     the end of `to` — opening + debit − credit, and what `partners/balances` says on `to`. At most 10,000 lines: a range
+         *     holding more is 422 `report.too_many_entries`; ask for a shorter range.
+         */
+        "Partners.PartnerStatement": {
+            /** @description The partner. */
+            partner: components["schemas"]["Partners.PartnerStatementPartner"];
+            /** @description First day of the range. */
+            from: components["schemas"]["AccountingDate"];
+            /** @description Last day of the range. */
+            to: components["schemas"]["AccountingDate"];
+            /**
+             * @description The accounts covered: `receivable`, `payable`, or null for both.
+             * @enum {string|null}
+             */
+            side: "receivable" | "payable" | null;
+            /** @description At the end of the day before `from`. */
+            opening: components["schemas"]["Partners.PartnerBalanceFigures"];
+            /** @description The lines, oldest first. */
+            lines: components["schemas"]["Partners.PartnerStatementLine"][];
+            /** @description Sum of the lines' debits. */
+            debit: components["schemas"]["MoneyTotal"];
+            /** @description Sum of the lines' credits. */
+            credit: components["schemas"]["MoneyTotal"];
+            /** @description At the end of `to`: `opening.balance` + `debit` − `credit`. */
+            closing: components["schemas"]["Partners.PartnerBalanceFigures"];
+        };
+        /** @description One journal line on one of the partner's accounts. */
+        "Partners.PartnerStatementLine": {
+            /** @description Date of the transaction. */
+            date: components["schemas"]["AccountingDate"];
+            /** @description What posted it. */
+            documentType: components["schemas"]["Partners.PartnerDocumentType"];
+            /**
+             * @description The document's number: a sales document's number, a purchase document's number as the supplier wrote it, a
+             *     payment's bank reference, a reversal's the reversed document's; else the journal transaction's reference or its
+             *     number; null when none.
+             */
+            documentNumber: string | null;
+            /** @description The document that posted it (`sale_invoice` and its id, `bank_transaction`, …), or null. */
+            source: {
+                /** @description Kind of document, e.g. `sale_invoice`. */
+                type: string;
+                /** @description Its identifier. */
+                id: string;
+            } | null;
+            /** @description The journal transaction. */
+            transactionId: components["schemas"]["Id"];
+            /**
+             * Format: int32
+             * @description Line of the transaction, from 1.
+             */
+            lineNo: number;
+            /** @description Number of the journal transaction, or null. */
+            journalNumber: string | null;
+            /** @description Text of the line, else of the transaction (a payment's line names the document it settles), or null. */
+            description: string | null;
+            /** @description The account. */
+            accountCode: components["schemas"]["Ledger.AccountCode"];
+            /** @description Receivable (an asset account) or payable (a liability account). */
+            side: components["schemas"]["Partners.PartnerAccountSide"];
+            /** @description Debit in EUR, `0.00` when the line is a credit. */
+            debit: components["schemas"]["Money"];
+            /** @description Credit in EUR, `0.00` when the line is a debit. */
+            credit: components["schemas"]["Money"];
+            /** @description Original currency of the line, or null (EUR). */
+            currency: string | null;
+            /** @description Amount in the original currency, or null. */
+            currencyAmount: string | null;
+            /** @description `balance` after this line: the opening balance plus debits minus credits so far. */
+            balance: components["schemas"]["MoneyTotal"];
+        };
+        /** @description The partner a statement is about. */
+        "Partners.PartnerStatementPartner": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description Code. */
+            code: components["schemas"]["Code"];
+            /** @description Name. */
+            name: components["schemas"]["Name"];
+        };
+        /** @description Asks for a partner's statement of a range. */
+        "Partners.PartnerStatementRequest": {
+            /** @description The partner (404 `partner.not_found` when the company has no partner with this id). */
+            partnerId: components["schemas"]["Id"];
+            /** @description First day of the range. */
+            from: components["schemas"]["AccountingDate"];
+            /** @description Last day of the range; not before `from` (400 otherwise). */
+            to: components["schemas"]["AccountingDate"];
+            /** @description Only the receivable or only the payable accounts; default both. */
+            side?: components["schemas"]["Partners.PartnerAccountSide"];
+        };
         /**
          * @description Changes a partner. Only the fields sent change; `null` clears an optional field. The same rules as on create
          *     apply (422 for `vatCode`, `iban`, country codes, a Lithuanian partner's `registrationCode`, also when the
@@ -17442,6 +17686,115 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    partners_balances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "asOf": "2026-02-28",
+                 *       "totals": [
+                 *         "receivable",
+                 *         "payable",
+                 *         "balance"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerBalancesRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "partnerId": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                     *           "code": "PIRKEJAS",
+                     *           "name": "Pirkėjas UAB",
+                     *           "isCustomer": true,
+                     *           "isSupplier": false,
+                     *           "receivable": "307.50",
+                     *           "payable": "0.00",
+                     *           "balance": "307.50"
+                     *         },
+                     *         {
+                     *           "partnerId": "52793b69-ab99-4776-b0c1-2c3b2a3f1aaa",
+                     *           "code": "TIEKEJAS",
+                     *           "name": "Tiekėjas UAB",
+                     *           "isCustomer": false,
+                     *           "isSupplier": true,
+                     *           "receivable": "0.00",
+                     *           "payable": "363.00",
+                     *           "balance": "-363.00"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 2,
+                     *       "totals": {
+                     *         "receivable": "307.50",
+                     *         "payable": "363.00",
+                     *         "balance": "-55.50"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Partners.PartnerBalance"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: `partnerIds` names an id the company has no partner with (`partner.not_found`, `params.ids`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     partners_create: {
         parameters: {
             query?: never;
@@ -17790,6 +18143,148 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CompanyNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    partners_statement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "partnerId": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                 *       "from": "2026-02-11",
+                 *       "to": "2026-03-10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerStatementRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "partner": {
+                     *         "id": "a62d02e8-d2ec-43b6-bf0a-40bde2459505",
+                     *         "code": "PIRKEJAS",
+                     *         "name": "Pirkėjas UAB"
+                     *       },
+                     *       "from": "2026-02-11",
+                     *       "to": "2026-03-10",
+                     *       "side": null,
+                     *       "opening": {
+                     *         "receivable": "363.00",
+                     *         "payable": "0.00",
+                     *         "balance": "363.00"
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "date": "2026-02-20",
+                     *           "documentType": "sale_credit_note",
+                     *           "documentNumber": "KS-1",
+                     *           "source": {
+                     *             "type": "sale_credit_note",
+                     *             "id": "e476774c-3a6c-4ebf-b134-7580b7774d93"
+                     *           },
+                     *           "transactionId": "c181482b-349b-4af0-bbcc-d327ef7774ed",
+                     *           "lineNo": 1,
+                     *           "journalNumber": null,
+                     *           "description": "KS-1",
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "0.00",
+                     *           "credit": "60.50",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "302.50"
+                     *         },
+                     *         {
+                     *           "date": "2026-02-28",
+                     *           "documentType": "manual",
+                     *           "documentNumber": "DELSP-1",
+                     *           "source": null,
+                     *           "transactionId": "8e1b4c08-76f0-42ff-a41e-53377fdbbc44",
+                     *           "lineNo": 1,
+                     *           "journalNumber": null,
+                     *           "description": null,
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "5.00",
+                     *           "credit": "0.00",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "307.50"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-05",
+                     *           "documentType": "payment",
+                     *           "documentNumber": "REF-jmv43bw3hme",
+                     *           "source": {
+                     *             "type": "bank_transaction",
+                     *             "id": "75646316-3e2c-4a73-81b3-ed282377da83"
+                     *           },
+                     *           "transactionId": "887b10ac-b455-445b-9182-7acb06ccbea0",
+                     *           "lineNo": 2,
+                     *           "journalNumber": null,
+                     *           "description": "SF-1",
+                     *           "accountCode": "2410",
+                     *           "side": "receivable",
+                     *           "debit": "0.00",
+                     *           "credit": "121.00",
+                     *           "currency": null,
+                     *           "currencyAmount": null,
+                     *           "balance": "186.50"
+                     *         }
+                     *       ],
+                     *       "debit": "5.00",
+                     *       "credit": "181.50",
+                     *       "closing": {
+                     *         "receivable": "186.50",
+                     *         "payable": "0.00",
+                     *         "balance": "186.50"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Partners.PartnerStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: the company has no partner with this `partnerId` (`partner.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): the partner has more than 10,000 lines in the range (ask for a shorter one) (`report.too_many_entries`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
