@@ -4,9 +4,14 @@
 // BENCH_VIA_PGBOUNCER=1 (the API's pool through PgBouncer in transaction pooling), BENCH_ROUNDS (default 3): measured
 // runs, alternately without and with the balances' trigger (ledger_balances_move, issue 26) when BENCH_BALANCES_AB=1 —
 // the same-run cost of keeping the balances, as the ratio of the medians.
+// Next to it, the database's own limit in the same run (issue 26): the raw-SQL anchor, BENCH_CONNECTIONS clients of
+// node-postgres each writing the same postings as SQL — the series row's next number taken by UPDATE … RETURNING
+// (gapless: held until COMMIT) when the HTTP runs number, the header, its lines, COMMIT — with every trigger and
+// constraint in force; the target is the HTTP throughput at >= 0.6 of it numbered, >= 0.25 unnumbered.
 // The embedded PostgreSQL runs on every CPU (benchDatabase everyCpu), like a server of its own: the database does most
 // of this benchmark's work.
 import autocannon from "autocannon";
+import pg from "pg";
 import { startPgBouncer } from "./infra.js";
 import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
 
@@ -105,6 +110,64 @@ for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
   });
 }
 await db.raw("alter table journal_entries enable trigger ledger_balances_move");
+
+/** The raw-SQL anchor: postings/s of `connections` clients writing the rotation's postings for `duration` s. */
+async function rawAnchor(duration: number): Promise<number> {
+  const [series] = withSeries ? await db("number_series").where({ company_id: account.companyId, document_type: "journal" }).select("id") : [undefined];
+  const postings = bodies.map(
+    (b) => JSON.parse(b) as { date: string; description: string; entries: { accountCode: string; debit?: string; credit?: string }[] },
+  );
+  const clients = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const client = new pg.Client({ connectionString: database.connectionString });
+      await client.connect();
+      return client;
+    }),
+  );
+  let done = 0;
+  let k = 0;
+  const until = Date.now() + duration * 1000;
+  await Promise.all(
+    clients.map(async (client) => {
+      while (Date.now() < until) {
+        const p = postings[k++ % postings.length];
+        const total = p.entries.reduce((s, e) => s + Number(e.debit ?? 0), 0).toFixed(2);
+        await client.query("begin");
+        let number: string | null = null;
+        if (series) {
+          const { rows } = await client.query(
+            "update number_series set next_number = next_number + 1 where company_id = $1 and id = $2 returning next_number - 1 as n",
+            [account.companyId, series.id],
+          );
+          number = `RAW${rows[0].n}`;
+        }
+        const { rows: tx } = await client.query(
+          `insert into journal_transactions (company_id, number, date, description, document_type, total, account_codes)
+           values ($1, $2, $3, $4, 'manual', $5, $6) returning id`,
+          [account.companyId, number, p.date, p.description, total, [...new Set(p.entries.map((e) => e.accountCode))]],
+        );
+        await client.query(
+          `insert into journal_entries (company_id, transaction_id, line_no, date, account_code, debit, credit)
+           select $1, $2, n, $3, a, d, c from unnest($4::text[], $5::numeric[], $6::numeric[]) with ordinality x(a, d, c, n)`,
+          [
+            account.companyId,
+            tx[0].id,
+            p.date,
+            p.entries.map((e) => e.accountCode),
+            p.entries.map((e) => e.debit ?? "0"),
+            p.entries.map((e) => e.credit ?? "0"),
+          ],
+        );
+        await client.query("commit");
+        done++;
+      }
+    }),
+  );
+  await Promise.all(clients.map((c) => c.end()));
+  return done / duration;
+}
+const anchors: number[] = [];
+for (let r = 0; r < rounds; r++) anchors.push(await rawAnchor(seconds));
 const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [account.companyId]);
 await stopChild(api);
 await bouncer?.stop();
@@ -128,6 +191,10 @@ if (ab) {
     `without the balances' trigger, same run: ${off.rps.toFixed(0)} transactions/s, p99 ${off.p99} ms; with/without ${(on.rps / off.rps).toFixed(3)} (target >= 0.9)`,
   );
 }
+const anchor = median(anchors);
+console.log(
+  `raw-SQL anchor, same run (${connections} clients, ${withSeries ? "numbered from the series row" : "unnumbered"}): ${anchors.map((a) => a.toFixed(0)).join(", ")} postings/s, median ${anchor.toFixed(0)}; HTTP/anchor ${(on.rps / anchor).toFixed(2)} (target >= ${withSeries ? "0.6" : "0.25"})`,
+);
 console.log(`all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
 console.log("target: >= 800 transactions/s, p99 < 100 ms");
 if (results.some((r) => r.failed)) process.exitCode = 1;
