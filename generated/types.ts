@@ -1814,6 +1814,47 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/purchases/invoices/attachments/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a purchase invoice attachment
+         * @description One kept file with its bytes, as received.
+         */
+        post: operations["purchases_invoices_attachments_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/attachments/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List purchase invoice attachments
+         * @description The files kept with the company's purchase documents (without their bytes), oldest first by default. Filter on
+         *     `id`, `invoiceId`, `kind`, `fileName` and `createdAt`; sort by `kind`, `fileName` and `createdAt`.
+         */
+        post: operations["purchases_invoices_attachments_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/purchases/invoices/create": {
         parameters: {
             query?: never;
@@ -1868,6 +1909,38 @@ export type paths = {
          * @description Returns one purchase document.
          */
         post: operations["purchases_invoices_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purchases/invoices/import-ubl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a supplier's Peppol e-invoice as a purchase draft
+         * @description Records a supplier's Peppol BIS Billing 3.0 / UBL 2.1 `Invoice` or `CreditNote` as a purchase draft: the supplier
+         *     found among the partners by its VAT code or company code (`PartyTaxScheme`, `PartyLegalEntity`, an endpoint of
+         *     scheme 0200), the supplier's number, the document, VAT point (or delivery) and due dates, the currency, and the
+         *     lines with their VAT categories mapped back to VAT classifiers (S from a supplier of the company's country: the
+         *     rate as written; Z PVM14; E PVM5; O PVM15; AE PVM25 from a domestic supplier, PVM21 from the EU, PVM20 from
+         *     outside it, and K PVM16, on a `reverse_charge` document; G an `import` document; a foreign supplier's own VAT is
+         *     not Lithuanian input VAT: the document is `exempt`, its lines PVM15, and that VAT one more line of the cost). A
+         *     credit note names the recorded invoice it corrects (`cac:BillingReference`). The file and each file it embeds are
+         *     kept as the draft's attachments (`purchases/invoices/attachments/list`). The file is first checked by a subset of
+         *     the EN 16931 and Peppol BIS 3.0 rules (the mandatory elements and the sums): a failure is 422
+         *     `purchase_invoice.ubl_rules_failed` with `params.rules` listing the rule ids (`BR-CO-15`, `PEPPOL-EN16931-R001`…)
+         *     and `params.failures` saying what failed. Then the draft is checked as at `purchases/invoices/create`. All or
+         *     nothing: a refused file stores nothing (not even a supplier it would have created).
+         */
+        post: operations["purchases_invoices_import_ubl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7228,6 +7301,107 @@ export type components = {
             /** @description When it last changed. */
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description A file kept with a purchase document (its bytes by `purchases/invoices/attachments/get`). */
+        "Purchases.PurchaseInvoiceAttachment": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description The purchase document. */
+            invoiceId: components["schemas"]["Id"];
+            /** @description The e-invoice, or a file it embedded. */
+            kind: components["schemas"]["Purchases.PurchaseInvoiceAttachmentKind"];
+            /** @description File name as the e-invoice gave it (the e-invoice itself: its number + `.xml`). */
+            fileName: string;
+            /** @description MIME type as the e-invoice gave it (`mimeCode`), e.g. `application/pdf`. */
+            contentType: string;
+            /** @description The e-invoice's description of it (BT-123), or null. */
+            description: string | null;
+            /**
+             * Format: int32
+             * @description Size in bytes.
+             */
+            sizeBytes: number;
+            /** @description SHA-256 of the bytes, hex. */
+            sha256: string;
+            /** @description When it was stored. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A kept file with its bytes. */
+        "Purchases.PurchaseInvoiceAttachmentContent": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description The purchase document. */
+            invoiceId: components["schemas"]["Id"];
+            /** @description The e-invoice, or a file it embedded. */
+            kind: components["schemas"]["Purchases.PurchaseInvoiceAttachmentKind"];
+            /** @description File name as the e-invoice gave it (the e-invoice itself: its number + `.xml`). */
+            fileName: string;
+            /** @description MIME type as the e-invoice gave it (`mimeCode`), e.g. `application/pdf`. */
+            contentType: string;
+            /** @description The e-invoice's description of it (BT-123), or null. */
+            description: string | null;
+            /**
+             * Format: int32
+             * @description Size in bytes.
+             */
+            sizeBytes: number;
+            /** @description SHA-256 of the bytes, hex. */
+            sha256: string;
+            /** @description When it was stored. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The bytes as received, base64. */
+            contentBase64: string;
+        };
+        /**
+         * @description The fields the attachment list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Purchases.PurchaseInvoiceAttachmentFilterField": "id" | "invoiceId" | "kind" | "fileName" | "createdAt";
+        /**
+         * @description What a file kept with a purchase document is.
+         * @enum {string}
+         */
+        "Purchases.PurchaseInvoiceAttachmentKind": "einvoice" | "embedded";
+        /** @description The attachment list's request: the shared list request with its field names (it totals nothing). */
+        "Purchases.PurchaseInvoiceAttachmentListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Purchases.PurchaseInvoiceAttachmentSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Purchases.PurchaseInvoiceAttachmentFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /**
+         * @description The fields the attachment list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Purchases.PurchaseInvoiceAttachmentSortField": "kind" | "fileName" | "createdAt";
         /**
          * @description Records a draft purchase invoice or credit note. 409 `purchase_invoice.document_number_taken` when the
          *     supplier's number is recorded already (per supplier and type). 422 naming the field for an unknown partner or
@@ -7436,6 +7610,32 @@ export type components = {
          * @enum {string}
          */
         "Purchases.PurchaseInvoiceTotalField": "netTotal" | "vatTotal" | "grossTotal" | "outstanding";
+        /** @description The draft an e-invoice became. */
+        "Purchases.PurchaseInvoiceUblImport": {
+            /** @description The purchase draft (register it with `purchases/invoices/register`). */
+            invoice: components["schemas"]["Purchases.PurchaseInvoice"];
+            /** @description Whether the supplier was created as a partner by this import (`createSupplier`). */
+            supplierCreated: boolean;
+            /** @description The files kept with it: the e-invoice, then each file it embedded. */
+            attachments: components["schemas"]["Purchases.PurchaseInvoiceAttachment"][];
+        };
+        /** @description A supplier's e-invoice to record as a purchase draft. */
+        "Purchases.PurchaseInvoiceUblImportRequest": {
+            /**
+             * @description The Peppol BIS Billing 3.0 / UBL 2.1 `Invoice` or `CreditNote`, UTF-8, base64 (line breaks allowed): at most
+             *     10 MiB decoded, embedded files included (413 `request.body_too_large` above).
+             */
+            contentBase64: string;
+            /**
+             * @description Create the supplier as a partner (a supplier, not a customer; its code the VAT code, else the company code)
+             *     when no partner has its VAT code or company code. Default false: such a file is 422
+             *     `purchase_invoice.ubl_supplier_unknown`.
+             * @default false
+             */
+            createSupplier: boolean;
+            /** @description The draft's accounting date; default its document date (checked as at `purchases/invoices/create`). */
+            accountingDate?: components["schemas"]["AccountingDate"];
+        };
         /** @description Changes a draft; only the fields sent change, `lines` replaces all. 409 `purchase_invoice.not_draft` once registered. */
         "Purchases.PurchaseInvoiceUpdateRequest": {
             /** @description The draft to change. */
@@ -19503,6 +19703,121 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    purchases_invoices_attachments_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoiceAttachmentContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: no attachment has this `id` (`purchase_invoice_attachment.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    purchases_invoices_attachments_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Purchases.PurchaseInvoiceAttachmentListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Purchases.PurchaseInvoiceAttachment"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     purchases_invoices_create: {
         parameters: {
             query?: never;
@@ -19900,6 +20215,107 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["PurchaseInvoiceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    purchases_invoices_import_ubl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Purchases.PurchaseInvoiceUblImportRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases.PurchaseInvoiceUblImport"];
+                };
+            };
+            /** @description Request validation failed, or `contentBase64` is not base64 (`request.invalid`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: the credited invoice (`purchase_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with the current state: this supplier's document is recorded already (`purchase_invoice.document_number_taken`); the partner code the new supplier would take is taken (`partner.code_taken`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the file is not UTF-8, not well-formed XML, holds a DOCTYPE, or is not a UBL 2.1 Invoice or CreditNote (`purchase_invoice.ubl_unreadable`, `params.reason`); it fails EN 16931 / Peppol rules (`purchase_invoice.ubl_rules_failed`, `params.rules` the rule ids, `params.failures` each with `rule` and `message`); no partner has the supplier's VAT code or company code (`purchase_invoice.ubl_supplier_unknown`, naming the supplier: create it, or import with `createSupplier`); several partners have them (`purchase_invoice.ubl_supplier_ambiguous`); the partner found is not a supplier (`purchase_invoice.partner_not_supplier`); the VAT categories do not fit one purchase document (reverse-charge lines with others, export lines with taxed ones, a category whose lines add up below zero) (`purchase_invoice.ubl_vat_unsupported`); a credit note's invoice is not recorded (`purchase_invoice.ubl_credited_invoice_unknown`); the file's VAT or gross is not what its lines come to with the VAT rounded once per rate (`purchase_invoice.ubl_totals_differ`); the supplier it would create has a field the partner rules refuse (`partner.invalid_fields`); and the refusals of `purchases/invoices/create` (a rate or classifier not valid at the tax point, a locked month, …). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

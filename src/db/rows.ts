@@ -459,6 +459,20 @@ export interface PostingRulesRow {
   updated_at: Date;
 }
 
+export interface PurchaseInvoiceAttachmentsRow {
+  company_id: string;
+  content: Buffer;
+  content_type: string;
+  created_at: Date;
+  description: string | null;
+  file_name: string;
+  id: string;
+  invoice_id: string;
+  kind: "einvoice" | "embedded";
+  sha256: string;
+  size_bytes: number;
+}
+
 export interface PurchaseInvoiceLinesRow {
   company_id: string;
   description: string;
@@ -865,6 +879,7 @@ export interface Tables {
   partner_bank_ibans: PartnerBankIbansRow;
   partners: PartnersRow;
   posting_rules: PostingRulesRow;
+  purchase_invoice_attachments: PurchaseInvoiceAttachmentsRow;
   purchase_invoice_lines: PurchaseInvoiceLinesRow;
   purchase_invoice_open_totals: PurchaseInvoiceOpenTotalsRow;
   purchase_invoice_totals: PurchaseInvoiceTotalsRow;

@@ -748,6 +748,31 @@ alter table posting_rules add constraint posting_rules_pkey PRIMARY KEY (company
 CREATE TRIGGER posting_rules_stock_held BEFORE INSERT OR UPDATE ON posting_rules FOR EACH ROW WHEN ((new.rule = 'inventory.stock'::text)) EXECUTE FUNCTION posting_rules_stock_held();
 CREATE TRIGGER posting_rules_stock_held_delete BEFORE DELETE ON posting_rules FOR EACH ROW WHEN ((old.rule = 'inventory.stock'::text)) EXECUTE FUNCTION posting_rules_stock_held();
 
+create table purchase_invoice_attachments (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  invoice_id uuid not null,
+  kind text not null,
+  file_name text not null,
+  content_type text not null,
+  description text,
+  content bytea not null,
+  size_bytes integer generated always as (octet_length(content)) stored not null,
+  sha256 text not null,
+  created_at timestamp with time zone default now() not null
+);
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_company_id_invoice_id_fkey FOREIGN KEY (company_id, invoice_id) REFERENCES purchase_invoices(company_id, id) ON DELETE CASCADE;
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_content_check CHECK (((octet_length(content) >= 1) AND (octet_length(content) <= 10485760)));
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_content_type_check CHECK (((length(content_type) >= 1) AND (length(content_type) <= 255)));
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_description_check CHECK ((length(description) <= 1000));
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_file_name_check CHECK (((length(file_name) >= 1) AND (length(file_name) <= 255)));
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_kind_check CHECK ((kind = ANY (ARRAY['einvoice'::text, 'embedded'::text])));
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_pkey PRIMARY KEY (company_id, id);
+alter table purchase_invoice_attachments add constraint purchase_invoice_attachments_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text));
+CREATE INDEX purchase_invoice_attachments_created_idx ON purchase_invoice_attachments USING btree (company_id, created_at DESC, id);
+CREATE INDEX purchase_invoice_attachments_invoice_idx ON purchase_invoice_attachments USING btree (company_id, invoice_id, created_at, id);
+
 create table purchase_invoice_lines (
   company_id uuid not null,
   invoice_id uuid not null,

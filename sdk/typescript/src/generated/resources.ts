@@ -1091,6 +1091,29 @@ export interface Resources {
    */
   purchases: {
     invoices: {
+      attachments: {
+        /**
+         * Get a purchase invoice attachment
+         *
+         * One kept file with its bytes, as received.
+         *
+         * `POST /v1/purchases/invoices/attachments/get` · scope `purchases:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`, `purchase_invoice_attachment.not_found`.
+         * Tag: `Purchases`.
+         */
+        get: Operation<"purchases_invoices_attachments_get">;
+        /**
+         * List purchase invoice attachments
+         *
+         * The files kept with the company's purchase documents (without their bytes), oldest first by default. Filter on
+         * `id`, `invoiceId`, `kind`, `fileName` and `createdAt`; sort by `kind`, `fileName` and `createdAt`.
+         *
+         * `POST /v1/purchases/invoices/attachments/list` · scope `purchases:read` · company-scoped (`companyId`)
+         * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+         * Tag: `Purchases`.
+         */
+        list: Operation<"purchases_invoices_attachments_list">;
+      };
       /**
        * Create a draft purchase invoice
        *
@@ -1121,6 +1144,28 @@ export interface Resources {
        * Tag: `Purchases`.
        */
       get: Operation<"purchases_invoices_get">;
+      /**
+       * Import a supplier's Peppol e-invoice as a purchase draft
+       *
+       * Records a supplier's Peppol BIS Billing 3.0 / UBL 2.1 `Invoice` or `CreditNote` as a purchase draft: the supplier
+       * found among the partners by its VAT code or company code (`PartyTaxScheme`, `PartyLegalEntity`, an endpoint of
+       * scheme 0200), the supplier's number, the document, VAT point (or delivery) and due dates, the currency, and the
+       * lines with their VAT categories mapped back to VAT classifiers (S from a supplier of the company's country: the
+       * rate as written; Z PVM14; E PVM5; O PVM15; AE PVM25 from a domestic supplier, PVM21 from the EU, PVM20 from
+       * outside it, and K PVM16, on a `reverse_charge` document; G an `import` document; a foreign supplier's own VAT is
+       * not Lithuanian input VAT: the document is `exempt`, its lines PVM15, and that VAT one more line of the cost). A
+       * credit note names the recorded invoice it corrects (`cac:BillingReference`). The file and each file it embeds are
+       * kept as the draft's attachments (`purchases/invoices/attachments/list`). The file is first checked by a subset of
+       * the EN 16931 and Peppol BIS 3.0 rules (the mandatory elements and the sums): a failure is 422
+       * `purchase_invoice.ubl_rules_failed` with `params.rules` listing the rule ids (`BR-CO-15`, `PEPPOL-EN16931-R001`…)
+       * and `params.failures` saying what failed. Then the draft is checked as at `purchases/invoices/create`. All or
+       * nothing: a refused file stores nothing (not even a supplier it would have created).
+       *
+       * `POST /v1/purchases/invoices/import-ubl` · scope `purchases:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `purchase_invoice.not_found`; 409 `idempotency.in_progress`, `purchase_invoice.document_number_taken`, `partner.code_taken`; 422 `idempotency.key_reuse`, `currency.unknown`, `partner.invalid_fields`, `period.locked`, `purchase_invoice.accounting_date_invalid`, `purchase_invoice.credit_target_invalid`, `purchase_invoice.credit_vat_mismatch`, `purchase_invoice.due_before_document`, `purchase_invoice.invalid_lines`, `purchase_invoice.line_incomplete`, `purchase_invoice.partner_not_supplier`, `purchase_invoice.price_scale`, `purchase_invoice.total_too_large`, `purchase_invoice.ubl_credited_invoice_unknown`, `purchase_invoice.ubl_rules_failed`, `purchase_invoice.ubl_supplier_ambiguous`, `purchase_invoice.ubl_supplier_unknown`, `purchase_invoice.ubl_totals_differ`, `purchase_invoice.ubl_unreadable`, `purchase_invoice.ubl_vat_unsupported`, `purchase_invoice.vat_classifier_not_applicable`, `vat_classifier.not_valid_on_date`, `vat_classifier.rate_mismatch`, `vat_classifier.required`, `vat_classifier.unknown`, `vat_rate.not_valid_on_date`.
+       * Tag: `Purchases`.
+       */
+      importUbl: Operation<"purchases_invoices_import_ubl">;
       /**
        * List purchase invoices
        *
@@ -1732,9 +1777,14 @@ export const RESOURCE_PATHS = {
   },
   purchases: {
     invoices: {
+      attachments: {
+        get: ["/v1/purchases/invoices/attachments/get", "purchases_invoices_attachments_get", false],
+        list: ["/v1/purchases/invoices/attachments/list", "purchases_invoices_attachments_list", false],
+      },
       create: ["/v1/purchases/invoices/create", "purchases_invoices_create", true],
       delete: ["/v1/purchases/invoices/delete", "purchases_invoices_delete", true],
       get: ["/v1/purchases/invoices/get", "purchases_invoices_get", false],
+      importUbl: ["/v1/purchases/invoices/import-ubl", "purchases_invoices_import_ubl", true],
       list: ["/v1/purchases/invoices/list", "purchases_invoices_list", false],
       register: ["/v1/purchases/invoices/register", "purchases_invoices_register", true],
       update: ["/v1/purchases/invoices/update", "purchases_invoices_update", true],
