@@ -70,7 +70,11 @@ const listSpec: ListSpec = {
     createdAt: { column: "created_at", type: "timestamp" },
   },
   tieBreaker: "id",
-  defaultSort: [{ field: "createdAt", dir: "asc" }],
+  // The e-invoice before the files it embedded (stored by one statement, at one time).
+  defaultSort: [
+    { field: "createdAt", dir: "asc" },
+    { field: "kind", dir: "asc" },
+  ],
 };
 
 export async function listPurchaseInvoiceAttachments(db: Db, companyId: string, request: ListRequest) {

@@ -340,7 +340,7 @@ export async function importUblPurchaseInvoice(trx: Db, company: CompanyContext,
   const doc = ublDocument(parseUbl(bytes));
   const failures = ublRuleFailures(doc);
   if (failures.length) {
-    const rules = [...new Set(failures.map((f) => f.rule))];
+    const rules = [...new Set(failures.map((f) => f.rule))].sort();
     throw new ApiError(
       "unprocessable",
       `The e-invoice fails ${rules.length} rule(s) of EN 16931 / Peppol BIS 3.0: ${rules.join(", ")}. Nothing was imported.`,

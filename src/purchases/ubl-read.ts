@@ -137,13 +137,15 @@ export function parseUbl(bytes: Buffer): ParsedUbl {
     throw unreadable("it is not well-formed XML");
   }
   if (valid !== true) throw unreadable(`it is not well-formed XML (${valid.err.msg.slice(0, 200)})`, { line: valid.err.line, column: valid.err.col });
-  const rootTag = /<(?:([A-Za-z_][\w.-]*):)?(Invoice|CreditNote)[\s>/]/.exec(xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ""));
-  const firstElement = /<([A-Za-z_][\w.:-]*)/.exec(xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ""));
+  // The root's start tag, in the text without the prolog's declarations and comments.
+  const markup = xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, "");
+  const rootTag = /<(?:([A-Za-z_][\w.-]*):)?(Invoice|CreditNote)[\s>/]/.exec(markup);
+  const firstElement = /<([A-Za-z_][\w.:-]*)/.exec(markup);
   if (!rootTag || !firstElement || firstElement[1] !== (rootTag[1] ? `${rootTag[1]}:${rootTag[2]}` : rootTag[2])) {
     throw unreadable("its root element is not a UBL Invoice or CreditNote");
   }
   const kind = rootTag[2] as ParsedUbl["kind"];
-  const startTag = xml.slice(rootTag.index, xml.indexOf(">", rootTag.index + 1) + 1);
+  const startTag = markup.slice(rootTag.index, markup.indexOf(">", rootTag.index + 1) + 1);
   const nsAttr = rootTag[1] ? `xmlns:${rootTag[1]}` : "xmlns";
   const ns = new RegExp(`\\s${nsAttr.replace(".", "\\.")}\\s*=\\s*["']([^"']*)["']`).exec(startTag)?.[1];
   if (ns !== NS[kind]) throw unreadable(`its root element ${kind} is not in the UBL 2.1 namespace ${NS[kind]}`);
@@ -163,7 +165,8 @@ export function parseUbl(bytes: Buffer): ParsedUbl {
   } catch (error) {
     throw unreadable(`it could not be read (${error instanceof Error ? error.message.slice(0, 200) : "unknown"})`);
   }
-  const root = document[kind];
-  if (!root || typeof root !== "object" || Array.isArray(root)) throw unreadable("its root element is empty");
+  // An empty root is an invoice without any element: the rules say what it lacks.
+  const root = document[kind] === "" ? {} : document[kind];
+  if (!root || typeof root !== "object" || Array.isArray(root)) throw unreadable("its root element is not an element the import reads");
   return { kind, root: root as Node, xml };
 }

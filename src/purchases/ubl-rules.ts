@@ -30,14 +30,14 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   const need = (rule: string, value: string | undefined, what: string) => {
     if (value === undefined || value === "") fail(rule, `${what} is missing`);
   };
-  const money = (rule: string, a: UblAmount, what: string, required = true) => {
+  const money = (rule: string, a: UblAmount, what: string, required = true, maxDecimals = 2) => {
     if (a.value === undefined) {
       if (required) fail(rule, `${what} is missing`);
       return undefined;
     }
     const value = dec(a.value);
     if (value === undefined) fail(rule, `${what} is not a decimal amount (${a.value.slice(0, 40)})`);
-    else if (decimals(a.value) > 2) fail(rule, `${what} has more than 2 decimals (${a.value.slice(0, 40)})`);
+    else if (decimals(a.value) > maxDecimals) fail(rule, `${what} has more than ${maxDecimals} decimals (${a.value.slice(0, 40)})`);
     return value;
   };
 
@@ -70,7 +70,8 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
     need("BR-23", l.unitCode, `${which}: the unit of measure code (BT-130)`);
     money("BR-24", l.net, `${which}: the line net amount (BT-131)`);
     need("BR-25", l.name, `${which}: the item name (BT-153)`);
-    const price = money("BR-26", l.price, `${which}: the item net price (BT-146)`);
+    // A price may have more decimals than an amount (BT-146 is a unit price amount, not limited to 2).
+    const price = money("BR-26", l.price, `${which}: the item net price (BT-146)`, true, 10);
     if (price?.isNegative()) fail("BR-27", `${which}: the item net price (BT-146) is negative`);
     if (!l.category?.id) fail("BR-CO-04", `${which}: the invoiced item VAT category code (BT-151) is missing`);
     else if (!CATEGORIES.has(l.category.id)) fail("BR-CL-18", `${which}: the VAT category code ${l.category.id.slice(0, 10)} is not in UNCL 5305`);

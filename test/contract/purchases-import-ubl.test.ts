@@ -168,7 +168,9 @@ describe("our own export, imported by the buyer", () => {
 });
 
 describe("files that fail the rules: 422 with the rule ids, as the official rule sets report them; nothing stored", () => {
-  const cases: { name: string; edit: (xml: string) => string; rules: string[] }[] = [
+  // `oracle`: the rules the official rule sets report too (all of ours, but R120: the compiled Peppol XSLT here reports
+  // no R120 for this file, where the rule's published text — net = quantity × price ± 0.02 — fails it).
+  const cases: { name: string; edit: (xml: string) => string; rules: string[]; oracle?: string[] }[] = [
     {
       name: "a total with VAT that is not the sum",
       edit: (x) => x.replace(/<cbc:TaxInclusiveAmount currencyID="EUR">529.00</, '<cbc:TaxInclusiveAmount currencyID="EUR">530.00<'),
@@ -178,6 +180,7 @@ describe("files that fail the rules: 422 with the rule ids, as the official rule
       name: "a line net amount that is not quantity × price, nor in the sums",
       edit: (x) => x.replace(/<cbc:LineExtensionAmount currencyID="EUR">361.50</, '<cbc:LineExtensionAmount currencyID="EUR">361.60<'),
       rules: ["BR-CO-10", "PEPPOL-EN16931-R120"],
+      oracle: ["BR-CO-10"],
     },
     { name: "no issue date", edit: (x) => x.replace(/<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, ""), rules: ["BR-03"] },
     { name: "no business process", edit: (x) => x.replace(/<cbc:ProfileID>[^<]*<\/cbc:ProfileID>/, ""), rules: ["PEPPOL-EN16931-R001"] },
@@ -196,10 +199,10 @@ describe("files that fail the rules: 422 with the rule ids, as the official rule
         "purchase_invoice.ubl_rules_failed",
       );
       expect(error.params?.rules).toEqual(rules);
-      expect((error.params?.failures as { rule: string }[]).map((f) => f.rule)).toEqual(expect.arrayContaining(rules));
+      expect(((error.params?.failures ?? []) as { rule: string }[]).map((f) => f.rule)).toEqual(expect.arrayContaining(rules));
       // The official rule sets fail the file on the same rules (the oracle; our checks are our own code).
       const official = new Set(peppolFatal(broken).map((a) => a.id));
-      for (const rule of rules) expect([rule, official.has(rule)]).toEqual([rule, true]);
+      for (const rule of oracle ?? rules) expect([rule, official.has(rule)]).toEqual([rule, true]);
       expect(await stored(b)).toEqual(before);
     },
     120_000,
@@ -207,39 +210,45 @@ describe("files that fail the rules: 422 with the rule ids, as the official rule
 });
 
 describe("hostile input: 4xx, never 500, nothing stored", () => {
-  const doctype = `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${sellerXml.replace(/^<\?xml[^>]*\?>/, "").replace("<cbc:Note>", "<cbc:Note>&xxe;")}`;
-  const cases: { name: string; content: string; status: number; key: string }[] = [
-    { name: "not base64", content: "not base64!", status: 400, key: "request.invalid" },
-    { name: "not XML", content: b64("%PDF-1.4 hello"), status: 422, key: "purchase_invoice.ubl_unreadable" },
-    { name: "XML that is not well-formed", content: b64('<?xml version="1.0"?><Invoice><a></Invoice>'), status: 422, key: "purchase_invoice.ubl_unreadable" },
-    { name: "a DOCTYPE with an external entity (XXE)", content: b64(doctype), status: 422, key: "purchase_invoice.ubl_unreadable" },
+  const doctype = () =>
+    `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${sellerXml.replace(/^<\?xml[^>]*\?>/, "").replace("<cbc:Note>", "<cbc:Note>&xxe;")}`;
+  const cases: { name: string; content: () => string; status: number; key: string }[] = [
+    { name: "not base64", content: () => "not base64!", status: 400, key: "request.invalid" },
+    { name: "not XML", content: () => b64("%PDF-1.4 hello"), status: 422, key: "purchase_invoice.ubl_unreadable" },
+    {
+      name: "XML that is not well-formed",
+      content: () => b64('<?xml version="1.0"?><Invoice><a></Invoice>'),
+      status: 422,
+      key: "purchase_invoice.ubl_unreadable",
+    },
+    { name: "a DOCTYPE with an external entity (XXE)", content: () => b64(doctype()), status: 422, key: "purchase_invoice.ubl_unreadable" },
     {
       name: "another root element",
-      content: b64('<?xml version="1.0"?><Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>'),
+      content: () => b64('<?xml version="1.0"?><Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>'),
       status: 422,
       key: "purchase_invoice.ubl_unreadable",
     },
     {
       name: "an Invoice outside the UBL namespace",
-      content: b64(sellerXml.replace("xsd:Invoice-2", "xsd:Invoice-9")),
+      content: () => b64(sellerXml.replace("xsd:Invoice-2", "xsd:Invoice-9")),
       status: 422,
       key: "purchase_invoice.ubl_unreadable",
     },
     {
       name: "bytes that are not UTF-8",
-      content: b64(Buffer.concat([Buffer.from(sellerXml.slice(0, 200)), Buffer.from([0xff, 0xfe, 0x00])])),
+      content: () => b64(Buffer.concat([Buffer.from(sellerXml.slice(0, 200)), Buffer.from([0xff, 0xfe, 0x00])])),
       status: 422,
       key: "purchase_invoice.ubl_unreadable",
     },
     {
       name: "nesting 100 000 deep",
-      content: b64(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">${"<a>".repeat(100_000)}${"</a>".repeat(100_000)}</Invoice>`),
+      content: () => b64(`<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">${"<a>".repeat(100_000)}${"</a>".repeat(100_000)}</Invoice>`),
       status: 422,
       key: "purchase_invoice.ubl_unreadable",
     },
     {
       name: "an empty UBL Invoice",
-      content: b64('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"></Invoice>'),
+      content: () => b64('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"></Invoice>'),
       status: 422,
       key: "purchase_invoice.ubl_rules_failed",
     },
@@ -247,7 +256,7 @@ describe("hostile input: 4xx, never 500, nothing stored", () => {
   test.each(cases)("$name", async ({ content, status, key }) => {
     const b = await buyer();
     const before = await stored(b);
-    const res = await h.post("/v1/purchases/invoices/import-ubl", { contentBase64: content }, b.o);
+    const res = await h.post("/v1/purchases/invoices/import-ubl", { contentBase64: content() }, b.o);
     expect([res.status, res.body.error?.key]).toEqual([status, key]);
     expect(await stored(b)).toEqual(before);
   });
