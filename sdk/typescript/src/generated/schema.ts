@@ -18593,6 +18593,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "7c1e2f40-6a55-4f0b-9f3e-2b8d1c9a0e11"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ByIdRequest"];
             };
         };
@@ -18603,6 +18608,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7c1e2f40-6a55-4f0b-9f3e-2b8d1c9a0e11",
+                     *       "invoiceId": "d5064cde-6d1b-4755-bcc3-002877ac74d6",
+                     *       "kind": "embedded",
+                     *       "fileName": "MT-2026-0457.pdf",
+                     *       "contentType": "application/pdf",
+                     *       "description": "PDF",
+                     *       "sizeBytes": 48213,
+                     *       "sha256": "3f0a6b1c9d2e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+                     *       "createdAt": "2026-11-23T12:13:52.201Z",
+                     *       "contentBase64": "JVBERi0xLjcKJcfsj6IKNSAwIG9iago8PC9MZW5ndGggNiAwIFI+PgpzdHJlYW0K"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchases.PurchaseInvoiceAttachmentContent"];
                 };
             };
@@ -18636,6 +18655,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "invoiceId",
+                 *           "op": "eq",
+                 *           "value": "d5064cde-6d1b-4755-bcc3-002877ac74d6"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Purchases.PurchaseInvoiceAttachmentListRequest"];
             };
         };
@@ -18646,6 +18676,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "7c1e2f40-6a55-4f0b-9f3e-2b8d1c9a0e11",
+                     *           "invoiceId": "d5064cde-6d1b-4755-bcc3-002877ac74d6",
+                     *           "kind": "embedded",
+                     *           "fileName": "MT-2026-0457.pdf",
+                     *           "contentType": "application/pdf",
+                     *           "description": "PDF",
+                     *           "sizeBytes": 48213,
+                     *           "sha256": "3f0a6b1c9d2e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+                     *           "createdAt": "2026-11-23T12:13:52.201Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description The rows of this page. */
                         rows: components["schemas"]["Purchases.PurchaseInvoiceAttachment"][];
@@ -19068,6 +19118,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPEludm9pY2UgeG1sbnM9InVybjpvYXNpczpuYW1lczpzcGVjaWZpY2F0aW9uOnVibDpzY2hlbWE6eHNkOkludm9pY2UtMiIgeG1sbnM6Y2FjPSJ1cm46b2FzaXM6bmFtZXM6c3BlY2lmaWNhdGlvbjp1Ymw6c2NoZW1hOnhzZDpDb21tb25BZ2dyZWdhdGVDb21wb25lbnRzLTIiIHhtbG5zOmNiYz0idXJuOm9hc2lzOm5hbWVzOnNwZWNpZmljYXRpb246dWJsOnNjaGVtYTp4c2Q6Q29tbW9uQmFzaWNDb21wb25lbnRzLTIiPgogIDxjYmM6Q3VzdG9taXphdGlvbklEPnVybjpjZW4uZXU6ZW4xNjkzMToyMDE3I2NvbXBsaWFudCN1cm46ZmRjOnBlcHBvbC5ldToyMDE3OnBvYWNjOmJpbGxpbmc6My4wPC9jYmM6Q3VzdG9taXphdGlvbklEPgo=",
+                 *       "createSupplier": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["Purchases.PurchaseInvoiceUblImportRequest"];
             };
         };
@@ -19078,6 +19134,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice": {
+                     *         "id": "d5064cde-6d1b-4755-bcc3-002877ac74d6",
+                     *         "type": "invoice",
+                     *         "status": "draft",
+                     *         "documentNumber": "MT-2026-0457",
+                     *         "partnerCode": "TIEKEJAS",
+                     *         "partner": {
+                     *           "code": "TIEKEJAS",
+                     *           "name": "UAB „Medienos tiekimas“",
+                     *           "vatCode": null,
+                     *           "registrationCode": null,
+                     *           "countryCode": "LT",
+                     *           "address": null,
+                     *           "isPrivatePerson": false
+                     *         },
+                     *         "documentDate": "2026-03-10",
+                     *         "accountingDate": "2026-03-10",
+                     *         "supplyDate": "2026-03-10",
+                     *         "dueDate": "2026-04-09",
+                     *         "currency": "EUR",
+                     *         "vatTreatment": "standard",
+                     *         "rate": null,
+                     *         "creditedInvoiceId": null,
+                     *         "customs": null,
+                     *         "notes": "E-invoice MT-2026-0457 imported (Peppol BIS 3.0); buyer reference PIRK",
+                     *         "netTotal": "630.00",
+                     *         "vatTotal": "132.30",
+                     *         "grossTotal": "762.30",
+                     *         "grossTotalEur": null,
+                     *         "vatBreakdown": [
+                     *           {
+                     *             "vatRatePercent": "21.00",
+                     *             "vatClassifier": "PVM1",
+                     *             "taxableAmount": "630.00",
+                     *             "vatAmount": "132.30"
+                     *           }
+                     *         ],
+                     *         "paidAmount": "0.00",
+                     *         "creditedAmount": "0.00",
+                     *         "outstanding": "0.00",
+                     *         "journalTransactionId": null,
+                     *         "lines": [
+                     *           {
+                     *             "lineNo": 1,
+                     *             "itemCode": "LENTA-50",
+                     *             "description": "Obliuota lenta 50×100",
+                     *             "quantity": "200",
+                     *             "unit": "m",
+                     *             "unitPriceExclVat": "3.15",
+                     *             "discountPercent": "0.00",
+                     *             "vatRatePercent": "21.00",
+                     *             "vatClassifier": "PVM1",
+                     *             "expenseAccountCode": null,
+                     *             "vatDeductible": true,
+                     *             "netAmount": "630.00",
+                     *             "warehouseCode": null,
+                     *             "lotNumber": null,
+                     *             "serials": null
+                     *           }
+                     *         ],
+                     *         "registeredAt": null,
+                     *         "createdAt": "2026-11-23T12:13:52.201Z",
+                     *         "updatedAt": "2026-11-23T12:13:52.290Z"
+                     *       },
+                     *       "supplierCreated": false,
+                     *       "attachments": [
+                     *         {
+                     *           "id": "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
+                     *           "invoiceId": "d5064cde-6d1b-4755-bcc3-002877ac74d6",
+                     *           "kind": "einvoice",
+                     *           "fileName": "MT-2026-0457.xml",
+                     *           "contentType": "application/xml",
+                     *           "description": "Peppol BIS 3.0 e-invoice as received",
+                     *           "sizeBytes": 9120,
+                     *           "sha256": "9b74c9897bac770ffc029102a200c5de0d2f2b6d4e8a3c1f5e7d9b0a2c4e6f81",
+                     *           "createdAt": "2026-11-23T12:13:52.201Z"
+                     *         },
+                     *         {
+                     *           "id": "7c1e2f40-6a55-4f0b-9f3e-2b8d1c9a0e11",
+                     *           "invoiceId": "d5064cde-6d1b-4755-bcc3-002877ac74d6",
+                     *           "kind": "embedded",
+                     *           "fileName": "MT-2026-0457.pdf",
+                     *           "contentType": "application/pdf",
+                     *           "description": "PDF",
+                     *           "sizeBytes": 48213,
+                     *           "sha256": "3f0a6b1c9d2e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+                     *           "createdAt": "2026-11-23T12:13:52.201Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchases.PurchaseInvoiceUblImport"];
                 };
             };
