@@ -8204,6 +8204,17 @@ export type components = {
              * @description The reversal of its posting when annulled (dated on its issue date); else null.
              */
             annulmentTransactionId: string | null;
+            /**
+             * Format: date-time
+             * @description When the SMTP server last accepted an e-mail of the document (`sales/invoices/send`); null when none was. Every
+             *     send is in `sales/invoices/sends/list`.
+             */
+            sentAt: string | null;
+            /**
+             * @description The status of the document's latest e-mail (`queued`, `sent`, `failed`); null when it was never sent.
+             * @enum {string|null}
+             */
+            lastSendStatus: "queued" | "sent" | "failed" | null;
             /** @description Lines, by position. */
             lines: components["schemas"]["Sales.SaleInvoiceLine"][];
             /**
@@ -21826,6 +21837,8 @@ export interface operations {
                      *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *       "annulledAt": "2026-11-23T14:02:07.512Z",
                      *       "annulmentTransactionId": "6c0b1f4e-2d7a-4f0e-9a51-3f8e2b7d9c14",
+                     *       "sentAt": "2026-03-10T09:15:02.118Z",
+                     *       "lastSendStatus": "sent",
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -22037,6 +22050,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -22193,6 +22208,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -22312,6 +22329,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -22457,6 +22476,8 @@ export interface operations {
                      *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -22657,6 +22678,8 @@ export interface operations {
                      *           "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *           "annulledAt": null,
                      *           "annulmentTransactionId": null,
+                     *           "sentAt": "2026-03-10T09:15:02.118Z",
+                     *           "lastSendStatus": "sent",
                      *           "lines": [
                      *             {
                      *               "lineNo": 1,
@@ -23283,6 +23306,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,

@@ -15,7 +15,7 @@ import { emitEvent } from "../events/index.js";
 import { linesOf, livePartners } from "../invoicing/index.js";
 import { postReversal } from "../ledger/index.js";
 import { conflict, notFound } from "../shared/errors.js";
-import { saleInvoiceToApi, type SaleInvoice } from "./invoices.js";
+import { saleInvoiceToApi, type SaleInvoice, withSendState } from "./invoices.js";
 
 // What decides whether the document may be annulled, read with the document locked: a live bank allocation to it
 // (a payment matched and not unmatched), an issued credit or debit note correcting it, a stock operation of its issue.
@@ -92,7 +92,7 @@ export async function annulSaleInvoice(trx: Db, company: CompanyContext, keyId: 
     .update({ status: "annulled", outstanding: "0.00", annulled_at: trx.fn.now(), annulment_transaction_id: reversal.id, updated_at: trx.fn.now() })
     .returning("*");
   const [lines, partners] = await Promise.all([linesOf(trx, "sale_invoice_lines", company.id, [id]), livePartners(trx, company.id, [annulled])]);
-  const api = saleInvoiceToApi(annulled, lines.get(id)!, partners.get(annulled.partner_code));
+  const [api] = await withSendState(trx, company.id, [saleInvoiceToApi(annulled, lines.get(id)!, partners.get(annulled.partner_code))]);
   await emitEvent(trx, company.id, "sale_invoice.annulled", api);
   return api;
 }

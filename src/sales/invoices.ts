@@ -91,6 +91,9 @@ export function saleInvoiceToApi(row: SaleInvoicesRow, lines: SaleLine[], livePa
     journalTransactionId: row.journal_transaction_id,
     annulledAt: row.annulled_at === null ? null : new Date(row.annulled_at).toISOString(),
     annulmentTransactionId: row.annulment_transaction_id,
+    // The e-mail state is the sends' (withSendState); a draft or a document just written has none.
+    sentAt: null,
+    lastSendStatus: null,
     lines: lines.map((l) => ({
       lineNo: l.line_no,
       itemCode: l.item_code,
@@ -392,7 +395,28 @@ export async function createSaleInvoice(trx: Db, company: CompanyContext, input:
 }
 
 export async function getSaleInvoice(db: Db, companyId: string, id: string): Promise<SaleInvoice> {
-  return toApi(db, companyId, await findInvoice(db, companyId, id));
+  const [invoice] = await withSendState(db, companyId, [await toApi(db, companyId, await findInvoice(db, companyId, id))]);
+  return invoice;
+}
+
+/**
+ * Documents with their e-mail state (`sales/invoices/send`, table sale_invoice_sends): `sentAt`, the latest time the
+ * SMTP server accepted one of their e-mails, and `lastSendStatus`, the status of their latest send. Read from the
+ * sends in one statement for the documents given (only an issued document is ever sent).
+ */
+export async function withSendState(db: Db, companyId: string, invoices: SaleInvoice[]): Promise<SaleInvoice[]> {
+  const issued = invoices.filter((i) => i.status !== "draft").map((i) => i.id);
+  if (!issued.length) return invoices;
+  const { rows } = (await db.raw(
+    `select invoice_id, (array_agg(status order by created_at desc, id desc))[1] as last_status, max(sent_at) as sent_at
+       from sale_invoice_sends where company_id = ? and invoice_id = any(?::uuid[]) group by invoice_id`,
+    [companyId, issued],
+  )) as { rows: { invoice_id: string; last_status: SaleInvoice["lastSendStatus"]; sent_at: Date | null }[] };
+  const state = new Map(rows.map((r) => [r.invoice_id, r]));
+  return invoices.map((i) => {
+    const s = state.get(i.id);
+    return s ? { ...i, sentAt: s.sent_at ? s.sent_at.toISOString() : null, lastSendStatus: s.last_status } : i;
+  });
 }
 
 export async function updateSaleInvoice(trx: Db, company: CompanyContext, input: UpdateInput): Promise<SaleInvoice> {
@@ -808,5 +832,6 @@ const listSpec: ListSpec = {
 };
 
 export async function listSaleInvoices(db: Db, companyId: string, request: ListRequest) {
-  return listDocuments(db, companyId, { documents: "sale_invoices", lines: "sale_invoice_lines" }, listSpec, request, saleInvoiceToApi);
+  const result = await listDocuments(db, companyId, { documents: "sale_invoices", lines: "sale_invoice_lines" }, listSpec, request, saleInvoiceToApi);
+  return { ...result, rows: await withSendState(db, companyId, result.rows) };
 }

@@ -134,9 +134,19 @@ describe("sending an issued document", () => {
 
   test("a temporary refusal (451) is retried until the server accepts; a permanent one (550) fails at once with sale_invoice.send_failed", async () => {
     const inv = await issue("PIRK");
+    expect([inv.sentAt, inv.lastSendStatus]).toEqual([null, null]);
     const busy = await w.api.sales.invoices.send({ id: inv.id, to: ["busy@pirkejas.lt"], subject: "Sąskaita", message: "Prašome apmokėti." });
     const retried = await settled(busy.id, 90_000);
     expect(retried).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+    // The invoice itself says when it was last sent, and how its latest send went (get and list alike).
+    const sendState = async () => {
+      const got = await w.api.sales.invoices.get({ id: inv.id });
+      const listed = (await w.api.sales.invoices.list({ filter: [{ field: "id", op: "eq", value: inv.id }] })).rows[0];
+      expect([listed.sentAt, listed.lastSendStatus]).toEqual([got.sentAt, got.lastSendStatus]);
+      return [got.sentAt, got.lastSendStatus];
+    };
+    expect(retried.sentAt).not.toBeNull();
+    expect(await sendState()).toEqual([retried.sentAt, "sent"]);
     const mail = smtp.mails.find((m) => m.to.includes("busy@pirkejas.lt"));
     expect(mail?.subject).toBe("=?UTF-8?Q?S=C4=85skaita?=");
     expect(parts(mail!).some((p) => p.body.includes("Pra=C5=A1ome apmok=C4=97ti.") || p.body.includes("Prašome apmokėti."))).toBe(true);
@@ -145,6 +155,8 @@ describe("sending an issued document", () => {
     const failed = await settled(refused.id);
     expect(failed).toMatchObject({ status: "failed", attempts: 1, sentAt: null });
     expect(failed.lastError).toContain("550");
+    // The latest send failed; the document was last sent by the one before it.
+    expect(await sendState()).toEqual([retried.sentAt, "failed"]);
     const event = (await eventsOf("sale_invoice.send_failed")).find((e) => e.data.id === refused.id);
     expect(event?.data).toMatchObject({ id: refused.id, status: "failed" });
     expect(smtp.mails.some((m) => m.to.includes("nobody@pirkejas.lt"))).toBe(false);

@@ -8204,6 +8204,17 @@ export type components = {
              * @description The reversal of its posting when annulled (dated on its issue date); else null.
              */
             annulmentTransactionId: string | null;
+            /**
+             * Format: date-time
+             * @description When the SMTP server last accepted an e-mail of the document (`sales/invoices/send`); null when none was. Every
+             *     send is in `sales/invoices/sends/list`.
+             */
+            sentAt: string | null;
+            /**
+             * @description The status of the document's latest e-mail (`queued`, `sent`, `failed`); null when it was never sent.
+             * @enum {string|null}
+             */
+            lastSendStatus: "queued" | "sent" | "failed" | null;
             /** @description Lines, by position. */
             lines: components["schemas"]["Sales.SaleInvoiceLine"][];
             /**
@@ -20514,6 +20525,8 @@ export interface operations {
                      *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *       "annulledAt": "2026-11-23T14:02:07.512Z",
                      *       "annulmentTransactionId": "6c0b1f4e-2d7a-4f0e-9a51-3f8e2b7d9c14",
+                     *       "sentAt": "2026-03-10T09:15:02.118Z",
+                     *       "lastSendStatus": "sent",
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -20699,6 +20712,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -20844,6 +20859,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -20958,6 +20975,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -21097,6 +21116,8 @@ export interface operations {
                      *       "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
@@ -21277,6 +21298,8 @@ export interface operations {
                      *           "journalTransactionId": "0f7a78a8-3569-424c-ba18-fdebf5fd3526",
                      *           "annulledAt": null,
                      *           "annulmentTransactionId": null,
+                     *           "sentAt": "2026-03-10T09:15:02.118Z",
+                     *           "lastSendStatus": "sent",
                      *           "lines": [
                      *             {
                      *               "lineNo": 1,
@@ -21836,6 +21859,8 @@ export interface operations {
                      *       "journalTransactionId": null,
                      *       "annulledAt": null,
                      *       "annulmentTransactionId": null,
+                     *       "sentAt": null,
+                     *       "lastSendStatus": null,
                      *       "lines": [
                      *         {
                      *           "lineNo": 1,
