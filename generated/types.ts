@@ -6791,6 +6791,11 @@ export type components = {
             paymentTermDays: components["schemas"]["Partners.PaymentTermDays"];
             /** @description The language of the documents the partner receives (PDF labels, amounts in words): see `DocumentLanguage`. */
             documentLanguage: components["schemas"]["Partners.DocumentLanguage"];
+            /**
+             * @description The partner's Peppol participant identifier: the electronic address its e-invoices are sent to
+             *     (`sales/invoices/peppol-xml`'s buyer `EndpointID`); null: derived from its company or VAT code.
+             */
+            peppolId: string | null;
             /** @description When the partner was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the partner was last changed. */
@@ -6914,8 +6919,9 @@ export type components = {
          *     check and have its country's length where known (LT 20); `countryCode` / `address.countryCode` must be assigned
          *     ISO 3166-1 codes; and a Lithuanian partner's (`countryCode` `LT`) `registrationCode` must be a legal entity code
          *     (9 digits with its mod-11 check digit), or for a private person, when written as 11 digits, a valid personal code.
-         *     The key is `vat_code.invalid`, `iban.invalid`, `country_code.unknown` or `registration_code.invalid` when one
-         *     field fails, `partner.invalid_fields` when several do.
+         *     `peppolId`'s scheme must be one of Peppol's EAS codes.
+         *     The key is `vat_code.invalid`, `iban.invalid`, `country_code.unknown`, `registration_code.invalid` or
+         *     `peppol_id.invalid` when one field fails, `partner.invalid_fields` when several do.
          */
         "Partners.PartnerCreateRequest": {
             /** @description Name. */
@@ -6962,6 +6968,11 @@ export type components = {
              * @default lt-en
              */
             documentLanguage: components["schemas"]["Partners.DocumentLanguage"];
+            /**
+             * @description The partner's Peppol participant identifier, `scheme:id` (e.g. `0200:304000004`); its scheme must be an EAS code
+             *     Peppol knows (422 `peppol_id.invalid` otherwise).
+             */
+            peppolId?: components["schemas"]["Partners.PeppolId"];
         };
         /**
          * @description What posted a statement line: a sales document (`sale_invoice`, `sale_credit_note`, `sale_debit_note`), a purchase
@@ -7169,12 +7180,19 @@ export type components = {
             paymentTermDays?: components["schemas"]["Partners.PaymentTermDays"];
             /** @description The language of the partner's documents. */
             documentLanguage?: components["schemas"]["Partners.DocumentLanguage"];
+            /** @description The partner's Peppol participant identifier (checked as at create); `null` removes it. */
+            peppolId?: string | null;
         };
         /**
          * Format: int32
          * @description Days from a document's date to its due date: 0 to 365.
          */
         "Partners.PaymentTermDays": number;
+        /**
+         * @description A Peppol participant identifier, `scheme:id`: the scheme one of Peppol's Electronic Address Scheme codes (EAS: 0200
+         *     a Lithuanian company code, 9937 a Lithuanian VAT code, 0088 a GLN, 9930 a German VAT code, …), e.g. `0200:304000004`.
+         */
+        "Partners.PeppolId": string;
         /** @description A percentage as a decimal string, 0 to 100 with up to 2 decimals (e.g. a VAT rate `21`). */
         Percent: string;
         /**
@@ -15462,6 +15480,7 @@ export interface operations {
                      *             "isPrivatePerson": false,
                      *             "paymentTermDays": 30,
                      *             "documentLanguage": "lt-en",
+                     *             "peppolId": null,
                      *             "createdAt": "2026-11-26T14:02:11.904Z",
                      *             "updatedAt": "2026-11-27T08:15:42.318Z"
                      *           }
@@ -19133,6 +19152,7 @@ export interface operations {
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 14,
                      *       "documentLanguage": "lt-en",
+                     *       "peppolId": null,
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.180Z"
                      *     }
@@ -19160,7 +19180,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a country code is not an assigned ISO 3166-1 code (`country_code.unknown`); `iban` fails the ISO 13616 check or its country's length (`iban.invalid`); several fields break their rules (`partner.invalid_fields`); a Lithuanian partner's `registrationCode` is not a valid company (or personal) code (`registration_code.invalid`); `vatCode` does not have its country's format or check digit (`vat_code.invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a country code is not an assigned ISO 3166-1 code (`country_code.unknown`); `iban` fails the ISO 13616 check or its country's length (`iban.invalid`); several fields break their rules (`partner.invalid_fields`); a Lithuanian partner's `registrationCode` is not a valid company (or personal) code (`registration_code.invalid`); `vatCode` does not have its country's format or check digit (`vat_code.invalid`); `peppolId`'s scheme is not an EAS code Peppol knows (`peppol_id.invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19234,6 +19254,7 @@ export interface operations {
                      *       "isPrivatePerson": true,
                      *       "paymentTermDays": 0,
                      *       "documentLanguage": "lt-en",
+                     *       "peppolId": null,
                      *       "createdAt": "2026-11-23T12:13:50.270Z",
                      *       "updatedAt": "2026-11-23T12:13:50.270Z"
                      *     }
@@ -19320,6 +19341,7 @@ export interface operations {
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 14,
                      *       "documentLanguage": "lt-en",
+                     *       "peppolId": null,
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.180Z"
                      *     }
@@ -19405,6 +19427,7 @@ export interface operations {
                      *           "isPrivatePerson": false,
                      *           "paymentTermDays": 14,
                      *           "documentLanguage": "lt-en",
+                     *           "peppolId": null,
                      *           "createdAt": "2026-11-23T12:13:50.180Z",
                      *           "updatedAt": "2026-11-23T12:13:50.180Z"
                      *         }
@@ -19628,7 +19651,8 @@ export interface operations {
                  * @example {
                  *       "id": "1dc27116-fe94-4efc-b356-9887acccb0fb",
                  *       "paymentTermDays": 30,
-                 *       "email": "saskaitos@zuvedra.lt"
+                 *       "email": "saskaitos@zuvedra.lt",
+                 *       "peppolId": "0200:300000003"
                  *     }
                  */
                 "application/json": components["schemas"]["Partners.PartnerUpdateRequest"];
@@ -19669,6 +19693,7 @@ export interface operations {
                      *       "isPrivatePerson": false,
                      *       "paymentTermDays": 30,
                      *       "documentLanguage": "lt-en",
+                     *       "peppolId": "0200:300000003",
                      *       "createdAt": "2026-11-23T12:13:50.180Z",
                      *       "updatedAt": "2026-11-23T12:13:50.246Z"
                      *     }
@@ -19696,7 +19721,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a country code is not an assigned ISO 3166-1 code (`country_code.unknown`); `iban` fails the ISO 13616 check or its country's length (`iban.invalid`); several fields break their rules (`partner.invalid_fields`); a Lithuanian partner's `registrationCode` is not a valid company (or personal) code (`registration_code.invalid`); `vatCode` does not have its country's format or check digit (`vat_code.invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule (`fieldErrors` names the field where there is one): a country code is not an assigned ISO 3166-1 code (`country_code.unknown`); `iban` fails the ISO 13616 check or its country's length (`iban.invalid`); several fields break their rules (`partner.invalid_fields`); a Lithuanian partner's `registrationCode` is not a valid company (or personal) code (`registration_code.invalid`); `vatCode` does not have its country's format or check digit (`vat_code.invalid`); `peppolId`'s scheme is not an EAS code Peppol knows (`peppol_id.invalid`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

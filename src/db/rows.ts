@@ -446,6 +446,7 @@ export interface PartnersRow {
   is_supplier: boolean;
   name: string;
   payment_term_days: number;
+  peppol_id: string | null;
   phone: string | null;
   registration_code: string | null;
   updated_at: Date;

@@ -722,7 +722,8 @@ create table partners (
   is_supplier boolean default false not null,
   is_private_person boolean default false not null,
   payment_term_days integer default 0 not null,
-  document_language text default 'lt-en'::text not null
+  document_language text default 'lt-en'::text not null,
+  peppol_id text
 );
 alter table partners add constraint partners_address_check CHECK ((jsonb_typeof(address) = 'object'::text));
 alter table partners add constraint partners_company_code_key UNIQUE (company_id, code);
@@ -731,6 +732,7 @@ alter table partners add constraint partners_country_code_check CHECK ((country_
 alter table partners add constraint partners_document_language_check CHECK ((document_language = ANY (ARRAY['lt'::text, 'en'::text, 'lt-en'::text])));
 alter table partners add constraint partners_iban_check CHECK ((iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'::text));
 alter table partners add constraint partners_payment_term_days_check CHECK (((payment_term_days >= 0) AND (payment_term_days <= 365)));
+alter table partners add constraint partners_peppol_id_check CHECK ((peppol_id ~ '^[0-9]{4}:[A-Za-z0-9][A-Za-z0-9._:+/-]{0,99}$'::text));
 alter table partners add constraint partners_pkey PRIMARY KEY (company_id, id);
 alter table partners add constraint partners_registration_code_check CHECK (((length(registration_code) >= 1) AND (length(registration_code) <= 64)));
 alter table partners add constraint partners_vat_code_check CHECK ((vat_code ~ '^[A-Z]{2}[0-9A-Z+*.]{2,13}$'::text));

@@ -9,7 +9,7 @@ import { foreignKeyViolation, uniqueViolation } from "../db/transaction.js";
 import { conflict, notFound, validationError, type FieldErrors } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
-import { countryCodeProblem, ibanProblem, ltRegistrationCodeProblem, throwRuleFailures, vatCodeProblem } from "../shared/identifiers.js";
+import { countryCodeProblem, ibanProblem, ltRegistrationCodeProblem, peppolIdProblem, throwRuleFailures, vatCodeProblem } from "../shared/identifiers.js";
 
 type Partner = components["schemas"]["Partners.Partner"];
 type CreateInput = components["schemas"]["Partners.PartnerCreateRequest"];
@@ -32,6 +32,7 @@ const COLUMNS = {
   isPrivatePerson: "is_private_person",
   paymentTermDays: "payment_term_days",
   documentLanguage: "document_language",
+  peppolId: "peppol_id",
 } as const;
 type Field = keyof typeof COLUMNS;
 
@@ -52,6 +53,7 @@ export function partnerToApi(row: PartnersRow): Partner {
     isPrivatePerson: row.is_private_person,
     paymentTermDays: row.payment_term_days,
     documentLanguage: row.document_language as Partner["documentLanguage"],
+    peppolId: row.peppol_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -70,6 +72,7 @@ function checkRules(input: Partial<Record<Field, unknown>>, effective: Partial<R
   };
   if (typeof input.vatCode === "string") check("vatCode", "vat_code.invalid", vatCodeProblem(input.vatCode));
   if (typeof input.iban === "string") check("iban", "iban.invalid", ibanProblem(input.iban));
+  if (typeof input.peppolId === "string") check("peppolId", "peppol_id.invalid", peppolIdProblem(input.peppolId));
   if (typeof input.countryCode === "string") check("countryCode", "country_code.unknown", countryCodeProblem(input.countryCode));
   const address = input.address as { countryCode?: string } | null | undefined;
   if (address?.countryCode) check("address.countryCode", "country_code.unknown", countryCodeProblem(address.countryCode));

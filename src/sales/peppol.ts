@@ -20,13 +20,14 @@
 // of each is the document's VAT of that rate, which invoicing rounds once per rate (src/invoicing/totals.ts), so the
 // rule "taxable × rate, rounded" holds for every subtotal.
 //
-// Endpoints (Peppol's Electronic Address Scheme): a Lithuanian party by its company code (0200), else by its VAT
-// code (the scheme of its country's VAT numbers: 9937 Lithuania, 9930 Germany, …); a party without either cannot
-// receive through Peppol: 422 `peppol.endpoint_unknown` naming it.
+// Endpoints (Peppol's Electronic Address Scheme): the buyer's own Peppol id when its partner has one (`peppolId`);
+// else a Lithuanian party by its company code (0200), else by its VAT code (the scheme of its country's VAT numbers:
+// 9937 Lithuania, 9930 Germany, …); a party without either cannot receive through Peppol: 422
+// `peppol.endpoint_unknown` naming it.
 import { XMLBuilder } from "fast-xml-parser";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
-import type { CompaniesRow } from "../db/rows.js";
+import type { CompaniesRow, PartnersRow } from "../db/rows.js";
 import { Decimal } from "../shared/decimal.js";
 import { ApiError, conflict } from "../shared/errors.js";
 import { getSaleInvoice } from "./invoices.js";
@@ -218,9 +219,13 @@ export async function saleInvoicePeppolXml(db: Db, companyId: string, id: string
     },
   };
   const notSubject = [...subtotals.values()].some((s) => s.category.id === "O");
+  // The buyer's own Peppol id (partners' `peppolId`, as the partner is now: where it receives) before a derived one.
+  const peppolId = (await db<PartnersRow>("partners").where({ company_id: companyId, code: buyer.code }).first("peppol_id"))?.peppol_id;
   const customer = {
     "cac:Party": {
-      "cbc:EndpointID": endpoint(`The buyer ${buyer.code}`, buyerCountry, buyer.registrationCode, buyer.vatCode),
+      "cbc:EndpointID": peppolId
+        ? { "#text": peppolId.slice(5), "@_schemeID": peppolId.slice(0, 4) }
+        : endpoint(`The buyer ${buyer.code}`, buyerCountry, buyer.registrationCode, buyer.vatCode),
       "cac:PostalAddress": postalAddress(buyer.address, buyerCountry ?? company.country_code),
       ...(buyer.vatCode && !notSubject ? { "cac:PartyTaxScheme": { "cbc:CompanyID": buyer.vatCode, "cac:TaxScheme": { "cbc:ID": "VAT" } } } : {}),
       "cac:PartyLegalEntity": { "cbc:RegistrationName": buyer.name, ...(buyer.registrationCode ? { "cbc:CompanyID": buyer.registrationCode } : {}) },

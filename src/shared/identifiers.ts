@@ -215,3 +215,25 @@ export function throwRuleFailures(fieldErrors: FieldErrors, keys: Record<string,
   const message = `${fields.map((f) => `${f} ${fieldErrors[f].join("; ")}`).join(". ")}.`;
   throw new ApiError("unprocessable", message, { key, params: { fields }, fieldErrors });
 }
+
+/**
+ * Peppol's Electronic Address Scheme codes (the code list of PEPPOL-EN16931-UBL.sch 3.0.19, rule PEPPOL-EN16931-CL008):
+ * the schemes a participant identifier (`scheme:id`) may be of.
+ */
+export const PEPPOL_EAS = new Set(
+  (
+    "0002 0007 0009 0037 0060 0088 0096 0097 0106 0130 0135 0142 0151 0177 0183 0184 0188 0190 0191 0192 0193 0195 0196 " +
+    "0198 0199 0200 0201 0202 0204 0208 0209 0210 0211 0212 0213 0215 0216 0218 0221 0230 0235 9910 9913 9914 9915 9918 " +
+    "9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 " +
+    "9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959 0147 0154 0158 0170 0194 0203 0205 0217 0225 0240"
+  ).split(" "),
+);
+
+/** Why `scheme:id` is not a Peppol participant identifier the product can address, or undefined. */
+export function peppolIdProblem(peppolId: string): string | undefined {
+  const colon = peppolId.indexOf(":");
+  const scheme = peppolId.slice(0, colon);
+  if (colon !== 4 || !PEPPOL_EAS.has(scheme)) return `the scheme ${scheme || "(none)"} is not one of Peppol's EAS codes (e.g. 0200, 9937, 0088)`;
+  if (scheme === "0200" && !/^[0-9]{9}$/.test(peppolId.slice(5))) return "a Lithuanian company code (scheme 0200) has 9 digits";
+  return undefined;
+}

@@ -42,6 +42,7 @@ const DEFAULTS = {
   isPrivatePerson: false,
   paymentTermDays: 0,
   documentLanguage: "lt-en",
+  peppolId: null,
 };
 
 let seq = 0;
@@ -202,6 +203,7 @@ const FULL = {
   isPrivatePerson: true,
   paymentTermDays: 30,
   documentLanguage: "en" as const,
+  peppolId: "0200:300000003",
 };
 
 describe("master data on create", () => {
@@ -223,6 +225,7 @@ describe("master data on create", () => {
       is_private_person: true,
       payment_term_days: 30,
       document_language: "en",
+      peppol_id: "0200:300000003",
     });
   });
 
@@ -649,5 +652,29 @@ describe("list", () => {
 
   test("another account's company -> 404", async () => {
     await expectApiError(api.withCompany(t.companyId).partners.list(), 404, "not_found");
+  });
+});
+
+describe("peppolId (issue 25): scheme:id with a scheme of Peppol's EAS list", () => {
+  test.each([
+    { name: "a scheme Peppol does not know", peppolId: "1234:5678", status: 422, key: "peppol_id.invalid" },
+    { name: "a Lithuanian company code (0200) that is not 9 digits", peppolId: "0200:12345", status: 422, key: "peppol_id.invalid" },
+    { name: "no scheme", peppolId: "304000004", status: 400, key: "request.invalid" },
+    { name: "a space in the id", peppolId: "0088:73 00", status: 400, key: "request.invalid" },
+  ])("$name -> $status, nothing stored", async ({ peppolId, status, key }) => {
+    const c = code("PEP");
+    const res = await h.post("/v1/partners/create", { name: "Peppol UAB", code: c, peppolId }, { key, companyId });
+    expect([res.status, res.body.error?.key]).toEqual([status, key]);
+    if (status === 422) expect(Object.keys(res.body.error.fieldErrors)).toEqual(["peppolId"]);
+    expect(await h.db("partners").where({ company_id: companyId, code: c })).toHaveLength(0);
+  });
+
+  test("kept, changed and removed by update", async () => {
+    const p = await api.partners.create({ name: "Peppol UAB", code: code("PEP"), peppolId: "9937:LT100001919017" });
+    expect(p.peppolId).toBe("9937:LT100001919017");
+    expect((await api.partners.update({ id: p.id, peppolId: "0088:7300010000001" })).peppolId).toBe("0088:7300010000001");
+    expect((await api.partners.update({ id: p.id, peppolId: null })).peppolId).toBeNull();
+    expect((await h.db("partners").where({ id: p.id }).first()).peppol_id).toBeNull();
+    await expectApiError(api.partners.update({ id: p.id, peppolId: "0000:1" }), 422, "unprocessable", "peppol_id.invalid");
   });
 });

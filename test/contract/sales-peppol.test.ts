@@ -205,6 +205,23 @@ describe("refusals", () => {
     expect(error.params).toEqual({ party: "The buyer USBUY" });
   });
 
+  test("a buyer's own Peppol id (partner peppolId) is its EndpointID, also where none could be derived; removed, the derived one is back", async () => {
+    // USBUY has neither a Lithuanian company code nor a VAT code Peppol knows: with its GLN it can receive.
+    const partner = await w.api.partners.get({ code: "USBUY" });
+    await w.api.partners.update({ id: partner.id, peppolId: "0088:7300010000001" });
+    const inv = await issue("USBUY", [line("PVM12", "100")]);
+    const { xml, doc } = await exported(inv.id);
+    expect(peppolFatal(xml)).toEqual([]);
+    expect(doc.AccountingCustomerParty.Party.EndpointID).toEqual({ "#text": "7300010000001", "@schemeID": "0088" });
+    const pirk = await w.api.partners.get({ code: "PIRK" });
+    await w.api.partners.update({ id: pirk.id, peppolId: "9937:LT212154314" });
+    const domestic = await issue("PIRK", [line("PVM1", "10", "21")]);
+    expect((await exported(domestic.id)).doc.AccountingCustomerParty.Party.EndpointID).toEqual({ "#text": "LT212154314", "@schemeID": "9937" });
+    await w.api.partners.update({ id: pirk.id, peppolId: null });
+    expect((await exported(domestic.id)).doc.AccountingCustomerParty.Party.EndpointID).toEqual({ "#text": "121215434", "@schemeID": "0200" });
+    await w.api.partners.update({ id: partner.id, peppolId: null });
+  }, 120_000);
+
   test("another tenant's invoice is not found", async () => {
     const inv = await issue("PIRK", [line("PVM1", "10", "21")]);
     const other = await world(h, { chart: false });

@@ -178,6 +178,7 @@ export const ERROR_KEYS = [
   "partner.not_found",
   "partner.referenced",
   "peppol.endpoint_unknown",
+  "peppol_id.invalid",
   "period.locked",
   "period.not_latest_locked",
   "period.not_locked",

@@ -1025,7 +1025,7 @@ export interface Resources {
      * Creates a partner.
      *
      * `POST /v1/partners/create` · scope `partners:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-     * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `partner.code_taken`; 422 `idempotency.key_reuse`, `country_code.unknown`, `iban.invalid`, `partner.invalid_fields`, `registration_code.invalid`, `vat_code.invalid`.
+     * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `partner.code_taken`; 422 `idempotency.key_reuse`, `country_code.unknown`, `iban.invalid`, `partner.invalid_fields`, `peppol_id.invalid`, `registration_code.invalid`, `vat_code.invalid`.
      * Tag: `Partners`.
      */
     create: Operation<"partners_create">;
@@ -1081,7 +1081,7 @@ export interface Resources {
      * Changes a partner and returns it; 404 when it does not exist.
      *
      * `POST /v1/partners/update` · scope `partners:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-     * Error keys: 404 `company.not_found`, `partner.not_found`; 409 `idempotency.in_progress`, `partner.code_taken`, `partner.referenced`; 422 `idempotency.key_reuse`, `country_code.unknown`, `iban.invalid`, `partner.invalid_fields`, `registration_code.invalid`, `vat_code.invalid`.
+     * Error keys: 404 `company.not_found`, `partner.not_found`; 409 `idempotency.in_progress`, `partner.code_taken`, `partner.referenced`; 422 `idempotency.key_reuse`, `country_code.unknown`, `iban.invalid`, `partner.invalid_fields`, `peppol_id.invalid`, `registration_code.invalid`, `vat_code.invalid`.
      * Tag: `Partners`.
      */
     update: Operation<"partners_update">;
