@@ -615,6 +615,7 @@ export interface SaleInvoiceSendsRow {
   failed_at: Date | null;
   id: string;
   invoice_id: string;
+  issuer: unknown;
   key_id: string | null;
   last_error: string | null;
   message: string | null;

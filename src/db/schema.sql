@@ -1020,7 +1020,8 @@ create table sale_invoice_sends (
   sent_at timestamp with time zone,
   failed_at timestamp with time zone,
   key_id uuid,
-  created_at timestamp with time zone default now() not null
+  created_at timestamp with time zone default now() not null,
+  issuer jsonb
 );
 alter table sale_invoice_sends add constraint sale_invoice_sends_attach_check CHECK ((attach <@ ARRAY['pdf'::text, 'ubl'::text]));
 alter table sale_invoice_sends add constraint sale_invoice_sends_attempts_check CHECK ((attempts >= 0));
@@ -1029,6 +1030,7 @@ alter table sale_invoice_sends add constraint sale_invoice_sends_check CHECK (((
 alter table sale_invoice_sends add constraint sale_invoice_sends_check1 CHECK (((status = 'failed'::text) = (failed_at IS NOT NULL)));
 alter table sale_invoice_sends add constraint sale_invoice_sends_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table sale_invoice_sends add constraint sale_invoice_sends_company_id_invoice_id_fkey FOREIGN KEY (company_id, invoice_id) REFERENCES sale_invoices(company_id, id);
+alter table sale_invoice_sends add constraint sale_invoice_sends_issuer_check CHECK ((jsonb_typeof(issuer) = 'object'::text));
 alter table sale_invoice_sends add constraint sale_invoice_sends_message_check CHECK ((length(message) <= 10000));
 alter table sale_invoice_sends add constraint sale_invoice_sends_pkey PRIMARY KEY (company_id, id);
 alter table sale_invoice_sends add constraint sale_invoice_sends_recipients_check CHECK (((cardinality(recipients) >= 1) AND (cardinality(recipients) <= 10)));
@@ -2026,9 +2028,9 @@ AS $function$
       if tg_op = 'DELETE' then
         raise exception 'a sale invoice send is never deleted' using errcode = 'P0001';
       end if;
-      if (new.company_id, new.id, new.invoice_id, new.recipients, new.cc, new.subject, new.message, new.attach, new.key_id, new.created_at)
+      if (new.company_id, new.id, new.invoice_id, new.recipients, new.cc, new.subject, new.message, new.attach, new.issuer, new.key_id, new.created_at)
            is distinct from
-         (old.company_id, old.id, old.invoice_id, old.recipients, old.cc, old.subject, old.message, old.attach, old.key_id, old.created_at) then
+         (old.company_id, old.id, old.invoice_id, old.recipients, old.cc, old.subject, old.message, old.attach, old.issuer, old.key_id, old.created_at) then
         raise exception 'a sale invoice send keeps what was asked' using errcode = 'P0001';
       end if;
       if old.status <> 'queued' and new is distinct from old then

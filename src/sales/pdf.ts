@@ -9,6 +9,7 @@ import { postedVatEur } from "./vat-eur.js";
 
 type SaleInvoicePdf = components["schemas"]["Sales.SaleInvoicePdf"];
 type SaleInvoice = components["schemas"]["Sales.SaleInvoice"];
+type Issuer = components["schemas"]["Account.InvoiceIssuer"];
 
 // The title of each document type, with VAT (PVM sąskaita faktūra) and without (a seller that is not a VAT payer
 // issues a "sąskaita faktūra": PVM įstatymas Art. 79-80 apply to VAT invoices only).
@@ -72,7 +73,8 @@ function legalNotesOf(invoice: SaleInvoice, language: DocumentLanguage): string[
   return (invoice.triangular ? [...notes, TRIANGULAR] : notes).map((n) => noteIn(n, language));
 }
 
-export async function saleInvoicePdf(db: Db, companyId: string, id: string): Promise<SaleInvoicePdf> {
+/** `options.issuer`: the issuer the PDF names instead of the company's `invoiceIssuer`. */
+export async function saleInvoicePdf(db: Db, companyId: string, id: string, options: { issuer?: Issuer | null } = {}): Promise<SaleInvoicePdf> {
   const [invoice, company] = await Promise.all([getSaleInvoice(db, companyId, id), db<CompaniesRow>("companies").where({ id: companyId }).first()]);
   // The company of a company-scoped request exists (the pipeline resolved it).
   if (!company) throw new Error(`company ${companyId} not found`);
@@ -85,7 +87,7 @@ export async function saleInvoicePdf(db: Db, companyId: string, id: string): Pro
   // The partner's language as it is now: a preference of how to read, not a fact of the document.
   const partner = await db<PartnersRow>("partners").where({ company_id: companyId, code: invoice.partnerCode }).first("document_language");
   const vatEur = invoice.currency !== "EUR" && invoice.rate && !withoutVat ? await postedVatEur(db, companyId, invoice) : undefined;
-  const issuer = company.invoice_issuer as { name: string; position?: string | null } | null;
+  const issuer = options.issuer ?? (company.invoice_issuer as Issuer | null);
   const language = (partner?.document_language ?? "lt-en") as DocumentLanguage;
   const pdf = await renderPdf({
     language,

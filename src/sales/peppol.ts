@@ -171,7 +171,12 @@ const UNITS: Record<string, string> = {
 };
 
 /** The document as Peppol BIS Billing 3.0 UBL, with its PDF embedded when asked. */
-export async function saleInvoicePeppolXml(db: Db, companyId: string, id: string, options: { attachPdf?: boolean } = {}): Promise<PeppolXml> {
+export async function saleInvoicePeppolXml(
+  db: Db,
+  companyId: string,
+  id: string,
+  options: { attachPdf?: boolean; issuer?: components["schemas"]["Account.InvoiceIssuer"] | null } = {},
+): Promise<PeppolXml> {
   const [invoice, company] = await Promise.all([getSaleInvoice(db, companyId, id), db<CompaniesRow>("companies").where({ id: companyId }).first()]);
   if (!company) throw new Error(`company ${companyId} not found`);
   if (invoice.status === "draft" || invoice.number === null) {
@@ -232,7 +237,7 @@ export async function saleInvoicePeppolXml(db: Db, companyId: string, id: string
     },
   };
 
-  const pdf = options.attachPdf ? await saleInvoicePdf(db, companyId, id) : undefined;
+  const pdf = options.attachPdf ? await saleInvoicePdf(db, companyId, id, { issuer: options.issuer }) : undefined;
   const lineElement = isCredit ? "cac:CreditNoteLine" : "cac:InvoiceLine";
   const quantityElement = isCredit ? "cbc:CreditedQuantity" : "cbc:InvoicedQuantity";
   const lines = invoice.lines.map((l) => {

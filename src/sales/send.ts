@@ -36,6 +36,7 @@ function sendToApi(row: SaleInvoiceSendsRow): Send {
     subject: row.subject,
     message: row.message,
     attach: row.attach as Attachment[],
+    issuer: (row.issuer as Send["issuer"]) ?? null,
     status: row.status as Send["status"],
     attempts: row.attempts,
     lastError: row.last_error,
@@ -89,6 +90,7 @@ export async function queueSaleInvoiceSend(trx: Db, config: Config, companyId: s
       subject,
       message: body.message ?? null,
       attach,
+      issuer: body.issuer ? JSON.stringify(body.issuer) : null,
       key_id: keyId,
     })
     .returning("*");
@@ -141,7 +143,7 @@ export async function deliverSaleInvoiceSend(db: Db, config: Config, companyId: 
   try {
     const attachments = [];
     if (row.attach.includes("pdf")) {
-      const pdf = await saleInvoicePdf(db, companyId, invoice.id);
+      const pdf = await saleInvoicePdf(db, companyId, invoice.id, { issuer: row.issuer as Send["issuer"] });
       attachments.push({ filename: pdf.fileName, content: Buffer.from(pdf.contentBase64, "base64"), contentType: "application/pdf" });
     }
     if (row.attach.includes("ubl")) {

@@ -59,6 +59,16 @@ describe("the document's language and number format", () => {
     for (const english of ["VAT INVOICE", "Issue date", "Amount in words", "Issued by", "2,016.66", "PVM1"]) expect(text).not.toContain(english);
   });
 
+  test("the issuer named by the request replaces the company's on this PDF only", async () => {
+    const { inv } = await pdfOf("LT");
+    const asked = await w.api.sales.invoices.pdf({ id: inv.id, issuer: { name: "Jonas Jonaitis", position: "Direktorius" } });
+    const text = spaced(await pdfText(Buffer.from(asked.contentBase64, "base64")));
+    expect(text).toContain("Sąskaitą išrašė: Jonas Jonaitis, Direktorius");
+    expect(text).not.toContain("Ona Onaitė");
+    const plain = spaced(await pdfText(Buffer.from((await w.api.sales.invoices.pdf({ id: inv.id })).contentBase64, "base64")));
+    expect(plain).toContain("Sąskaitą išrašė: Ona Onaitė, Vyr. buhalterė");
+  });
+
   test("en: English labels only, 1,666.66 and 21%, the total in English words", async () => {
     const text = spaced(await pdfText((await pdfOf("EN", [{ ...LINE, vatRatePercent: "0", vatClassifier: "PVM15" }])).bytes));
     for (const expected of [

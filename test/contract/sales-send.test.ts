@@ -9,6 +9,7 @@ import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { expectApiError } from "../support/expect.js";
+import { pdfText } from "../support/pdf.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp.js";
 import { world, type World } from "../support/world.js";
@@ -135,7 +136,14 @@ describe("sending an issued document", () => {
   test("a temporary refusal (451) is retried until the server accepts; a permanent one (550) fails at once with sale_invoice.send_failed", async () => {
     const inv = await issue("PIRK");
     expect([inv.sentAt, inv.lastSendStatus]).toEqual([null, null]);
-    const busy = await w.api.sales.invoices.send({ id: inv.id, to: ["busy@pirkejas.lt"], subject: "Sąskaita", message: "Prašome apmokėti." });
+    const busy = await w.api.sales.invoices.send({
+      id: inv.id,
+      to: ["busy@pirkejas.lt"],
+      subject: "Sąskaita",
+      message: "Prašome apmokėti.",
+      issuer: { name: "Jonas Jonaitis", position: "Direktorius" },
+    });
+    expect(busy.issuer).toEqual({ name: "Jonas Jonaitis", position: "Direktorius" });
     const retried = await settled(busy.id, 90_000);
     expect(retried).toMatchObject({ status: "sent", attempts: 2, lastError: null });
     // The invoice itself says when it was last sent, and how its latest send went (get and list alike).
@@ -150,6 +158,9 @@ describe("sending an issued document", () => {
     const mail = smtp.mails.find((m) => m.to.includes("busy@pirkejas.lt"));
     expect(mail?.subject).toBe("=?UTF-8?Q?S=C4=85skaita?=");
     expect(parts(mail!).some((p) => p.body.includes("Pra=C5=A1ome apmok=C4=97ti.") || p.body.includes("Prašome apmokėti."))).toBe(true);
+    // The PDF names the issuer the send asked for.
+    const pdf = attachment(mail!, `${inv.number}.pdf`);
+    expect((await pdfText(pdf!.bytes)).replace(/\s+/g, " ")).toContain("Jonas Jonaitis, Direktorius");
 
     const refused = await w.api.sales.invoices.send({ id: inv.id, to: ["nobody@pirkejas.lt"] });
     const failed = await settled(refused.id);

@@ -1,5 +1,5 @@
 -- A sales document's e-mail send (table sale_invoice_sends, issue 25) keeps what was asked: recipients, copy,
--- subject, message, attachments, the document and who asked never change after the request, and the outcome moves
+-- subject, message, attachments, the issuer, the document and who asked never change after the request, and the outcome moves
 -- forward only (queued -> sent or failed; a sent or failed send stays as it is, apart from nothing). The worker writes
 -- the outcome columns (attempts, last_error, status, sent_at, failed_at); a send is never deleted (the record of what
 -- the buyer was sent).
@@ -11,9 +11,9 @@ as $$
       if tg_op = 'DELETE' then
         raise exception 'a sale invoice send is never deleted' using errcode = 'P0001';
       end if;
-      if (new.company_id, new.id, new.invoice_id, new.recipients, new.cc, new.subject, new.message, new.attach, new.key_id, new.created_at)
+      if (new.company_id, new.id, new.invoice_id, new.recipients, new.cc, new.subject, new.message, new.attach, new.issuer, new.key_id, new.created_at)
            is distinct from
-         (old.company_id, old.id, old.invoice_id, old.recipients, old.cc, old.subject, old.message, old.attach, old.key_id, old.created_at) then
+         (old.company_id, old.id, old.invoice_id, old.recipients, old.cc, old.subject, old.message, old.attach, old.issuer, old.key_id, old.created_at) then
         raise exception 'a sale invoice send keeps what was asked' using errcode = 'P0001';
       end if;
       if old.status <> 'queued' and new is distinct from old then

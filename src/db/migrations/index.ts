@@ -57,6 +57,7 @@ import * as saleInvoiceSends from "./20261127005000_sale_invoice_sends.js";
 import * as documentLanguageIssuer from "./20261127005100_document_language_issuer.js";
 import * as purchaseInvoiceAttachments from "./20261127006000_purchase_invoice_attachments.js";
 import * as partnerPeppolId from "./20261127006100_partner_peppol_id.js";
+import * as saleInvoiceSendIssuer from "./20261127006200_sale_invoice_send_issuer.js";
 import * as partnerBalanceIndexes from "./20261127007000_partner_balance_indexes.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
@@ -120,6 +121,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127005100_document_language_issuer": documentLanguageIssuer,
   "20261127006000_purchase_invoice_attachments": purchaseInvoiceAttachments,
   "20261127006100_partner_peppol_id": partnerPeppolId,
+  "20261127006200_sale_invoice_send_issuer": saleInvoiceSendIssuer,
   "20261127007000_partner_balance_indexes": partnerBalanceIndexes,
 };
 

@@ -8450,6 +8450,16 @@ export type components = {
             /** @description The PDF, base64. */
             contentBase64: string;
         };
+        /** @description Which document to render, and who it names as its issuer. */
+        "Sales.SaleInvoicePdfRequest": {
+            /** @description The sales invoice, credit note or debit note. */
+            id: components["schemas"]["Id"];
+            /**
+             * @description The issuer the PDF names ("Sąskaitą išrašė / Issued by"); default the company's `invoiceIssuer` (none: not
+             *     printed).
+             */
+            issuer?: components["schemas"]["Account.InvoiceIssuer"];
+        };
         /** @description One e-mail of a sales document: what was asked, and its outcome. */
         "Sales.SaleInvoiceSend": {
             /** @description Identifier of the send. */
@@ -8466,6 +8476,13 @@ export type components = {
             message: string | null;
             /** @description Attachments. */
             attach: components["schemas"]["Sales.SendAttachment"][];
+            /** @description The issuer asked for the PDF; null: the company's `invoiceIssuer` at the time of sending. */
+            issuer: {
+                /** @description Full name, e.g. "Ona Onaitė". */
+                name: string;
+                /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
+                position?: string | null;
+            } | null;
             /** @description `queued` until the worker sends it; `sent` once the SMTP server accepted it; `failed` after a permanent refusal or the last retry. */
             status: components["schemas"]["Sales.SendStatus"];
             /**
@@ -8566,6 +8583,8 @@ export type components = {
             message?: string;
             /** @description What to attach; default the PDF. */
             attach?: components["schemas"]["Sales.SendAttachment"][];
+            /** @description The issuer the attached PDF names ("Sąskaitą išrašė / Issued by"); default the company's `invoiceIssuer`. */
+            issuer?: components["schemas"]["Account.InvoiceIssuer"];
         };
         /**
          * @description The fields the send list sorts by (`sort[].field`).
@@ -8653,6 +8672,8 @@ export type components = {
              * @default false
              */
             attachPdf?: boolean;
+            /** @description The issuer the embedded PDF names; default the company's `invoiceIssuer`. */
+            issuer?: components["schemas"]["Account.InvoiceIssuer"];
         };
         /**
          * @description What a send attaches: the PDF (`sales/invoices/pdf`) and the Peppol BIS 3.0 UBL (`sales/invoices/peppol-xml`).
@@ -21427,7 +21448,7 @@ export interface operations {
                  *       "id": "00dc88ed-395a-44f8-801d-1af59bc61fac"
                  *     }
                  */
-                "application/json": components["schemas"]["ByIdRequest"];
+                "application/json": components["schemas"]["Sales.SaleInvoicePdfRequest"];
             };
         };
         responses: {
@@ -21558,7 +21579,11 @@ export interface operations {
                  *       "attach": [
                  *         "pdf",
                  *         "ubl"
-                 *       ]
+                 *       ],
+                 *       "issuer": {
+                 *         "name": "Ona Onaitė",
+                 *         "position": "Vyr. buhalterė"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["Sales.SaleInvoiceSendRequest"];
@@ -21587,6 +21612,10 @@ export interface operations {
                      *         "pdf",
                      *         "ubl"
                      *       ],
+                     *       "issuer": {
+                     *         "name": "Ona Onaitė",
+                     *         "position": "Vyr. buhalterė"
+                     *       },
                      *       "status": "queued",
                      *       "attempts": 0,
                      *       "lastError": null,
@@ -21677,6 +21706,7 @@ export interface operations {
                      *         "pdf",
                      *         "ubl"
                      *       ],
+                     *       "issuer": null,
                      *       "status": "sent",
                      *       "attempts": 1,
                      *       "lastError": null,
@@ -21754,6 +21784,7 @@ export interface operations {
                      *           "attach": [
                      *             "pdf"
                      *           ],
+                     *           "issuer": null,
                      *           "status": "sent",
                      *           "attempts": 1,
                      *           "lastError": null,
