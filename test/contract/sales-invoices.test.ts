@@ -139,6 +139,8 @@ describe("create (draft)", () => {
       journalTransactionId: null,
       annulledAt: null,
       annulmentTransactionId: null,
+      sentAt: null,
+      lastSendStatus: null,
       lines: [
         {
           lineNo: 1,
