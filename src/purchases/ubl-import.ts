@@ -29,7 +29,7 @@ import type { components } from "../../generated/types.js";
 import type { CompanyContext } from "../auth/principal.js";
 import type { Db } from "../db/connection.js";
 import type { PartnersRow } from "../db/rows.js";
-import { createPartner } from "../partners/partners.js";
+import { createPartner } from "../partners/index.js";
 import { EU_MEMBER_STATES } from "../reference/index.js";
 import { Decimal } from "../shared/decimal.js";
 import { ApiError, unprocessable } from "../shared/errors.js";

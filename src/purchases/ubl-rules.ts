@@ -189,7 +189,7 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
     const expected = sum(ofKey(doc.lines).map((l) => dec(l.net.value)))
       .plus(sum(ofKey(charges).map((a) => dec(a.amount.value))))
       .minus(sum(ofKey(allowances).map((a) => dec(a.amount.value))));
-    if (taxable && taxable.minus(expected).abs().greaterThanOrEqualTo(1)) {
+    if (taxable?.minus(expected).abs().greaterThanOrEqualTo(1)) {
       fail(`BR-${id}-08`, `${which}: the taxable amount ${s.taxable.value} is not what its lines, allowances and charges add up to (${expected.toFixed(2)})`);
     }
     if (tax && taxable && rate) {

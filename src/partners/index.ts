@@ -1,0 +1,2 @@
+// The partners module's face: what other modules may use of it.
+export { createPartner } from "./partners.js";
