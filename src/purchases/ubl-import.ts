@@ -71,6 +71,8 @@ const vatUnsupported = (why: string, categories: string[]) =>
     params: { categories },
   });
 
+/** Lines a purchase document holds (`purchases/invoices/create`'s 1 to 500). */
+const MAX_LINES = 500;
 const normalized = (id: string) => id.replace(/[\s-]/g, "").toUpperCase();
 const VAT_LIKE = /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/;
 
@@ -254,8 +256,8 @@ function purchaseLines(doc: UblDocument, map: ReturnType<typeof vatMapping>, sup
       }
       const parts = [
         ...g.lines.map((l) => `${describe(l)} ${l.net.value}`),
-        ...g.charges.map((a) => `${a.reason ?? "charge"} +${a.amount.value}`),
-        ...g.allowances.map((a) => `${a.reason ?? "allowance"} -${a.amount.value}`),
+        ...g.charges.map((a) => `${a.reason || "charge"} +${a.amount.value}`),
+        ...g.allowances.map((a) => `${a.reason || "allowance"} -${a.amount.value}`),
       ];
       lines.push(line({ description: parts.join("; ").slice(0, 1000), quantity: "1", unit: "vnt.", unitPriceExclVat: money(total), ...vat }));
       notes.push(
@@ -276,7 +278,7 @@ function purchaseLines(doc: UblDocument, map: ReturnType<typeof vatMapping>, sup
     }
     for (const a of g.charges)
       lines.push(
-        line({ description: (a.reason ?? "Charge").slice(0, 1000), quantity: "1", unit: "vnt.", unitPriceExclVat: money(dec(a.amount.value)!), ...vat }),
+        line({ description: (a.reason || "Charge").slice(0, 1000), quantity: "1", unit: "vnt.", unitPriceExclVat: money(dec(a.amount.value)!), ...vat }),
       );
   }
   // The foreign supplier's own VAT: not Lithuanian input VAT, part of what the supply cost.
@@ -316,7 +318,8 @@ function attachmentsOf(doc: UblDocument, bytes: Buffer): NewAttachment[] {
   doc.attachments.forEach((a, i) => {
     let content: Buffer;
     try {
-      content = decodeBase64(a.base64 ?? "", `embedded document ${i + 1}`, MAX_UBL_BYTES);
+      // Embedded base64 is often wrapped and indented: its white space is not part of it.
+      content = decodeBase64((a.base64 ?? "").replace(/\s+/g, ""), `embedded document ${i + 1}`, MAX_UBL_BYTES);
     } catch {
       throw new ApiError("unprocessable", `The embedded document ${i + 1} (${a.id ?? "no id"}) is not base64. Nothing was imported.`, {
         key: "purchase_invoice.ubl_unreadable",
@@ -355,6 +358,13 @@ export async function importUblPurchaseInvoice(trx: Db, company: CompanyContext,
     doc.supplier?.address.countryCode ?? partner.country_code ?? (partner.vat_code ? partner.vat_code.slice(0, 2).replace("EL", "GR") : null);
   const map = vatMapping(doc, supplierCountry, company.countryCode);
   const { lines, notes } = purchaseLines(doc, map, supplierCountry);
+  if (lines.length > MAX_LINES) {
+    throw unprocessable(
+      `The e-invoice comes to ${lines.length} purchase lines; a purchase document holds at most ${MAX_LINES}. Nothing was imported.`,
+      "purchase_invoice.ubl_too_many_lines",
+      { lines: lines.length, maxLines: MAX_LINES },
+    );
+  }
 
   const isCredit = doc.kind === "CreditNote" || doc.typeCode === "381";
   const type = isCredit ? "credit_note" : doc.typeCode === "383" ? "debit_note" : "invoice";

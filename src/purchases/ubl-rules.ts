@@ -18,7 +18,13 @@ const PROFILE = /^urn:fdc:peppol\.eu:2017:poacc:billing:\d{2}:1\.0$/;
 const CUSTOMIZATION_PREFIX = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
 
 export const dec = (value: string | undefined): Decimal | undefined => (value !== undefined && DECIMAL.test(value) ? new Decimal(value) : undefined);
-export const isDate = (value: string | undefined): boolean => value !== undefined && DATE.test(value) && !Number.isNaN(Date.parse(value));
+/** A calendar date as UBL writes it (xs:date without a zone), a day that exists, in the contract's years 2000-2100. */
+export const isDate = (value: string | undefined): boolean =>
+  value !== undefined &&
+  DATE.test(value) &&
+  value >= "2000-01-01" &&
+  value <= "2100-12-31" &&
+  new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 const decimals = (value: string | undefined) => (value?.split(".")[1] ?? "").length;
 const sum = (values: (Decimal | undefined)[]) => values.reduce<Decimal>((a, v) => a.plus(v ?? 0), new Decimal(0));
 const rateKey = (c: UblTaxCategory | undefined) => `${c?.id ?? ""}|${dec(c?.percent)?.toFixed(4) ?? "-"}`;
@@ -44,7 +50,7 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   need("BR-01", doc.customizationId, "The specification identifier (cbc:CustomizationID, BT-24)");
   need("BR-02", doc.number, "The invoice number (cbc:ID, BT-1)");
   const issue = doc.issueDate;
-  if (!isDate(issue)) fail("BR-03", `The issue date (cbc:IssueDate, BT-2) is ${issue ? `not a date (${issue.slice(0, 40)})` : "missing"}`);
+  if (!isDate(issue)) fail("BR-03", `The issue date (cbc:IssueDate, BT-2) is ${issue ? `not a date of 2000-2100 (${issue.slice(0, 40)})` : "missing"}`);
   need("BR-04", doc.typeCode, "The invoice type code (BT-3)");
   need("BR-05", doc.currency, "The invoice currency code (cbc:DocumentCurrencyCode, BT-5)");
   need("BR-06", doc.supplier?.registrationName, "The seller's name (cac:PartyLegalEntity/cbc:RegistrationName, BT-27)");
@@ -59,9 +65,10 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   const taxInclusive = money("BR-14", t.taxInclusive, "The invoice total amount with VAT (BT-112)");
   const payable = money("BR-15", t.payable, "The amount due for payment (BT-115)");
   if (doc.lines.length === 0) fail("BR-16", "The invoice has no line (BG-25)");
-  if (doc.dueDate !== undefined && !isDate(doc.dueDate)) fail("BR-CO-25", `The payment due date (BT-9) is not a date (${doc.dueDate.slice(0, 40)})`);
+  if (doc.dueDate !== undefined && !isDate(doc.dueDate))
+    fail("BR-CO-25", `The payment due date (BT-9) is not a date of 2000-2100 (${doc.dueDate.slice(0, 40)})`);
   if (doc.taxPointDate !== undefined && !isDate(doc.taxPointDate))
-    fail("BR-CO-03", `The VAT point date (BT-7) is not a date (${doc.taxPointDate.slice(0, 40)})`);
+    fail("BR-CO-03", `The VAT point date (BT-7) is not a date of 2000-2100 (${doc.taxPointDate.slice(0, 40)})`);
 
   doc.lines.forEach((l, i) => {
     const which = `Line ${l.id || i + 1}`;

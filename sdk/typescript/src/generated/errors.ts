@@ -217,6 +217,7 @@ export const ERROR_KEYS = [
   "purchase_invoice.ubl_rules_failed",
   "purchase_invoice.ubl_supplier_ambiguous",
   "purchase_invoice.ubl_supplier_unknown",
+  "purchase_invoice.ubl_too_many_lines",
   "purchase_invoice.ubl_totals_differ",
   "purchase_invoice.ubl_unreadable",
   "purchase_invoice.ubl_vat_unsupported",
