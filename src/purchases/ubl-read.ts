@@ -126,6 +126,12 @@ export function parseUbl(bytes: Buffer): ParsedUbl {
   } catch {
     throw unreadable("its bytes are not UTF-8 (a UBL e-invoice is UTF-8)");
   }
+  // Characters XML 1.0 does not allow (U+0000 above all, which no database text holds).
+  const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.exec(xml);
+  if (forbidden) {
+    const code = `U+${forbidden[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    throw unreadable(`it holds the character ${code}, which XML does not allow`, { offset: forbidden.index });
+  }
   const declared = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([^"']+)["']/.exec(xml)?.[1];
   if (declared && !/^utf-?8$/i.test(declared)) throw unreadable(`it declares the encoding ${declared.slice(0, 40)}; a UBL e-invoice is UTF-8`);
   // A document type is where entities (and external ones) are declared: a UBL e-invoice has none.

@@ -219,7 +219,7 @@ describe("files that fail the rules: 422 with the rule ids, as the official rule
 
 describe("hostile input: 4xx, never 500, nothing stored", () => {
   const doctype = () =>
-    `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${sellerXml.replace(/^<\?xml[^>]*\?>/, "").replace("<cbc:Note>", "<cbc:Note>&xxe;")}`;
+    `<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${sellerXml.replace(/^<\?xml[^>]*\?>/, "").replace("<cbc:Name>Konsultacija", "<cbc:Name>&xxe;")}`;
   const cases: { name: string; content: () => string; status: number; key: string }[] = [
     { name: "not base64", content: () => "not base64!", status: 400, key: "request.invalid" },
     { name: "not XML", content: () => b64("%PDF-1.4 hello"), status: 422, key: "purchase_invoice.ubl_unreadable" },
@@ -239,6 +239,12 @@ describe("hostile input: 4xx, never 500, nothing stored", () => {
     {
       name: "an Invoice outside the UBL namespace",
       content: () => b64(sellerXml.replace("xsd:Invoice-2", "xsd:Invoice-9")),
+      status: 422,
+      key: "purchase_invoice.ubl_unreadable",
+    },
+    {
+      name: "a NUL character in a text",
+      content: () => b64(sellerXml.replace("<cbc:Name>Konsultacija", "<cbc:Name>Konsul\u0000tacija")),
       status: 422,
       key: "purchase_invoice.ubl_unreadable",
     },
