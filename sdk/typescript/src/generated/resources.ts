@@ -1145,7 +1145,7 @@ export interface Resources {
        */
       get: Operation<"purchases_invoices_get">;
       /**
-       * Import a supplier's Peppol e-invoice as a purchase draft
+       * Import a supplier's Peppol e-invoice
        *
        * Records a supplier's Peppol BIS Billing 3.0 / UBL 2.1 `Invoice` or `CreditNote` as a purchase draft: the supplier
        * found among the partners by its VAT code or company code (`PartyTaxScheme`, `PartyLegalEntity`, an endpoint of

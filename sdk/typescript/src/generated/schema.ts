@@ -1925,7 +1925,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Import a supplier's Peppol e-invoice as a purchase draft
+         * Import a supplier's Peppol e-invoice
          * @description Records a supplier's Peppol BIS Billing 3.0 / UBL 2.1 `Invoice` or `CreditNote` as a purchase draft: the supplier
          *     found among the partners by its VAT code or company code (`PartyTaxScheme`, `PartyLegalEntity`, an endpoint of
          *     scheme 0200), the supplier's number, the document, VAT point (or delivery) and due dates, the currency, and the
