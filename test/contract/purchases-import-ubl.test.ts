@@ -132,6 +132,26 @@ describe("our own export, imported by the buyer", () => {
     await expectApiError(h.sdk(restricted.key, second.id).purchases.invoices.attachments.get({ id: pdfFile.id }), 404, "not_found");
   });
 
+  test("VAT the supplier rounded otherwise (within the rules' tolerance) than once per rate: 422 ubl_totals_differ, nothing stored", async () => {
+    const b = await buyer();
+    const before = await stored(b);
+    // 361.50 × 21 % = 75.915 → 75.92 here; the file says 75.93 (BR-CO-17 lets a difference below 1 pass).
+    const xml = sellerXml
+      .replace('<cbc:TaxAmount currencyID="EUR">75.92<', '<cbc:TaxAmount currencyID="EUR">75.93<')
+      .replace('<cbc:TaxAmount currencyID="EUR">80.51<', '<cbc:TaxAmount currencyID="EUR">80.52<')
+      .replace('<cbc:TaxInclusiveAmount currencyID="EUR">529.00<', '<cbc:TaxInclusiveAmount currencyID="EUR">529.01<')
+      .replace('<cbc:PayableAmount currencyID="EUR">529.00<', '<cbc:PayableAmount currencyID="EUR">529.01<');
+    expect(xml.match(/75\.93|80\.52|529\.01/g)).toHaveLength(4);
+    const error = await expectApiError(
+      b.api.purchases.invoices.importUbl({ contentBase64: b64(xml) }),
+      422,
+      "unprocessable",
+      "purchase_invoice.ubl_totals_differ",
+    );
+    expect(error.params).toEqual({ document: { vatTotal: "80.52", grossTotal: "529.01" }, computed: { vatTotal: "80.51", grossTotal: "529.00" } });
+    expect(await stored(b)).toEqual(before);
+  });
+
   test("scopes: importing needs purchases:write; reading the attachments purchases:read", async () => {
     const b = await buyer();
     const readOnly = await keyWith(h, b.apiKey, ["purchases:read"], { companyId: b.companyId });
