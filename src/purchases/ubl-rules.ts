@@ -14,6 +14,14 @@ export interface RuleFailure {
 const DECIMAL = /^[+-]?(\d{1,15})(\.\d{1,10})?$/;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 export const CATEGORIES = new Set(["S", "Z", "E", "AE", "K", "G", "O", "L", "M"]);
+/** The rule group of each VAT category in EN 16931 (K is "intra-community", BR-IC-…; L IGIC BR-AF-…; M IPSI BR-AG-…). */
+const RULE_GROUP: Record<string, string> = { K: "IC", L: "AF", M: "AG" };
+const ruleOf = (category: string) => RULE_GROUP[category] ?? category;
+/**
+ * Our own id for what the UBL 2.1 XML schema checks and the rule sets leave to it (a date that is not an xs:date of
+ * 2000-2100, the contract's years; a boolean that is not true or false).
+ */
+const SCHEMA = "UBL-SCHEMA";
 const PROFILE = /^urn:fdc:peppol\.eu:2017:poacc:billing:\d{2}:1\.0$/;
 const CUSTOMIZATION_PREFIX = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
 
@@ -50,7 +58,8 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   need("BR-01", doc.customizationId, "The specification identifier (cbc:CustomizationID, BT-24)");
   need("BR-02", doc.number, "The invoice number (cbc:ID, BT-1)");
   const issue = doc.issueDate;
-  if (!isDate(issue)) fail("BR-03", `The issue date (cbc:IssueDate, BT-2) is ${issue ? `not a date of 2000-2100 (${issue.slice(0, 40)})` : "missing"}`);
+  if (!issue) fail("BR-03", "The issue date (cbc:IssueDate, BT-2) is missing");
+  else if (!isDate(issue)) fail(SCHEMA, `The issue date (cbc:IssueDate, BT-2) is not a date of 2000-2100 (${issue.slice(0, 40)})`);
   need("BR-04", doc.typeCode, "The invoice type code (BT-3)");
   need("BR-05", doc.currency, "The invoice currency code (cbc:DocumentCurrencyCode, BT-5)");
   need("BR-06", doc.supplier?.registrationName, "The seller's name (cac:PartyLegalEntity/cbc:RegistrationName, BT-27)");
@@ -65,10 +74,9 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   const taxInclusive = money("BR-14", t.taxInclusive, "The invoice total amount with VAT (BT-112)");
   const payable = money("BR-15", t.payable, "The amount due for payment (BT-115)");
   if (doc.lines.length === 0) fail("BR-16", "The invoice has no line (BG-25)");
-  if (doc.dueDate !== undefined && !isDate(doc.dueDate))
-    fail("BR-CO-25", `The payment due date (BT-9) is not a date of 2000-2100 (${doc.dueDate.slice(0, 40)})`);
+  if (doc.dueDate !== undefined && !isDate(doc.dueDate)) fail(SCHEMA, `The payment due date (BT-9) is not a date of 2000-2100 (${doc.dueDate.slice(0, 40)})`);
   if (doc.taxPointDate !== undefined && !isDate(doc.taxPointDate))
-    fail("BR-CO-03", `The VAT point date (BT-7) is not a date of 2000-2100 (${doc.taxPointDate.slice(0, 40)})`);
+    fail(SCHEMA, `The VAT point date (BT-7) is not a date of 2000-2100 (${doc.taxPointDate.slice(0, 40)})`);
 
   doc.lines.forEach((l, i) => {
     const which = `Line ${l.id || i + 1}`;
@@ -99,7 +107,7 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
   });
   doc.allowanceCharges.forEach((a, i) => {
     const which = `Document ${a.charge ? "charge" : "allowance"} ${i + 1}`;
-    if (a.indicator !== "true" && a.indicator !== "false") fail("BR-CL-09", `${which}: the charge indicator is not true or false`);
+    if (a.indicator !== "true" && a.indicator !== "false") fail(SCHEMA, `${which}: the charge indicator is not true or false`);
     money(a.charge ? "BR-36" : "BR-31", a.amount, `${which}: its amount (${a.charge ? "BT-99" : "BT-92"})`);
     if (!a.category?.id) fail(a.charge ? "BR-37" : "BR-32", `${which}: its VAT category code is missing`);
     if (!a.charge && !a.reason) fail("BR-33", `${which}: its reason is missing`);
@@ -190,14 +198,17 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
     const rate = dec(s.category?.percent);
     if (id !== "O" && rate === undefined) fail("BR-48", `${which}: its VAT rate (BT-119) is missing`);
     const key = rateKey(s.category);
-    if (seen.has(key)) fail(`BR-${id}-08`, `${which}: the category and rate occur in two subtotals`);
+    if (seen.has(key)) fail(`BR-${ruleOf(id)}-08`, `${which}: the category and rate occur in two subtotals`);
     seen.add(key);
     const ofKey = <T extends { category?: UblTaxCategory }>(list: T[]) => list.filter((x) => rateKey(x.category) === key);
     const expected = sum(ofKey(doc.lines).map((l) => dec(l.net.value)))
       .plus(sum(ofKey(charges).map((a) => dec(a.amount.value))))
       .minus(sum(ofKey(allowances).map((a) => dec(a.amount.value))));
     if (taxable?.minus(expected).abs().greaterThanOrEqualTo(1)) {
-      fail(`BR-${id}-08`, `${which}: the taxable amount ${s.taxable.value} is not what its lines, allowances and charges add up to (${expected.toFixed(2)})`);
+      fail(
+        `BR-${ruleOf(id)}-08`,
+        `${which}: the taxable amount ${s.taxable.value} is not what its lines, allowances and charges add up to (${expected.toFixed(2)})`,
+      );
     }
     if (tax && taxable && rate) {
       const computed = taxable.abs().times(rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
@@ -205,7 +216,7 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
         fail("BR-CO-17", `${which}: the VAT amount ${s.tax.value} is not the taxable amount × rate (${computed.toFixed(2)})`);
       }
     }
-    if (id !== "S" && id !== "L" && id !== "M" && tax && !tax.isZero()) fail(`BR-${id}-09`, `${which}: the VAT amount of category ${id} must be 0`);
+    if (id !== "S" && id !== "L" && id !== "M" && tax && !tax.isZero()) fail(`BR-${ruleOf(id)}-09`, `${which}: the VAT amount of category ${id} must be 0`);
   });
   // Every line's category and rate has its subtotal.
   for (const l of doc.lines) {
@@ -213,7 +224,10 @@ export function ublRuleFailures(doc: UblDocument): RuleFailure[] {
     if (id && CATEGORIES.has(id) && main && !seen.has(rateKey(l.category))) {
       // BR-<c>-01: a line of a category needs a subtotal of that category; BR-<c>-08: of its rate too.
       const ofCategory = main.subtotals.some((s) => s.category?.id === id);
-      fail(`BR-${id}-${ofCategory ? "08" : "01"}`, `Line ${l.id ?? "?"}: no VAT subtotal has its category ${id} and rate ${l.category?.percent ?? "(none)"}`);
+      fail(
+        `BR-${ruleOf(id)}-${ofCategory ? "08" : "01"}`,
+        `Line ${l.id ?? "?"}: no VAT subtotal has its category ${id} and rate ${l.category?.percent ?? "(none)"}`,
+      );
     }
   }
   return failures;
