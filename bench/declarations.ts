@@ -6,8 +6,7 @@
 // documents with their lines (one in ten with a non-deductible line), registered with theirs.
 // Env: BENCH_SALES (100000), BENCH_PURCHASES (50000), ISAF_PART_SIZE (50000), DATABASE_URL (else embedded PostgreSQL).
 import { readFileSync } from "node:fs";
-import { LT_STANDARD } from "../src/ledger/lt-standard.js";
-import { benchDatabase, benchTenant, startBenchApi, stopChild } from "./lib.js";
+import { benchDatabase, benchTenant, startBenchApi, stopChild, benchLtChart } from "./lib.js";
 
 const SALES = Number(process.env.BENCH_SALES ?? 100_000);
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 50_000);
@@ -20,17 +19,7 @@ const { db } = database;
 const account = await benchTenant(db);
 const c = account.companyId;
 await db("companies").where({ id: c }).update({ code: "304000009", vat_code: "LT119511515", name: "Bench UAB" });
-await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({
-    company_id: c,
-    code: a.code,
-    name: a.name,
-    name_en: a.nameEn,
-    type: a.type,
-    parent_code: a.parentCode,
-    is_postable: a.isPostable,
-  })),
-);
+await benchLtChart(db, c);
 await db.raw(
   `insert into partners (company_id, code, name, vat_code, registration_code, country_code, is_customer, is_supplier)
    select :c::uuid, 'C' || lpad(i::text, 5, '0'), 'Pirkėjas ' || i || ' UAB', 'LT' || lpad((100000000 + i)::text, 9, '0'), (300000000 + i)::text, 'LT', true, false

@@ -4,8 +4,7 @@
 // INSERT ... SELECT of the same 50,000 rows (the month's amount per asset) into a table of the lines' shape without
 // constraints or triggers. Prints each figure, the median and the ratio of the medians. Target: < 5 s per month.
 // Env: BENCH_ASSETS (default 50000), DATABASE_URL (else embedded PostgreSQL).
-import { LT_STANDARD } from "../src/ledger/lt-standard.js";
-import { benchDatabase, benchTenant, startBenchApi, stopChild } from "./lib.js";
+import { benchDatabase, benchTenant, startBenchApi, stopChild, benchLtChart } from "./lib.js";
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 50_000);
 const MONTHS = ["2026-01", "2026-02", "2026-03"];
@@ -25,17 +24,7 @@ const GROUPS = [
 const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
-await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({
-    company_id: account.companyId,
-    code: a.code,
-    name: a.name,
-    name_en: a.nameEn,
-    type: a.type,
-    parent_code: a.parentCode,
-    is_postable: a.isPostable,
-  })),
-);
+await benchLtChart(db, account.companyId);
 await db("asset_groups").insert(
   GROUPS.map(([code, asset, depreciation, life]) => ({
     company_id: account.companyId,

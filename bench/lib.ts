@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from "../src/db/embedded.js";
 import { bootstrapAccount, setKeyLimit } from "../src/account/accounts.js";
 import { migrate } from "../src/db/migrate.js";
 import { SERVER_NODE_FLAGS } from "../src/node-flags.js";
+import { applyTemplate } from "../src/ledger/accounts.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -265,4 +266,9 @@ export async function closedLoop(
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)];
   return { perSecond: times.length / duration, done: times.length, p50: at(50), p99: at(99) };
+}
+
+/** The Lithuanian standard chart in a company, as `ledger/accounts/apply-template` puts it there (the same function). */
+export async function benchLtChart(db: Db, companyId: string): Promise<void> {
+  await db.transaction((trx) => applyTemplate(trx, companyId, "lt-standard"));
 }

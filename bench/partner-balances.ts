@@ -8,8 +8,7 @@
 // the entries that the operations would be without the balances.
 // Env: BENCH_REQUESTS (default 30 per case), BENCH_ENTRIES (default 1,000,000), BENCH_PARTNERS (default 2,000),
 // DATABASE_URL (else embedded PostgreSQL).
-import { LT_STANDARD } from "../src/ledger/lt-standard.js";
-import { benchDatabase, benchTenant, startBenchApi, stopChild } from "./lib.js";
+import { benchDatabase, benchTenant, startBenchApi, stopChild, benchLtChart } from "./lib.js";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 30);
 const TRANSACTIONS = Math.round(Number(process.env.BENCH_ENTRIES ?? 1_000_000) / 2);
@@ -19,17 +18,7 @@ const database = await benchDatabase();
 const { db } = database;
 
 const account = await benchTenant(db);
-await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({
-    company_id: account.companyId,
-    code: a.code,
-    name: a.name,
-    name_en: a.nameEn,
-    type: a.type,
-    parent_code: a.parentCode,
-    is_postable: a.isPostable,
-  })),
-);
+await benchLtChart(db, account.companyId);
 await db.raw(
   `insert into partners (company_id, code, name, is_customer, is_supplier)
    select ?::uuid, 'P' || lpad(p::text, 5, '0'), 'Partneris ' || p, true, p % 2 = 0 from generate_series(0, ? - 1) p`,

@@ -9,7 +9,7 @@
 // Env: BENCH_REQUESTS (default 30 per case), BENCH_VACUUM=1 (VACUUM ANALYZE instead of ANALYZE after seeding,
 // as autovacuum would eventually do), DATABASE_URL (else embedded PostgreSQL).
 import { LT_STANDARD } from "../src/ledger/lt-standard.js";
-import { benchDatabase, stopChild, benchTenant, startBenchApi } from "./lib.js";
+import { benchDatabase, stopChild, benchTenant, startBenchApi, benchLtChart } from "./lib.js";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 30);
 // BENCH_ENTRIES (default 1,000,000; two per transaction) and BENCH_ACCOUNTS (default 60, at most the template's
@@ -20,17 +20,7 @@ const database = await benchDatabase();
 const { db } = database;
 
 const account = await benchTenant(db);
-await db("ledger_accounts").insert(
-  LT_STANDARD.map((a) => ({
-    company_id: account.companyId,
-    code: a.code,
-    name: a.name,
-    name_en: a.nameEn,
-    type: a.type,
-    parent_code: a.parentCode,
-    is_postable: a.isPostable,
-  })),
-);
+await benchLtChart(db, account.companyId);
 const accounts = LT_STANDARD.filter((a) => a.isPostable)
   .slice(0, Number(process.env.BENCH_ACCOUNTS ?? 60))
   .map((a) => a.code);
