@@ -939,6 +939,8 @@ CREATE TRIGGER purchase_invoice_totals_insert AFTER INSERT ON purchase_invoices 
 CREATE TRIGGER purchase_invoice_totals_update AFTER UPDATE ON purchase_invoices REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION purchase_invoice_totals_update();
 CREATE TRIGGER purchase_invoices_accounting_date BEFORE INSERT ON purchase_invoices FOR EACH ROW WHEN ((new.accounting_date IS NULL)) EXECUTE FUNCTION purchase_invoices_accounting_date();
 CREATE TRIGGER purchase_invoices_frozen BEFORE DELETE OR UPDATE ON purchase_invoices FOR EACH ROW EXECUTE FUNCTION invoice_frozen();
+CREATE TRIGGER vat_declared_purchase_invoices_insert AFTER INSERT ON purchase_invoices REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_purchase_invoices_insert();
+CREATE TRIGGER vat_declared_purchase_invoices_update AFTER UPDATE ON purchase_invoices REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_purchase_invoices_update();
 
 create table rate_limit_counters (
   bucket text not null,
@@ -1149,6 +1151,8 @@ CREATE TRIGGER sale_invoice_totals_delete AFTER DELETE ON sale_invoices REFERENC
 CREATE TRIGGER sale_invoice_totals_insert AFTER INSERT ON sale_invoices REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sale_invoice_totals_insert();
 CREATE TRIGGER sale_invoice_totals_update AFTER UPDATE ON sale_invoices REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sale_invoice_totals_update();
 CREATE TRIGGER sale_invoices_frozen BEFORE DELETE OR UPDATE ON sale_invoices FOR EACH ROW EXECUTE FUNCTION invoice_frozen();
+CREATE TRIGGER vat_declared_sale_invoices_insert AFTER INSERT ON sale_invoices REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_sale_invoices_insert();
+CREATE TRIGGER vat_declared_sale_invoices_update AFTER UPDATE ON sale_invoices REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_sale_invoices_update();
 
 create table schema_definitions (
   name text not null,
@@ -1319,6 +1323,53 @@ alter table vat_classifiers add constraint vat_classifiers_country_code_check CH
 alter table vat_classifiers add constraint vat_classifiers_kind_check CHECK ((kind = ANY (ARRAY['standard'::text, 'reduced'::text, 'zero'::text, 'exempt'::text, 'outside_scope'::text, 'reverse_charge'::text, 'triangular'::text])));
 alter table vat_classifiers add constraint vat_classifiers_pkey PRIMARY KEY (country_code, code, valid_from);
 alter table vat_classifiers add constraint vat_classifiers_rate_check CHECK (((rate >= (0)::numeric) AND (rate <= (100)::numeric)));
+
+create table vat_declared_accounts (
+  company_id uuid not null,
+  side text not null,
+  document_id uuid not null,
+  decl_date date not null,
+  journal_transaction_id uuid,
+  account_code text not null,
+  declared numeric(17,2) not null,
+  posted numeric(17,2) not null
+);
+alter table vat_declared_accounts add constraint vat_declared_accounts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table vat_declared_accounts add constraint vat_declared_accounts_pkey PRIMARY KEY (company_id, document_id, account_code);
+alter table vat_declared_accounts add constraint vat_declared_accounts_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
+CREATE INDEX vat_declared_accounts_differing_idx ON vat_declared_accounts USING btree (company_id, decl_date) WHERE (declared <> posted);
+CREATE INDEX vat_declared_accounts_month_idx ON vat_declared_accounts USING btree (company_id, decl_date, account_code) INCLUDE (declared, posted);
+CREATE TRIGGER vat_declared_accounts_no_truncate BEFORE TRUNCATE ON vat_declared_accounts FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER vat_declared_accounts_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_accounts FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
+
+create table vat_declared_rows (
+  company_id uuid not null,
+  side text not null,
+  document_id uuid not null,
+  ord integer not null,
+  type text not null,
+  annulled boolean not null,
+  decl_date date not null,
+  doc_no text not null,
+  partner_code text not null,
+  treatment text not null,
+  journal_transaction_id uuid,
+  classifier text not null,
+  rate_pct numeric(5,2) not null,
+  base numeric(17,2) not null,
+  vat numeric(17,2) not null,
+  ded numeric(17,2),
+  nonded numeric(17,2)
+);
+alter table vat_declared_rows add constraint vat_declared_rows_check CHECK (((side = 'sale'::text) = ((ded IS NULL) AND (nonded IS NULL))));
+alter table vat_declared_rows add constraint vat_declared_rows_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table vat_declared_rows add constraint vat_declared_rows_ord_check CHECK ((ord >= 0));
+alter table vat_declared_rows add constraint vat_declared_rows_pkey PRIMARY KEY (company_id, document_id, ord);
+alter table vat_declared_rows add constraint vat_declared_rows_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
+CREATE INDEX vat_declared_rows_classifier_idx ON vat_declared_rows USING btree (company_id, side, classifier, decl_date, doc_no, document_id);
+CREATE INDEX vat_declared_rows_month_idx ON vat_declared_rows USING btree (company_id, decl_date);
+CREATE TRIGGER vat_declared_rows_no_truncate BEFORE TRUNCATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER vat_declared_rows_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
 
 create table vat_rates (
   country_code text not null,
@@ -2404,6 +2455,283 @@ AS $function$
       return next;
     end
     $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_purchase_invoices_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids)
+         from (select company_id, array_agg(id order by id) as ids from (select company_id, id from new_rows where status <> 'draft' and not migrated) x group by company_id order by company_id) c;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_purchase_invoices_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids)
+         from (select company_id, array_agg(id order by id) as ids from (select n.company_id, n.id from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
+          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id order by company_id) c;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_sale_invoices_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[])
+         from (select company_id, array_agg(id order by id) as ids from (select company_id, id from new_rows where status <> 'draft' and not migrated) x group by company_id order by company_id) c;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_sale_invoices_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[])
+         from (select company_id, array_agg(id order by id) as ids from (select n.company_id, n.id from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
+          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id order by company_id) c;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_store(p_company uuid, p_sales uuid[], p_purchases uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      a_payable text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'sales.vatPayable'), '4492');
+      a_receivable text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.vatReceivable'), '2441');
+      a_nonded text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.vatNonDeductible'), '63081');
+      a_rc_input text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.reverseChargeVatInput'), '2441');
+      a_rc_output text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.reverseChargeVatOutput'), '4492');
+      a_stock text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'inventory.stock'), '2040');
+    begin
+      perform set_config('vat.declared_writer', 'store', true);
+      delete from vat_declared_rows where company_id = p_company and document_id = any(p_sales || p_purchases);
+      delete from vat_declared_accounts where company_id = p_company and document_id = any(p_sales || p_purchases);
+
+      -- One statement: the rows (work), then both tables written from them.
+      with docs as materialized (
+        select 'sale'::text as side, s.id, s.rate, s.gross_total_base as base_total, s.journal_transaction_id, s.vat_breakdown,
+               'standard'::text as treatment, coalesce(s.rate, 1) <> 1 as special, null::numeric as customs_vat
+          from sale_invoices s
+         where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+        union all
+        select 'purchase'::text, p.id, p.rate, p.gross_total_base, p.journal_transaction_id, p.vat_breakdown, p.vat_treatment,
+               coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
+                 select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible)),
+               p.customs_vat
+          from purchase_invoices p
+         where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+      ),
+      -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is
+      -- deducted in full (a standard or reverse-charge purchase) or not at all (import, exempt).
+      plain as (
+        select d.side, d.id, g.ord::int as ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
+               (g.v ->> 'taxableAmount')::numeric as base, (g.v ->> 'vatAmount')::numeric as vat,
+               case when d.side = 'sale' then null when d.treatment in ('standard', 'reverse_charge') then (g.v ->> 'vatAmount')::numeric else 0 end as ded,
+               case when d.side = 'sale' then null else 0 end as nonded
+          from docs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
+         where not d.special
+      ),
+      -- The rest (another currency, non-deductible lines) through the shares below.
+      sdocs as (select * from docs where special),
+      groups as (
+        select d.side, d.id, g.ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
+               (g.v ->> 'taxableAmount')::numeric as taxable, (g.v ->> 'vatAmount')::numeric as vat
+          from sdocs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
+      ),
+      -- Purchases with a non-deductible line: each rate's VAT shared between its lines by net, as posting shares it. A
+      -- non-deductible line on an asset account (a fixed asset's cost; not received into stock) capitalises its
+      -- share: it is posted to that account, not to purchases.vatNonDeductible.
+      plines as (
+        select d.id, l.line_no, l.vat_classifier as classifier, l.vat_rate_percent as rate_pct, l.net_amount, l.vat_deductible,
+               (not l.vat_deductible and l.warehouse_code is null and la.code is not null) as capitalised,
+               bool_or(not l.vat_deductible) over (partition by d.id) as mixed
+          from sdocs d join purchase_invoice_lines l on l.company_id = p_company and l.invoice_id = d.id
+          left join ledger_accounts la on la.company_id = p_company and la.code = l.expense_account_code and la.type = 'asset'
+            and la.code is distinct from a_stock
+         where d.side = 'purchase' and d.treatment in ('standard', 'reverse_charge')
+      ),
+      line_input as (
+        select l.id, l.rate_pct::text as grp, l.line_no as ord, l.net_amount as w, r.vat as t
+          from plines l
+          join (select id, rate_pct, sum(vat) as vat from groups where side = 'purchase' group by id, rate_pct) r on r.id = l.id and r.rate_pct = l.rate_pct
+         where l.mixed
+      ),
+      
+  line_shares_a as (
+    select id, grp, ord, w, t, sum(w) over p as sw, min(ord) over p as first_ord
+      from line_input window p as (partition by id, grp)
+  ),
+  line_shares_b as (
+    select id, grp, ord, t,
+           case when sw = 0 then (case when ord = first_ord then t else 0 end) else t * w / sw end as exact
+      from line_shares_a
+  ),
+  line_shares_c as (
+    select id, grp, ord, t, exact, floor(exact * 100) / 100 as fl from line_shares_b
+  ),
+  line_shares_d as (
+    select id, grp, ord, exact, fl, round((t - sum(fl) over (partition by id, grp)) * 100) as left_cents,
+           row_number() over (partition by id, grp order by exact - fl desc, ord) as rk
+      from line_shares_c
+  ),
+  line_shares as (
+    select id, grp, ord, fl + case when rk <= left_cents then 0.01 else 0 end as share from line_shares_d
+  ),
+      split as (
+        select s.id, l.classifier, l.rate_pct,
+               coalesce(sum(s.share) filter (where l.vat_deductible), 0) as ded,
+               coalesce(sum(s.share) filter (where not l.vat_deductible and not l.capitalised), 0) as nonded,
+               coalesce(sum(s.share) filter (where l.capitalised), 0) as cap
+          from line_shares s join plines l on l.id = s.id and l.line_no = s.ord
+         group by s.id, l.classifier, l.rate_pct
+      ),
+      -- Amounts of each group in the document's currency.
+      gdoc as (
+        select g.side, g.id, g.ord, g.classifier, g.rate_pct, g.taxable, g.vat,
+               case when g.side = 'sale' then null
+                    when d.treatment not in ('standard', 'reverse_charge') then 0
+                    else coalesce(s.ded, case when l.id is null then g.vat else 0 end) end as ded,
+               case when g.side = 'sale' then null
+                    when d.treatment not in ('standard', 'reverse_charge') then 0
+                    else coalesce(s.nonded, 0) end as nonded,
+               coalesce(s.cap, 0) as cap
+          from groups g join sdocs d on d.side = g.side and d.id = g.id
+          left join split s on s.id = g.id and s.classifier = g.classifier and s.rate_pct = g.rate_pct
+          left join (select distinct id from plines where mixed) l on l.id = g.id
+      ),
+      -- A document in another currency: its EUR totals as posted (its journal transaction), the taxable value the rest.
+      fx as (
+        select d.side, d.id, d.treatment, d.rate, d.base_total, t.vat, t.ded, t.nonded,
+               case when t.vat = 0 then 0 when d.side = 'sale' then coalesce(j.vat_payable, round(t.vat / d.rate, 2))
+                    when d.treatment = 'reverse_charge' then coalesce(j.reverse_output, round(t.vat / d.rate, 2))
+                    when d.treatment = 'standard' then (case when t.cap = 0 then null else round(t.vat / d.rate, 2) end) else 0 end as t_vat,
+               case when t.ded = 0 or d.side = 'sale' then 0
+                    else coalesce(case when d.treatment = 'reverse_charge' then j.reverse_input else j.vat_receivable end, round(t.ded / d.rate, 2)) end as t_ded,
+               case when t.nonded = 0 or d.side = 'sale' then 0 else coalesce(j.nonded, round(t.nonded / d.rate, 2)) end as t_nonded
+          from sdocs d
+          join (select id, sum(vat) as vat, coalesce(sum(ded), 0) as ded, coalesce(sum(nonded), 0) as nonded, sum(cap) as cap from gdoc group by id) t on t.id = d.id
+          left join lateral (
+            select abs(sum(e.credit - e.debit) filter (where e.account_code = a_payable)) as vat_payable,
+                   abs(sum(e.debit - e.credit) filter (where e.account_code = a_receivable)) as vat_receivable,
+                   abs(sum(e.debit - e.credit) filter (where e.account_code = a_nonded)) as nonded,
+                   abs(sum(e.debit - e.credit) filter (where e.account_code = a_rc_input)) as reverse_input,
+                   abs(sum(e.credit - e.debit) filter (where e.account_code = a_rc_output)) as reverse_output
+              from journal_entries e
+             where e.company_id = p_company and e.transaction_id = d.journal_transaction_id
+          ) j on true
+         where d.rate <> 1
+      ),
+      fx_targets as (
+        select side, id, treatment, base_total, coalesce(t_vat, t_ded + t_nonded) as t_vat, t_ded, t_nonded from fx
+      ),
+      fx_input as (
+        select g.id, k.kind as grp, g.ord,
+               case k.kind when 'taxable' then g.taxable when 'vat' then g.vat when 'ded' then g.ded else g.nonded end as w,
+               case k.kind when 'taxable' then f.base_total - case when f.side = 'sale' or f.treatment = 'standard' then f.t_vat else 0 end
+                           when 'vat' then f.t_vat when 'ded' then f.t_ded else f.t_nonded end as t
+          from gdoc g join fx_targets f on f.side = g.side and f.id = g.id
+          cross join (values ('taxable'), ('vat'), ('ded'), ('nonded')) k(kind)
+         where g.side = 'purchase' or k.kind in ('taxable', 'vat')
+      ),
+      
+  fx_shares_a as (
+    select id, grp, ord, w, t, sum(w) over p as sw, min(ord) over p as first_ord
+      from fx_input window p as (partition by id, grp)
+  ),
+  fx_shares_b as (
+    select id, grp, ord, t,
+           case when sw = 0 then (case when ord = first_ord then t else 0 end) else t * w / sw end as exact
+      from fx_shares_a
+  ),
+  fx_shares_c as (
+    select id, grp, ord, t, exact, floor(exact * 100) / 100 as fl from fx_shares_b
+  ),
+  fx_shares_d as (
+    select id, grp, ord, exact, fl, round((t - sum(fl) over (partition by id, grp)) * 100) as left_cents,
+           row_number() over (partition by id, grp order by exact - fl desc, ord) as rk
+      from fx_shares_c
+  ),
+  fx_shares as (
+    select id, grp, ord, fl + case when rk <= left_cents then 0.01 else 0 end as share from fx_shares_d
+  ),
+      work as materialized (
+      select g.side, g.id, g.ord::int as ord, g.classifier, g.rate_pct,
+             coalesce(t.share, g.taxable), coalesce(v.share, g.vat),
+             case when g.side = 'sale' then null else coalesce(dd.share, g.ded) end,
+             case when g.side = 'sale' then null else coalesce(nd.share, g.nonded) end
+        from gdoc g
+        left join fx_shares t on t.id = g.id and t.grp = 'taxable' and t.ord = g.ord
+        left join fx_shares v on v.id = g.id and v.grp = 'vat' and v.ord = g.ord
+        left join fx_shares dd on dd.id = g.id and dd.grp = 'ded' and dd.ord = g.ord
+        left join fx_shares nd on nd.id = g.id and nd.grp = 'nonded' and nd.ord = g.ord
+      union all
+      select * from plain
+      union all
+      select side, id, 0, 'customs', 0, 0, customs_vat, customs_vat, 0 from docs where customs_vat > 0
+      ),
+      d as (
+        select 'sale'::text as side, s.id, s.type, s.status, s.issue_date as decl_date, s.number as doc_no, s.partner_code, 'standard'::text as treatment,
+               s.journal_transaction_id, s.annulment_transaction_id
+          from sale_invoices s where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+        union all
+        select 'purchase', p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.vat_treatment, p.journal_transaction_id, null
+          from purchase_invoices p where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+      ),
+      stored as (
+        insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, decl_date, doc_no, partner_code, treatment,
+                                       journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded)
+        select p_company, w.side, w.id, w.ord, d.type, d.status = 'annulled', d.decl_date, d.doc_no, d.partner_code, d.treatment,
+               d.journal_transaction_id, w.classifier, w.rate_pct, w.base, w.vat, w.ded, w.nonded
+          from work w join d on d.side = w.side and d.id = w.id
+      ),
+      -- Per document and VAT account: what it declares there as a debit (its sign applied) and what its journal
+      -- transaction posted there (with an annulled invoice's reversal: together they post nothing).
+      declared as (
+        select d.id, k.account, sum(case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end * k.amount) as amount
+          from d join work w on w.side = d.side and w.id = d.id
+          cross join lateral (values
+            (a_payable, case when d.side = 'sale' then -w.vat end),
+            (a_receivable, case when d.side = 'purchase' and (d.treatment = 'standard' or w.classifier = 'customs') then w.ded end),
+            (a_nonded, case when d.side = 'purchase' and d.treatment in ('standard', 'reverse_charge') then w.nonded end),
+            (a_rc_input, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then w.ded end),
+            (a_rc_output, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then -w.vat end)
+          ) k(account, amount)
+         where k.amount is not null
+         group by 1, 2
+      ),
+      posted as (
+        select d.id, e.account_code as account, sum(e.debit - e.credit) as amount
+          from d join journal_entries e on e.company_id = p_company
+                 and e.transaction_id in (d.journal_transaction_id, d.annulment_transaction_id)
+         where e.account_code in (a_payable, a_receivable, a_nonded, a_rc_input, a_rc_output)
+         group by 1, 2
+      )
+      insert into vat_declared_accounts (company_id, side, document_id, decl_date, journal_transaction_id, account_code, declared, posted)
+      select p_company, d.side, d.id, d.decl_date, d.journal_transaction_id, x.account, coalesce(x.declared, 0), coalesce(x.posted, 0)
+        from d join (select coalesce(dc.id, po.id) as id, coalesce(dc.account, po.account) as account, dc.amount as declared, po.amount as posted
+                       from declared dc full join posted po on po.id = dc.id and po.account = dc.account) x on x.id = d.id;
+
+      perform set_config('vat.declared_writer', '', true);
+    end $function$;
+
+CREATE OR REPLACE FUNCTION vat_declared_written_by_store()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if current_setting('vat.declared_writer', true) is distinct from 'store' then
+        raise exception '% is kept by the documents'' triggers only (%)', tg_table_name, tg_op
+          using errcode = 'integrity_constraint_violation', constraint = 'vat_declared_written_by_store';
+      end if;
+      return null;
+    end $function$;
 
 CREATE OR REPLACE FUNCTION webhook_event_object_id(data jsonb)
  RETURNS uuid

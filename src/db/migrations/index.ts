@@ -59,6 +59,7 @@ import * as purchaseInvoiceAttachments from "./20261127006000_purchase_invoice_a
 import * as partnerPeppolId from "./20261127006100_partner_peppol_id.js";
 import * as saleInvoiceSendIssuer from "./20261127006200_sale_invoice_send_issuer.js";
 import * as partnerBalanceIndexes from "./20261127007000_partner_balance_indexes.js";
+import * as vatDeclared from "./20261127008000_vat_declared.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -123,6 +124,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127006100_partner_peppol_id": partnerPeppolId,
   "20261127006200_sale_invoice_send_issuer": saleInvoiceSendIssuer,
   "20261127007000_partner_balance_indexes": partnerBalanceIndexes,
+  "20261127008000_vat_declared": vatDeclared,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,11 +11,11 @@ import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
 import { unprocessable } from "../../shared/errors.js";
 import type { Declarant } from "../declarant.js";
-import { DOCUMENT_TYPES, documentTypeOf } from "./document-types.js";
-import { type DocumentQuery, documentGroupsSql, type VatAccounts } from "./documents.js";
+import { DOCUMENT_TYPES, documentTypeOf, signSql, typesSql } from "./document-types.js";
+import { type DocumentQuery, documentGroupsSql, documentHeadersSql, type VatAccounts } from "./documents.js";
 import { fr0600FfData, formText } from "./ffdata.js";
 import { FR0600_BOXES } from "./fr0600-boxes.js";
-import { CUSTOMS_CLASSIFIER, FR0600_MAPPING, MAPPED_CLASSIFIERS } from "./fr0600-mapping.js";
+import { FR0600_MAPPING, MAPPED_CLASSIFIERS } from "./fr0600-mapping.js";
 import { monthRange } from "./period-rules.js";
 
 type Fr0600Return = components["schemas"]["Declarations.Fr0600Return"];
@@ -69,52 +69,28 @@ async function refuseUnmapped(db: Db, q: DocumentQuery): Promise<void> {
   );
 }
 
-/**
- * The VAT posting rules whose accounts the reconciliation compares, each with what a document declares on it as a
- * debit (SQL over a document's summed vat, ded and nonded, before its sign).
- */
-function reconciliationRoles(a: VatAccounts): { rule: string; account: string; debit: string }[] {
+/** The VAT posting rules whose accounts the reconciliation compares (what a document declares on each is stored with it). */
+function reconciliationRoles(a: VatAccounts): { rule: string; account: string }[] {
   return [
-    { rule: "sales.vatPayable", account: a.vatPayable, debit: "case when side = 'sale' then -vat end" },
-    {
-      rule: "purchases.vatReceivable",
-      account: a.vatReceivable,
-      debit: `case when side = 'purchase' and (treatment = 'standard' or classifier = '${CUSTOMS_CLASSIFIER}') then ded end`,
-    },
-    {
-      rule: "purchases.vatNonDeductible",
-      account: a.vatNonDeductible,
-      debit: "case when side = 'purchase' and treatment in ('standard', 'reverse_charge') then nonded end",
-    },
-    {
-      rule: "purchases.reverseChargeVatInput",
-      account: a.reverseChargeVatInput,
-      debit: "case when side = 'purchase' and treatment = 'reverse_charge' then ded end",
-    },
-    {
-      rule: "purchases.reverseChargeVatOutput",
-      account: a.reverseChargeVatOutput,
-      debit: "case when side = 'purchase' and treatment = 'reverse_charge' then -vat end",
-    },
+    { rule: "sales.vatPayable", account: a.vatPayable },
+    { rule: "purchases.vatReceivable", account: a.vatReceivable },
+    { rule: "purchases.vatNonDeductible", account: a.vatNonDeductible },
+    { rule: "purchases.reverseChargeVatInput", account: a.reverseChargeVatInput },
+    { rule: "purchases.reverseChargeVatOutput", account: a.reverseChargeVatOutput },
   ];
 }
 
-/**
- * What the month's documents declare, one row per (document, classifier, rate) in EUR (./documents.ts drows), and
- * per import invoice with customs VAT a row of CUSTOMS_CLASSIFIER: the VAT paid to customs, deducted (box 26) and
- * posted to purchases.vatReceivable with the invoice.
- */
-const DECLARED_ROWS = `
-        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id as tx, classifier, rate_pct,
-               taxable_eur::numeric as base, vat_eur::numeric as vat, ded_eur::numeric as ded, nonded_eur::numeric as nonded
-          from drows
-        union all
-        select side, id, type, status, doc_no, decl_date, partner_code, sign, treatment, journal_transaction_id, '${CUSTOMS_CLASSIFIER}', 0,
-               0, customs_vat, customs_vat, 0
-          from docs where customs_vat > 0`;
+/** The sign a stored row counts with (./document-types.ts), from its type and whether its document is annulled. */
+const storedSign = (alias: string) =>
+  `case ${alias}.side when 'sale' then ${signSql("sale", `${alias}.type`, `case when ${alias}.annulled then 'annulled' else '' end`)}
+                      else ${signSql("purchase", `${alias}.type`, `case when ${alias}.annulled then 'annulled' else '' end`)} end`;
+
+/** The stored rows of the declared document types (vat_declared_rows, alias v). */
+const declaredTypes = (alias: string) =>
+  `((${alias}.side = 'sale' and ${alias}.type in (${typesSql("sale")})) or (${alias}.side = 'purchase' and ${alias}.type in (${typesSql("purchase")})))`;
 
 type Fr0600Row = {
-  part: "c" | "d" | "u" | "f";
+  part: "c" | "d" | "u" | "a";
   box: string | null;
   side: "sale" | "purchase" | null;
   classifier: string | null;
@@ -130,26 +106,19 @@ type Fr0600Row = {
   extra: Record<string, string | null> | null;
 };
 
-/** Per account code k of `codes`: what a row of CTE r declares on it as a debit, `d${k}`. */
-function declaredColumns(codes: string[], roles: ReturnType<typeof reconciliationRoles>): string[] {
-  return codes.map((code) => {
-    const terms = roles.filter((r) => r.account === code).map((r) => `coalesce(${r.debit}, 0)`);
-    return `sign * (${terms.join(" + ")})`;
-  });
-}
-
 /**
- * The boxes and the reconciliation of a month in one statement over one reading of the month's documents (issue 24:
- * FR0600 of 150,000 documents within 500 ms): the sums per classifier and rate (then per box), the first documents
- * of each box (only the days up to the one where a box has enough are sorted), the classifiers the mapping does not
- * know (then refuseUnmapped names their documents), and the reconciliation's fingerprints.
+ * The boxes and the reconciliation of a month in one statement over what the month's documents stored when they
+ * posted (vat_declared_rows, vat_declared_accounts; src/db/functions/vat_declared.ts) and the ledger's monthly
+ * balances (issue 24: FR0600 of 150,000 documents within 500 ms): the sums per classifier and rate (then per box),
+ * the first documents of each box (by index, per classifier), the classifiers the mapping does not know (then
+ * refuseUnmapped names their documents), and per VAT account what the documents declare, what their journal
+ * transactions posted, what the ledger holds for the month, and how many documents' postings differ from what they
+ * declare.
  *
- * Reconciliation: for each VAT account, what the documents declare on it and what the journal of the month posted
- * there (an annulled invoice's reversal counts as its own transaction's: together they post nothing, and the
- * invoice declares nothing), as three sums each: the plain sum, and the sums weighted by two 32-bit hashes of the journal transaction
- * (hashtext of its id). The per-transaction amounts are equal everywhere exactly when the plain sums are equal and,
- * but for a chance of about 2^-64 for amounts that differ, the weighted ones are: equal fingerprints mean no
- * difference; any unequal one runs the exact comparison per transaction (reconcileInDetail), which lists each.
+ * Reconciliation: the month balances when no document's posting differs from what it declares on any VAT account
+ * and each account's balance for the month is what the documents posted (no other posting moved it); otherwise
+ * reconcileInDetail compares the month per journal transaction and lists each difference. Postings of no document
+ * that cancel each other within the month move no balance and are not listed.
  */
 export async function computeBoxes(db: Db, declarant: Declarant, period: string, accounts: VatAccounts, options: Fr0600Options): Promise<Computed> {
   const { from, to } = monthRange(period);
@@ -159,85 +128,68 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
   );
   const roles = reconciliationRoles(accounts);
   const codes = [...new Set(roles.map((r) => r.account))];
-  const n = 9;
-  const w = (tx: string, salt: number) => `hashtext(coalesce(${tx}::text, '') || '${salt}')::numeric`;
-  const declared = declaredColumns(codes, roles)
-    .map((d, k) => `sum(${d}) as d${k}, sum((${d}) * w1) as dw1_${k}, sum((${d}) * w2) as dw2_${k}`)
-    .join(", ");
-  const ledger = codes
-    .map((_, k) => {
-      const f = `filter (where e.account_code = ($${n + 3}::text[])[${k + 1}])`;
-      return `sum(e.debit - e.credit) ${f} as l${k}, sum((e.debit - e.credit) * ${w("e.transaction_id", 1)}) ${f} as lw1_${k}, sum((e.debit - e.credit) * ${w("e.transaction_id", 2)}) ${f} as lw2_${k}`;
-    })
-    .join(", ");
-  const sql = documentGroupsSql(
-    q,
-    `, r as materialized (${DECLARED_ROWS}),
-      m as (select * from jsonb_to_recordset($${n}::jsonb) m(side text, classifier text, amount text, box text)),
-      agg as (
-        select side, classifier, rate_pct, sum(sign * base) as base, sum(sign * vat) as vat, sum(sign * ded) as ded,
-               count(*) filter (where sign <> 0) as n
-          from r group by side, classifier, rate_pct
-      ),
-      by_classifier as (
-        select m.box, a.side, a.classifier, a.rate_pct, m.amount,
-               (case m.amount when 'base' then a.base when 'vat' then a.vat else a.ded end)::text as total, a.n::int as n
-          from agg a join m on m.side = a.side and m.classifier = a.classifier
-         where a.n > 0
-      ),
-      unmapped as (select distinct side, classifier from agg where not ((side || ':' || classifier) = any($${n + 2}::text[]))),
-      per_day as (
-        select m.box, x.decl_date, sum(x.n) as n
-          from (select side, classifier, decl_date, count(*) as n from r where sign <> 0 group by 1, 2, 3) x
-          join m on m.side = x.side and m.classifier = x.classifier
-         group by 1, 2
-      ),
-      cutoff as (
-        select box, min(decl_date) filter (where running >= $${n + 1}) as last_day
-          from (select box, decl_date, sum(n) over (partition by box order by decl_date) as running from per_day) y
-         group by box
-      ),
-      limits as (
-        select m.side, m.classifier, max(coalesce(c.last_day, 'infinity'::date)) as last_day
-          from m join cutoff c on c.box = m.box group by 1, 2
-      ),
-      firsts as (
-        select * from (
-          select m.box, m.amount, r.side, r.classifier, r.rate_pct, r.id, r.type, r.status, r.doc_no, r.decl_date, r.partner_code, r.sign,
-                 r.sign * (case m.amount when 'base' then r.base when 'vat' then r.vat else r.ded end) as value,
-                 row_number() over (partition by m.box order by r.decl_date, r.doc_no, r.id, r.classifier, r.rate_pct) as rk
-            from r
-            join limits l on l.side = r.side and l.classifier = r.classifier and r.decl_date <= l.last_day
-            join m on m.side = r.side and m.classifier = r.classifier
-           where r.sign <> 0
-        ) z where rk <= $${n + 1}
-      ),
-      fp_declared as (
-        select ${declared}
-          from (select r.*, ${w("r.tx", 1)} as w1, ${w("r.tx", 2)} as w2 from r where r.sign <> 0) x
-      ),
-      annulments as (select annulment_tx, journal_transaction_id as tx from docs where annulment_tx is not null),
-      fp_ledger as (
-        select ${ledger}
-          from (select e.account_code, e.debit, e.credit, coalesce(a.tx, e.transaction_id) as transaction_id
-                  from journal_entries e left join annulments a on a.annulment_tx = e.transaction_id
-                 where e.company_id = $1 and e.account_code = any($${n + 3}::text[]) and e.date between $2::date and $3::date) e
-      )
-      select 'c' as part, box, side, classifier, rate_pct::text, amount, total, n, null::uuid as id, null as doc_no, null as decl_date,
-             null as partner_code, null::int as sign, null::jsonb as extra
-        from by_classifier
-      union all
-      select 'd', box, side, classifier, rate_pct::text, amount, value::numeric(17,2)::text, null, id, doc_no, decl_date::text, partner_code, sign,
-             jsonb_build_object('type', type, 'status', status)
-        from firsts
-      union all
-      select 'u', null, side, classifier, null, null, null, null, null, null, null, null, null, null from unmapped
-      union all
-      select 'f', null, null, null, null, null, null, null, null, null, null, null, null, to_jsonb(d) || to_jsonb(l)
-        from fp_declared d cross join fp_ledger l
-      order by 1, 2, 3, 4, 5, 6, 11, 10`,
-  );
-  const rows = await plainQuery<Fr0600Row>(db, sql.text, [...sql.values, mapping, options.documentsPerBox, [...MAPPED_CLASSIFIERS], codes]);
+  const text = `
+    with m as (select * from jsonb_to_recordset($4::jsonb) m(side text, classifier text, amount text, box text)),
+    r as materialized (
+      select v.side, v.classifier, v.rate_pct, ${storedSign("v")} as sign, v.base, v.vat, v.ded
+        from vat_declared_rows v
+       where v.company_id = $1 and v.decl_date between $2::date and $3::date and ${declaredTypes("v")}
+    ),
+    agg as (
+      select side, classifier, rate_pct, sum(sign * base) as base, sum(sign * vat) as vat, sum(sign * ded) as ded,
+             count(*) filter (where sign <> 0) as n
+        from r group by side, classifier, rate_pct
+    ),
+    by_classifier as (
+      select m.box, a.side, a.classifier, a.rate_pct, m.amount,
+             (case m.amount when 'base' then a.base when 'vat' then a.vat else a.ded end)::text as total, a.n::int as n
+        from agg a join m on m.side = a.side and m.classifier = a.classifier
+       where a.n > 0
+    ),
+    unmapped as (select distinct side, classifier from agg where not ((side || ':' || classifier) = any($6::text[]))),
+    -- The first documents of each classifier of a box, in the box's order, by index; then the box's first of them.
+    firsts as (
+      select * from (
+        select m.box, m.amount, f.*, row_number() over (partition by m.box order by f.decl_date, f.doc_no, f.id, f.classifier, f.rate_pct) as rk
+          from m cross join lateral (
+            select v.side, v.classifier, v.rate_pct, v.document_id as id, v.type, v.annulled, v.doc_no, v.decl_date, v.partner_code, x.sign,
+                   x.sign * (case m.amount when 'base' then v.base when 'vat' then v.vat else v.ded end) as value
+              from vat_declared_rows v cross join lateral (select ${storedSign("v")} as sign) x
+             where v.company_id = $1 and v.side = m.side and v.classifier = m.classifier and v.decl_date between $2::date and $3::date
+               and ${declaredTypes("v")} and x.sign <> 0
+             order by v.decl_date, v.doc_no, v.document_id, v.rate_pct
+             limit $5
+          ) f
+      ) z where rk <= $5
+    ),
+    documents as (
+      select account_code, sum(declared) as declared, sum(posted) as posted, count(*) filter (where declared <> posted) as differing
+        from vat_declared_accounts
+       where company_id = $1 and decl_date between $2::date and $3::date
+       group by account_code
+    ),
+    ledger as (
+      select account_code, sum(debit - credit) as balance
+        from ledger_balances
+       where company_id = $1 and month = date_trunc('month', $2::date)::date and account_code = any($7::text[])
+       group by account_code
+    )
+    select 'c' as part, box, side, classifier, rate_pct::text, amount, total, n, null::uuid as id, null as doc_no, null as decl_date,
+           null as partner_code, null::int as sign, null::jsonb as extra
+      from by_classifier
+    union all
+    select 'd', box, side, classifier, rate_pct::text, amount, value::numeric(17,2)::text, null, id, doc_no, decl_date::text, partner_code, sign,
+           jsonb_build_object('type', type, 'status', case when annulled then 'annulled' else 'issued' end)
+      from firsts
+    union all
+    select 'u', null, side, classifier, null, null, null, null, null, null, null, null, null, null from unmapped
+    union all
+    select 'a', null, null, c.code, null, null, null, null, null, null, null, null, null,
+           jsonb_build_object('declared', coalesce(d.declared, 0)::text, 'posted', coalesce(d.posted, 0)::text,
+                              'differing', coalesce(d.differing, 0)::text, 'ledger', coalesce(l.balance, 0)::text)
+      from unnest($7::text[]) c(code) left join documents d on d.account_code = c.code left join ledger l on l.account_code = c.code
+    order by 1, 2, 3, 4, 5, 6, 11, 10`;
+  const rows = await plainQuery<Fr0600Row>(db, text, [declarant.id, from, to, mapping, options.documentsPerBox, [...MAPPED_CLASSIFIERS], codes]);
   if (rows.some((r) => r.part === "u")) await refuseUnmapped(db, q);
 
   const exact = new Map<string, Decimal>();
@@ -312,12 +264,15 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
     });
   }
 
-  const fp = rows.find((r) => r.part === "f")!.extra!;
   const num = (v: string | null | undefined) => new Decimal(v ?? 0);
-  const same = codes.every((_, k) => (["", "w1_", "w2_"] as const).every((x) => num(fp[`d${x}${k}`]).equals(num(fp[`l${x}${k}`]))));
+  const sums = new Map(rows.filter((r) => r.part === "a").map((r) => [r.classifier!, r.extra!]));
+  const totals = codes.map((code) => ({ declared: num(sums.get(code)?.declared), ledger: num(sums.get(code)?.ledger) }));
+  const same = codes.every((code) => {
+    const a = sums.get(code)!;
+    return num(a.differing).isZero() && num(a.posted).equals(num(a.ledger));
+  });
   const types = await accountTypes(db, declarant.id, codes);
-  const totals = codes.map((_, k) => ({ declared: num(fp[`d${k}`]), ledger: num(fp[`l${k}`]) }));
-  const detail = same ? { differences: [], total: 0 } : await reconcileInDetail(db, q, codes, roles);
+  const detail = same ? { differences: [], total: 0 } : await reconcileInDetail(db, q, codes);
   return { boxes, reconciliation: reconciliationOf(totals, detail, codes, roles, types, accounts) };
 }
 
@@ -338,46 +293,40 @@ interface DetailRow {
 }
 
 /**
- * The exact reconciliation, run when the fingerprints differ: each document's declared amounts on each account
- * against what its journal transaction posted there (every posting of the month on the accounts, a manual one too),
- * the first MAX_DIFFERENCES differences by account and transaction, and how many there are.
+ * The exact reconciliation, run when the month does not balance: what each document declares on each account (stored
+ * with it) against what its journal transaction posted there in the month (every posting of the month on the
+ * accounts, a manual one too), the first MAX_DIFFERENCES differences by account and transaction, and how many there
+ * are.
  */
-async function reconcileInDetail(
-  db: Db,
-  q: DocumentQuery,
-  codes: string[],
-  roles: ReturnType<typeof reconciliationRoles>,
-): Promise<{ differences: DetailRow[]; total: number }> {
-  const n = 9;
-  const declared = declaredColumns(codes, roles)
-    .map((d, k) => `sum(${d}) as d${k}`)
-    .join(", ");
-  const ledger = codes.map((_, k) => `sum(e.debit - e.credit) filter (where e.account_code = ($${n}::text[])[${k + 1}]) as l${k}`).join(", ");
-  const pairs = codes.map((_, k) => `(${k + 1}, coalesce(d.d${k}, 0), coalesce(l.l${k}, 0))`).join(", ");
-  const sql = documentGroupsSql(
+async function reconcileInDetail(db: Db, q: DocumentQuery, codes: string[]): Promise<{ differences: DetailRow[]; total: number }> {
+  const sql = documentHeadersSql(
     q,
-    `, declared as (
-        select tx, side, id, type, status, doc_no, sign, ${declared}
-          from (${DECLARED_ROWS}) r
-         where sign <> 0
-         group by 1, 2, 3, 4, 5, 6, 7
+    `, codes as (select code, k::int as k from unnest($9::text[]) with ordinality c(code, k)),
+      counted as materialized (select * from docs where sign <> 0),
+      declared as (
+        select a.journal_transaction_id as tx, c.k, sum(a.declared) as amount
+          from counted d join vat_declared_accounts a on a.company_id = $1 and a.document_id = d.id
+          join codes c on c.code = a.account_code
+         group by 1, 2
       ),
       annulments as (select annulment_tx, journal_transaction_id as tx from docs where annulment_tx is not null),
       ledger as (
-        select coalesce(a.tx, e.transaction_id) as tx, ${ledger}
+        select coalesce(a.tx, e.transaction_id) as tx, c.k, sum(e.debit - e.credit) as amount
           from journal_entries e left join annulments a on a.annulment_tx = e.transaction_id
-         where e.company_id = $1 and e.account_code = any($${n}::text[]) and e.date between $2::date and $3::date
-         group by 1
+          join codes c on c.code = e.account_code
+         where e.company_id = $1 and e.account_code = any($9::text[]) and e.date between $2::date and $3::date
+         group by 1, 2
       ),
       compared as (
-        select coalesce(d.tx, l.tx) as tx, d.side, d.id, d.type, d.status, d.doc_no, d.sign, p.k, p.declared, p.ledger
-          from declared d full join ledger l on l.tx = d.tx
-          cross join lateral (values ${pairs}) p(k, declared, ledger)
-         where p.declared <> p.ledger
+        select coalesce(d.tx, l.tx) as tx, coalesce(d.k, l.k) as k, coalesce(d.amount, 0) as declared, coalesce(l.amount, 0) as ledger
+          from declared d full join ledger l on l.tx = d.tx and l.k = d.k
+         where coalesce(d.amount, 0) <> coalesce(l.amount, 0)
       )
-      select c.k, c.tx, c.side, c.id, c.type, c.status, coalesce(c.doc_no, t.reference) as no, c.sign, t.source_type as source, t.source_id as "sourceId",
+      select c.k, c.tx, d.side, d.id, d.type, d.status, coalesce(d.doc_no, t.reference) as no, d.sign, t.source_type as source, t.source_id as "sourceId",
              c.declared::text as declared, c.ledger::text as ledger, (count(*) over ())::int as total
-        from compared c left join journal_transactions t on t.company_id = $1 and t.id = c.tx
+        from compared c
+        left join counted d on d.journal_transaction_id = c.tx
+        left join journal_transactions t on t.company_id = $1 and t.id = c.tx
        order by c.k, c.tx
        limit ${MAX_DIFFERENCES}`,
   );

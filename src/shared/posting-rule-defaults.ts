@@ -1,0 +1,36 @@
+// The account each posting rule uses when a company has not pointed it elsewhere (the lt-standard chart's), one row
+// per rule. src/ledger/posting-rules.ts describes the rules (types, descriptions) and reads the company's choices;
+// the database's own functions that read by rule (src/db/functions/vat_declared.ts) take their defaults from here
+// too, so a default is written once.
+export const POSTING_RULE_DEFAULT_ACCOUNTS = {
+  "sales.receivable": "2410",
+  "sales.revenue": "5000",
+  "sales.vatPayable": "4492",
+  "sales.discounts": "509",
+  "sales.advancesReceived": "4420",
+  "purchases.payables": "4430",
+  "purchases.expense": "6312",
+  "purchases.vatReceivable": "2441",
+  "purchases.vatNonDeductible": "63081",
+  "purchases.advancesPaid": "2080",
+  "purchases.reverseChargeVatInput": "2441",
+  "purchases.reverseChargeVatOutput": "4492",
+  "purchases.customsVatPayable": "4493",
+  "inventory.stock": "2040",
+  "inventory.costOfSales": "6000",
+  "inventory.writeOff": "63091",
+  "inventory.countSurplus": "5401",
+  "inventory.goodsReceivedNotInvoiced": "4431",
+  "assets.depreciationExpense": "6206",
+  "assets.accumulatedDepreciation": "1247",
+  "assets.disposalGain": "5400",
+  "assets.disposalLoss": "6400",
+  "bank.account": "2710",
+  "bank.cash": "2720",
+  "bank.fees": "6314",
+  "fx.gain": "5803",
+  "fx.loss": "6803",
+  "equity.retainedEarnings": "3421",
+  "equity.currentYearResult": "3411",
+  "opening.balancing": "999",
+} as const;
