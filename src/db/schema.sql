@@ -1324,6 +1324,22 @@ alter table vat_classifiers add constraint vat_classifiers_kind_check CHECK ((ki
 alter table vat_classifiers add constraint vat_classifiers_pkey PRIMARY KEY (country_code, code, valid_from);
 alter table vat_classifiers add constraint vat_classifiers_rate_check CHECK (((rate >= (0)::numeric) AND (rate <= (100)::numeric)));
 
+create table vat_declared_account_sums (
+  company_id uuid not null,
+  month date not null,
+  account_code text not null,
+  stripe smallint not null,
+  declared numeric not null,
+  posted numeric not null,
+  differing bigint not null
+);
+alter table vat_declared_account_sums add constraint vat_declared_account_sums_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table vat_declared_account_sums add constraint vat_declared_account_sums_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
+alter table vat_declared_account_sums add constraint vat_declared_account_sums_pkey PRIMARY KEY (company_id, month, account_code, stripe);
+alter table vat_declared_account_sums add constraint vat_declared_account_sums_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+CREATE TRIGGER vat_declared_account_sums_no_truncate BEFORE TRUNCATE ON vat_declared_account_sums FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER vat_declared_account_sums_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_account_sums FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
+
 create table vat_declared_accounts (
   company_id uuid not null,
   side text not null,
@@ -1337,8 +1353,6 @@ create table vat_declared_accounts (
 alter table vat_declared_accounts add constraint vat_declared_accounts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table vat_declared_accounts add constraint vat_declared_accounts_pkey PRIMARY KEY (company_id, document_id, account_code);
 alter table vat_declared_accounts add constraint vat_declared_accounts_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
-CREATE INDEX vat_declared_accounts_differing_idx ON vat_declared_accounts USING btree (company_id, decl_date) WHERE (declared <> posted);
-CREATE INDEX vat_declared_accounts_month_idx ON vat_declared_accounts USING btree (company_id, decl_date, account_code) INCLUDE (declared, posted);
 CREATE TRIGGER vat_declared_accounts_no_truncate BEFORE TRUNCATE ON vat_declared_accounts FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER vat_declared_accounts_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_accounts FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
 
@@ -1349,6 +1363,7 @@ create table vat_declared_rows (
   ord integer not null,
   type text not null,
   annulled boolean not null,
+  sign smallint not null,
   decl_date date not null,
   doc_no text not null,
   partner_code text not null,
@@ -1366,10 +1381,29 @@ alter table vat_declared_rows add constraint vat_declared_rows_company_id_fkey F
 alter table vat_declared_rows add constraint vat_declared_rows_ord_check CHECK ((ord >= 0));
 alter table vat_declared_rows add constraint vat_declared_rows_pkey PRIMARY KEY (company_id, document_id, ord);
 alter table vat_declared_rows add constraint vat_declared_rows_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
-CREATE INDEX vat_declared_rows_classifier_idx ON vat_declared_rows USING btree (company_id, side, classifier, decl_date, doc_no, document_id);
-CREATE INDEX vat_declared_rows_month_idx ON vat_declared_rows USING btree (company_id, decl_date);
+alter table vat_declared_rows add constraint vat_declared_rows_sign_check CHECK (((sign >= '-1'::integer) AND (sign <= 1)));
+CREATE INDEX vat_declared_rows_classifier_idx ON vat_declared_rows USING btree (company_id, side, classifier, decl_date, doc_no, document_id, rate_pct);
 CREATE TRIGGER vat_declared_rows_no_truncate BEFORE TRUNCATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER vat_declared_rows_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
+
+create table vat_declared_sums (
+  company_id uuid not null,
+  month date not null,
+  side text not null,
+  classifier text not null,
+  rate_pct numeric(5,2) not null,
+  stripe smallint not null,
+  documents bigint not null,
+  base numeric not null,
+  vat numeric not null,
+  ded numeric not null
+);
+alter table vat_declared_sums add constraint vat_declared_sums_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table vat_declared_sums add constraint vat_declared_sums_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
+alter table vat_declared_sums add constraint vat_declared_sums_pkey PRIMARY KEY (company_id, month, side, classifier, rate_pct, stripe);
+alter table vat_declared_sums add constraint vat_declared_sums_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+CREATE TRIGGER vat_declared_sums_no_truncate BEFORE TRUNCATE ON vat_declared_sums FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER vat_declared_sums_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_sums FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
 
 create table vat_rates (
   country_code text not null,
@@ -2501,6 +2535,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION vat_declared_store(p_company uuid, p_sales uuid[], p_purchases uuid[])
  RETURNS void
  LANGUAGE plpgsql
+ SET jit TO 'off'
 AS $function$
     declare
       a_payable text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'sales.vatPayable'), '4492');
@@ -2511,22 +2546,40 @@ AS $function$
       a_stock text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'inventory.stock'), '2040');
     begin
       perform set_config('vat.declared_writer', 'store', true);
-      delete from vat_declared_rows where company_id = p_company and document_id = any(p_sales || p_purchases);
-      delete from vat_declared_accounts where company_id = p_company and document_id = any(p_sales || p_purchases);
+      -- The documents by their keys throughout (a join with the lists, not = any(): a long list would be compared with
+      -- every row). A document stored again (annulled): what its rows added to the month's sums is taken out first.
+      insert into vat_declared_sums as t (company_id, month, side, classifier, rate_pct, stripe, documents, base, vat, ded)
+      select p_company, date_trunc('month', v.decl_date)::date, v.side, v.classifier, v.rate_pct, (pg_backend_pid() % 16)::smallint,
+             -count(*) filter (where v.sign <> 0), -sum(v.sign * v.base), -sum(v.sign * v.vat), -sum(v.sign * coalesce(v.ded, 0))
+        from unnest(p_sales || p_purchases) u(id) join vat_declared_rows v on v.company_id = p_company and v.document_id = u.id
+       group by 2, 3, 4, 5
+       order by 2, 3, 4, 5
+      on conflict (company_id, month, side, classifier, rate_pct, stripe) do update
+         set documents = t.documents + excluded.documents, base = t.base + excluded.base, vat = t.vat + excluded.vat, ded = t.ded + excluded.ded;
+      insert into vat_declared_account_sums as t (company_id, month, account_code, stripe, declared, posted, differing)
+      select p_company, date_trunc('month', v.decl_date)::date, v.account_code, (pg_backend_pid() % 16)::smallint,
+             -sum(v.declared), -sum(v.posted), -count(*) filter (where v.declared <> v.posted)
+        from unnest(p_sales || p_purchases) u(id) join vat_declared_accounts v on v.company_id = p_company and v.document_id = u.id
+       group by 2, 3
+       order by 2, 3
+      on conflict (company_id, month, account_code, stripe) do update
+         set declared = t.declared + excluded.declared, posted = t.posted + excluded.posted, differing = t.differing + excluded.differing;
+      delete from vat_declared_rows v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
+      delete from vat_declared_accounts v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
 
       -- One statement: the rows (work), then both tables written from them.
       with docs as materialized (
         select 'sale'::text as side, s.id, s.rate, s.gross_total_base as base_total, s.journal_transaction_id, s.vat_breakdown,
                'standard'::text as treatment, coalesce(s.rate, 1) <> 1 as special, null::numeric as customs_vat
-          from sale_invoices s
-         where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+          from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
+         where s.status <> 'draft' and not s.migrated
         union all
         select 'purchase'::text, p.id, p.rate, p.gross_total_base, p.journal_transaction_id, p.vat_breakdown, p.vat_treatment,
                coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
                  select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible)),
                p.customs_vat
-          from purchase_invoices p
-         where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+          from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
+         where p.status <> 'draft' and not p.migrated
       ),
       -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is
       -- deducted in full (a standard or reverse-charge purchase) or not at all (import, exempt).
@@ -2663,9 +2716,9 @@ AS $function$
   ),
       work as materialized (
       select g.side, g.id, g.ord::int as ord, g.classifier, g.rate_pct,
-             coalesce(t.share, g.taxable), coalesce(v.share, g.vat),
-             case when g.side = 'sale' then null else coalesce(dd.share, g.ded) end,
-             case when g.side = 'sale' then null else coalesce(nd.share, g.nonded) end
+             coalesce(t.share, g.taxable) as base, coalesce(v.share, g.vat) as vat,
+             case when g.side = 'sale' then null else coalesce(dd.share, g.ded) end as ded,
+             case when g.side = 'sale' then null else coalesce(nd.share, g.nonded) end as nonded
         from gdoc g
         left join fx_shares t on t.id = g.id and t.grp = 'taxable' and t.ord = g.ord
         left join fx_shares v on v.id = g.id and v.grp = 'vat' and v.ord = g.ord
@@ -2679,44 +2732,83 @@ AS $function$
       d as (
         select 'sale'::text as side, s.id, s.type, s.status, s.issue_date as decl_date, s.number as doc_no, s.partner_code, 'standard'::text as treatment,
                s.journal_transaction_id, s.annulment_transaction_id
-          from sale_invoices s where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+          from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
+         where s.status <> 'draft' and not s.migrated
         union all
         select 'purchase', p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.vat_treatment, p.journal_transaction_id, null
-          from purchase_invoices p where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+          from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
+         where p.status <> 'draft' and not p.migrated
+      ),
+      signed as (
+        select w.side, w.id, w.ord, w.classifier, w.rate_pct, w.base::numeric(17,2) as base, w.vat::numeric(17,2) as vat,
+               w.ded::numeric(17,2) as ded, w.nonded::numeric(17,2) as nonded,
+               d.type, d.status, d.decl_date, d.doc_no, d.partner_code, d.treatment, d.journal_transaction_id, case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end as sign
+          from work w join d on d.side = w.side and d.id = w.id
       ),
       stored as (
-        insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, decl_date, doc_no, partner_code, treatment,
+        insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, sign, decl_date, doc_no, partner_code, treatment,
                                        journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded)
-        select p_company, w.side, w.id, w.ord, d.type, d.status = 'annulled', d.decl_date, d.doc_no, d.partner_code, d.treatment,
-               d.journal_transaction_id, w.classifier, w.rate_pct, w.base, w.vat, w.ded, w.nonded
-          from work w join d on d.side = w.side and d.id = w.id
+        select p_company, side, id, ord, type, status = 'annulled', sign, decl_date, doc_no, partner_code, treatment,
+               journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded
+          from signed
+      ),
+      -- The month's sums per classifier and rate (FR0600 reads them, not every row), in one of 16 stripes by server
+      -- process, as ledger_balances: concurrent postings rarely wait on one another's row.
+      row_sums as (
+        insert into vat_declared_sums as t (company_id, month, side, classifier, rate_pct, stripe, documents, base, vat, ded)
+        select p_company, date_trunc('month', decl_date)::date, side, classifier, rate_pct, (pg_backend_pid() % 16)::smallint,
+               count(*) filter (where sign <> 0), sum(sign * base), sum(sign * vat), sum(sign * coalesce(ded, 0))
+          from signed
+         group by 2, 3, 4, 5
+         order by 2, 3, 4, 5
+        on conflict (company_id, month, side, classifier, rate_pct, stripe) do update
+           set documents = t.documents + excluded.documents, base = t.base + excluded.base, vat = t.vat + excluded.vat, ded = t.ded + excluded.ded
       ),
       -- Per document and VAT account: what it declares there as a debit (its sign applied) and what its journal
       -- transaction posted there (with an annulled invoice's reversal: together they post nothing).
       declared as (
-        select d.id, k.account, sum(case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end * k.amount) as amount
-          from d join work w on w.side = d.side and w.id = d.id
+        select w.id, k.account, sum(w.sign * k.amount) as amount
+          from signed w
           cross join lateral (values
-            (a_payable, case when d.side = 'sale' then -w.vat end),
-            (a_receivable, case when d.side = 'purchase' and (d.treatment = 'standard' or w.classifier = 'customs') then w.ded end),
-            (a_nonded, case when d.side = 'purchase' and d.treatment in ('standard', 'reverse_charge') then w.nonded end),
-            (a_rc_input, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then w.ded end),
-            (a_rc_output, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then -w.vat end)
+            (a_payable, case when w.side = 'sale' then -w.vat end),
+            (a_receivable, case when w.side = 'purchase' and (w.treatment = 'standard' or w.classifier = 'customs') then w.ded end),
+            (a_nonded, case when w.side = 'purchase' and w.treatment in ('standard', 'reverse_charge') then w.nonded end),
+            (a_rc_input, case when w.side = 'purchase' and w.treatment = 'reverse_charge' then w.ded end),
+            (a_rc_output, case when w.side = 'purchase' and w.treatment = 'reverse_charge' then -w.vat end)
           ) k(account, amount)
          where k.amount is not null
          group by 1, 2
       ),
+      -- Each transaction's lines by its key (offset 0 keeps the look-up per transaction: a planner that misjudges the
+      -- company's lines would otherwise join every VAT line of the company with every document).
       posted as (
-        select d.id, e.account_code as account, sum(e.debit - e.credit) as amount
-          from d join journal_entries e on e.company_id = p_company
-                 and e.transaction_id in (d.journal_transaction_id, d.annulment_transaction_id)
-         where e.account_code in (a_payable, a_receivable, a_nonded, a_rc_input, a_rc_output)
+        select t.id, e.account_code as account, sum(e.debit - e.credit) as amount
+          from (select id, journal_transaction_id as tx from d union all select id, annulment_transaction_id from d where annulment_transaction_id is not null) t
+          cross join lateral (
+            select e.account_code, e.debit, e.credit from journal_entries e
+             where e.company_id = p_company and e.transaction_id = t.tx
+               and e.account_code in (a_payable, a_receivable, a_nonded, a_rc_input, a_rc_output)
+            offset 0
+          ) e
          group by 1, 2
+      ),
+      pairs as (
+        select d.side, d.id, d.decl_date, d.journal_transaction_id, x.account, coalesce(x.declared, 0) as declared, coalesce(x.posted, 0) as posted
+          from d join (select coalesce(dc.id, po.id) as id, coalesce(dc.account, po.account) as account, dc.amount as declared, po.amount as posted
+                         from declared dc full join posted po on po.id = dc.id and po.account = dc.account) x on x.id = d.id
+      ),
+      stored_pairs as (
+        insert into vat_declared_accounts (company_id, side, document_id, decl_date, journal_transaction_id, account_code, declared, posted)
+        select p_company, side, id, decl_date, journal_transaction_id, account, declared, posted from pairs
       )
-      insert into vat_declared_accounts (company_id, side, document_id, decl_date, journal_transaction_id, account_code, declared, posted)
-      select p_company, d.side, d.id, d.decl_date, d.journal_transaction_id, x.account, coalesce(x.declared, 0), coalesce(x.posted, 0)
-        from d join (select coalesce(dc.id, po.id) as id, coalesce(dc.account, po.account) as account, dc.amount as declared, po.amount as posted
-                       from declared dc full join posted po on po.id = dc.id and po.account = dc.account) x on x.id = d.id;
+      insert into vat_declared_account_sums as t (company_id, month, account_code, stripe, declared, posted, differing)
+      select p_company, date_trunc('month', decl_date)::date, account, (pg_backend_pid() % 16)::smallint,
+             sum(declared), sum(posted), count(*) filter (where declared <> posted)
+        from pairs
+       group by 2, 3
+       order by 2, 3
+      on conflict (company_id, month, account_code, stripe) do update
+         set declared = t.declared + excluded.declared, posted = t.posted + excluded.posted, differing = t.differing + excluded.differing;
 
       perform set_config('vat.declared_writer', '', true);
     end $function$;

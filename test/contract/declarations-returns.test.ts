@@ -152,6 +152,125 @@ describe("declarations/lt/fr0600/compute", () => {
     ]);
   });
 
+  test("what each document declares is stored when it posts, recomputed the same, and written by nothing else", async () => {
+    const c = m.w.companyId;
+    const rowsOf = (name: string) =>
+      h
+        .db("vat_declared_rows")
+        .where({ company_id: c, document_id: m.ids[name] })
+        .orderBy("ord")
+        .select("side", "type", "annulled", "decl_date", "doc_no", "partner_code", "treatment", "classifier", "rate_pct", "base", "vat", "ded", "nonded");
+    const accountsOf = (name: string) =>
+      h.db("vat_declared_accounts").where({ company_id: c, document_id: m.ids[name] }).orderBy("account_code").select("account_code", "declared", "posted");
+    // S9 in USD: its EUR as posted (the fixture's comment), not its own conversion.
+    expect(await rowsOf("S9")).toEqual([
+      expect.objectContaining({ side: "sale", classifier: "PVM1", rate_pct: "21.00", base: "307.59", vat: "64.59", ded: null, nonded: null, annulled: false }),
+    ]);
+    // P1: 105.00 deducted, 21.00 not, shared by net.
+    expect(await rowsOf("P1")).toEqual([
+      expect.objectContaining({ side: "purchase", treatment: "standard", classifier: "PVM1", base: "600.00", vat: "126.00", ded: "105.00", nonded: "21.00" }),
+    ]);
+    expect(await accountsOf("P1")).toEqual([
+      { account_code: "2441", declared: "105.00", posted: "105.00" },
+      { account_code: "63081", declared: "21.00", posted: "21.00" },
+    ]);
+    // P6: the VAT paid to customs as ord 0, deducted on 2441.
+    expect((await rowsOf("P6")).map((r) => [r.classifier, r.vat, r.ded])).toEqual([
+      ["customs", "210.00", "210.00"],
+      ["PVM14", "0.00", "0.00"],
+    ]);
+    // KS1 declares −21.00 of output VAT (a debit of 4492); S12, annulled, declares nothing and its reversal nets its
+    // posting to nothing.
+    expect(await accountsOf("KS1")).toEqual([{ account_code: "4492", declared: "21.00", posted: "21.00" }]);
+    expect((await rowsOf("S12")).map((r) => r.annulled)).toEqual([true]);
+    expect(await accountsOf("S12")).toEqual([{ account_code: "4492", declared: "0.00", posted: "0.00" }]);
+
+    // The store recomputes every document the same (the migration stores an existing database's documents with it).
+    const all = async () => ({
+      rows: await h.db("vat_declared_rows").where({ company_id: c }).orderBy(["document_id", "ord"]),
+      accounts: await h.db("vat_declared_accounts").where({ company_id: c }).orderBy(["document_id", "account_code"]),
+      // The month's sums, the stripes added up.
+      sums: (
+        await h.db.raw(
+          `select month::text, side, classifier, rate_pct::text, sum(documents)::int as documents, sum(base)::numeric(17,2)::text as base, sum(vat)::numeric(17,2)::text as vat, sum(ded)::numeric(17,2)::text as ded
+             from vat_declared_sums where company_id = ? group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+          [c],
+        )
+      ).rows,
+      accountSums: (
+        await h.db.raw(
+          `select month::text, account_code, sum(declared)::numeric(17,2)::text as declared, sum(posted)::numeric(17,2)::text as posted, sum(differing)::int as differing
+             from vat_declared_account_sums where company_id = ? group by 1, 2 order by 1, 2`,
+          [c],
+        )
+      ).rows,
+    });
+    const before = await all();
+    expect(before.rows.length).toBeGreaterThan(20);
+    // October's PVM1 21% sales, by hand: S1 1000.00 (VAT 210.00), S9 307.59 (64.59), KS1 −100.00 (−21.00), DS1
+    // 200.00 (42.00); S12, annulled, counts nothing.
+    expect(before.sums).toContainEqual({
+      month: "2026-10-01",
+      side: "sale",
+      classifier: "PVM1",
+      rate_pct: "21.00",
+      documents: 4,
+      base: "1407.59",
+      vat: "295.59",
+      ded: "0.00",
+    });
+    expect(before.accountSums).toContainEqual({ month: "2026-10-01", account_code: "63081", declared: "21.00", posted: "21.00", differing: 0 });
+    await h.db.raw(
+      `select vat_declared_store(?::uuid, array(select id from sale_invoices where company_id = ?::uuid), array(select id from purchase_invoices where company_id = ?::uuid))`,
+      [c, c, c],
+    );
+    expect(await all()).toEqual(before);
+
+    // Nobody else writes them.
+    for (const attempt of [
+      () => h.db("vat_declared_rows").where({ company_id: c, document_id: m.ids.S1 }).update({ vat: "0.00" }),
+      () => h.db("vat_declared_rows").where({ company_id: c, document_id: m.ids.S1 }).delete(),
+      () => h.db("vat_declared_accounts").where({ company_id: c }).update({ declared: "0.00" }),
+      () => h.db("vat_declared_accounts").insert({ ...before.accounts[0], account_code: "2410" }),
+      () => h.db("vat_declared_sums").where({ company_id: c }).update({ vat: "0" }),
+      () => h.db("vat_declared_account_sums").where({ company_id: c }).delete(),
+      () => h.db.raw("truncate vat_declared_rows"),
+    ]) {
+      await expect(attempt()).rejects.toThrow(/kept by the documents' triggers only|cannot be changed or deleted/);
+    }
+    expect(await all()).toEqual(before);
+  });
+
+  test("a document whose posting differs from what it declares breaks the month's balance and is listed", async () => {
+    const w = await vatPayer(h);
+    const s = await sale(w, {
+      partnerCode: "PIRK",
+      issueDate: "2026-10-05",
+      lines: [{ description: "X", quantity: "1", unitPriceExclVat: "100", vatRatePercent: "21" }],
+    });
+    const balanced = await w.api.declarations.lt.fr0600.compute({ period: "2026-10" });
+    expect(balanced.reconciliation.balanced).toBe(true);
+    // A stored pair made to differ (as a store of an earlier version, or a posting changed by hand, would leave it).
+    await h.db.transaction(async (trx) => {
+      await trx.raw("select set_config('vat.declared_writer', 'store', true)");
+      await trx("vat_declared_accounts").where({ company_id: w.companyId, document_id: s.id, account_code: "4492" }).update({ declared: "-20.00" });
+      await trx.raw(
+        `insert into vat_declared_account_sums as t (company_id, month, account_code, stripe, declared, posted, differing)
+         values (?, '2026-10-01', '4492', 15, 1.00, 0, 1)
+         on conflict (company_id, month, account_code, stripe) do update set declared = t.declared + 1.00, differing = t.differing + 1`,
+        [w.companyId],
+      );
+    });
+    const r = await w.api.declarations.lt.fr0600.compute({ period: "2026-10" });
+    expect(r.reconciliation.balanced).toBe(false);
+    expect(r.reconciliation.accounts.find((a) => a.accountCode === "4492")).toEqual(
+      expect.objectContaining({ declared: "20.00", ledger: "21.00", difference: "1.00" }),
+    );
+    expect(r.reconciliation.differences).toEqual([
+      expect.objectContaining({ accountCode: "4492", documentType: "sale_invoice", documentId: s.id, declared: "20.00", ledger: "21.00", difference: "1.00" }),
+    ]);
+  });
+
   test("the 2026 rate change: a December 2025 supply invoiced on 5 January keeps 9% and is declared in January; a December purchase accounted for in January is January's", async () => {
     const w = await vatPayer(h);
     // Sales VAT rules (README): the rate by the supply date, the month by the invoice date (issued by the 10th).

@@ -64,8 +64,11 @@ const rule = (name: keyof typeof DEFAULTS) =>
 /** How a document counts: −1 for a credit note, 0 for an annulled document (its posting reversed), else 1. */
 const SIGN = "case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end";
 
+// Without JIT: the planner's guesses for the statement's CTEs put its cost above jit_above_cost, and compiling it
+// took seconds where running it takes milliseconds.
 const store = `create or replace function vat_declared_store(p_company uuid, p_sales uuid[], p_purchases uuid[]) returns void
   language plpgsql volatile
+  set jit = off
 as $$
     declare
       a_payable text := ${rule("sales.vatPayable")};
@@ -76,22 +79,40 @@ as $$
       a_stock text := ${rule("inventory.stock")};
     begin
       perform set_config('vat.declared_writer', 'store', true);
-      delete from vat_declared_rows where company_id = p_company and document_id = any(p_sales || p_purchases);
-      delete from vat_declared_accounts where company_id = p_company and document_id = any(p_sales || p_purchases);
+      -- The documents by their keys throughout (a join with the lists, not = any(): a long list would be compared with
+      -- every row). A document stored again (annulled): what its rows added to the month's sums is taken out first.
+      insert into vat_declared_sums as t (company_id, month, side, classifier, rate_pct, stripe, documents, base, vat, ded)
+      select p_company, date_trunc('month', v.decl_date)::date, v.side, v.classifier, v.rate_pct, (pg_backend_pid() % 16)::smallint,
+             -count(*) filter (where v.sign <> 0), -sum(v.sign * v.base), -sum(v.sign * v.vat), -sum(v.sign * coalesce(v.ded, 0))
+        from unnest(p_sales || p_purchases) u(id) join vat_declared_rows v on v.company_id = p_company and v.document_id = u.id
+       group by 2, 3, 4, 5
+       order by 2, 3, 4, 5
+      on conflict (company_id, month, side, classifier, rate_pct, stripe) do update
+         set documents = t.documents + excluded.documents, base = t.base + excluded.base, vat = t.vat + excluded.vat, ded = t.ded + excluded.ded;
+      insert into vat_declared_account_sums as t (company_id, month, account_code, stripe, declared, posted, differing)
+      select p_company, date_trunc('month', v.decl_date)::date, v.account_code, (pg_backend_pid() % 16)::smallint,
+             -sum(v.declared), -sum(v.posted), -count(*) filter (where v.declared <> v.posted)
+        from unnest(p_sales || p_purchases) u(id) join vat_declared_accounts v on v.company_id = p_company and v.document_id = u.id
+       group by 2, 3
+       order by 2, 3
+      on conflict (company_id, month, account_code, stripe) do update
+         set declared = t.declared + excluded.declared, posted = t.posted + excluded.posted, differing = t.differing + excluded.differing;
+      delete from vat_declared_rows v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
+      delete from vat_declared_accounts v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
 
       -- One statement: the rows (work), then both tables written from them.
       with docs as materialized (
         select 'sale'::text as side, s.id, s.rate, s.gross_total_base as base_total, s.journal_transaction_id, s.vat_breakdown,
                'standard'::text as treatment, coalesce(s.rate, 1) <> 1 as special, null::numeric as customs_vat
-          from sale_invoices s
-         where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+          from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
+         where s.status <> 'draft' and not s.migrated
         union all
         select 'purchase'::text, p.id, p.rate, p.gross_total_base, p.journal_transaction_id, p.vat_breakdown, p.vat_treatment,
                coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
                  select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible)),
                p.customs_vat
-          from purchase_invoices p
-         where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+          from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
+         where p.status <> 'draft' and not p.migrated
       ),
       -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is
       -- deducted in full (a standard or reverse-charge purchase) or not at all (import, exempt).
@@ -204,44 +225,83 @@ as $$
       d as (
         select 'sale'::text as side, s.id, s.type, s.status, s.issue_date as decl_date, s.number as doc_no, s.partner_code, 'standard'::text as treatment,
                s.journal_transaction_id, s.annulment_transaction_id
-          from sale_invoices s where s.company_id = p_company and s.id = any(p_sales) and s.status <> 'draft' and not s.migrated
+          from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
+         where s.status <> 'draft' and not s.migrated
         union all
         select 'purchase', p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.vat_treatment, p.journal_transaction_id, null
-          from purchase_invoices p where p.company_id = p_company and p.id = any(p_purchases) and p.status <> 'draft' and not p.migrated
+          from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
+         where p.status <> 'draft' and not p.migrated
+      ),
+      signed as (
+        select w.side, w.id, w.ord, w.classifier, w.rate_pct, w.base::numeric(17,2) as base, w.vat::numeric(17,2) as vat,
+               w.ded::numeric(17,2) as ded, w.nonded::numeric(17,2) as nonded,
+               d.type, d.status, d.decl_date, d.doc_no, d.partner_code, d.treatment, d.journal_transaction_id, ${SIGN} as sign
+          from work w join d on d.side = w.side and d.id = w.id
       ),
       stored as (
-        insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, decl_date, doc_no, partner_code, treatment,
+        insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, sign, decl_date, doc_no, partner_code, treatment,
                                        journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded)
-        select p_company, w.side, w.id, w.ord, d.type, d.status = 'annulled', d.decl_date, d.doc_no, d.partner_code, d.treatment,
-               d.journal_transaction_id, w.classifier, w.rate_pct, w.base, w.vat, w.ded, w.nonded
-          from work w join d on d.side = w.side and d.id = w.id
+        select p_company, side, id, ord, type, status = 'annulled', sign, decl_date, doc_no, partner_code, treatment,
+               journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded
+          from signed
+      ),
+      -- The month's sums per classifier and rate (FR0600 reads them, not every row), in one of 16 stripes by server
+      -- process, as ledger_balances: concurrent postings rarely wait on one another's row.
+      row_sums as (
+        insert into vat_declared_sums as t (company_id, month, side, classifier, rate_pct, stripe, documents, base, vat, ded)
+        select p_company, date_trunc('month', decl_date)::date, side, classifier, rate_pct, (pg_backend_pid() % 16)::smallint,
+               count(*) filter (where sign <> 0), sum(sign * base), sum(sign * vat), sum(sign * coalesce(ded, 0))
+          from signed
+         group by 2, 3, 4, 5
+         order by 2, 3, 4, 5
+        on conflict (company_id, month, side, classifier, rate_pct, stripe) do update
+           set documents = t.documents + excluded.documents, base = t.base + excluded.base, vat = t.vat + excluded.vat, ded = t.ded + excluded.ded
       ),
       -- Per document and VAT account: what it declares there as a debit (its sign applied) and what its journal
       -- transaction posted there (with an annulled invoice's reversal: together they post nothing).
       declared as (
-        select d.id, k.account, sum(${SIGN} * k.amount) as amount
-          from d join work w on w.side = d.side and w.id = d.id
+        select w.id, k.account, sum(w.sign * k.amount) as amount
+          from signed w
           cross join lateral (values
-            (a_payable, case when d.side = 'sale' then -w.vat end),
-            (a_receivable, case when d.side = 'purchase' and (d.treatment = 'standard' or w.classifier = 'customs') then w.ded end),
-            (a_nonded, case when d.side = 'purchase' and d.treatment in ('standard', 'reverse_charge') then w.nonded end),
-            (a_rc_input, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then w.ded end),
-            (a_rc_output, case when d.side = 'purchase' and d.treatment = 'reverse_charge' then -w.vat end)
+            (a_payable, case when w.side = 'sale' then -w.vat end),
+            (a_receivable, case when w.side = 'purchase' and (w.treatment = 'standard' or w.classifier = 'customs') then w.ded end),
+            (a_nonded, case when w.side = 'purchase' and w.treatment in ('standard', 'reverse_charge') then w.nonded end),
+            (a_rc_input, case when w.side = 'purchase' and w.treatment = 'reverse_charge' then w.ded end),
+            (a_rc_output, case when w.side = 'purchase' and w.treatment = 'reverse_charge' then -w.vat end)
           ) k(account, amount)
          where k.amount is not null
          group by 1, 2
       ),
+      -- Each transaction's lines by its key (offset 0 keeps the look-up per transaction: a planner that misjudges the
+      -- company's lines would otherwise join every VAT line of the company with every document).
       posted as (
-        select d.id, e.account_code as account, sum(e.debit - e.credit) as amount
-          from d join journal_entries e on e.company_id = p_company
-                 and e.transaction_id in (d.journal_transaction_id, d.annulment_transaction_id)
-         where e.account_code in (a_payable, a_receivable, a_nonded, a_rc_input, a_rc_output)
+        select t.id, e.account_code as account, sum(e.debit - e.credit) as amount
+          from (select id, journal_transaction_id as tx from d union all select id, annulment_transaction_id from d where annulment_transaction_id is not null) t
+          cross join lateral (
+            select e.account_code, e.debit, e.credit from journal_entries e
+             where e.company_id = p_company and e.transaction_id = t.tx
+               and e.account_code in (a_payable, a_receivable, a_nonded, a_rc_input, a_rc_output)
+            offset 0
+          ) e
          group by 1, 2
+      ),
+      pairs as (
+        select d.side, d.id, d.decl_date, d.journal_transaction_id, x.account, coalesce(x.declared, 0) as declared, coalesce(x.posted, 0) as posted
+          from d join (select coalesce(dc.id, po.id) as id, coalesce(dc.account, po.account) as account, dc.amount as declared, po.amount as posted
+                         from declared dc full join posted po on po.id = dc.id and po.account = dc.account) x on x.id = d.id
+      ),
+      stored_pairs as (
+        insert into vat_declared_accounts (company_id, side, document_id, decl_date, journal_transaction_id, account_code, declared, posted)
+        select p_company, side, id, decl_date, journal_transaction_id, account, declared, posted from pairs
       )
-      insert into vat_declared_accounts (company_id, side, document_id, decl_date, journal_transaction_id, account_code, declared, posted)
-      select p_company, d.side, d.id, d.decl_date, d.journal_transaction_id, x.account, coalesce(x.declared, 0), coalesce(x.posted, 0)
-        from d join (select coalesce(dc.id, po.id) as id, coalesce(dc.account, po.account) as account, dc.amount as declared, po.amount as posted
-                       from declared dc full join posted po on po.id = dc.id and po.account = dc.account) x on x.id = d.id;
+      insert into vat_declared_account_sums as t (company_id, month, account_code, stripe, declared, posted, differing)
+      select p_company, date_trunc('month', decl_date)::date, account, (pg_backend_pid() % 16)::smallint,
+             sum(declared), sum(posted), count(*) filter (where declared <> posted)
+        from pairs
+       group by 2, 3
+       order by 2, 3
+      on conflict (company_id, month, account_code, stripe) do update
+         set declared = t.declared + excluded.declared, posted = t.posted + excluded.posted, differing = t.differing + excluded.differing;
 
       perform set_config('vat.declared_writer', '', true);
     end $$;`;

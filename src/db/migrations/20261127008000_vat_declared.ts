@@ -19,6 +19,7 @@ export async function up(knex: Knex): Promise<void> {
       ord integer not null check (ord >= 0),
       type text not null,
       annulled boolean not null,
+      sign smallint not null check (sign between -1 and 1),
       decl_date date not null,
       doc_no text not null,
       partner_code text not null,
@@ -33,9 +34,8 @@ export async function up(knex: Knex): Promise<void> {
       primary key (company_id, document_id, ord),
       check ((side = 'sale') = (ded is null and nonded is null))
     );
-    -- A month's rows (the sums of FR0600), and the first documents of a classifier (a box's drill-down).
-    create index vat_declared_rows_month_idx on vat_declared_rows (company_id, decl_date);
-    create index vat_declared_rows_classifier_idx on vat_declared_rows (company_id, side, classifier, decl_date, doc_no, document_id);
+    -- The first documents of a classifier in a month (a box's drill-down), in the drill-down's order.
+    create index vat_declared_rows_classifier_idx on vat_declared_rows (company_id, side, classifier, decl_date, doc_no, document_id, rate_pct);
     create table vat_declared_accounts (
       company_id uuid not null references companies (id),
       side text not null check (side in ('sale', 'purchase')),
@@ -47,9 +47,32 @@ export async function up(knex: Knex): Promise<void> {
       posted numeric(17,2) not null,
       primary key (company_id, document_id, account_code)
     );
-    create index vat_declared_accounts_month_idx on vat_declared_accounts (company_id, decl_date, account_code) include (declared, posted);
-    -- The documents whose posting differs from what they declare (none, in books kept by this product alone).
-    create index vat_declared_accounts_differing_idx on vat_declared_accounts (company_id, decl_date) where declared <> posted;
+    -- Per company and month, the sums FR0600 reads: per classifier and rate (documents counted, base, VAT, deducted
+    -- VAT, each with its document's sign), and per VAT account (declared, posted, documents whose two differ); in 16
+    -- stripes by server process, summed on read.
+    create table vat_declared_sums (
+      company_id uuid not null references companies (id),
+      month date not null check (month = date_trunc('month', month)),
+      side text not null,
+      classifier text not null,
+      rate_pct numeric(5,2) not null,
+      stripe smallint not null check (stripe between 0 and 15),
+      documents bigint not null,
+      base numeric not null,
+      vat numeric not null,
+      ded numeric not null,
+      primary key (company_id, month, side, classifier, rate_pct, stripe)
+    );
+    create table vat_declared_account_sums (
+      company_id uuid not null references companies (id),
+      month date not null check (month = date_trunc('month', month)),
+      account_code text not null,
+      stripe smallint not null check (stripe between 0 and 15),
+      declared numeric not null,
+      posted numeric not null,
+      differing bigint not null,
+      primary key (company_id, month, account_code, stripe)
+    );
 
     create trigger vat_declared_rows_written_by_store before insert or update or delete on vat_declared_rows
       for each statement execute function vat_declared_written_by_store();
@@ -57,6 +80,12 @@ export async function up(knex: Knex): Promise<void> {
     create trigger vat_declared_accounts_written_by_store before insert or update or delete on vat_declared_accounts
       for each statement execute function vat_declared_written_by_store();
     create trigger vat_declared_accounts_no_truncate before truncate on vat_declared_accounts for each statement execute function refuse_change();
+    create trigger vat_declared_sums_written_by_store before insert or update or delete on vat_declared_sums
+      for each statement execute function vat_declared_written_by_store();
+    create trigger vat_declared_sums_no_truncate before truncate on vat_declared_sums for each statement execute function refuse_change();
+    create trigger vat_declared_account_sums_written_by_store before insert or update or delete on vat_declared_account_sums
+      for each statement execute function vat_declared_written_by_store();
+    create trigger vat_declared_account_sums_no_truncate before truncate on vat_declared_account_sums for each statement execute function refuse_change();
 
     create trigger vat_declared_sale_invoices_insert after insert on sale_invoices referencing new table as new_rows
       for each statement execute function vat_declared_sale_invoices_insert();
@@ -82,6 +111,8 @@ export async function down(knex: Knex): Promise<void> {
     drop trigger vat_declared_purchase_invoices_insert on purchase_invoices;
     drop trigger vat_declared_sale_invoices_update on sale_invoices;
     drop trigger vat_declared_sale_invoices_insert on sale_invoices;
+    drop table vat_declared_account_sums;
+    drop table vat_declared_sums;
     drop table vat_declared_accounts;
     drop table vat_declared_rows;
   `);

@@ -11,7 +11,7 @@ import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
 import { unprocessable } from "../../shared/errors.js";
 import type { Declarant } from "../declarant.js";
-import { DOCUMENT_TYPES, documentTypeOf, signSql, typesSql } from "./document-types.js";
+import { DOCUMENT_TYPES, documentTypeOf } from "./document-types.js";
 import { type DocumentQuery, documentGroupsSql, documentHeadersSql, type VatAccounts } from "./documents.js";
 import { fr0600FfData, formText } from "./ffdata.js";
 import { FR0600_BOXES } from "./fr0600-boxes.js";
@@ -80,15 +80,6 @@ function reconciliationRoles(a: VatAccounts): { rule: string; account: string }[
   ];
 }
 
-/** The sign a stored row counts with (./document-types.ts), from its type and whether its document is annulled. */
-const storedSign = (alias: string) =>
-  `case ${alias}.side when 'sale' then ${signSql("sale", `${alias}.type`, `case when ${alias}.annulled then 'annulled' else '' end`)}
-                      else ${signSql("purchase", `${alias}.type`, `case when ${alias}.annulled then 'annulled' else '' end`)} end`;
-
-/** The stored rows of the declared document types (vat_declared_rows, alias v). */
-const declaredTypes = (alias: string) =>
-  `((${alias}.side = 'sale' and ${alias}.type in (${typesSql("sale")})) or (${alias}.side = 'purchase' and ${alias}.type in (${typesSql("purchase")})))`;
-
 type Fr0600Row = {
   part: "c" | "d" | "u" | "a";
   box: string | null;
@@ -130,15 +121,11 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
   const codes = [...new Set(roles.map((r) => r.account))];
   const text = `
     with m as (select * from jsonb_to_recordset($4::jsonb) m(side text, classifier text, amount text, box text)),
-    r as materialized (
-      select v.side, v.classifier, v.rate_pct, ${storedSign("v")} as sign, v.base, v.vat, v.ded
-        from vat_declared_rows v
-       where v.company_id = $1 and v.decl_date between $2::date and $3::date and ${declaredTypes("v")}
-    ),
     agg as (
-      select side, classifier, rate_pct, sum(sign * base) as base, sum(sign * vat) as vat, sum(sign * ded) as ded,
-             count(*) filter (where sign <> 0) as n
-        from r group by side, classifier, rate_pct
+      select side, classifier, rate_pct, sum(base) as base, sum(vat) as vat, sum(ded) as ded, sum(documents) as n
+        from vat_declared_sums
+       where company_id = $1 and month = $2::date
+       group by side, classifier, rate_pct
     ),
     by_classifier as (
       select m.box, a.side, a.classifier, a.rate_pct, m.amount,
@@ -152,20 +139,20 @@ export async function computeBoxes(db: Db, declarant: Declarant, period: string,
       select * from (
         select m.box, m.amount, f.*, row_number() over (partition by m.box order by f.decl_date, f.doc_no, f.id, f.classifier, f.rate_pct) as rk
           from m cross join lateral (
-            select v.side, v.classifier, v.rate_pct, v.document_id as id, v.type, v.annulled, v.doc_no, v.decl_date, v.partner_code, x.sign,
-                   x.sign * (case m.amount when 'base' then v.base when 'vat' then v.vat else v.ded end) as value
-              from vat_declared_rows v cross join lateral (select ${storedSign("v")} as sign) x
+            select v.side, v.classifier, v.rate_pct, v.document_id as id, v.type, v.annulled, v.doc_no, v.decl_date, v.partner_code, v.sign,
+                   v.sign * (case m.amount when 'base' then v.base when 'vat' then v.vat else v.ded end) as value
+              from vat_declared_rows v
              where v.company_id = $1 and v.side = m.side and v.classifier = m.classifier and v.decl_date between $2::date and $3::date
-               and ${declaredTypes("v")} and x.sign <> 0
+               and v.sign <> 0
              order by v.decl_date, v.doc_no, v.document_id, v.rate_pct
              limit $5
           ) f
       ) z where rk <= $5
     ),
     documents as (
-      select account_code, sum(declared) as declared, sum(posted) as posted, count(*) filter (where declared <> posted) as differing
-        from vat_declared_accounts
-       where company_id = $1 and decl_date between $2::date and $3::date
+      select account_code, sum(declared) as declared, sum(posted) as posted, sum(differing) as differing
+        from vat_declared_account_sums
+       where company_id = $1 and month = $2::date
        group by account_code
     ),
     ledger as (
