@@ -1333,7 +1333,6 @@ create table vat_declared_account_sums (
   posted numeric not null,
   differing bigint not null
 );
-alter table vat_declared_account_sums add constraint vat_declared_account_sums_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table vat_declared_account_sums add constraint vat_declared_account_sums_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
 alter table vat_declared_account_sums add constraint vat_declared_account_sums_pkey PRIMARY KEY (company_id, month, account_code, stripe);
 alter table vat_declared_account_sums add constraint vat_declared_account_sums_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
@@ -1350,7 +1349,6 @@ create table vat_declared_accounts (
   declared numeric(17,2) not null,
   posted numeric(17,2) not null
 );
-alter table vat_declared_accounts add constraint vat_declared_accounts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table vat_declared_accounts add constraint vat_declared_accounts_pkey PRIMARY KEY (company_id, document_id, account_code);
 alter table vat_declared_accounts add constraint vat_declared_accounts_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
 CREATE TRIGGER vat_declared_accounts_no_truncate BEFORE TRUNCATE ON vat_declared_accounts FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
@@ -1377,7 +1375,6 @@ create table vat_declared_rows (
   nonded numeric(17,2)
 );
 alter table vat_declared_rows add constraint vat_declared_rows_check CHECK (((side = 'sale'::text) = ((ded IS NULL) AND (nonded IS NULL))));
-alter table vat_declared_rows add constraint vat_declared_rows_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table vat_declared_rows add constraint vat_declared_rows_ord_check CHECK ((ord >= 0));
 alter table vat_declared_rows add constraint vat_declared_rows_pkey PRIMARY KEY (company_id, document_id, ord);
 alter table vat_declared_rows add constraint vat_declared_rows_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
@@ -1398,7 +1395,6 @@ create table vat_declared_sums (
   vat numeric not null,
   ded numeric not null
 );
-alter table vat_declared_sums add constraint vat_declared_sums_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
 alter table vat_declared_sums add constraint vat_declared_sums_month_check CHECK ((month = date_trunc('month'::text, (month)::timestamp with time zone)));
 alter table vat_declared_sums add constraint vat_declared_sums_pkey PRIMARY KEY (company_id, month, side, classifier, rate_pct, stripe);
 alter table vat_declared_sums add constraint vat_declared_sums_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
@@ -2495,8 +2491,8 @@ CREATE OR REPLACE FUNCTION vat_declared_purchase_invoices_insert()
  LANGUAGE plpgsql
 AS $function$
     begin
-      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids)
-         from (select company_id, array_agg(id order by id) as ids from (select company_id, id from new_rows where status <> 'draft' and not migrated) x group by company_id order by company_id) c;
+      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids, not c.fresh)
+         from (select company_id, fresh, array_agg(id order by id) as ids from (select company_id, id, true as fresh from new_rows where status <> 'draft' and not migrated) x group by company_id, fresh order by company_id, fresh) c;
       return null;
     end $function$;
 
@@ -2505,9 +2501,9 @@ CREATE OR REPLACE FUNCTION vat_declared_purchase_invoices_update()
  LANGUAGE plpgsql
 AS $function$
     begin
-      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids)
-         from (select company_id, array_agg(id order by id) as ids from (select n.company_id, n.id from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
-          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id order by company_id) c;
+      perform vat_declared_store(c.company_id, '{}'::uuid[], c.ids, not c.fresh)
+         from (select company_id, fresh, array_agg(id order by id) as ids from (select n.company_id, n.id, o.status = 'draft' as fresh from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
+          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id, fresh order by company_id, fresh) c;
       return null;
     end $function$;
 
@@ -2516,8 +2512,8 @@ CREATE OR REPLACE FUNCTION vat_declared_sale_invoices_insert()
  LANGUAGE plpgsql
 AS $function$
     begin
-      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[])
-         from (select company_id, array_agg(id order by id) as ids from (select company_id, id from new_rows where status <> 'draft' and not migrated) x group by company_id order by company_id) c;
+      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[], not c.fresh)
+         from (select company_id, fresh, array_agg(id order by id) as ids from (select company_id, id, true as fresh from new_rows where status <> 'draft' and not migrated) x group by company_id, fresh order by company_id, fresh) c;
       return null;
     end $function$;
 
@@ -2526,16 +2522,17 @@ CREATE OR REPLACE FUNCTION vat_declared_sale_invoices_update()
  LANGUAGE plpgsql
 AS $function$
     begin
-      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[])
-         from (select company_id, array_agg(id order by id) as ids from (select n.company_id, n.id from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
-          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id order by company_id) c;
+      perform vat_declared_store(c.company_id, c.ids, '{}'::uuid[], not c.fresh)
+         from (select company_id, fresh, array_agg(id order by id) as ids from (select n.company_id, n.id, o.status = 'draft' as fresh from new_rows n join old_rows o on o.company_id = n.company_id and o.id = n.id
+          where n.status <> 'draft' and not n.migrated and (o.status = 'draft' or (n.status = 'annulled' and o.status <> 'annulled'))) x group by company_id, fresh order by company_id, fresh) c;
       return null;
     end $function$;
 
-CREATE OR REPLACE FUNCTION vat_declared_store(p_company uuid, p_sales uuid[], p_purchases uuid[])
+CREATE OR REPLACE FUNCTION vat_declared_store(p_company uuid, p_sales uuid[], p_purchases uuid[], p_restore boolean DEFAULT true)
  RETURNS void
  LANGUAGE plpgsql
  SET jit TO 'off'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
     declare
       a_payable text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'sales.vatPayable'), '4492');
@@ -2544,10 +2541,14 @@ AS $function$
       a_rc_input text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.reverseChargeVatInput'), '2441');
       a_rc_output text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'purchases.reverseChargeVatOutput'), '4492');
       a_stock text := coalesce((select r.account_code from posting_rules r where r.company_id = p_company and r.rule = 'inventory.stock'), '2040');
+      v_special_sales uuid[];
+      v_special_purchases uuid[];
     begin
       perform set_config('vat.declared_writer', 'store', true);
       -- The documents by their keys throughout (a join with the lists, not = any(): a long list would be compared with
-      -- every row). A document stored again (annulled): what its rows added to the month's sums is taken out first.
+      -- every row). A document stored again (p_restore: annulled, or the migration's pass): what its rows added to the
+      -- month's sums is taken out first, and its rows deleted; a document leaving draft has none.
+      if p_restore then
       insert into vat_declared_sums as t (company_id, month, side, classifier, rate_pct, stripe, documents, base, vat, ded)
       select p_company, date_trunc('month', v.decl_date)::date, v.side, v.classifier, v.rate_pct, (pg_backend_pid() % 16)::smallint,
              -count(*) filter (where v.sign <> 0), -sum(v.sign * v.base), -sum(v.sign * v.vat), -sum(v.sign * coalesce(v.ded, 0))
@@ -2566,33 +2567,31 @@ AS $function$
          set declared = t.declared + excluded.declared, posted = t.posted + excluded.posted, differing = t.differing + excluded.differing;
       delete from vat_declared_rows v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
       delete from vat_declared_accounts v using unnest(p_sales || p_purchases) u(id) where v.company_id = p_company and v.document_id = u.id;
+      end if;
 
-      -- One statement: the rows (work), then both tables written from them.
-      with docs as materialized (
-        select 'sale'::text as side, s.id, s.rate, s.gross_total_base as base_total, s.journal_transaction_id, s.vat_breakdown,
-               'standard'::text as treatment, coalesce(s.rate, 1) <> 1 as special, null::numeric as customs_vat
-          from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
-         where s.status <> 'draft' and not s.migrated
+      -- The documents whose EUR amounts need shares (another currency; a purchase with non-deductible lines).
+      select array_agg(s.id) into v_special_sales
+        from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
+       where s.status <> 'draft' and not s.migrated and coalesce(s.rate, 1) <> 1;
+      select array_agg(p.id) into v_special_purchases
+        from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
+       where p.status <> 'draft' and not p.migrated
+         and (coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
+               select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible)));
+
+      -- Their rows, shared as posting shared them (one statement, run only when there are such documents).
+      if v_special_sales is not null or v_special_purchases is not null then
+      insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, sign, decl_date, doc_no, partner_code, treatment,
+                                     journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded)
+      with sdocs as materialized (
+        select 'sale'::text as side, s.id, s.type, s.status, s.issue_date as decl_date, s.number as doc_no, s.partner_code, s.rate,
+               s.gross_total_base as base_total, s.journal_transaction_id, s.vat_breakdown, 'standard'::text as treatment
+          from unnest(coalesce(v_special_sales, '{}')) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
         union all
-        select 'purchase'::text, p.id, p.rate, p.gross_total_base, p.journal_transaction_id, p.vat_breakdown, p.vat_treatment,
-               coalesce(p.rate, 1) <> 1 or (p.vat_treatment in ('standard', 'reverse_charge') and exists (
-                 select 1 from purchase_invoice_lines l where l.company_id = p.company_id and l.invoice_id = p.id and not l.vat_deductible)),
-               p.customs_vat
-          from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
-         where p.status <> 'draft' and not p.migrated
+        select 'purchase'::text, p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.rate,
+               p.gross_total_base, p.journal_transaction_id, p.vat_breakdown, p.vat_treatment
+          from unnest(coalesce(v_special_purchases, '{}')) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
       ),
-      -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is
-      -- deducted in full (a standard or reverse-charge purchase) or not at all (import, exempt).
-      plain as (
-        select d.side, d.id, g.ord::int as ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
-               (g.v ->> 'taxableAmount')::numeric as base, (g.v ->> 'vatAmount')::numeric as vat,
-               case when d.side = 'sale' then null when d.treatment in ('standard', 'reverse_charge') then (g.v ->> 'vatAmount')::numeric else 0 end as ded,
-               case when d.side = 'sale' then null else 0 end as nonded
-          from docs d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
-         where not d.special
-      ),
-      -- The rest (another currency, non-deductible lines) through the shares below.
-      sdocs as (select * from docs where special),
       groups as (
         select d.side, d.id, g.ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
                (g.v ->> 'taxableAmount')::numeric as taxable, (g.v ->> 'vatAmount')::numeric as vat
@@ -2714,7 +2713,7 @@ AS $function$
   fx_shares as (
     select id, grp, ord, fl + case when rk <= left_cents then 0.01 else 0 end as share from fx_shares_d
   ),
-      work as materialized (
+      work as (
       select g.side, g.id, g.ord::int as ord, g.classifier, g.rate_pct,
              coalesce(t.share, g.taxable) as base, coalesce(v.share, g.vat) as vat,
              case when g.side = 'sale' then null else coalesce(dd.share, g.ded) end as ded,
@@ -2724,33 +2723,58 @@ AS $function$
         left join fx_shares v on v.id = g.id and v.grp = 'vat' and v.ord = g.ord
         left join fx_shares dd on dd.id = g.id and dd.grp = 'ded' and dd.ord = g.ord
         left join fx_shares nd on nd.id = g.id and nd.grp = 'nonded' and nd.ord = g.ord
-      union all
-      select * from plain
-      union all
-      select side, id, 0, 'customs', 0, 0, customs_vat, customs_vat, 0 from docs where customs_vat > 0
-      ),
-      d as (
+      )
+      select p_company, w.side, w.id, w.ord, d.type, d.status = 'annulled', case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end, d.decl_date, d.doc_no, d.partner_code, d.treatment,
+             d.journal_transaction_id, w.classifier, w.rate_pct, w.base, w.vat, w.ded, w.nonded
+        from work w join sdocs d on d.side = w.side and d.id = w.id;
+      end if;
+
+      -- Every document's plain rows (and an import's VAT paid to customs, ord 0), stored; then, with the rows stored
+      -- above, the month's sums, and the pairs of declared and posted amounts per VAT account. One statement.
+      with d as materialized (
         select 'sale'::text as side, s.id, s.type, s.status, s.issue_date as decl_date, s.number as doc_no, s.partner_code, 'standard'::text as treatment,
-               s.journal_transaction_id, s.annulment_transaction_id
+               s.journal_transaction_id, s.annulment_transaction_id, s.vat_breakdown, s.id = any(coalesce(v_special_sales, '{}')) as special,
+               null::numeric as customs_vat
           from unnest(p_sales) u(id) join sale_invoices s on s.company_id = p_company and s.id = u.id
          where s.status <> 'draft' and not s.migrated
         union all
-        select 'purchase', p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.vat_treatment, p.journal_transaction_id, null
+        select 'purchase', p.id, p.type, p.status, p.accounting_date, p.document_number, p.partner_code, p.vat_treatment, p.journal_transaction_id, null,
+               p.vat_breakdown, p.id = any(coalesce(v_special_purchases, '{}')), p.customs_vat
           from unnest(p_purchases) u(id) join purchase_invoices p on p.company_id = p_company and p.id = u.id
          where p.status <> 'draft' and not p.migrated
       ),
-      signed as (
+      -- A plain document (in EUR; a purchase without non-deductible lines) is its stored breakdown: its VAT is
+      -- deducted in full (a standard or reverse-charge purchase) or not at all (import, exempt).
+      plain as (
+        select d.side, d.id, g.ord::int as ord, g.v ->> 'vatClassifier' as classifier, (g.v ->> 'vatRatePercent')::numeric as rate_pct,
+               (g.v ->> 'taxableAmount')::numeric as base, (g.v ->> 'vatAmount')::numeric as vat,
+               case when d.side = 'sale' then null when d.treatment in ('standard', 'reverse_charge') then (g.v ->> 'vatAmount')::numeric else 0 end as ded,
+               case when d.side = 'sale' then null else 0 end as nonded
+          from d cross join lateral jsonb_array_elements(d.vat_breakdown) with ordinality g(v, ord)
+         where not d.special
+        union all
+        select side, id, 0, 'customs', 0, 0, customs_vat, customs_vat, 0 from d where customs_vat > 0
+      ),
+      fresh as (
         select w.side, w.id, w.ord, w.classifier, w.rate_pct, w.base::numeric(17,2) as base, w.vat::numeric(17,2) as vat,
                w.ded::numeric(17,2) as ded, w.nonded::numeric(17,2) as nonded,
                d.type, d.status, d.decl_date, d.doc_no, d.partner_code, d.treatment, d.journal_transaction_id, case when d.status = 'annulled' then 0 when d.type = 'credit_note' then -1 else 1 end as sign
-          from work w join d on d.side = w.side and d.id = w.id
+          from plain w join d on d.side = w.side and d.id = w.id
       ),
       stored as (
         insert into vat_declared_rows (company_id, side, document_id, ord, type, annulled, sign, decl_date, doc_no, partner_code, treatment,
                                        journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded)
         select p_company, side, id, ord, type, status = 'annulled', sign, decl_date, doc_no, partner_code, treatment,
                journal_transaction_id, classifier, rate_pct, base, vat, ded, nonded
-          from signed
+          from fresh
+      ),
+      -- All the documents' rows: the plain ones of this statement, the shared ones stored before it.
+      signed as (
+        select side, id, ord, classifier, rate_pct, base, vat, ded, nonded, decl_date, treatment, sign from fresh
+        union all
+        select v.side, v.document_id, v.ord, v.classifier, v.rate_pct, v.base, v.vat, v.ded, v.nonded, v.decl_date, v.treatment, v.sign
+          from d join vat_declared_rows v on v.company_id = p_company and v.document_id = d.id
+         where d.special
       ),
       -- The month's sums per classifier and rate (FR0600 reads them, not every row), in one of 16 stripes by server
       -- process, as ledger_balances: concurrent postings rarely wait on one another's row.
