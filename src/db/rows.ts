@@ -772,6 +772,61 @@ export interface VatClassifiersRow {
   valid_to: string | null;
 }
 
+export interface VatDeclaredAccountSumsRow {
+  account_code: string;
+  company_id: string;
+  declared: string;
+  differing: string;
+  month: string;
+  posted: string;
+  stripe: number;
+}
+
+export interface VatDeclaredAccountsRow {
+  account_code: string;
+  company_id: string;
+  decl_date: string;
+  declared: string;
+  document_id: string;
+  journal_transaction_id: string | null;
+  posted: string;
+  side: "sale" | "purchase";
+}
+
+export interface VatDeclaredRowsRow {
+  annulled: boolean;
+  base: string;
+  classifier: string;
+  company_id: string;
+  decl_date: string;
+  ded: string | null;
+  doc_no: string;
+  document_id: string;
+  journal_transaction_id: string | null;
+  nonded: string | null;
+  ord: number;
+  partner_code: string;
+  rate_pct: string;
+  side: "sale" | "purchase";
+  sign: number;
+  treatment: string;
+  type: string;
+  vat: string;
+}
+
+export interface VatDeclaredSumsRow {
+  base: string;
+  classifier: string;
+  company_id: string;
+  ded: string;
+  documents: string;
+  month: string;
+  rate_pct: string;
+  side: string;
+  stripe: number;
+  vat: string;
+}
+
 export interface VatRatesRow {
   country_code: string;
   description: string;
@@ -900,6 +955,10 @@ export interface Tables {
   stock_movements: StockMovementsRow;
   stock_operations: StockOperationsRow;
   vat_classifiers: VatClassifiersRow;
+  vat_declared_account_sums: VatDeclaredAccountSumsRow;
+  vat_declared_accounts: VatDeclaredAccountsRow;
+  vat_declared_rows: VatDeclaredRowsRow;
+  vat_declared_sums: VatDeclaredSumsRow;
   vat_rates: VatRatesRow;
   warehouses: WarehousesRow;
   webhook_deliveries: WebhookDeliveriesRow;
