@@ -1,8 +1,10 @@
 // A small streaming XML writer for the declarations' files (i.SAF, FFData): elements are written in order into
 // 64 KB UTF-8 chunks, each hashed (SHA-256) as it is made, so a file is never built as one string and its digest
-// is ready when it ends. Text and attribute values are always escaped here; a character XML 1.0 cannot carry (a
+// is ready when it ends. The chunks are kept in memory, or written to a file the caller opened (`fd`: an i.SAF part
+// answered to a client, so that the process holds one fetch of rows rather than the part). Text and attribute values are always escaped here; a character XML 1.0 cannot carry (a
 // C0 control other than tab, line feed and carriage return, U+FFFE, U+FFFF) becomes U+FFFD.
 import { createHash } from "node:crypto";
+import { readSync, writeSync } from "node:fs";
 
 const CHUNK = 64 * 1024;
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
@@ -39,13 +41,28 @@ export function* base64Pieces(chunks: Buffer[]): Generator<string> {
 
 const base64Of = (chunks: Buffer[]) => [...base64Pieces(chunks)].join("");
 
+/** Reads of a file written through `fd`, 192 KB at a time (a multiple of 3: each piece of base64 stands alone). */
+function* fileBuffers(fd: number, bytes: number): Generator<Buffer> {
+  const size = 3 * 64 * 1024;
+  for (let position = 0; position < bytes; position += size) {
+    const buffer = Buffer.allocUnsafe(Math.min(size, bytes - position));
+    let read = 0;
+    while (read < buffer.length) read += readSync(fd, buffer, read, buffer.length - read, position + read);
+    yield buffer;
+  }
+}
+
 export class XmlWriter {
   private pending = "";
   private readonly chunks: Buffer[] = [];
   private readonly hash = createHash("sha256");
   private bytes = 0;
 
-  constructor(declaration = '<?xml version="1.0" encoding="UTF-8"?>\n') {
+  /** `fd`: a file open for reading and writing, written from its start, that the caller closes. */
+  constructor(
+    declaration = '<?xml version="1.0" encoding="UTF-8"?>\n',
+    private readonly fd?: number,
+  ) {
     this.raw(declaration);
   }
 
@@ -60,7 +77,8 @@ export class XmlWriter {
     const chunk = Buffer.from(this.pending, "utf8");
     this.pending = "";
     this.hash.update(chunk);
-    this.chunks.push(chunk);
+    if (this.fd === undefined) this.chunks.push(chunk);
+    else for (let written = 0; written < chunk.length; ) written += writeSync(this.fd, chunk, written, chunk.length - written, this.bytes + written);
     this.bytes += chunk.length;
   }
 
@@ -106,8 +124,20 @@ export class XmlWriter {
   /** Ends the file: its size, SHA-256 (hex) and content. */
   finish(): XmlFile {
     this.flush();
-    const chunks = this.chunks.splice(0);
     const bytes = this.bytes;
+    const fd = this.fd;
+    if (fd !== undefined) {
+      return {
+        sha256: this.hash.digest("hex"),
+        bytes,
+        toBuffer: () => Buffer.concat([...fileBuffers(fd, bytes)], bytes),
+        toBase64: () => [...fileBuffers(fd, bytes)].map((b) => b.toString("base64")).join(""),
+        base64Pieces: function* () {
+          for (const buffer of fileBuffers(fd, bytes)) yield buffer.toString("base64");
+        },
+      };
+    }
+    const chunks = this.chunks.splice(0);
     return {
       sha256: this.hash.digest("hex"),
       bytes,

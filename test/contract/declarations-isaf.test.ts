@@ -3,6 +3,8 @@
 // with invoices, credit notes, every classifier and a USD invoice, and a month split into parts. Its content is
 // checked against the documents' own amounts.
 import { createHash } from "node:crypto";
+import { readdirSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startHarness, type Harness } from "../support/harness.js";
 import { expectApiError } from "../support/expect.js";
@@ -26,6 +28,12 @@ afterAll(async () => {
   await h?.close();
   await small?.close();
 });
+
+/** Waits (up to 5 s) until `done` holds. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(done()).toBe(true);
+}
 
 async function expectValid(xml: string) {
   const result = await validateAgainstXsd(xml, XSD);
@@ -219,6 +227,40 @@ describe("declarations/lt/isaf/generate", () => {
       }
     }
     expect(seen).toEqual(expected);
+  });
+
+  test("a part is answered from a temporary file that nothing keeps: unlinked when made, closed when the answer ends or is dropped", async () => {
+    // The harness's server runs in this process: its open files are this process's.
+    const spills = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return /\/isaf-[0-9a-f-]+\.xml \(deleted\)$/.test(readlinkSync(`/proc/self/fd/${fd}`));
+        } catch {
+          return false;
+        }
+      }).length;
+    const named = () => readdirSync(tmpdir()).filter((f) => /^isaf-/.test(f));
+    expect(spills()).toBe(0);
+    const request = () =>
+      fetch(`${h.url}/v1/declarations/lt/isaf/generate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${m.w.apiKey}`, "x-company-id": m.w.companyId, "content-type": "application/json" },
+        body: JSON.stringify({ period: "2026-10", dataType: "F" }),
+      });
+    // The answer is read from its file (which never has a name in the temporary folder) …
+    const answered = await request();
+    expect(answered.status).toBe(200);
+    expect(named()).toEqual([]);
+    const whole = (await answered.json()) as { contentBase64: string; sha256: string };
+    expect(createHash("sha256").update(Buffer.from(whole.contentBase64, "base64")).digest("hex")).toBe(whole.sha256);
+    // … and closed when it is done.
+    await waitFor(() => spills() === 0);
+    // A client that goes away before reading: the file is closed all the same.
+    const dropped = await request();
+    expect(dropped.status).toBe(200);
+    await dropped.body?.cancel();
+    await waitFor(() => spills() === 0);
+    expect(named()).toEqual([]);
   });
 
   test("refusals: a month before i.SAF, a partner without the country i.SAF needs, a company without a VAT code, a company of another country", async () => {

@@ -2,8 +2,9 @@
 // defines it. A month's documents are written in a fixed order — sales (by issue date, then id), then purchases (by
 // their declaration date, then id) — and cut into parts of `partSize` invoices (ISAF_PART_SIZE, default 50,000): the
 // XSD allows 500,000 invoices per section but sets no size, and no i.MAS upload limit is published; 50,000 invoices
-// are about 30 MB of XML (about 600 bytes each), which the response carries as 40 MB of base64 and a process holds
-// once at a time (and streams out as JSON: ../isaf.ts). A part is one statement per side read through a cursor,
+// are about 30 MB of XML (about 600 bytes each), which the response carries as 40 MB of base64: a part answered is
+// written to a temporary file and streamed out from it as JSON (../isaf.ts); the parts a submission stores are held
+// in memory, one at a time. A part is one statement per side read through a cursor,
 // ISAF_FETCH_ROWS rows a fetch, inside one repeatable-read transaction, so the
 // parts of one call see one state of the books, and written with the streaming writer (../xml-writer.ts).
 //
@@ -116,6 +117,8 @@ export interface IsafContext {
   partSize: number;
   /** Rows a fetch of a part's cursor reads. */
   fetchRows: number;
+  /** A file (open for reading and writing, empty) the part is written to instead of memory; the caller closes it. */
+  fd?: number;
 }
 
 /** The counts of the month and the number of parts; refuses a month before i.SAF and unwritable partners. */
@@ -201,7 +204,7 @@ export async function writeIsafPart(ctx: IsafContext, plan: Awaited<ReturnType<t
       count: Math.max(0, end - Math.max(start, plan.counts.sale)),
     },
   };
-  const w = new XmlWriter();
+  const w = new XmlWriter(undefined, ctx.fd);
   w.open("iSAFFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
   w.open("Header")
     .open("FileDescription")
