@@ -41,14 +41,18 @@ export function* base64Pieces(chunks: Buffer[]): Generator<string> {
 
 const base64Of = (chunks: Buffer[]) => [...base64Pieces(chunks)].join("");
 
-/** Reads of a file written through `fd`, 192 KB at a time (a multiple of 3: each piece of base64 stands alone). */
-function* fileBuffers(fd: number, bytes: number): Generator<Buffer> {
-  const size = 3 * 64 * 1024;
-  for (let position = 0; position < bytes; position += size) {
-    const buffer = Buffer.allocUnsafe(Math.min(size, bytes - position));
+/**
+ * The base64 of a file written through `fd`, read 48 KB at a time into one buffer (a multiple of 3: each piece stands
+ * alone). Small pieces on purpose: a string over V8's regular object size (about 128 KB) is allocated in the large
+ * object space, which only a full collection frees, so 40 MB of large pieces a part stayed in the process's memory.
+ */
+function* fileBase64(fd: number, bytes: number): Generator<string> {
+  const buffer = Buffer.allocUnsafe(3 * 16 * 1024);
+  for (let position = 0; position < bytes; position += buffer.length) {
+    const length = Math.min(buffer.length, bytes - position);
     let read = 0;
-    while (read < buffer.length) read += readSync(fd, buffer, read, buffer.length - read, position + read);
-    yield buffer;
+    while (read < length) read += readSync(fd, buffer, read, length - read, position + read);
+    yield buffer.toString("base64", 0, length);
   }
 }
 
@@ -130,11 +134,9 @@ export class XmlWriter {
       return {
         sha256: this.hash.digest("hex"),
         bytes,
-        toBuffer: () => Buffer.concat([...fileBuffers(fd, bytes)], bytes),
-        toBase64: () => [...fileBuffers(fd, bytes)].map((b) => b.toString("base64")).join(""),
-        base64Pieces: function* () {
-          for (const buffer of fileBuffers(fd, bytes)) yield buffer.toString("base64");
-        },
+        toBuffer: () => Buffer.from([...fileBase64(fd, bytes)].join(""), "base64"),
+        toBase64: () => [...fileBase64(fd, bytes)].join(""),
+        base64Pieces: () => fileBase64(fd, bytes),
       };
     }
     const chunks = this.chunks.splice(0);
