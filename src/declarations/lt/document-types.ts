@@ -1,7 +1,9 @@
 // How each kind of document is declared, one row per (side, type, status): its i.SAF InvoiceType and the sign its
 // amounts take in i.SAF and FR0600 (issue 24): SF an invoice, KS a credit note (negative), DS a debit note, AN an
 // annulled invoice or debit note (in i.SAF with its amounts as issued; in no return: its posting is reversed on its
-// own date). A document matching no row is not declared (and ./documents.ts reads only known types).
+// own date). A document matching no row is not declared (and ./documents.ts reads only known types). The rows the
+// database stores when a document posts carry the same sign (src/db/functions/vat_declared.ts SIGN: −1 a credit
+// note, 0 annulled, else 1); FR0600 sums by it, and declarations-returns' hand-computed boxes fail if the two part.
 import type { Side } from "./fr0600-mapping.js";
 import { SOURCES } from "./sources.js";
 

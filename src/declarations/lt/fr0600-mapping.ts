@@ -9,7 +9,10 @@ import { SOURCES } from "./sources.js";
 
 export type Side = "sale" | "purchase";
 
-/** How FR0600's drill-down names the import VAT an import invoice's customs declaration paid (box 26). */
+/**
+ * How FR0600's drill-down names the import VAT an import invoice's customs declaration paid (box 26): the classifier
+ * of the row src/db/functions/vat_declared.ts stores for it (the fixture month's box 26 fails if the two part).
+ */
 export const CUSTOMS_CLASSIFIER = "customs";
 export type AmountKind = "base" | "vat" | "deductibleVat";
 
@@ -69,8 +72,8 @@ export const FR0600_MAPPING: readonly Fr0600MappingRow[] = [
   m("purchase", "PVM25", "vat", "33", `${DEF}; VMI KD-6198 (boxes 33 and 35)`),
   m("purchase", "PVM25", "deductibleVat", "25", `${DEF}; VMI KD-6198 (boxes 33 and 35)`),
   // Import VAT paid to customs (an import invoice's customs declaration, purchase_invoices.customs_vat, EUR): not a
-  // classifier of a line but the declaration's own amount, read as the pseudo-classifier CUSTOMS_CLASSIFIER.
-  m("purchase", "customs", "deductibleVat", "26", `${DEF}: "Sumokėtas importo PVM" (import VAT paid to customs and deducted)`),
+  // classifier of a line but the declaration's own amount, stored as the pseudo-classifier CUSTOMS_CLASSIFIER.
+  m("purchase", CUSTOMS_CLASSIFIER, "deductibleVat", "26", `${DEF}: "Sumokėtas importo PVM" (import VAT paid to customs and deducted)`),
   // Purchases the supplier charged VAT on: only the deducted VAT is declared.
   ...["PVM1", "PVM2", "PVM3", "PVM58"].flatMap((c) => [
     m("purchase", c, "base", null, `${DEF}: FR0600 has no box for the value of domestic purchases`),
