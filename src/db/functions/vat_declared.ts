@@ -1,8 +1,10 @@
 // What each sales and purchase document declares for VAT, stored when it posts (issues 24 and 27): one row per
 // (document, VAT classifier, rate) in vat_declared_rows with its amounts in EUR, and one row per (document, VAT
 // account) in vat_declared_accounts with what the document declares on the account and what its journal transaction
-// posted there. The declarations (src/declarations/lt: i.SAF, FR0600, FR0564) read these rows instead of deriving
-// them again from every document of a month, and FR0600's reconciliation compares the stored pairs.
+// posted there, and the month's sums of both (vat_declared_sums per classifier and rate, vat_declared_account_sums per
+// account; 16 stripes per key by server process, as ledger_balances, summed on read). The declarations
+// (src/declarations/lt: i.SAF, FR0600, FR0564) read these rows instead of deriving them again from every document of
+// a month; FR0600 reads the sums, and its reconciliation the pairs.
 //
 // Kept by statement triggers on sale_invoices and purchase_invoices (migration 20261127008000), in the transaction
 // that posts: a document stored when it leaves draft (issued or registered: its journal transaction, written in the
