@@ -50,10 +50,14 @@ function* fileBase64(fd: number, bytes: number): Generator<string> {
   const buffer = Buffer.allocUnsafe(3 * 16 * 1024);
   for (let position = 0; position < bytes; position += buffer.length) {
     const length = Math.min(buffer.length, bytes - position);
-    let read = 0;
-    while (read < length) read += readSync(fd, buffer, read, length - read, position + read);
+    readAt(fd, buffer, length, position);
     yield buffer.toString("base64", 0, length);
   }
+}
+
+/** Fills `buffer` with `length` bytes of the file at `position`. */
+function readAt(fd: number, buffer: Buffer, length: number, position: number): void {
+  for (let read = 0; read < length; ) read += readSync(fd, buffer, read, length - read, position + read);
 }
 
 export class XmlWriter {
@@ -134,7 +138,11 @@ export class XmlWriter {
       return {
         sha256: this.hash.digest("hex"),
         bytes,
-        toBuffer: () => Buffer.from([...fileBase64(fd, bytes)].join(""), "base64"),
+        toBuffer: () => {
+          const whole = Buffer.allocUnsafe(bytes);
+          readAt(fd, whole, bytes, 0);
+          return whole;
+        },
         toBase64: () => [...fileBase64(fd, bytes)].join(""),
         base64Pieces: () => fileBase64(fd, bytes),
       };
