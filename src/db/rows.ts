@@ -378,6 +378,15 @@ export interface LedgerBalancesRow {
   stripe: number;
 }
 
+export interface LedgerDayBalancesRow {
+  account_code: string;
+  company_id: string;
+  credit: string;
+  day: string;
+  debit: string;
+  stripe: number;
+}
+
 export interface LedgerLockedThroughRow {
   company_id: string;
   locked_at: Date;
@@ -928,6 +937,7 @@ export interface Tables {
   knex_migrations_lock: KnexMigrationsLockRow;
   ledger_accounts: LedgerAccountsRow;
   ledger_balances: LedgerBalancesRow;
+  ledger_day_balances: LedgerDayBalancesRow;
   ledger_locked_through: LedgerLockedThroughRow;
   ledger_period_locks: LedgerPeriodLocksRow;
   migration_imports: MigrationImportsRow;

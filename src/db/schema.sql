@@ -525,6 +525,7 @@ CREATE TRIGGER journal_entries_checks AFTER INSERT ON journal_entries REFERENCIN
 CREATE TRIGGER journal_entries_immutable BEFORE DELETE OR UPDATE ON journal_entries FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER journal_entries_no_truncate BEFORE TRUNCATE ON journal_entries FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER ledger_balances_move AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_move();
+CREATE TRIGGER ledger_day_balances_move AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_day_balances_move();
 
 create table journal_transactions (
   company_id uuid not null,
@@ -619,6 +620,19 @@ alter table ledger_balances add constraint ledger_balances_stripe_check CHECK ((
 CREATE INDEX ledger_balances_partner_idx ON ledger_balances USING btree (company_id, partner_code, month) WHERE (partner_code IS NOT NULL);
 CREATE TRIGGER ledger_balances_no_truncate BEFORE TRUNCATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER ledger_balances_written_by_journal BEFORE INSERT OR DELETE OR UPDATE ON ledger_balances FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_written_by_journal();
+
+create table ledger_day_balances (
+  company_id uuid not null,
+  day date not null,
+  account_code text not null,
+  stripe smallint not null,
+  debit numeric not null,
+  credit numeric not null
+);
+alter table ledger_day_balances add constraint ledger_day_balances_pkey PRIMARY KEY (company_id, day, account_code, stripe);
+alter table ledger_day_balances add constraint ledger_day_balances_stripe_check CHECK (((stripe >= 0) AND (stripe <= 15)));
+CREATE TRIGGER ledger_day_balances_no_truncate BEFORE TRUNCATE ON ledger_day_balances FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
+CREATE TRIGGER ledger_day_balances_written_by_journal BEFORE INSERT OR DELETE OR UPDATE ON ledger_day_balances FOR EACH STATEMENT EXECUTE FUNCTION ledger_balances_written_by_journal();
 
 create table ledger_locked_through (
   company_id uuid not null,
@@ -1756,9 +1770,26 @@ CREATE OR REPLACE FUNCTION ledger_balances_written_by_journal()
 AS $function$
     begin
       if pg_trigger_depth() < 2 or current_setting('ledger.balances_writer', true) is distinct from 'journal_entries' then
-        raise exception 'ledger_balances is kept by the journal entries'' trigger only (%)', tg_op
+        raise exception '% is kept by the journal entries'' trigger only (%)', tg_table_name, tg_op
           using errcode = 'integrity_constraint_violation', constraint = 'ledger_balances_written_by_journal';
       end if;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION ledger_day_balances_move()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform set_config('ledger.balances_writer', 'journal_entries', true);
+      insert into ledger_day_balances as b (company_id, day, account_code, stripe, debit, credit)
+      select n.company_id, n.date, n.account_code, (pg_backend_pid() % 16)::smallint, sum(n.debit), sum(n.credit)
+        from new_entries n
+       group by n.company_id, n.date, n.account_code
+       order by n.company_id, n.date, n.account_code
+      on conflict (company_id, day, account_code, stripe) do update
+         set debit = b.debit + excluded.debit, credit = b.credit + excluded.credit;
+      perform set_config('ledger.balances_writer', '', true);
       return null;
     end $function$;
 

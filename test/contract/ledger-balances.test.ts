@@ -1,15 +1,17 @@
 // The balances per account and month (issue 26): ledger_balances always equals the journal entries summed per
-// company, account, month and partner, whoever wrote the entries (a posting, a reversal, a books import), and every
+// company, account, month and partner, and ledger_day_balances the entries summed per company, day and account,
+// whoever wrote the entries (a posting, a reversal, a books import), and every
 // report that reads it (trial balance, balance sheet, profit and loss, the general ledger's opening) answers exactly
 // what a straight aggregate over the entries says — for random journals with entries on the first and last days of
 // months, a locked and an unlocked month, and ranges that start and end mid-month. Nothing but the journal's trigger
-// may write the balances, and the migration's rebuild gives the same balances as the triggers.
+// may write the balances, and the migrations' rebuilds give the same balances as the triggers.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import fc from "fast-check";
 import type { AccountingApi } from "../../sdk/typescript/src/index.js";
 import { AccountingApiError } from "../../sdk/typescript/src/index.js";
 import * as ledgerBalancesMigration from "../../src/db/migrations/20261127004000_ledger_balances.js";
+import * as ledgerDayBalancesMigration from "../../src/db/migrations/20261127009000_ledger_day_balances.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world } from "../support/world.js";
 
@@ -145,8 +147,22 @@ async function run(api: AccountingApi, imported: BooksImport | undefined, ops: O
   }
 }
 
-/** The balances table summed over its stripes, and the entries summed the same way: equal, row for row. */
+/** The balances tables summed over their stripes, and the entries summed the same way: equal, row for row. */
 async function expectBalancesEqualEntries(companyId: string) {
+  const [days, entryDays] = await Promise.all([
+    h.db.raw(
+      `select account_code, day::text as day, sum(debit)::text as debit, sum(credit)::text as credit
+         from ledger_day_balances where company_id = ? group by 1, 2 order by 1, 2`,
+      [companyId],
+    ),
+    h.db.raw(
+      `select account_code, date::text as day, sum(debit)::text as debit, sum(credit)::text as credit
+         from journal_entries where company_id = ? group by 1, 2 order by 1, 2`,
+      [companyId],
+    ),
+  ]);
+  expect(days.rows.length).toBeGreaterThan(0);
+  expect(days.rows).toEqual(entryDays.rows);
   const [balances, entries] = await Promise.all([
     h.db.raw(
       `select account_code, to_char(month, 'YYYY-MM') as month, partner_code, sum(debit)::text as debit, sum(credit)::text as credit
@@ -273,7 +289,10 @@ describe("balances and reports against the entries", () => {
   }, 600_000);
 });
 
-describe("who writes the balances", () => {
+describe.each([
+  { table: "ledger_balances", period: "month", key: "'2026-03-01'", order: ["account_code", "stripe"] },
+  { table: "ledger_day_balances", period: "day", key: "'2026-03-31'", order: ["account_code", "stripe"] },
+])("who writes $table", ({ table, period, key, order }) => {
   let companyId: string;
   beforeAll(async () => {
     const w = await world(h);
@@ -286,20 +305,17 @@ describe("who writes the balances", () => {
       ],
     });
   });
-  const stored = () => h.db("ledger_balances").where("company_id", companyId).orderBy(["account_code", "stripe"]).select("*");
+  const stored = () => h.db(table).where("company_id", companyId).orderBy(order).select("*");
 
   test.each([
-    [
-      "an insert",
-      (c: string) => `insert into ledger_balances (company_id, account_code, month, stripe, debit, credit) values ('${c}', '2710', '2026-03-01', 0, 1, 0)`,
-    ],
-    ["an update", (c: string) => `update ledger_balances set debit = debit + 1 where company_id = '${c}'`],
-    ["a delete", (c: string) => `delete from ledger_balances where company_id = '${c}'`],
+    ["an insert", (c: string) => `insert into ${table} (company_id, account_code, ${period}, stripe, debit, credit) values ('${c}', '2710', ${key}, 0, 1, 0)`],
+    ["an update", (c: string) => `update ${table} set debit = debit + 1 where company_id = '${c}'`],
+    ["a delete", (c: string) => `delete from ${table} where company_id = '${c}'`],
     [
       "an insert under the writer's setting",
       (c: string) =>
         `select set_config('ledger.balances_writer', 'journal_entries', true);
-         insert into ledger_balances (company_id, account_code, month, stripe, debit, credit) values ('${c}', '2710', '2026-03-01', 1, 1, 0)`,
+         insert into ${table} (company_id, account_code, ${period}, stripe, debit, credit) values ('${c}', '2710', ${key}, 1, 1, 0)`,
     ],
   ])("%s from outside the journal's trigger is refused, and nothing changes", async (_, sql) => {
     const before = await stored();
@@ -307,36 +323,39 @@ describe("who writes the balances", () => {
       ["2710", "10.00", "0.00"],
       ["3010", "0.00", "10.00"],
     ]);
-    await expect(h.db.transaction((trx) => trx.raw(sql(companyId)))).rejects.toMatchObject({ constraint: "ledger_balances_written_by_journal" });
+    await expect(h.db.transaction((trx) => trx.raw(sql(companyId)))).rejects.toMatchObject({
+      constraint: "ledger_balances_written_by_journal",
+      message: expect.stringContaining(`${table} is kept by the journal entries' trigger only`),
+    });
     expect(await stored()).toEqual(before);
   });
 
   test("a truncate is refused", async () => {
-    await expect(h.db.raw("truncate ledger_balances")).rejects.toThrow(/ledger_balances rows cannot be changed or deleted \(TRUNCATE\)/);
+    await expect(h.db.raw(`truncate ${table}`)).rejects.toThrow(new RegExp(`${table} rows cannot be changed or deleted \\(TRUNCATE\\)`));
     expect(await stored()).toHaveLength(2);
   });
 
   test("a trigger of another table cannot write them either", async () => {
     await h.db.transaction(async (trx) => {
       await trx.raw(`
-        create function pg_temp.sneak() returns trigger language plpgsql as $$
+        create function pg_temp.sneak_${table}() returns trigger language plpgsql as $$
           begin
-            insert into ledger_balances (company_id, account_code, month, stripe, debit, credit) values (new.company_id, '2710', '2026-03-01', 2, 1, 0);
+            insert into ${table} (company_id, account_code, ${period}, stripe, debit, credit) values (new.company_id, '2710', ${key}, 2, 1, 0);
             return null;
           end $$;
-        create trigger sneak after insert on ledger_period_locks for each row execute function pg_temp.sneak();`);
+        create trigger sneak after insert on ledger_period_locks for each row execute function pg_temp.sneak_${table}();`);
       await trx.raw("savepoint s");
       await expect(trx.raw("insert into ledger_period_locks (company_id, month) values (?, '2026-01-01')", [companyId])).rejects.toMatchObject({
         constraint: "ledger_balances_written_by_journal",
       });
       await trx.raw("rollback to savepoint s");
-      await trx.raw("drop trigger sneak on ledger_period_locks");
+      await trx.raw(`drop trigger sneak on ledger_period_locks; drop function pg_temp.sneak_${table}()`);
     });
     expect(await stored()).toHaveLength(2);
   });
 });
 
-test("the migration's rebuild gives the balances the triggers kept, and the reports do not change", async () => {
+test("the migrations' rebuilds give the balances the triggers kept, and the reports do not change", async () => {
   const w = await world(h, { partners: PARTNERS });
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(date, lines), { minLength: 5, maxLength: 5 }), async (postings) => {
@@ -349,7 +368,14 @@ test("the migration's rebuild gives the balances the triggers kept, and the repo
       `select company_id, account_code, month, partner_code, sum(debit)::text as debit, sum(credit)::text as credit
          from ledger_balances group by 1, 2, 3, 4 order by 1, 2, 3, 4 nulls first`,
     );
+  const summedDays = () =>
+    h.db.raw(
+      `select company_id, day, account_code, sum(debit)::text as debit, sum(credit)::text as credit
+         from ledger_day_balances group by 1, 2, 3 order by 1, 2, 3`,
+    );
   const before = (await summed()).rows;
+  const daysBefore = (await summedDays()).rows;
+  expect(daysBefore.length).toBeGreaterThan(0);
   const reports = () =>
     Promise.all([
       w.api.ledger.reports.trialBalance({ from: "2026-01-15", to: "2026-03-31" }),
@@ -357,13 +383,17 @@ test("the migration's rebuild gives the balances the triggers kept, and the repo
       w.api.ledger.reports.profitAndLoss({ from: "2025-12-01", to: "2026-04-10" }),
     ]);
   const reportsBefore = await reports();
-  // Undone and done again, as an existing database gets it: the table rebuilt from the entries (stripe 0).
+  // Undone and done again, as an existing database gets them: the tables rebuilt from the entries (stripe 0).
   await h.db.transaction(async (trx) => {
+    await ledgerDayBalancesMigration.down(trx);
     await ledgerBalancesMigration.down(trx);
     await ledgerBalancesMigration.up(trx);
+    await ledgerDayBalancesMigration.up(trx);
   });
   expect((await summed()).rows).toEqual(before);
+  expect((await summedDays()).rows).toEqual(daysBefore);
   expect(await h.db("ledger_balances").whereNot("stripe", 0).count({ n: "*" })).toEqual([{ n: "0" }]);
+  expect(await h.db("ledger_day_balances").whereNot("stripe", 0).count({ n: "*" })).toEqual([{ n: "0" }]);
   expect(await reports()).toEqual(reportsBefore);
   await expectBalancesEqualEntries(w.companyId);
 });

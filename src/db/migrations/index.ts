@@ -60,6 +60,7 @@ import * as partnerPeppolId from "./20261127006100_partner_peppol_id.js";
 import * as saleInvoiceSendIssuer from "./20261127006200_sale_invoice_send_issuer.js";
 import * as partnerBalanceIndexes from "./20261127007000_partner_balance_indexes.js";
 import * as vatDeclared from "./20261127008000_vat_declared.js";
+import * as ledgerDayBalances from "./20261127009000_ledger_day_balances.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -125,6 +126,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127006200_sale_invoice_send_issuer": saleInvoiceSendIssuer,
   "20261127007000_partner_balance_indexes": partnerBalanceIndexes,
   "20261127008000_vat_declared": vatDeclared,
+  "20261127009000_ledger_day_balances": ledgerDayBalances,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

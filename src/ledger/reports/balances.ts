@@ -1,10 +1,12 @@
 // Sums of the journal per account over date ranges, read from the balances (issue 26): whole months from
-// ledger_balances (per company, account, month and partner, kept by the journal's trigger in the posting transaction:
-// src/db/functions/ledger_balances_move.sql), and only the days of a range's part-months at either end from
-// journal_entries (or a part-month's balance less its days outside the range, whichever reads fewer days). So a
-// report over years of history reads one row per account, month, partner and stripe, plus at most half a month of
-// entries at each end, instead of every entry since the start of the books. The sums equal the entry-by-entry ones
-// exactly (test/contract/ledger-balances.test.ts).
+// ledger_balances (per company, account, month and partner), and the days of a range's part-months at either end
+// from ledger_day_balances (per company, day and account) — or a part-month's balance less its days outside the range,
+// whichever reads fewer days. Both are kept by the journal's triggers in the posting transaction
+// (src/db/functions/ledger_balances_move.sql, ledger_day_balances_move.sql). So a report over years of history reads one
+// row per account, month, partner and stripe, plus at most half a month of day rows per account at each end, instead
+// of every entry since the start of the books. Sums per partner read a part-month's days from the partner's own
+// journal lines (the day balances have no partner). The sums equal the entry-by-entry ones exactly
+// (test/contract/ledger-balances.test.ts).
 import type { Db } from "../../db/connection.js";
 
 /** Days `from` to `to`, both included (`YYYY-MM-DD`); `from` null: from the start of the books. */
@@ -150,11 +152,13 @@ export function sumsQuery(companyId: string, ranges: DateRange[], of: SumsOf = {
     );
     bindings.push(...filterBindings, ...scopeBindings, high, ...(low === null ? [] : [low]));
   }
+  // A part-month's days: per account from the day balances; per partner from the partner's lines.
+  const [dayTable, dayColumn] = of.partners ? ["journal_entries", "date"] : ["ledger_day_balances", "day"];
   split.forEach((s, i) => {
     for (const d of s.days) {
       const sign = d.sign < 0 ? "-" : "";
       parts.push(
-        `select ${keys}, ${columns(i, `${sign}sum(debit)`, `${sign}sum(credit)`)} from journal_entries where ${where} and date >= ? and date <= ? group by ${keys}`,
+        `select ${keys}, ${columns(i, `${sign}sum(debit)`, `${sign}sum(credit)`)} from ${dayTable} where ${where} and ${dayColumn} >= ? and ${dayColumn} <= ? group by ${keys}`,
       );
       bindings.push(...scopeBindings, d.from, d.to);
     }
