@@ -2,8 +2,9 @@
 // `journal` number series, the audit record and every check. Target: >= 800 transactions/s, p99 < 100 ms.
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32), DATABASE_URL (else embedded PostgreSQL),
 // BENCH_VIA_PGBOUNCER=1 (the API's pool through PgBouncer in transaction pooling), BENCH_ROUNDS (default 3): measured
-// runs, alternately without and with the balances' trigger (ledger_balances_move, issue 26) when BENCH_BALANCES_AB=1 —
-// the same-run cost of keeping the balances, as the ratio of the medians.
+// runs, alternately without and with the balances' triggers (ledger_balances_move and ledger_day_balances_move, issue
+// 26) when BENCH_BALANCES_AB=1 — the same-run cost of keeping the balances, as the ratio of the medians
+// (BENCH_BALANCES_AB=day: the day balances' trigger alone).
 // Next to it, the database's own limit in the same run (issue 26): the raw-SQL anchor, BENCH_CONNECTIONS clients of
 // node-postgres each writing the same postings as SQL — the series row's next number taken by UPDATE … RETURNING
 // (gapless: held until COMMIT) when the HTTP runs number, the header, its lines, COMMIT — with every trigger and
@@ -91,13 +92,15 @@ const run = (duration: number) =>
 await run(2); // warm-up
 const count = async () => Number((await db("journal_transactions").where("company_id", account.companyId).count({ n: "*" }))[0].n);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const ab = process.env.BENCH_BALANCES_AB === "1";
+// BENCH_BALANCES_AB=day toggles only the day balances' trigger: what keeping them costs on top of the monthly ones.
+const ab = process.env.BENCH_BALANCES_AB === "1" || process.env.BENCH_BALANCES_AB === "day";
+const BALANCE_TRIGGERS = process.env.BENCH_BALANCES_AB === "day" ? ["ledger_day_balances_move"] : ["ledger_balances_move", "ledger_day_balances_move"];
 const label = `ledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`;
 const results: { balances: boolean; rps: number; p50: number; p99: number; posted: number; failed: number }[] = [];
 for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
   // A/B: even rounds without the balances' trigger (the write path before issue 26), odd rounds with it.
   const balances = !ab || r % 2 === 1;
-  await db.raw(`alter table journal_entries ${balances ? "enable" : "disable"} trigger ledger_balances_move`);
+  for (const trigger of BALANCE_TRIGGERS) await db.raw(`alter table journal_entries ${balances ? "enable" : "disable"} trigger ${trigger}`);
   const before = await count();
   const result = await run(seconds);
   results.push({
@@ -109,7 +112,7 @@ for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
     failed: result.non2xx + result.errors,
   });
 }
-await db.raw("alter table journal_entries enable trigger ledger_balances_move");
+for (const trigger of BALANCE_TRIGGERS) await db.raw(`alter table journal_entries enable trigger ${trigger}`);
 
 /** The raw-SQL anchor: postings/s of `connections` clients writing the rotation's postings for `duration` s. */
 async function rawAnchor(duration: number): Promise<number> {
@@ -188,7 +191,7 @@ console.log(`median of ${rounds}: ${on.rps.toFixed(0)} transactions/s, p99 ${on.
 if (ab) {
   const off = summary(false);
   console.log(
-    `without the balances' trigger, same run: ${off.rps.toFixed(0)} transactions/s, p99 ${off.p99} ms; with/without ${(on.rps / off.rps).toFixed(3)} (target >= 0.9)`,
+    `without ${BALANCE_TRIGGERS.join(" and ")}, same run: ${off.rps.toFixed(0)} transactions/s, p99 ${off.p99} ms; with/without ${(on.rps / off.rps).toFixed(3)} (target >= 0.9)`,
   );
 }
 const anchor = median(anchors);

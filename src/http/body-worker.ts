@@ -4,10 +4,9 @@
 // the handler has run its tasks on it (src/handlers/offloaded.ts) and the event loop releases it.
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import type { Document } from "openapi-backend";
+import { collectGarbage } from "../shared/collect-garbage.js";
 import { ApiError, validationError } from "../shared/errors.js";
 import { OFFLOADED } from "../handlers/offloaded.js";
 import { parseJsonBody } from "./body.js";
@@ -27,10 +26,6 @@ try {
 const contract = await createContractApi((workerData as { document: Document }).document);
 /** The bodies held: parsed until a task has run on them, then only their bytes (parsed again if a task runs again). */
 const bodies = new Map<number, { operationId: string; contentType: string | undefined; headers: Record<string, string>; raw: Buffer; body: unknown }>();
-// A collection on demand (a worker takes no --expose-gc): once it holds no body, the heap a 32 MB package took is
-// given back at once rather than whenever V8 next collects.
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
 const port = parentPort!;
 
 function reply(message: WorkerReply): void {
@@ -73,7 +68,7 @@ function run(m: Extract<WorkerRequest, { type: "run" }>): WorkerReply {
 /** Once no parsed body is held, the heap they took is given back now rather than whenever V8 next collects. */
 function collectIfNothingParsed(): void {
   for (const held of bodies.values()) if (held.body !== undefined) return;
-  gc();
+  collectGarbage();
 }
 
 port.on("message", (m: WorkerRequest) => {
