@@ -8,8 +8,8 @@
 // The call stops the thread while it marks the live heap (tens of ms for an API process's heap): only for bursts
 // of that size, never per request.
 //
-// Users: the large-body worker threads once they hold no parsed body (src/http/body-worker.ts); i.SAF after each part
-// it writes (src/declarations/lt/isaf.ts).
+// Users: the large-body worker threads once they hold no parsed body (src/http/body-worker.ts); the i.SAF writer every
+// 20,000 rows it writes (src/declarations/lt/isaf.ts).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
