@@ -194,9 +194,9 @@ const percentOf = (rate: string) => {
  * Rows written between two full garbage collections (src/shared/collect-garbage.ts). Writing a part makes hundreds of
  * MB of short-lived objects (the fetched rows, the XML text), and V8 let the old generation grow to four times its live
  * heap before collecting: an i.SAF month (three parts, 150,000 invoices) took the API process from 212 MiB to a peak
- * of 441 MiB. Collected every 20,000 rows (about eight times a month of 150,000 rows), it grew by about 40 MiB
- * instead (issue 24; `npm run bench -- declarations`). Each collection stops the event loop for tens of ms — less than
- * writing one fetch of rows does.
+ * of 441 MiB. Collected every 20,000 rows (twice in a part of 50,000 invoices), it grew by about 40 MiB instead
+ * (issue 24; `npm run bench -- declarations`). Each collection stops the event loop for tens of ms — about what writing
+ * one fetch of 5,000 rows takes already.
  */
 const COLLECT_AFTER_ROWS = 20_000;
 
