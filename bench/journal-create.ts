@@ -98,7 +98,7 @@ const BALANCE_TRIGGERS = process.env.BENCH_BALANCES_AB === "day" ? ["ledger_day_
 const label = `ledger/journal/transactions/create: ${connections} connections, ${seconds} s, 2-4 lines each, ${withSeries ? "numbered from a journal series" : "no number series"}${bouncer ? ", through PgBouncer (transaction pooling)" : ""}`;
 const results: { balances: boolean; rps: number; p50: number; p99: number; posted: number; failed: number }[] = [];
 for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
-  // A/B: even rounds without the balances' trigger (the write path before issue 26), odd rounds with it.
+  // A/B: even rounds without the balances' triggers (BALANCE_TRIGGERS), odd rounds with them.
   const balances = !ab || r % 2 === 1;
   for (const trigger of BALANCE_TRIGGERS) await db.raw(`alter table journal_entries ${balances ? "enable" : "disable"} trigger ${trigger}`);
   const before = await count();

@@ -5,9 +5,9 @@ import { define } from "../definitions.js";
 // part-month's journal entries (up to half a month each end: at 10,000,000 entries a trial balance to the 20th took
 // 391 ms against 43 ms for whole months). ledger_day_balances holds the debits and credits of each account's lines per
 // day, moved by a statement trigger on journal_entries beside ledger_balances' (ledger_day_balances_move.sql), the
-// same way, in 16 stripes by server process, summed on read; the reports read a part-month's days
-// from it (src/ledger/reports/balances.ts). No partner dimension: a partner's part-months are read from its own lines
-// (partial index of migration 20261127007000). The key leads with the day, so a range of days of every account is one
+// same way, in 16 stripes by server process, summed on read; the reports read a part-month's days from it
+// (src/ledger/reports/balances.ts). No partner dimension: a partner's part-months are read from its own lines (partial
+// index of migration 20261127007000). The key leads with the day, so a range of days of every account is one
 // index range. No foreign key to companies (journal_entries, whose lines it sums, has one; the trigger stays one
 // upsert per key). Nothing else writes it (ledger_balances_written_by_journal.sql, the guard of ledger_balances too).
 // An existing database gets it built here from its entries (stripe 0), before the guard exists.
