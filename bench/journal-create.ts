@@ -114,8 +114,12 @@ for (let r = 0; r < rounds * (ab ? 2 : 1); r++) {
 }
 for (const trigger of BALANCE_TRIGGERS) await db.raw(`alter table journal_entries enable trigger ${trigger}`);
 
-/** The raw-SQL anchor: postings/s of `connections` clients writing the rotation's postings for `duration` s. */
-async function rawAnchor(duration: number): Promise<number> {
+/**
+ * The raw-SQL anchor: postings/s of `connections` clients writing the rotation's postings for `duration` s, and each
+ * posting's time from BEGIN to COMMIT's answer (its p50 and p99 next to the HTTP path's: numbered, the clients queue
+ * for the series row, and so do the HTTP path's).
+ */
+async function rawAnchor(duration: number): Promise<{ rate: number; p50: number; p99: number }> {
   const [series] = withSeries ? await db("number_series").where({ company_id: account.companyId, document_type: "journal" }).select("id") : [undefined];
   const postings = bodies.map(
     (b) => JSON.parse(b) as { date: string; description: string; entries: { accountCode: string; debit?: string; credit?: string }[] },
@@ -129,12 +133,14 @@ async function rawAnchor(duration: number): Promise<number> {
   );
   let done = 0;
   let k = 0;
+  const latencies: number[] = [];
   const until = Date.now() + duration * 1000;
   await Promise.all(
     clients.map(async (client) => {
       while (Date.now() < until) {
         const p = postings[k++ % postings.length];
         const total = p.entries.reduce((s, e) => s + Number(e.debit ?? 0), 0).toFixed(2);
+        const started = performance.now();
         await client.query("begin");
         let number: string | null = null;
         if (series) {
@@ -162,14 +168,17 @@ async function rawAnchor(duration: number): Promise<number> {
           ],
         );
         await client.query("commit");
+        latencies.push(performance.now() - started);
         done++;
       }
     }),
   );
   await Promise.all(clients.map((c) => c.end()));
-  return done / duration;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
+  return { rate: done / duration, p50: at(0.5), p99: at(0.99) };
 }
-const anchors: number[] = [];
+const anchors: { rate: number; p50: number; p99: number }[] = [];
 for (let r = 0; r < rounds; r++) anchors.push(await rawAnchor(seconds));
 const { rows: balance } = await db.raw("select sum(debit)::text as d, sum(credit)::text as c from journal_entries where company_id = ?", [account.companyId]);
 await stopChild(api);
@@ -194,9 +203,9 @@ if (ab) {
     `without ${BALANCE_TRIGGERS.join(" and ")}, same run: ${off.rps.toFixed(0)} transactions/s, p99 ${off.p99} ms; with/without ${(on.rps / off.rps).toFixed(3)} (target >= 0.9)`,
   );
 }
-const anchor = median(anchors);
+const anchor = median(anchors.map((a) => a.rate));
 console.log(
-  `raw-SQL anchor, same run (${connections} clients, ${withSeries ? "numbered from the series row" : "unnumbered"}): ${anchors.map((a) => a.toFixed(0)).join(", ")} postings/s, median ${anchor.toFixed(0)}; HTTP/anchor ${(on.rps / anchor).toFixed(2)} (target >= ${withSeries ? "0.6" : "0.25"})`,
+  `raw-SQL anchor, same run (${connections} clients, ${withSeries ? "numbered from the series row" : "unnumbered"}): ${anchors.map((a) => a.rate.toFixed(0)).join(", ")} postings/s, median ${anchor.toFixed(0)}, p50 ${median(anchors.map((a) => a.p50))} ms, p99 ${median(anchors.map((a) => a.p99))} ms (${anchors.map((a) => a.p99).join(", ")}); HTTP/anchor ${(on.rps / anchor).toFixed(2)} (target >= ${withSeries ? "0.6" : "0.25"})`,
 );
 console.log(`all entries balance: ${balance[0].d === balance[0].c} (${balance[0].d})`);
 console.log("target: >= 800 transactions/s, p99 < 100 ms");

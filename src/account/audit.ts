@@ -89,12 +89,13 @@ export function auditRow(context: AuditContext, note: AuditDetails, result: unkn
 /**
  * The insert of `row` into audit_log, with its values as parameters of `p`: the one text of an audit record's
  * write, for recordAudit and for a statement that writes the record among its own writes. `summary` may rewrite the
- * summary's SQL (jsonb), reading the tables of `from`.
+ * summary's SQL (jsonb) and `targetIds` give the targets' SQL (text[]: a row the statement itself creates), reading
+ * the tables of `from`.
  */
-export function auditInsertSql(p: SqlParams, row: AuditRow, options: { summary?: (json: string) => string; from?: string } = {}): string {
+export function auditInsertSql(p: SqlParams, row: AuditRow, options: { summary?: (json: string) => string; targetIds?: string; from?: string } = {}): string {
   const summary = p.jsonb(row.summary);
   return `insert into audit_log (account_id, company_id, key_id, operation, target_ids, summary, request_id)
-    select ${p.uuid(row.account_id)}, ${p.uuid(row.company_id)}, ${p.uuid(row.key_id)}, ${p.text(row.operation)}, ${p.texts(row.target_ids)},
+    select ${p.uuid(row.account_id)}, ${p.uuid(row.company_id)}, ${p.uuid(row.key_id)}, ${p.text(row.operation)}, ${options.targetIds ?? p.texts(row.target_ids)},
            ${options.summary ? options.summary(summary) : summary}, ${p.text(row.request_id)}${options.from ? `\n      from ${options.from}` : ""}`;
 }
 

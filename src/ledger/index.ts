@@ -6,10 +6,10 @@ export { POSTING_RULES, accountForRule, accountsForRules, type PostingRuleName }
 export {
   checkPosting,
   checkPostingBatch,
+  ledgerPostCall,
   periodLocked,
   plannedTransaction,
   post,
-  postArgs,
   postBatch,
   postingFailure,
   type BatchPosting,

@@ -4,23 +4,32 @@ import type { JournalEntriesRow, JournalTransactionsRow } from "../db/rows.js";
 import { Decimal, formatDecimal } from "../shared/decimal.js";
 import { conflict, notFound } from "../shared/errors.js";
 import { emitEvent } from "../events/index.js";
-import { post, transactionToApi, type JournalTransaction } from "./posting.js";
+import { post, postLast, transactionToApi, type JournalTransaction } from "./posting.js";
+import type { AuditNote } from "../account/index.js";
 import { runList, type ListRequest, type ListSpec } from "../shared/list-engine.js";
 
 type CreateInput = components["schemas"]["Ledger.JournalTransactionCreateRequest"];
 type ReverseInput = components["schemas"]["Ledger.JournalTransactionReverseRequest"];
 type Row = components["schemas"]["Ledger.JournalTransactionRow"];
 
-export function createManualTransaction(trx: Db, companyId: string, keyId: string, input: CreateInput): Promise<JournalTransaction> {
-  return post(trx, {
-    companyId,
-    date: input.date,
-    description: input.description,
-    reference: input.reference,
-    documentType: "manual",
-    entries: input.entries,
-    createdByKeyId: keyId,
-  });
+/**
+ * ledger/journal/transactions/create: one statement after the checks, the transaction's last (postLast), so that a
+ * numbered posting holds its series row for that statement and the commit only.
+ */
+export function createManualTransaction(trx: Db, companyId: string, keyId: string, input: CreateInput, audit: AuditNote): Promise<JournalTransaction> {
+  return postLast(
+    trx,
+    {
+      companyId,
+      date: input.date,
+      description: input.description,
+      reference: input.reference,
+      documentType: "manual",
+      entries: input.entries,
+      createdByKeyId: keyId,
+    },
+    audit,
+  );
 }
 
 async function load(db: Db, companyId: string, id: string, forUpdate = false) {

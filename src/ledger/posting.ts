@@ -5,12 +5,15 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import type { Db } from "../db/connection.js";
+import { placeholderSql, placeholders } from "../db/placeholders.js";
 import { plainQuery, preparedQuery } from "../db/prepared.js";
+import { SqlParams } from "../db/sql-params.js";
 import type { JournalEntriesRow, JournalTransactionsRow } from "../db/rows.js";
-import { violatedConstraint } from "../db/transaction.js";
+import { commitBehindLastStatement, violatedConstraint } from "../db/transaction.js";
 import { Decimal, MAX_MONEY, formatDecimal, trimDecimal } from "../shared/decimal.js";
 import { ApiError, conflict, type FieldErrors } from "../shared/errors.js";
-import { emitEvent } from "../events/index.js";
+import { auditInsertSql, auditRecordOf, type AuditNote } from "../account/index.js";
+import { EVENT_VERSION, OUTBOX_JOBS, emitEvent, outboxCtes } from "../events/index.js";
 
 export type JournalTransaction = components["schemas"]["Ledger.JournalTransaction"];
 export type JournalDocumentType = JournalTransaction["documentType"];
@@ -223,7 +226,7 @@ export async function checkPosting(trx: Db, req: PostingRequest, context?: Posti
 }
 
 /** The parameters of POST_SQL (the function ledger_post) for a request, in order ($1..$21). */
-export function postArgs(req: PostingRequest, total: Decimal): unknown[] {
+function postArgs(req: PostingRequest, total: Decimal): unknown[] {
   const accountCodes = [...new Set(req.entries.map((e) => e.accountCode))];
   const partnerCodes = [...new Set(req.entries.flatMap((e) => (e.partnerCode ? [e.partnerCode] : [])))];
   return [
@@ -322,17 +325,105 @@ export async function post(trx: Db, req: PostingRequest, checked?: CheckedPostin
     return posted;
   } catch (error) {
     // A lock or a change of the chart that committed after the checks above: the database has the last word.
-    switch (violatedConstraint(error)?.constraint) {
-      case "ledger_period_locked":
-        throw periodLocked(req.date.slice(0, 7));
-      case "journal_entries_postable_account":
-      case "journal_entries_account_fkey":
-      case "journal_entries_partner_fkey":
-        throw new ApiError("unprocessable", "An account or partner of the lines changed while posting; retry.", { key: "journal.lines_rejected" });
-      case "journal_transactions_reversed_once":
-        throw conflict("The transaction is reversed already.", "journal.already_reversed", { id: req.reversesId });
-    }
-    throw error;
+    throw postingFailure(error, req);
+  }
+}
+
+// ledger_post's parameters (src/db/functions/ledger_post.sql), in the order of postArgs' values: a statement that
+// calls it among its own writes names each (PostgreSQL's named notation, `name => value`), so that a reader need not
+// count, and PostgreSQL refuses a name the function does not have.
+const LEDGER_POST_PARAMS = [
+  ["p_company_id", "uuid"],
+  ["p_year", "int"],
+  ["p_date", "date"],
+  ["p_description", "text"],
+  ["p_reference", "text"],
+  ["p_document_type", "text"],
+  ["p_source_type", "text"],
+  ["p_source_id", "text"],
+  ["p_reverses_id", "uuid"],
+  ["p_total", "numeric"],
+  ["p_account_codes", "text[]"],
+  ["p_partner_codes", "text[]"],
+  ["p_created_by_key_id", "uuid"],
+  ["l_accounts", "text[]"],
+  ["l_debits", "numeric[]"],
+  ["l_credits", "numeric[]"],
+  ["l_partners", "text[]"],
+  ["l_currencies", "text[]"],
+  ["l_currency_amounts", "numeric[]"],
+  ["l_rates", "numeric[]"],
+  ["l_descriptions", "text[]"],
+] as const;
+
+/**
+ * The call of ledger_post for a checked request (`total` from checkPosting), its values as parameters of `p`, for a
+ * statement that posts among its own writes (a sales document's numbering, postLast). `texts` may rewrite the SQL
+ * of the posting's texts — the description and reference (`text`), the lines' descriptions (`texts`, text[]) — to fill
+ * in what they name before it exists (src/db/placeholders.ts).
+ */
+export function ledgerPostCall(
+  p: SqlParams,
+  req: PostingRequest,
+  total: Decimal,
+  texts?: { text: (sql: string) => string; texts: (sql: string) => string },
+): string {
+  const values = postArgs(req, total);
+  if (values.length !== LEDGER_POST_PARAMS.length) throw new Error(`ledger_post takes ${LEDGER_POST_PARAMS.length} parameters; postArgs gave ${values.length}`);
+  const args = LEDGER_POST_PARAMS.map(([name, type], i) => {
+    const value = p.typed(values[i], type);
+    const filled = !texts
+      ? value
+      : name === "p_description" || name === "p_reference"
+        ? texts.text(value)
+        : name === "l_descriptions"
+          ? texts.texts(value)
+          : value;
+    return `${name} => ${filled}`;
+  });
+  return `ledger_post(${args.join(", ")})`;
+}
+
+/**
+ * Posts one journal transaction as the database transaction's last statement (issue 26, the write path): the checks
+ * run first (checkPosting, one round trip); then one statement takes the number (the journal series' row stays locked
+ * until commit), writes the header and lines (ledger_post), its `journal_transaction.posted` event through the
+ * outbox's one writer, and the request's audit record (`audit`: the pipeline then writes none), with COMMIT right
+ * behind it (commitBehindLastStatement). So the series row is held for that statement and the commit only, not for
+ * three round trips and the turns of this process's event loop between them — what every other numbered posting of
+ * the company waits for. The event's data is the transaction as the API shows it, planned before it exists
+ * (plannedTransaction) with placeholders for its id, number and creation time that the statement fills in; the
+ * answer is read back from what ledger_post wrote. Nothing may run in the transaction after it.
+ */
+export async function postLast(trx: Db, req: PostingRequest, audit: AuditNote): Promise<JournalTransaction> {
+  const checked = await checkPosting(trx, req);
+  const ph = placeholders();
+  const planned = plannedTransaction(req, checked, { id: ph.journalId, number: ph.journalNumber, createdAt: ph.createdAt });
+  // What the pipeline's record would say of the answer (auditRow's defaults): its id, and its number (none without a
+  // journal series: stripped), date and document type.
+  const record = auditRecordOf(audit, { targetIds: [], summary: { number: ph.journalNumber, date: req.date, documentType: req.documentType } });
+  const p = new SqlParams();
+  const fill = placeholderSql(p, ph);
+  const text = `
+  with posted as (
+    select t.* from ${ledgerPostCall(p, req, checked.total)} t
+  ), ${fill.filledCte("coalesce(posted.number, '')", { id: "posted.id", number: "posted.number" }, "posted")},
+  ${outboxCtes(
+    `select posted.company_id, ${p.text("journal_transaction.posted")} as event_type, ${fill.json(p.jsonbText(JSON.stringify(planned)))} as data, 1 as ord
+       from posted, filled`,
+    p.text(EVENT_VERSION),
+  )},
+  audit as (
+    ${auditInsertSql(p, record, { summary: (json) => `jsonb_strip_nulls(${fill.json(json)})`, targetIds: "array[filled.journal_id::text]", from: "filled" })}
+  )
+  select posted.*, ${OUTBOX_JOBS} as jobs from posted`;
+  try {
+    const [{ entries, jobs: _jobs, ...header }] = await commitBehindLastStatement(trx, () =>
+      preparedQuery<HeaderFields & { entries: EntryFields[]; jobs: number }>(trx, "journal_post_last", text, p.values),
+    );
+    return transactionToApi(header, entries, null);
+  } catch (error) {
+    throw postingFailure(error, req);
   }
 }
 

@@ -19,7 +19,7 @@ import { commitBehindLastStatement } from "../db/transaction.js";
 import { SqlParams } from "../db/sql-params.js";
 import { randomUUID } from "node:crypto";
 import { finishSaleIssue, prefixInUse, refusePrefixOfOtherType, type SaleIssue } from "./numbering.js";
-import { fillIn, placeholders } from "./placeholders.js";
+import { fillIn, placeholders } from "../db/placeholders.js";
 import { checkLinesVat, documentById, documentToApi } from "../invoicing/index.js";
 import type { ListRequest, ListSpec } from "../shared/list-engine.js";
 import { computeTotals, convertParts, type Totals } from "../invoicing/index.js";

@@ -17,8 +17,8 @@ import { violatedConstraint } from "../db/transaction.js";
 import type { Decimal } from "../shared/decimal.js";
 import { ApiError, conflict } from "../shared/errors.js";
 import { EVENT_VERSION, OUTBOX_JOBS, outboxCtes, type PlannedEvent } from "../events/index.js";
-import { postArgs, postingFailure, type PostingRequest } from "../ledger/index.js";
-import { placeholderSql, type Filled, type Placeholders } from "./placeholders.js";
+import { ledgerPostCall, postingFailure, type PostingRequest } from "../ledger/index.js";
+import { placeholderSql, type Filled, type Placeholders } from "../db/placeholders.js";
 
 export interface SaleIssue {
   companyId: string;
@@ -46,46 +46,6 @@ export interface SaleIssue {
   placeholders: Placeholders;
 }
 
-// ledger_post's parameters (src/db/functions/ledger_post.sql), in the order of postArgs' values: the call names each
-// (PostgreSQL's named notation, `name => value`), so that a reader need not count, and PostgreSQL refuses a name the
-// function does not have.
-const LEDGER_POST_PARAMS = [
-  ["p_company_id", "uuid"],
-  ["p_year", "int"],
-  ["p_date", "date"],
-  ["p_description", "text"],
-  ["p_reference", "text"],
-  ["p_document_type", "text"],
-  ["p_source_type", "text"],
-  ["p_source_id", "text"],
-  ["p_reverses_id", "uuid"],
-  ["p_total", "numeric"],
-  ["p_account_codes", "text[]"],
-  ["p_partner_codes", "text[]"],
-  ["p_created_by_key_id", "uuid"],
-  ["l_accounts", "text[]"],
-  ["l_debits", "numeric[]"],
-  ["l_credits", "numeric[]"],
-  ["l_partners", "text[]"],
-  ["l_currencies", "text[]"],
-  ["l_currency_amounts", "numeric[]"],
-  ["l_rates", "numeric[]"],
-  ["l_descriptions", "text[]"],
-] as const;
-
-/** The call of ledger_post for `posting`, its texts with the number taken (`number`, SQL) in place of its placeholder. */
-function ledgerPost(p: SqlParams, posting: PostingRequest, total: Decimal, fill: ReturnType<typeof placeholderSql>, number: string): string {
-  const values = postArgs(posting, total);
-  if (values.length !== LEDGER_POST_PARAMS.length) throw new Error(`ledger_post takes ${LEDGER_POST_PARAMS.length} parameters; postArgs gave ${values.length}`);
-  const args = LEDGER_POST_PARAMS.map(([name, type], i) => {
-    const value = p.typed(values[i], type);
-    const filled =
-      name === "p_description" || name === "p_reference" ? fill.text(value, number) : name === "l_descriptions" ? fill.texts(value, number) : value;
-    return `${name} => ${filled}`;
-  });
-  return `ledger_post(${args.join(", ")})`;
-}
-
 /** The numbering statement of `issue`: its text and parameters. */
 function saleIssueStatement(issue: SaleIssue): { text: string; values: unknown[] } {
   const p = new SqlParams();
@@ -101,7 +61,10 @@ function saleIssueStatement(issue: SaleIssue): { text: string; values: unknown[]
         on conflict on constraint number_series_identity_key do update set next_number = s.next_number + 1, updated_at = now()
      returning s.id as series_id, s.prefix || '-' || (s.next_number - 1) as number, s.next_number - 1 as sequence
   ), posted as (
-    select p.* from taken, ${ledgerPost(p, issue.posting, issue.total, fill, "taken.number")} p
+    select p.* from taken, ${ledgerPostCall(p, issue.posting, issue.total, {
+      text: (sql) => fill.text(sql, "taken.number"),
+      texts: (sql) => fill.texts(sql, "taken.number"),
+    })} p
   ), doc as (
     update sale_invoices i
        set status = 'issued', number = taken.number, series_id = taken.series_id, sequence = taken.sequence,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Decimal } from "decimal.js";
 import pg from "pg";
 import { startHarness, type Harness } from "../support/harness.js";
-import { expectApiError, invalid } from "../support/expect.js";
+import { expectApiError, invalid, settle } from "../support/expect.js";
 import type { RequestBody } from "../../sdk/typescript/src/index.js";
 import { world, type World } from "../support/world.js";
 import { bankTransaction, bankWorld, issuedSale, registeredPurchase } from "../support/bank.js";
@@ -373,6 +373,123 @@ describe("create", () => {
     const error = await expectApiError(w.api.ledger.journal.transactions.create(invalid(body)), 400, "validation");
     expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
     expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+  });
+});
+
+// A manual posting is one statement after its checks — number, header, lines, its event and the request's audit record
+// — with COMMIT right behind it (src/ledger/posting.ts, postLast; issue 26): what it wrote before its id, number and
+// creation time existed carries placeholders that statement fills in.
+describe("create: one statement, its event and its audit record", () => {
+  const eventsOf = (companyId: string) => h.db("webhook_events").where({ company_id: companyId, event_type: "journal_transaction.posted" }).orderBy("seq");
+  const auditOf = (companyId: string) => h.db("audit_log").where({ company_id: companyId, operation: "ledger.journal.transactions.create" }).orderBy("id");
+
+  test.each([
+    { name: "numbered", series: true, number: "BZ-1" },
+    { name: "without a journal series", series: false, number: null },
+  ])("$name: the posted event is the answer, the one audit record names it", async ({ series, number }) => {
+    const w = await journalWorld({ series });
+    // Texts that JSON escapes (a quote, a backslash, a line break) and letters it does not.
+    const posted = await w.api.ledger.journal.transactions.create({
+      date: "2026-02-28",
+      description: 'Kasos "A" pajamos \\ vasaris\nąčęėįšųūž',
+      reference: "R-1",
+      entries: [
+        { accountCode: "2710", debit: "121.00", description: 'grynieji "už" prekes' },
+        { accountCode: "5000", credit: "100.00", partnerCode: "PARTNER1" },
+        { accountCode: "4492", credit: "21.00" },
+      ],
+    });
+    expect(posted).toMatchObject({ number, reference: "R-1", total: "121.00" });
+    expect(posted.id).toMatch(UUID);
+    expect(posted.createdAt).toMatch(ISO);
+    const [header] = await headers(w.companyId);
+    expect(header.created_at.toISOString()).toBe(posted.createdAt);
+    const events = await eventsOf(w.companyId);
+    expect(events.map((e) => [e.event_type, e.data])).toEqual([["journal_transaction.posted", posted]]);
+    const audit = await auditOf(w.companyId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ target_ids: [posted.id], summary: { ...(number ? { number } : {}), date: "2026-02-28", documentType: "manual" } });
+    expect(Object.keys(audit[0].summary).sort()).toEqual([...(number ? ["number"] : []), "date", "documentType"].sort());
+  });
+
+  test("with an Idempotency-Key (a savepoint, the stored answer last): one posting, one event, one audit record", async () => {
+    const w = await journalWorld({ series: true });
+    const create = () =>
+      w.api.ledger.journal.transactions.create.withResponse(
+        { date: "2026-03-09", entries: pair("2710", "3010", "4.00") },
+        { idempotencyKey: "one-statement-1" },
+      );
+    const first = await create();
+    const retry = await create();
+    expect(retry.data).toEqual(first.data);
+    expect(first.data.number).toBe("BZ-1");
+    expect((await eventsOf(w.companyId)).map((e) => e.data)).toEqual([first.data]);
+    expect((await auditOf(w.companyId)).map((a) => a.target_ids)).toEqual([[first.data.id]]);
+  });
+
+  test("numbered postings of one series queue for it in arrival order (an advisory lock, class 7305); unnumbered ones do not queue", async () => {
+    const w = await journalWorld({ series: true });
+    const unnumbered = await journalWorld();
+    const series = await h.db("number_series").where({ company_id: w.companyId, document_type: "journal", year: 2026 }).first();
+    // The test holds the series' queue as a posting in its transaction would (ledger_post, src/db/functions).
+    const holder = new pg.Client({ connectionString: h.connectionString });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select pg_advisory_xact_lock(7305, hashtext($1::text))", [series.id]);
+      const queued: Promise<{ number: string | null }>[] = [];
+      for (let i = 1; i <= 3; i++) {
+        queued.push(w.api.ledger.journal.transactions.create({ date: "2026-06-01", description: `arrived ${i}`, entries: pair("2710", "3010", `${i}.00`) }));
+        await waitForLockWaiters(h.db, { count: i, waitEvent: "advisory", what: `posting ${i} queued for the series` });
+      }
+      // Meanwhile a company without a series posts at once, and nothing of the queued ones is written.
+      expect((await unnumbered.api.ledger.journal.transactions.create({ date: "2026-06-01", entries: pair("2710", "3010", "9.00") })).number).toBeNull();
+      expect(await countOf(w.companyId)).toEqual({ transactions: 0, entries: 0 });
+      await holder.query("commit");
+      expect((await Promise.all(queued)).map((t) => t.number)).toEqual(["BZ-1", "BZ-2", "BZ-3"]);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  test("a posting that fails after taking its number gives it back: 20 concurrent postings, 5 failing at commit, BZ-1..BZ-15", async () => {
+    const w = await journalWorld({ series: true });
+    // A test-only deferred check that fails at COMMIT, after the posting's statement, for the postings that ask for it.
+    await h.db.raw(`
+      create or replace function test_journal_fail_at_commit() returns trigger language plpgsql as $$
+      begin
+        if new.description = 'fail-at-commit' then raise exception 'test: failing % at commit', new.number; end if;
+        return null;
+      end $$;
+      drop trigger if exists test_journal_fail_at_commit on journal_transactions;
+      create constraint trigger test_journal_fail_at_commit after insert on journal_transactions deferrable initially deferred
+        for each row execute function test_journal_fail_at_commit();`);
+    try {
+      const failing = Array.from({ length: 20 }, (_, i) => i % 4 === 1);
+      const results = await Promise.all(
+        failing.map((fail, i) =>
+          settle(
+            w.api.ledger.journal.transactions.create({
+              date: "2026-04-01",
+              description: fail ? "fail-at-commit" : `posting ${i}`,
+              entries: pair("2710", "3010", `${i + 1}.00`),
+            }),
+          ),
+        ),
+      );
+      expect(results.map((r) => r.status >= 500)).toEqual(failing);
+      const posted = results.flatMap((r) => (r.data ? [r.data] : []));
+      const numbers = posted.map((p) => Number(p.number!.slice(3))).sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+      expect((await headers(w.companyId)).map((r) => r.number).sort()).toEqual(posted.map((p) => p.number).sort());
+      const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+      expect((await eventsOf(w.companyId)).map((e) => e.data).sort(byId)).toEqual([...posted].sort(byId));
+      expect((await auditOf(w.companyId)).map((a) => a.target_ids[0]).sort()).toEqual(posted.map((p) => p.id).sort());
+      expect(await h.db("number_series").where({ company_id: w.companyId, document_type: "journal" }).first()).toMatchObject({ next_number: "16" });
+    } finally {
+      await h.db.raw("drop trigger if exists test_journal_fail_at_commit on journal_transactions; drop function if exists test_journal_fail_at_commit()");
+    }
+    expect((await w.api.ledger.journal.transactions.create({ date: "2026-04-02", entries: pair("2710", "3010", "1.00") })).number).toBe("BZ-16");
   });
 });
 

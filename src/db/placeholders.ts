@@ -1,9 +1,11 @@
-// What issuing writes before its number exists. The series row is locked from the statement that takes the number
-// to the commit (src/sales/numbering.ts), so everything else is prepared before that statement: the posting's
-// description, reference and entry descriptions, the events' data, the audit record's summary, the response. Where
-// the number belongs in them — and the journal transaction's id, number and creation time, which that statement
-// creates too — they hold a placeholder instead: U+2063 (INVISIBLE SEPARATOR), a letter naming the value, and 24
-// random hex digits drawn for the request, so that it cannot occur by chance in anything a client wrote.
+// What a statement that takes a number writes before the number exists: issuing a sales document
+// (src/sales/numbering.ts) and posting a manual journal transaction (src/ledger/posting.ts, postLast). The series row
+// is locked from the statement that takes the number to the commit, so everything else is prepared before that
+// statement: the posting's description, reference and entry descriptions, the events' data, the audit record's
+// summary, the response. Where the number belongs in them — and the journal transaction's id, number and creation
+// time, which that statement creates too — they hold a placeholder instead: U+2063 (INVISIBLE SEPARATOR), a letter
+// naming the value, and 24 random hex digits drawn for the request, so that it cannot occur by chance in anything a
+// client wrote.
 //
 // The placeholders are filled in at three places, all defined here:
 //   - in the numbering statement, in plain text (the posting's texts, which name the number only): `text`, `texts`;
@@ -12,7 +14,7 @@
 //     that becomes the number's JSON string or null;
 //   - in the response, once the statement has answered: `fillIn`.
 import { randomBytes } from "node:crypto";
-import type { SqlParams } from "../db/sql-params.js";
+import type { SqlParams } from "./sql-params.js";
 
 const MARK = "\u2063";
 
