@@ -1805,6 +1805,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION ledger_post(p_company_id uuid, p_year integer, p_date date, p_description text, p_reference text, p_document_type text, p_source_type text, p_source_id text, p_reverses_id uuid, p_total numeric, p_account_codes text[], p_partner_codes text[], p_created_by_key_id uuid, l_accounts text[], l_debits numeric[], l_credits numeric[], l_partners text[], l_currencies text[], l_currency_amounts numeric[], l_rates numeric[], l_descriptions text[])
  RETURNS TABLE(company_id uuid, id uuid, number text, date date, description text, reference text, document_type text, source_type text, source_id text, reverses_id uuid, total numeric, account_codes text[], partner_codes text[], created_by_key_id uuid, created_at timestamp with time zone, entries json)
  LANGUAGE plpgsql
+ ROWS 1
 AS $function$
     #variable_conflict use_column
     begin
