@@ -186,6 +186,7 @@ export interface CompaniesRow {
   address: unknown;
   base_currency: string;
   code: string;
+  contact_person: unknown;
   country_code: string;
   created_at: Date;
   email: string | null;

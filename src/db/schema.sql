@@ -309,11 +309,13 @@ create table companies (
   fiscal_year_start_month smallint default 1 not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  invoice_issuer jsonb
+  invoice_issuer jsonb,
+  contact_person jsonb
 );
 alter table companies add constraint companies_account_code_key UNIQUE (account_id, code);
 alter table companies add constraint companies_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id);
 alter table companies add constraint companies_account_id_key UNIQUE (account_id, id);
+alter table companies add constraint companies_contact_person_check CHECK (((contact_person IS NULL) OR ((jsonb_typeof(contact_person) = 'object'::text) AND (jsonb_typeof((contact_person -> 'firstName'::text)) = 'string'::text) AND (jsonb_typeof((contact_person -> 'lastName'::text)) = 'string'::text))));
 alter table companies add constraint companies_fiscal_year_start_month_check CHECK (((fiscal_year_start_month >= 1) AND (fiscal_year_start_month <= 12)));
 alter table companies add constraint companies_invoice_issuer_check CHECK (((invoice_issuer IS NULL) OR ((jsonb_typeof(invoice_issuer) = 'object'::text) AND (jsonb_typeof((invoice_issuer -> 'name'::text)) = 'string'::text))));
 alter table companies add constraint companies_pkey PRIMARY KEY (id);

@@ -2928,6 +2928,20 @@ export type components = {
                 /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
                 position?: string | null;
             } | null;
+            /**
+             * @description The person the tax authority contacts about the company's books: the contact of a SAF-T file's header (issue 27);
+             *     null: none set.
+             */
+            contactPerson: {
+                /** @description First name, e.g. "Ona". */
+                firstName: string;
+                /** @description Last name, e.g. "Onaitė". */
+                lastName: string;
+                /** @description Telephone; omitted or null: the company's `phone`. */
+                phone?: string | null;
+                /** @description E-mail; omitted or null: none. */
+                email?: string | null;
+            } | null;
             /** @description When the company was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the company was last changed. */
@@ -2971,6 +2985,8 @@ export type components = {
             fiscalYearStartMonth?: components["schemas"]["Account.Month"];
             /** @description Who issues the company's invoices, printed on them ("Sąskaitą išrašė / Issued by"). */
             invoiceIssuer?: components["schemas"]["Account.InvoiceIssuer"];
+            /** @description The person the tax authority contacts about the books (a SAF-T file's contact). */
+            contactPerson?: components["schemas"]["Account.ContactPerson"];
         };
         /**
          * @description The fields the company list filters on (`filter[].field`).
@@ -3061,6 +3077,31 @@ export type components = {
                 /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
                 position?: string | null;
             } | null;
+            /** @description The person the tax authority contacts about the books (replaced whole); `null` clears it. */
+            contactPerson?: {
+                /** @description First name, e.g. "Ona". */
+                firstName: string;
+                /** @description Last name, e.g. "Onaitė". */
+                lastName: string;
+                /** @description Telephone; omitted or null: the company's `phone`. */
+                phone?: string | null;
+                /** @description E-mail; omitted or null: none. */
+                email?: string | null;
+            } | null;
+        };
+        /**
+         * @description The person the tax authority contacts about a company's books (SAF-T `Header/Company/Contact`: a first and a last
+         *     name, a telephone, an e-mail). A SAF-T file needs a telephone: the contact's, or else the company's `phone`.
+         */
+        "Account.ContactPerson": {
+            /** @description First name, e.g. "Ona". */
+            firstName: string;
+            /** @description Last name, e.g. "Onaitė". */
+            lastName: string;
+            /** @description Telephone; omitted or null: the company's `phone`. */
+            phone?: string | null;
+            /** @description E-mail; omitted or null: none. */
+            email?: string | null;
         };
         /**
          * @description Countries of the EU and the EEA in which a company can be registered.
