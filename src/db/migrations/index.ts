@@ -62,6 +62,7 @@ import * as partnerBalanceIndexes from "./20261127007000_partner_balance_indexes
 import * as vatDeclared from "./20261127008000_vat_declared.js";
 import * as ledgerDayBalances from "./20261127009000_ledger_day_balances.js";
 import * as companyContactPerson from "./20261128000100_company_contact_person.js";
+import * as saftFiles from "./20261128000200_saft_files.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -129,6 +130,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127008000_vat_declared": vatDeclared,
   "20261127009000_ledger_day_balances": ledgerDayBalances,
   "20261128000100_company_contact_person": companyContactPerson,
+  "20261128000200_saft_files": saftFiles,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
