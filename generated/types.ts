@@ -903,6 +903,73 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/declarations/lt/saft/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download a part of a SAF-T file
+         * @description One part of a ready file (404 `saft.not_found`; 409 `saft.not_ready` while it is queued, running or failed; 422 `saft.part_unknown` above its parts).
+         */
+        post: operations["declarations_lt_saft_download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/lt/saft/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a SAF-T file
+         * @description Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions a
+         *     part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         *     it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
+         *     a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
+         *     and every customer and supplier the file names an address with city and postal code: 422 `saft.company_incomplete`
+         *     (`params.fields`) or `saft.partner_incomplete` (`params.partners`, at most 100) before anything is queued. 422
+         *     `saft.range_invalid` (`to` before `from`, or more than 10 years), `saft.data_type_unsupported` (a data type not
+         *     written yet).
+         */
+        post: operations["declarations_lt_saft_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/declarations/lt/saft/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a SAF-T file
+         * @description Returns one SAF-T file: status, progress, parts with their SHA-256 and size, error (404 `saft.not_found`).
+         */
+        post: operations["declarations_lt_saft_get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/declarations/submissions/create": {
         parameters: {
             query?: never;
@@ -2928,6 +2995,20 @@ export type components = {
                 /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
                 position?: string | null;
             } | null;
+            /**
+             * @description The person the tax authority contacts about the company's books: the contact of a SAF-T file's header (issue 27);
+             *     null: none set.
+             */
+            contactPerson: {
+                /** @description First name, e.g. "Ona". */
+                firstName: string;
+                /** @description Last name, e.g. "Onaitė". */
+                lastName: string;
+                /** @description Telephone; omitted or null: the company's `phone`. */
+                phone?: string | null;
+                /** @description E-mail; omitted or null: none. */
+                email?: string | null;
+            } | null;
             /** @description When the company was created. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the company was last changed. */
@@ -2971,6 +3052,8 @@ export type components = {
             fiscalYearStartMonth: components["schemas"]["Account.Month"];
             /** @description Who issues the company's invoices, printed on them ("Sąskaitą išrašė / Issued by"). */
             invoiceIssuer?: components["schemas"]["Account.InvoiceIssuer"];
+            /** @description The person the tax authority contacts about the books (a SAF-T file's contact). */
+            contactPerson?: components["schemas"]["Account.ContactPerson"];
         };
         /**
          * @description The fields the company list filters on (`filter[].field`).
@@ -3061,6 +3144,31 @@ export type components = {
                 /** @description Position, e.g. "Buhalterė"; omitted or null: not printed. */
                 position?: string | null;
             } | null;
+            /** @description The person the tax authority contacts about the books (replaced whole); `null` clears it. */
+            contactPerson?: {
+                /** @description First name, e.g. "Ona". */
+                firstName: string;
+                /** @description Last name, e.g. "Onaitė". */
+                lastName: string;
+                /** @description Telephone; omitted or null: the company's `phone`. */
+                phone?: string | null;
+                /** @description E-mail; omitted or null: none. */
+                email?: string | null;
+            } | null;
+        };
+        /**
+         * @description The person the tax authority contacts about a company's books (SAF-T `Header/Company/Contact`: a first and a last
+         *     name, a telephone, an e-mail). A SAF-T file needs a telephone: the contact's, or else the company's `phone`.
+         */
+        "Account.ContactPerson": {
+            /** @description First name, e.g. "Ona". */
+            firstName: string;
+            /** @description Last name, e.g. "Onaitė". */
+            lastName: string;
+            /** @description Telephone; omitted or null: the company's `phone`. */
+            phone?: string | null;
+            /** @description E-mail; omitted or null: none. */
+            email?: string | null;
         };
         /**
          * @description Countries of the EU and the EEA in which a company can be registered.
@@ -4319,6 +4427,24 @@ export type components = {
          * @enum {string}
          */
         "Declarations.DeclarationKind": "lt.fr0600" | "lt.isaf" | "lt.fr0564";
+        /** @description `declaration.saft_ready`: a SAF-T file was written (`declarations/lt/saft/generate`); `data` is the file (without contents). */
+        "Declarations.DeclarationSaftReadyEvent": {
+            /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
+            id: components["schemas"]["Id"];
+            /** @description Version of the envelope and of `data`. */
+            version: components["schemas"]["Webhooks.EventVersion"];
+            /** @description The company the event belongs to. A subscription receives only its own company's events. */
+            companyId: components["schemas"]["Id"];
+            /** @description When the event was written: in the transaction of its change, so the same instant as that change's own timestamps. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description Always `declaration.saft_ready`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            eventType: "declaration.saft_ready";
+            /** @description The file as written. */
+            data: components["schemas"]["Declarations.SaftFile"];
+        };
         /** @description `declaration.submitted`: a declaration was filed (`declarations/submissions/create`); `data` is the submission without file contents. */
         "Declarations.DeclarationSubmittedEvent": {
             /** @description The event's identifier, the same in every delivery attempt (also the `webhook-id` header): receivers de-duplicate on it. */
@@ -4640,6 +4766,143 @@ export type components = {
             /** @description ledger − declared. */
             difference: components["schemas"]["Money"];
         };
+        /**
+         * @description What a SAF-T file carries (the XSD's `DataType`): `F` everything, `GL` the general ledger (accounts with their
+         *     balances, customers and suppliers with theirs, the tax table, every journal transaction), `SI` sales invoices, `PI`
+         *     purchase invoices, `PA` payments, `MG` movements of goods, `AS` asset transactions. Today `GL` is written; the
+         *     others answer 422 `saft.data_type_unsupported`.
+         * @enum {string}
+         */
+        "Declarations.SaftDataType": "F" | "GL" | "SI" | "PI" | "PA" | "MG" | "AS";
+        /** @description A part of a SAF-T file. */
+        "Declarations.SaftDownload": {
+            /** @description A file name for it. */
+            fileName: string;
+            /**
+             * @description Always `application/xml`.
+             * @enum {string}
+             */
+            contentType: "application/xml";
+            /** @description The XML (UTF-8), base64. */
+            contentBase64: string;
+            /** @description SHA-256 of the XML bytes. */
+            sha256: components["schemas"]["Declarations.Sha256"];
+            /**
+             * Format: int32
+             * @description The part (SAF-T `PartNumber`).
+             */
+            partNumber: number;
+            /**
+             * Format: int32
+             * @description How many parts the file has (SAF-T `NumberOfParts`).
+             */
+            parts: number;
+        };
+        /** @description One part of a ready file. */
+        "Declarations.SaftDownloadRequest": {
+            /** @description The file's id. */
+            id: components["schemas"]["Id"];
+            /**
+             * Format: int32
+             * @description The part, from 1.
+             */
+            part: number;
+        };
+        /** @description A SAF-T file: what was asked, where it stands, and its parts once ready. */
+        "Declarations.SaftFile": {
+            /** @description The file's id. */
+            id: components["schemas"]["Id"];
+            /** @description First day of the range. */
+            from: components["schemas"]["AccountingDate"];
+            /** @description Last day of the range. */
+            to: components["schemas"]["AccountingDate"];
+            /** @description What the file carries. */
+            dataType: components["schemas"]["Declarations.SaftDataType"];
+            /** @description Where it stands. */
+            status: components["schemas"]["Declarations.SaftStatus"];
+            /** @description How far the worker is. */
+            progress: components["schemas"]["Declarations.SaftProgress"];
+            /** @description The parts, in order, once `ready` (empty before). */
+            parts: components["schemas"]["Declarations.SaftPart"][];
+            /** @description Why it failed; null unless `failed`. */
+            error: {
+                /** @description A stable key, e.g. `saft.failed`. */
+                key: string;
+                /** @description What happened, for a person. */
+                message: string;
+            } | null;
+            /** @description When it was asked for. */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the worker finished it (ready or failed); null before.
+             */
+            finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a ready file's parts are deleted (`SAFT_KEEP_HOURS` after it was finished); null before.
+             */
+            expiresAt: string | null;
+        };
+        /** @description The answer of `declarations/lt/saft/generate`: the file's id, to follow with `declarations/lt/saft/get`. */
+        "Declarations.SaftGenerateAccepted": {
+            /** @description The file's id. */
+            id: components["schemas"]["Id"];
+            /**
+             * @description Always `queued`.
+             * @enum {string}
+             */
+            status: "queued";
+        };
+        /** @description A SAF-T file of a range. */
+        "Declarations.SaftGenerateRequest": {
+            /** @description First day of the range (SAF-T `SelectionStartDate`). */
+            from: components["schemas"]["AccountingDate"];
+            /** @description Last day of the range, on or after `from` (at most 10 years after it). */
+            to: components["schemas"]["AccountingDate"];
+            /** @description What the file carries. */
+            dataType: components["schemas"]["Declarations.SaftDataType"];
+        };
+        /** @description One SAF-T file. */
+        "Declarations.SaftGetRequest": {
+            /** @description The file's id (from `declarations/lt/saft/generate`). */
+            id: components["schemas"]["Id"];
+        };
+        /** @description One part of a written file. */
+        "Declarations.SaftPart": {
+            /**
+             * Format: int32
+             * @description From 1 (SAF-T `PartNumber`).
+             */
+            partNumber: number;
+            /** @description A file name for it. */
+            fileName: string;
+            /**
+             * Format: int64
+             * @description Its size in bytes.
+             */
+            bytes: number;
+            /** @description SHA-256 of its bytes. */
+            sha256: components["schemas"]["Declarations.Sha256"];
+        };
+        /** @description How far the worker is: rows written of the rows to write (journal transactions for `GL`). */
+        "Declarations.SaftProgress": {
+            /**
+             * Format: int64
+             * @description Rows written so far.
+             */
+            rowsWritten: number;
+            /**
+             * Format: int64
+             * @description Rows the file will carry; null until the worker has counted them.
+             */
+            rowsTotal: number | null;
+        };
+        /**
+         * @description Where a SAF-T file stands: `queued` for the worker, `running` (being written), `ready` (its parts can be downloaded), `failed` (`error` says why).
+         * @enum {string}
+         */
+        "Declarations.SaftStatus": "queued" | "running" | "ready" | "failed";
         /** @description A SHA-256 digest: 64 lowercase hexadecimal characters. */
         "Declarations.Sha256": string;
         /** @description A declaration as filed, with where it stands. */
@@ -8847,12 +9110,12 @@ export type components = {
          */
         "Webhooks.DeliveryStatus": "pending" | "held" | "succeeded" | "failed";
         /** @description Any event, discriminated by `eventType`: what a delivery's body is. */
-        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.SaleInvoiceAnnulledEvent"] | components["schemas"]["Sales.SaleInvoiceSentEvent"] | components["schemas"]["Sales.SaleInvoiceSendFailedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Declarations.DeclarationSubmittedEvent"] | components["schemas"]["Webhooks.PingEvent"];
+        "Webhooks.Event": components["schemas"]["Webhooks.PartnerCreatedEvent"] | components["schemas"]["Webhooks.PartnerUpdatedEvent"] | components["schemas"]["Webhooks.PartnerDeletedEvent"] | components["schemas"]["Webhooks.JournalTransactionPostedEvent"] | components["schemas"]["Webhooks.JournalTransactionReversedEvent"] | components["schemas"]["Webhooks.PeriodLockedEvent"] | components["schemas"]["Webhooks.PeriodUnlockedEvent"] | components["schemas"]["Webhooks.ExchangeRatesSyncedEvent"] | components["schemas"]["Webhooks.SaleInvoicePaidEvent"] | components["schemas"]["Webhooks.SaleInvoiceIssuedEvent"] | components["schemas"]["Webhooks.SaleInvoiceCreditedEvent"] | components["schemas"]["Webhooks.SaleInvoiceAnnulledEvent"] | components["schemas"]["Sales.SaleInvoiceSentEvent"] | components["schemas"]["Sales.SaleInvoiceSendFailedEvent"] | components["schemas"]["Webhooks.PurchaseInvoiceRegisteredEvent"] | components["schemas"]["Webhooks.PurchaseInvoicePaidEvent"] | components["schemas"]["Webhooks.InventoryStockMovedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationPostedEvent"] | components["schemas"]["Webhooks.AssetsDepreciationReversedEvent"] | components["schemas"]["Webhooks.AssetsAssetDisposedEvent"] | components["schemas"]["Webhooks.MigrationImportedEvent"] | components["schemas"]["Declarations.DeclarationSubmittedEvent"] | components["schemas"]["Declarations.DeclarationSaftReadyEvent"] | components["schemas"]["Webhooks.PingEvent"];
         /**
          * @description The event types. A subscription names some of them, or `*` for all (also those added later).
          * @enum {string}
          */
-        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "sale_invoice.annulled" | "sale_invoice.sent" | "sale_invoice.send_failed" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported" | "declaration.submitted";
+        "Webhooks.EventType": "partner.created" | "partner.updated" | "partner.deleted" | "journal_transaction.posted" | "journal_transaction.reversed" | "period.locked" | "period.unlocked" | "exchange_rates.synced" | "sale_invoice.paid" | "sale_invoice.issued" | "sale_invoice.credited" | "sale_invoice.annulled" | "sale_invoice.sent" | "sale_invoice.send_failed" | "purchase_invoice.registered" | "purchase_invoice.paid" | "inventory.stock_moved" | "assets.depreciation_posted" | "assets.depreciation_reversed" | "assets.asset_disposed" | "migration.imported" | "declaration.submitted" | "declaration.saft_ready";
         /** @description An event type, or `*` for every event type (also those added later). */
         "Webhooks.EventTypeSelector": components["schemas"]["Webhooks.EventType"] | "*";
         /**
@@ -9775,6 +10038,20 @@ export type components = {
         };
         /** @description Not found: no purchase invoice has this `id` (or `creditedInvoiceId`) (`purchase_invoice.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
         PurchaseInvoiceNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not found: no SAF-T file of the company has this `id`, or it was pruned (`saft.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+        SaftNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Api-Version": components["headers"]["X-Api-Version"];
@@ -14314,6 +14591,190 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); the month is before i.SAF (`isaf.period_unsupported`); `partNumber` is above the month's parts (`isaf.part_unknown`); a partner lacks what i.SAF requires (`isaf.partner_incomplete`); the company has no VAT code (`declaration.vat_code_missing`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_saft_download: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Declarations.SaftDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Declarations.SaftDownload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SaftNotFound"];
+            /** @description The file is not ready: queued, running or failed (`saft.not_ready`, `params.status`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); the file has fewer parts (`saft.part_unknown`, `params.parts`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_saft_generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Declarations.SaftGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Declarations.SaftGenerateAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); `to` is before `from` or more than 10 years after it (`saft.range_invalid`); the data type is not written yet (`saft.data_type_unsupported`); the company lacks what the header needs (`saft.company_incomplete`, `params.fields`); customers or suppliers lack an address with city and postal code (`saft.partner_incomplete`, `params.partners`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declarations_lt_saft_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Declarations.SaftGetRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Declarations.SaftFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["SaftNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`). */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

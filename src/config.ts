@@ -161,6 +161,10 @@ export interface Config {
   isafPartSize: number;
   /** Rows an i.SAF part reads from its cursor at a time (ISAF_FETCH_ROWS, default 5,000). */
   isafFetchRows: number;
+  /** Journal transactions per part of a SAF-T file (SAFT_PART_SIZE, default 20,000: about 30 MB of XML; src/declarations/lt/saft.ts). */
+  saftPartSize: number;
+  /** Hours a written SAF-T file is kept before the worker prunes it (SAFT_KEEP_HOURS, default 168: a week). */
+  saftKeepHours: number;
 }
 
 export function loadConfig(): Config {
@@ -196,5 +200,7 @@ export function loadConfig(): Config {
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 16, 1),
     isafPartSize: int("ISAF_PART_SIZE", 50_000, 1),
     isafFetchRows: int("ISAF_FETCH_ROWS", 5_000, 1),
+    saftPartSize: int("SAFT_PART_SIZE", 20_000, 1),
+    saftKeepHours: int("SAFT_KEEP_HOURS", 168, 1),
   };
 }

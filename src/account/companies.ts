@@ -26,6 +26,7 @@ export function companyToApi(c: CompanyRecord): Company {
     iban: c.iban,
     fiscalYearStartMonth: c.fiscalYearStartMonth,
     invoiceIssuer: (c.invoiceIssuer as Company["invoiceIssuer"]) ?? null,
+    contactPerson: c.contactPerson ? { phone: null, email: null, ...c.contactPerson } : null,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
   };
@@ -85,6 +86,7 @@ export async function createCompany(trx: Db, principal: Principal, input: Create
         iban: input.iban ?? null,
         fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1,
         invoiceIssuer: input.invoiceIssuer ?? null,
+        contactPerson: input.contactPerson ?? null,
       })
       .returning("*"),
   );

@@ -46,10 +46,11 @@ export class CompanyRecord extends BaseModel {
   iban!: string | null;
   fiscalYearStartMonth!: number;
   invoiceIssuer!: { name: string; position?: string | null } | null;
+  contactPerson!: { firstName: string; lastName: string; phone?: string | null; email?: string | null } | null;
   createdAt!: Date;
   updatedAt!: Date;
 
   static override get jsonAttributes() {
-    return ["address", "invoiceIssuer"];
+    return ["address", "invoiceIssuer", "contactPerson"];
   }
 }

@@ -186,6 +186,7 @@ export interface CompaniesRow {
   address: unknown;
   base_currency: string;
   code: string;
+  contact_person: unknown;
   country_code: string;
   created_at: Date;
   email: string | null;
@@ -579,6 +580,33 @@ export interface RateLimitCountersRow {
   window_start: Date;
 }
 
+export interface SaftFilePartsRow {
+  bytes: string;
+  company_id: string;
+  content: Buffer;
+  file_id: string;
+  file_name: string;
+  part_number: number;
+  sha256: string;
+}
+
+export interface SaftFilesRow {
+  company_id: string;
+  created_at: Date;
+  data_type: "F" | "GL" | "SI" | "PI" | "PA" | "MG" | "AS";
+  date_from: string;
+  date_to: string;
+  error: unknown;
+  expires_at: Date | null;
+  finished_at: Date | null;
+  id: string;
+  requested_by_key_id: string | null;
+  rows_total: string | null;
+  rows_written: string;
+  started_at: Date | null;
+  status: "queued" | "running" | "ready" | "failed";
+}
+
 export interface SaleInvoiceLinesRow {
   company_id: string;
   description: string;
@@ -952,6 +980,8 @@ export interface Tables {
   purchase_invoice_totals: PurchaseInvoiceTotalsRow;
   purchase_invoices: PurchaseInvoicesRow;
   rate_limit_counters: RateLimitCountersRow;
+  saft_file_parts: SaftFilePartsRow;
+  saft_files: SaftFilesRow;
   sale_invoice_lines: SaleInvoiceLinesRow;
   sale_invoice_open_totals: SaleInvoiceOpenTotalsRow;
   sale_invoice_sends: SaleInvoiceSendsRow;

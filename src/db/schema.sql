@@ -309,11 +309,13 @@ create table companies (
   fiscal_year_start_month smallint default 1 not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  invoice_issuer jsonb
+  invoice_issuer jsonb,
+  contact_person jsonb
 );
 alter table companies add constraint companies_account_code_key UNIQUE (account_id, code);
 alter table companies add constraint companies_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id);
 alter table companies add constraint companies_account_id_key UNIQUE (account_id, id);
+alter table companies add constraint companies_contact_person_check CHECK (((contact_person IS NULL) OR ((jsonb_typeof(contact_person) = 'object'::text) AND (jsonb_typeof((contact_person -> 'firstName'::text)) = 'string'::text) AND (jsonb_typeof((contact_person -> 'lastName'::text)) = 'string'::text))));
 alter table companies add constraint companies_fiscal_year_start_month_check CHECK (((fiscal_year_start_month >= 1) AND (fiscal_year_start_month <= 12)));
 alter table companies add constraint companies_invoice_issuer_check CHECK (((invoice_issuer IS NULL) OR ((jsonb_typeof(invoice_issuer) = 'object'::text) AND (jsonb_typeof((invoice_issuer -> 'name'::text)) = 'string'::text))));
 alter table companies add constraint companies_pkey PRIMARY KEY (id);
@@ -962,6 +964,51 @@ create table rate_limit_counters (
   count integer not null
 );
 alter table rate_limit_counters add constraint rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
+
+create table saft_file_parts (
+  company_id uuid not null,
+  file_id uuid not null,
+  part_number integer not null,
+  file_name text not null,
+  content bytea not null,
+  bytes bigint not null,
+  sha256 text not null
+);
+alter table saft_file_parts add constraint saft_file_parts_check CHECK ((bytes = octet_length(content)));
+alter table saft_file_parts add constraint saft_file_parts_company_id_file_id_fkey FOREIGN KEY (company_id, file_id) REFERENCES saft_files(company_id, id) ON DELETE CASCADE;
+alter table saft_file_parts add constraint saft_file_parts_file_name_check CHECK (((length(file_name) >= 1) AND (length(file_name) <= 255)));
+alter table saft_file_parts add constraint saft_file_parts_part_number_check CHECK (((part_number >= 1) AND (part_number <= 10000)));
+alter table saft_file_parts add constraint saft_file_parts_pkey PRIMARY KEY (company_id, file_id, part_number);
+alter table saft_file_parts add constraint saft_file_parts_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text));
+
+create table saft_files (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  data_type text not null,
+  date_from date not null,
+  date_to date not null,
+  status text default 'queued'::text not null,
+  rows_total bigint,
+  rows_written bigint default 0 not null,
+  error jsonb,
+  requested_by_key_id uuid,
+  created_at timestamp with time zone default now() not null,
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  expires_at timestamp with time zone
+);
+alter table saft_files add constraint saft_files_check CHECK ((date_from <= date_to));
+alter table saft_files add constraint saft_files_check1 CHECK (((status = 'failed'::text) = (error IS NOT NULL)));
+alter table saft_files add constraint saft_files_check2 CHECK (((status = ANY (ARRAY['ready'::text, 'failed'::text])) = (finished_at IS NOT NULL)));
+alter table saft_files add constraint saft_files_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table saft_files add constraint saft_files_data_type_check CHECK ((data_type = ANY (ARRAY['F'::text, 'GL'::text, 'SI'::text, 'PI'::text, 'PA'::text, 'MG'::text, 'AS'::text])));
+alter table saft_files add constraint saft_files_error_check CHECK (((error IS NULL) OR (jsonb_typeof(error) = 'object'::text)));
+alter table saft_files add constraint saft_files_pkey PRIMARY KEY (company_id, id);
+alter table saft_files add constraint saft_files_requested_by_key_id_fkey FOREIGN KEY (requested_by_key_id) REFERENCES api_keys(id);
+alter table saft_files add constraint saft_files_rows_total_check CHECK ((rows_total >= 0));
+alter table saft_files add constraint saft_files_rows_written_check CHECK ((rows_written >= 0));
+alter table saft_files add constraint saft_files_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'ready'::text, 'failed'::text])));
+CREATE INDEX saft_files_expires_idx ON saft_files USING btree (expires_at) WHERE (expires_at IS NOT NULL);
 
 create table sale_invoice_lines (
   company_id uuid not null,

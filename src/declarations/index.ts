@@ -2,3 +2,4 @@
 export { generateIsaf, isafSizes } from "./isaf.js";
 export { computeFr0600, generateFr0564 } from "./returns.js";
 export { createSubmission, getSubmission, listSubmissions, markSubmission } from "./submissions.js";
+export { downloadSaft, getSaft, pruneSaftFiles, requestSaft, runSaftJob } from "./saft.js";

@@ -16,5 +16,7 @@ export {
   type PostingEntry,
   type PostingRequest,
 } from "./posting.js";
+export { fiscalYearStart } from "./reports/balance-sheet.js";
+export { type DateRange, dayBefore, sumsQuery } from "./reports/balances.js";
 export { checkRange } from "./reports/common.js";
 export { partnerBalancesQuery, partnerLedger, type PartnerLine, type PartnerSide } from "./reports/partners.js";

@@ -43,6 +43,7 @@ const fullCompany = (): CreateBody => ({
   iban: "LT121000011101001000",
   fiscalYearStartMonth: 7,
   invoiceIssuer: { name: "Ona Onaitė", position: "Vyr. buhalterė" },
+  contactPerson: { firstName: "Jonas", lastName: "Jonaitis", phone: "+370 600 00001", email: "jonas@pilnoji.lt" },
 });
 
 const create = (body: CreateBody, client: AccountingApi = api): Promise<Company> => client.account.companies.create(body);
@@ -68,6 +69,7 @@ describe("create", () => {
       iban: input.iban,
       fiscal_year_start_month: 7,
       invoice_issuer: { name: "Ona Onaitė", position: "Vyr. buhalterė" },
+      contact_person: { firstName: "Jonas", lastName: "Jonaitis", phone: "+370 600 00001", email: "jonas@pilnoji.lt" },
     });
   });
 
@@ -86,6 +88,7 @@ describe("create", () => {
       iban: null,
       fiscalYearStartMonth: 1,
       invoiceIssuer: null,
+      contactPerson: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -302,6 +305,30 @@ describe("update", () => {
     const moved = { ...address, line1: "Savanorių pr. 1" };
     expect((await api.account.companies.update({ id: created.id, address: moved })).address).toEqual(moved);
     expect((await h.db("companies").where({ id: created.id }).first()).address).toEqual(moved);
+  });
+
+  test("the contact person is replaced whole (phone and e-mail null when not sent), and null clears it", async () => {
+    const created = await create({ name: "Kontaktas UAB", code: code("CONTACT"), countryCode: "LT" });
+    expect(created.contactPerson).toBeNull();
+    const named = await api.account.companies.update({ id: created.id, contactPerson: { firstName: "Ona", lastName: "Onaitė" } });
+    expect(named.contactPerson).toEqual({ firstName: "Ona", lastName: "Onaitė", phone: null, email: null });
+    expect((await h.db("companies").where({ id: created.id }).first()).contact_person).toEqual({ firstName: "Ona", lastName: "Onaitė" });
+    const full = { firstName: "Petras", lastName: "Petraitis", phone: "+370 611 11111", email: "petras@kontaktas.lt" };
+    expect((await api.account.companies.update({ id: created.id, contactPerson: full })).contactPerson).toEqual(full);
+    expect(await api.account.companies.get({ id: created.id })).toMatchObject({ contactPerson: full });
+    expect((await api.account.companies.update({ id: created.id, contactPerson: null })).contactPerson).toBeNull();
+    expect((await h.db("companies").where({ id: created.id }).first()).contact_person).toBeNull();
+  });
+
+  test.each([
+    { name: "an empty first name", contactPerson: { firstName: "", lastName: "Onaitė" }, field: "contactPerson.firstName" },
+    { name: "no last name", contactPerson: { firstName: "Ona" }, field: "contactPerson.lastName" },
+    { name: "a bad e-mail", contactPerson: { firstName: "Ona", lastName: "Onaitė", email: "ona" }, field: "contactPerson.email" },
+  ])("a contact person with $name -> 400 naming $field, nothing changes", async ({ contactPerson, field }) => {
+    const created = await create(fullCompany());
+    const error = await expectApiError(api.account.companies.update(invalid({ id: created.id, contactPerson })), 400, "validation");
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual([field]);
+    expect(await api.account.companies.get({ id: created.id })).toEqual(created);
   });
 
   test("an empty update changes nothing", async () => {

@@ -61,6 +61,8 @@ import * as saleInvoiceSendIssuer from "./20261127006200_sale_invoice_send_issue
 import * as partnerBalanceIndexes from "./20261127007000_partner_balance_indexes.js";
 import * as vatDeclared from "./20261127008000_vat_declared.js";
 import * as ledgerDayBalances from "./20261127009000_ledger_day_balances.js";
+import * as companyContactPerson from "./20261128000100_company_contact_person.js";
+import * as saftFiles from "./20261128000200_saft_files.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -127,6 +129,8 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127007000_partner_balance_indexes": partnerBalanceIndexes,
   "20261127008000_vat_declared": vatDeclared,
   "20261127009000_ledger_day_balances": ledgerDayBalances,
+  "20261128000100_company_contact_person": companyContactPerson,
+  "20261128000200_saft_files": saftFiles,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -556,6 +556,45 @@ export interface Resources {
          */
         generate: Operation<"declarations_lt_isaf_generate">;
       };
+      saft: {
+        /**
+         * Download a part of a SAF-T file
+         *
+         * One part of a ready file (404 `saft.not_found`; 409 `saft.not_ready` while it is queued, running or failed; 422 `saft.part_unknown` above its parts).
+         *
+         * `POST /v1/declarations/lt/saft/download` · scope `declarations:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`, `saft.not_found`; 409 `saft.not_ready`; 422 `jurisdiction.mismatch`, `saft.part_unknown`.
+         * Tag: `Declarations`.
+         */
+        download: Operation<"declarations_lt_saft_download">;
+        /**
+         * Generate a SAF-T file
+         *
+         * Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions a
+         * part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         * it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
+         * a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
+         * and every customer and supplier the file names an address with city and postal code: 422 `saft.company_incomplete`
+         * (`params.fields`) or `saft.partner_incomplete` (`params.partners`, at most 100) before anything is queued. 422
+         * `saft.range_invalid` (`to` before `from`, or more than 10 years), `saft.data_type_unsupported` (a data type not
+         * written yet).
+         *
+         * `POST /v1/declarations/lt/saft/generate` · scope `declarations:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+         * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `jurisdiction.mismatch`, `saft.company_incomplete`, `saft.data_type_unsupported`, `saft.partner_incomplete`, `saft.range_invalid`.
+         * Tag: `Declarations`.
+         */
+        generate: Operation<"declarations_lt_saft_generate">;
+        /**
+         * Get a SAF-T file
+         *
+         * Returns one SAF-T file: status, progress, parts with their SHA-256 and size, error (404 `saft.not_found`).
+         *
+         * `POST /v1/declarations/lt/saft/get` · scope `declarations:read` · company-scoped (`companyId`)
+         * Error keys: 404 `company.not_found`, `saft.not_found`; 422 `jurisdiction.mismatch`.
+         * Tag: `Declarations`.
+         */
+        get: Operation<"declarations_lt_saft_get">;
+      };
     };
     submissions: {
       /**
@@ -1697,6 +1736,11 @@ export const RESOURCE_PATHS = {
       },
       isaf: {
         generate: ["/v1/declarations/lt/isaf/generate", "declarations_lt_isaf_generate", false],
+      },
+      saft: {
+        download: ["/v1/declarations/lt/saft/download", "declarations_lt_saft_download", false],
+        generate: ["/v1/declarations/lt/saft/generate", "declarations_lt_saft_generate", true],
+        get: ["/v1/declarations/lt/saft/get", "declarations_lt_saft_get", false],
       },
     },
     submissions: {

@@ -1,0 +1,371 @@
+// declarations/lt/saft (issue 27): a SAF-T LT 2.01 general ledger file (GL) written by the real worker in parts, each
+// validated against the tax authority's XSD (test/fixtures/schemas/lt/SAFT_2_01.xsd, libxml2), and its figures —
+// read back from the XML — compared with the product's own reports: every account's opening and closing balance
+// with the trial balance of the range, every customer's and supplier's with the partner's lines, the entries'
+// debits and credits with the journal's. A file written again (a worker that died mid-file) has the same bytes.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { Decimal } from "decimal.js";
+import { XMLParser } from "fast-xml-parser";
+import { createLogger } from "../../src/log.js";
+import { pruneSaftFiles, runSaftJob } from "../../src/declarations/index.js";
+import { startWorker, type Worker } from "../../src/worker.js";
+import { expectApiError } from "../support/expect.js";
+import { startHarness, type Harness } from "../support/harness.js";
+import { world, type World } from "../support/world.js";
+import { validateAgainstXsd } from "../support/xsd.js";
+
+let h: Harness;
+let worker: Worker;
+const PART_SIZE = 3;
+beforeAll(async () => {
+  h = await startHarness({ config: { saftPartSize: PART_SIZE } });
+  worker = await startWorker(h.connectionString, 2, createLogger("silent"), { db: h.db, config: h.config });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await h.close();
+});
+
+const COMPANY = {
+  address: { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" },
+  phone: "+370 600 00000",
+  contactPerson: { firstName: "Ona", lastName: "Onaitė", email: "ona@bandymas.lt" },
+  vatCode: "LT100001919017",
+  iban: "LT121000011101001000",
+};
+const address = (city: string) => ({ line1: "Laisvės al. 5", city, postalCode: "LT-44240", countryCode: "LT" });
+
+/** A company ready for SAF-T with a customer PIRK, a supplier TIEK and a journal series. */
+async function saftWorld(): Promise<World> {
+  return world(h, {
+    company: COMPANY,
+    partners: [
+      { code: "PIRK", name: "Pirkėjas UAB", registrationCode: "302222222", vatCode: "LT100004801610", address: address("Kaunas") },
+      { code: "TIEK", name: "Tiekėjas & Co <UAB>", isSupplier: true, address: address("Klaipėda") },
+    ],
+    series: [{ documentType: "journal", prefix: "BZ", year: 2026 }],
+  });
+}
+
+const line = (accountCode: string, side: "debit" | "credit", amount: string, partnerCode?: string) => ({
+  accountCode,
+  [side]: amount,
+  ...(partnerCode ? { partnerCode } : {}),
+});
+
+/** Postings before, inside and after March 2026: opening balances, sales and purchases with partners, one in USD. */
+async function postBooks(w: World): Promise<void> {
+  const post = (date: string, entries: ReturnType<typeof line>[], description?: string) =>
+    w.api.ledger.journal.transactions.create({ date, entries, ...(description ? { description } : {}) });
+  await post("2026-02-10", [line("2710", "debit", "5000.00"), line("3010", "credit", "5000.00")], "Įnašas");
+  await post("2026-02-20", [line("2410", "debit", "121.00", "PIRK"), line("5000", "credit", "100.00"), line("4492", "credit", "21.00")]);
+  await post(
+    "2026-03-01",
+    [line("2410", "debit", "242.00", "PIRK"), line("5000", "credit", "200.00", "PIRK"), line("4492", "credit", "42.00")],
+    "Pardavimas „A“ & <B>",
+  );
+  await post("2026-03-05", [line("2710", "debit", "121.00"), line("2410", "credit", "121.00", "PIRK")]);
+  await post("2026-03-10", [line("6300", "debit", "80.00"), line("2441", "debit", "16.80"), line("4430", "credit", "96.80", "TIEK")]);
+  await post("2026-03-15", [line("4430", "debit", "50.00", "TIEK"), line("2710", "credit", "50.00")]);
+  await w.api.ledger.journal.transactions.create({
+    date: "2026-03-20",
+    entries: [
+      { accountCode: "2710", debit: "100.00", currency: "USD", currencyAmount: "110.00", rate: "1.1" },
+      { accountCode: "5000", credit: "100.00" },
+    ],
+  });
+  await post("2026-03-31", [line("6300", "debit", "10.00"), line("2710", "credit", "10.00")]);
+  await post("2026-04-01", [line("2710", "debit", "1.00"), line("5000", "credit", "1.00")]);
+}
+
+/** Waits until the worker settled the file, then returns it. */
+async function settled(w: World, id: string) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const file = await w.api.declarations.lt.saft.get({ id });
+    if (file.status === "ready" || file.status === "failed") return file;
+  }
+  throw new Error(`SAF-T file ${id} was not settled within 60 s`);
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => ["Account", "Customer", "Supplier", "Accounts", "Journal", "Transaction", "Line", "TaxCodeDetail"].includes(name),
+});
+
+async function download(w: World, id: string, part: number) {
+  const d = await w.api.declarations.lt.saft.download({ id, part });
+  const xml = Buffer.from(d.contentBase64, "base64");
+  return { ...d, xml, doc: parser.parse(xml.toString("utf8")).AuditFile };
+}
+
+/** A balance element pair as a signed amount, debit positive. */
+const signed = (node: Record<string, string>, which: "Opening" | "Closing") =>
+  node[`${which}DebitBalance`] !== undefined ? new Decimal(node[`${which}DebitBalance`]) : new Decimal(node[`${which}CreditBalance`]).negated();
+
+describe("a general ledger file (GL)", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await saftWorld();
+    await postBooks(w);
+  });
+
+  test("written in parts by the worker, each valid against the XSD; its figures are the books'", async () => {
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    expect(asked).toEqual({ id: expect.any(String), status: "queued" });
+    const file = await settled(w, asked.id);
+    // March has 6 transactions: parts of 3.
+    expect(file).toMatchObject({
+      status: "ready",
+      dataType: "GL",
+      from: "2026-03-01",
+      to: "2026-03-31",
+      error: null,
+      progress: { rowsWritten: 6, rowsTotal: 6 },
+    });
+    expect(file.parts.map((p) => p.partNumber)).toEqual([1, 2]);
+    expect(file.expiresAt).not.toBeNull();
+
+    const parts = [await download(w, asked.id, 1), await download(w, asked.id, 2)];
+    for (const part of parts) {
+      const result = await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd");
+      expect(result.errors).toEqual([]);
+      expect(result.valid).toBe(true);
+      const meta = file.parts[part.partNumber - 1];
+      expect(part).toMatchObject({ partNumber: meta.partNumber, parts: 2, sha256: meta.sha256, fileName: meta.fileName, contentType: "application/xml" });
+      expect(part.xml.length).toBe(meta.bytes);
+      expect(part.doc.Header).toMatchObject({
+        AuditFileVersion: "2.01",
+        DataType: "GL",
+        NumberOfParts: "2",
+        PartNumber: String(part.partNumber),
+        SelectionCriteria: { SelectionStartDate: "2026-03-01", SelectionEndDate: "2026-03-31" },
+        FiscalYearFrom: "2026-01-01",
+        FiscalYearTo: "2026-12-31",
+        DefaultCurrencyCode: "EUR",
+      });
+      expect(part.doc.Header.Company).toMatchObject({
+        Name: "Bandymas UAB",
+        Contact: { ContactPerson: { FirstName: "Ona", LastName: "Onaitė" }, Telephone: "+370 600 00000", Email: "ona@bandymas.lt" },
+        Address: { City: "Vilnius", PostalCode: "LT-01103", Country: "LT", AddressType: "BA" },
+      });
+    }
+    // The master files in part 1 only.
+    expect(parts[1].doc.MasterFiles).toBeUndefined();
+    const master = parts[0].doc.MasterFiles;
+
+    // Every account's opening and closing balance is the trial balance's.
+    const tb = await w.api.ledger.reports.trialBalance({ from: "2026-03-01", to: "2026-03-31" });
+    const fromFile = Object.fromEntries(
+      master.GeneralLedgerAccounts.Account.map((a: Record<string, string>) => [
+        a.AccountID,
+        [signed(a, "Opening").toFixed(2), signed(a, "Closing").toFixed(2)],
+      ]),
+    );
+    const fromReport = Object.fromEntries(
+      tb.rows.map((r) => [r.accountCode, [new Decimal(r.openingBalance).toFixed(2), new Decimal(r.closingBalance).toFixed(2)]]),
+    );
+    expect(fromFile).toEqual(fromReport);
+    const bank = master.GeneralLedgerAccounts.Account.find((a: Record<string, string>) => a.AccountID === "2710");
+    expect(bank).toMatchObject({ AccountTableID: "271", AccountType: "TT", OpeningDebitBalance: "5000.00", ClosingDebitBalance: "5161.00" });
+
+    // Customers and suppliers with their balances on each partner account.
+    expect(master.Customers.Customer).toEqual([
+      expect.objectContaining({
+        CustomerID: "PIRK",
+        Name: "Pirkėjas UAB",
+        RegistrationNumber: "302222222",
+        Address: expect.objectContaining({ City: "Kaunas", PostalCode: "LT-44240", AddressType: "BA" }),
+        TaxRegistration: { TaxRegistrationNumber: "LT100004801610", TaxType: "PVM" },
+        Accounts: [{ AccountID: "2410", OpeningDebitBalance: "121.00", ClosingDebitBalance: "242.00" }],
+      }),
+    ]);
+    expect(master.Suppliers.Supplier).toEqual([
+      expect.objectContaining({
+        SupplierID: "TIEK",
+        Name: "Tiekėjas & Co <UAB>",
+        Accounts: [{ AccountID: "4430", OpeningDebitBalance: "0.00", ClosingCreditBalance: "46.80" }],
+      }),
+    ]);
+    expect(master.TaxTable.TaxTableEntry.TaxCodeDetails.TaxCodeDetail.find((d: Record<string, string>) => d.TaxCode === "PVM1")).toMatchObject({
+      TaxPercentage: "21.00",
+      Country: "LT",
+    });
+
+    // The entries: each part's count and totals are its own lines'; together they are March's journal.
+    const transactions = parts.flatMap((p) =>
+      p.doc.GeneralLedgerEntries.Journals.Journal.flatMap(
+        (j: { Transaction?: unknown[]; Transactions: { Transaction: unknown[] } }) => j.Transactions.Transaction,
+      ),
+    );
+    for (const part of parts) {
+      const entries = part.doc.GeneralLedgerEntries;
+      const own = entries.Journals.Journal.flatMap(
+        (j: { Transactions: { Transaction: { Lines: { Line: Record<string, { Amount: string }>[] } }[] } }) => j.Transactions.Transaction,
+      );
+      const sum = (side: string) =>
+        own
+          .flatMap((t: { Lines: { Line: Record<string, { Amount: string }>[] } }) => t.Lines.Line)
+          .reduce((s: Decimal, l: Record<string, { Amount: string }>) => s.plus(l[side]?.Amount ?? 0), new Decimal(0));
+      expect(Number(entries.NumberOfEntries)).toBe(own.length);
+      expect(sum("DebitAmount").toFixed(2)).toBe(entries.TotalDebit);
+      expect(sum("CreditAmount").toFixed(2)).toBe(entries.TotalCredit);
+    }
+    expect(transactions).toHaveLength(6);
+    const journal = await h
+      .db("journal_transactions")
+      .where({ company_id: w.companyId })
+      .whereBetween("date", ["2026-03-01", "2026-03-31"])
+      .sum({ total: "total" });
+    const fileTotal = parts.reduce((s, p) => s.plus(p.doc.GeneralLedgerEntries.TotalDebit), new Decimal(0));
+    expect(fileTotal.toFixed(2)).toBe(new Decimal(journal[0].total).toFixed(2));
+    expect(fileTotal.toFixed(2)).toBe(tb.totals.debit);
+
+    // One transaction in full: its number, period, lines with partners, the escaped description.
+    const sale = transactions.find((t) => (t as { Description: string }).Description === "Pardavimas „A“ & <B>") as Record<string, unknown>;
+    expect(sale).toMatchObject({ Period: "3", PeriodYear: "2026", TransactionDate: "2026-03-01", GLPostingDate: "2026-03-01", CustomerID: "PIRK" });
+    expect(sale.TransactionID).toMatch(/^BZ-\d+$/);
+    expect((sale.Lines as { Line: unknown[] }).Line).toEqual([
+      expect.objectContaining({ RecordID: "1", AccountID: "2410", CustomerID: "PIRK", DebitAmount: { Amount: "242.00" } }),
+      expect.objectContaining({ RecordID: "2", AccountID: "5000", CustomerID: "PIRK", CreditAmount: { Amount: "200.00" } }),
+      expect.objectContaining({ RecordID: "3", AccountID: "4492", CustomerID: "", CreditAmount: { Amount: "42.00" } }),
+    ]);
+    const usd = transactions.find((t) => (t as { TransactionDate: string }).TransactionDate === "2026-03-20") as { Lines: { Line: unknown[] } };
+    expect(usd.Lines.Line[0]).toMatchObject({ DebitAmount: { Amount: "100.00", CurrencyCode: "USD", CurrencyAmount: "110.00" } });
+    const purchase = transactions.find((t) => (t as { TransactionDate: string }).TransactionDate === "2026-03-10") as Record<string, unknown>;
+    expect(purchase.SupplierID).toBe("TIEK");
+
+    // declaration.saft_ready carries the file as get shows it.
+    const events = await h.db("webhook_events").where({ company_id: w.companyId, event_type: "declaration.saft_ready" });
+    expect(events.map((e) => e.data)).toEqual([file]);
+  });
+
+  test("written again (a worker that died mid-file), the file has the same bytes", async () => {
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    const first = await settled(w, asked.id);
+    // As the recovery finds it: running, its first part stored and the second not.
+    await h.db("saft_files").where({ company_id: w.companyId, id: asked.id }).update({ status: "running", finished_at: null, expires_at: null });
+    await h.db("saft_file_parts").where({ company_id: w.companyId, file_id: asked.id, part_number: 2 }).delete();
+    await runSaftJob(h.db, h.config, w.companyId, asked.id, 1);
+    const again = await w.api.declarations.lt.saft.get({ id: asked.id });
+    expect(again.status).toBe("ready");
+    expect(again.parts).toEqual(first.parts);
+  });
+
+  test("an empty range: one part, no entries, valid", async () => {
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-06-01", to: "2026-06-30", dataType: "GL" });
+    const file = await settled(w, asked.id);
+    expect(file).toMatchObject({ status: "ready", progress: { rowsWritten: 0, rowsTotal: 0 } });
+    expect(file.parts).toHaveLength(1);
+    const part = await download(w, asked.id, 1);
+    expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(part.doc.GeneralLedgerEntries).toMatchObject({ NumberOfEntries: "0", TotalDebit: "0.00", TotalCredit: "0.00" });
+    expect(part.doc.GeneralLedgerEntries.Journals).toBeUndefined();
+    // The balances carry through: opening = closing = the books at the end of April.
+    const bank = part.doc.MasterFiles.GeneralLedgerAccounts.Account.find((a: Record<string, string>) => a.AccountID === "2710");
+    expect(bank).toMatchObject({ OpeningDebitBalance: "5162.00", ClosingDebitBalance: "5162.00" });
+  });
+
+  test("download: 422 above the parts, 409 before it is ready, 404 for another company's file or an unknown id", async () => {
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    await settled(w, asked.id);
+    const error = await expectApiError(w.api.declarations.lt.saft.download({ id: asked.id, part: 3 }), 422, "unprocessable", "saft.part_unknown");
+    expect(error.params).toEqual({ parts: 2 });
+    const [queued] = await h
+      .db("saft_files")
+      .insert({ company_id: w.companyId, data_type: "GL", date_from: "2026-01-01", date_to: "2026-01-31" })
+      .returning("id");
+    // Not a job of the worker's: the row alone, as generate leaves it before the worker takes it.
+    const notReady = await expectApiError(w.api.declarations.lt.saft.download({ id: queued.id, part: 1 }), 409, "conflict", "saft.not_ready");
+    expect(notReady.params).toEqual({ status: "queued" });
+    await h.db("saft_files").where({ id: queued.id }).delete();
+    const other = await saftWorld();
+    await expectApiError(other.api.declarations.lt.saft.get({ id: asked.id }), 404, "not_found", "saft.not_found");
+    await expectApiError(other.api.declarations.lt.saft.download({ id: asked.id, part: 1 }), 404, "not_found", "saft.not_found");
+    await expectApiError(w.api.declarations.lt.saft.get({ id: "00000000-0000-4000-8000-000000000000" }), 404, "not_found", "saft.not_found");
+  });
+
+  test("a file past its keeping time is pruned with its parts", async () => {
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-04-01", to: "2026-04-30", dataType: "GL" });
+    await settled(w, asked.id);
+    expect(await pruneSaftFiles(h.db)).toBe(0);
+    await h
+      .db("saft_files")
+      .where({ company_id: w.companyId, id: asked.id })
+      .update({ expires_at: h.db.raw("now() - interval '1 second'") });
+    expect(await pruneSaftFiles(h.db)).toBe(1);
+    expect(await h.db("saft_file_parts").where({ company_id: w.companyId, file_id: asked.id })).toEqual([]);
+    await expectApiError(w.api.declarations.lt.saft.get({ id: asked.id }), 404, "not_found", "saft.not_found");
+  });
+});
+
+describe("refused before anything is queued", () => {
+  const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
+
+  test.each([
+    { name: "to before from", body: { from: "2026-03-31", to: "2026-03-01" }, key: "saft.range_invalid" },
+    { name: "more than 10 years", body: { from: "2015-01-01", to: "2025-01-02" }, key: "saft.range_invalid" },
+  ])("$name -> 422 $key", async ({ body, key }) => {
+    const w = await saftWorld();
+    await expectApiError(w.api.declarations.lt.saft.generate({ ...body, dataType: "GL" }), 422, "unprocessable", key);
+    expect(await filesOf(w.companyId)).toEqual([]);
+  });
+
+  test.each(["F", "SI", "PI", "PA", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
+    const w = await saftWorld();
+    const error = await expectApiError(
+      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
+      422,
+      "unprocessable",
+      "saft.data_type_unsupported",
+    );
+    expect(error.params).toEqual({ dataType, supported: ["GL"] });
+    expect(await filesOf(w.companyId)).toEqual([]);
+  });
+
+  test("a company without a contact person, telephone or postal code -> 422 saft.company_incomplete naming them", async () => {
+    const w = await world(h, { company: { address: { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" } } });
+    const error = await expectApiError(
+      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" }),
+      422,
+      "unprocessable",
+      "saft.company_incomplete",
+    );
+    expect(error.params).toEqual({ fields: ["contactPerson", "contactPerson.phone"] });
+    await w.api.account.companies.update({ id: w.companyId, contactPerson: { firstName: "Ona", lastName: "Onaitė", phone: "+370 611 11111" } });
+    const ok = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    expect((await settled(w, ok.id)).status).toBe("ready");
+  });
+
+  test("a partner of the file without an address -> 422 saft.partner_incomplete naming it; one the file does not name is no matter", async () => {
+    const w = await world(h, {
+      company: COMPANY,
+      partners: [
+        { code: "BEADR", name: "Be adreso UAB" },
+        { code: "KITAS", name: "Kitas UAB" },
+      ],
+    });
+    await w.api.ledger.journal.transactions.create({ date: "2026-03-02", entries: [line("2410", "debit", "10.00", "BEADR"), line("5000", "credit", "10.00")] });
+    const error = await expectApiError(
+      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" }),
+      422,
+      "unprocessable",
+      "saft.partner_incomplete",
+    );
+    expect(error.params).toEqual({
+      partners: [{ code: "BEADR", name: "Be adreso UAB", missing: ["address.city", "address.postalCode", "address.countryCode"] }],
+    });
+    expect(await filesOf(w.companyId)).toEqual([]);
+  });
+
+  test("a company registered outside Lithuania -> 422 jurisdiction.mismatch", async () => {
+    const w = await world(h, { company: { countryCode: "LV", code: "40003000000" } });
+    await expectApiError(
+      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" }),
+      422,
+      "unprocessable",
+      "jurisdiction.mismatch",
+    );
+    expect(await filesOf(w.companyId)).toEqual([]);
+  });
+});
