@@ -17,6 +17,7 @@ const ALL = [
   "faults",
   "scale-out",
   "declarations",
+  "saft",
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const hasTaskset = spawnSync("taskset", ["-c", "1", "true"]).status === 0;
