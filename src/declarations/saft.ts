@@ -11,6 +11,7 @@ import type { Db } from "../db/connection.js";
 import { plainQuery } from "../db/prepared.js";
 import type { SaftFilePartsRow, SaftFilesRow } from "../db/rows.js";
 import { emitEvent } from "../events/index.js";
+import { collectGarbage } from "../shared/collect-garbage.js";
 import { ApiError, conflict, notFound, unprocessable } from "../shared/errors.js";
 import { type SaftCompany, type SaftPartWritten, incompleteCompany, incompletePartners, loadSaftMasterData, planSaftParts, writeSaftGl } from "./lt/saft.js";
 
@@ -196,13 +197,16 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
           .where({ company_id: companyId, id: fileId })
           .update({ rows_total: String(rows) });
         const store = async (part: SaftPartWritten) => {
+          // A part is tens of MB of short-lived strings and buffers; collected here, the worker's heap stays at about
+          // one part (src/shared/collect-garbage.ts says why V8 would let it grow meanwhile).
+          const content = part.file.toBuffer();
           await db.transaction(async (t) => {
             await t("saft_file_parts").insert({
               company_id: companyId,
               file_id: fileId,
               part_number: part.partNumber,
               file_name: part.fileName,
-              content: part.file.toBuffer(),
+              content,
               bytes: part.file.bytes,
               sha256: part.file.sha256,
             });
@@ -210,6 +214,7 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
               .where({ company_id: companyId, id: fileId })
               .update({ rows_written: t.raw("rows_written + ?", [part.transactions]) });
           });
+          collectGarbage();
         };
         await writeSaftGl(
           trx,

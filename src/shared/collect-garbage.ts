@@ -9,7 +9,7 @@
 // of that size, never per request.
 //
 // Users: the large-body worker threads once they hold no parsed body (src/http/body-worker.ts); the i.SAF writer every
-// 20,000 rows it writes (src/declarations/lt/isaf.ts).
+// 20,000 rows it writes (src/declarations/lt/isaf.ts); the SAF-T job after each part it stores (src/declarations/saft.ts).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 

@@ -100,22 +100,22 @@ export interface SaftPartWritten {
   transactions: number;
 }
 
+// One formatter for every time written: making one costs more than writing a transaction.
+const VILNIUS = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Vilnius",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
 /** `YYYY-MM-DDThh:mm:ss` in Vilnius, without a zone (SAFdateTime). */
 export function vilniusDateTime(at: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/Vilnius",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
+  const parts: Record<string, string> = {};
+  for (const p of VILNIUS.formatToParts(at)) parts[p.type] = p.value;
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
@@ -427,10 +427,11 @@ export async function writeSaftGl(
       w.open("Line").text("RecordID", line.line_no).text("AccountID", line.account_code);
       writePartner(w, master, line.partner_code);
       w.text("Description", cut(line.line_description || description || master.accountNames.get(line.account_code) || line.account_code, 256));
-      const debit = new Decimal(line.debit);
-      const side = debit.isZero() ? "CreditAmount" : "DebitAmount";
-      w.open(side).text("Amount", money(debit.isZero() ? new Decimal(line.credit) : debit));
-      if (line.currency && line.currency_amount) w.text("CurrencyCode", line.currency).text("CurrencyAmount", money(new Decimal(line.currency_amount)));
+      // numeric(18,2) as text: two decimals already, as SAFmonetaryType wants them; one side is zero.
+      const credit = line.debit === "0.00";
+      const side = credit ? "CreditAmount" : "DebitAmount";
+      w.open(side).text("Amount", credit ? line.credit : line.debit);
+      if (line.currency && line.currency_amount) w.text("CurrencyCode", line.currency).text("CurrencyAmount", line.currency_amount);
       w.close(side).close("Line");
     }
     w.close("Lines").close("Transaction").newline();
