@@ -182,6 +182,12 @@ const partnerListSpec: ListSpec = {
     paymentTermDays: { column: "payment_term_days", type: "integer" },
     createdAt: { column: "created_at", type: "timestamp" },
     updatedAt: { column: "updated_at", type: "timestamp" },
+    // What a SAF-T file needs of a customer or supplier (src/declarations/lt/saft.ts, incompletePartners).
+    addressComplete: {
+      column: "(coalesce(address ->> 'city', '') <> '' and coalesce(address ->> 'postalCode', '') <> '')",
+      type: "boolean",
+      sort: false,
+    },
   },
   tieBreaker: "id",
   defaultSort: [

@@ -356,6 +356,15 @@ describe("refused before anything is queued", () => {
       partners: [{ code: "BEADR", name: "Be adreso UAB", missing: ["address.city", "address.postalCode", "address.countryCode"] }],
     });
     expect(await filesOf(w.companyId)).toEqual([]);
+    // partners/list finds the partners to complete; once BEADR has an address, the file is written.
+    const incomplete = (value: boolean) => w.api.partners.list({ filter: [{ field: "addressComplete", op: "eq", value }] });
+    expect((await incomplete(false)).rows.map((p) => p.code)).toEqual(["BEADR", "KITAS"]);
+    expect((await incomplete(true)).rows).toEqual([]);
+    const [beadr] = (await incomplete(false)).rows;
+    await w.api.partners.update({ id: beadr.id, address: address("Šiauliai") });
+    expect((await incomplete(true)).rows.map((p) => p.code)).toEqual(["BEADR"]);
+    const ok = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    expect((await settled(w, ok.id)).status).toBe("ready");
   });
 
   test("a company registered outside Lithuania -> 422 jurisdiction.mismatch", async () => {

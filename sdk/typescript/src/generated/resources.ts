@@ -1095,7 +1095,8 @@ export interface Resources {
      *
      * The company's partners. Filter and sort on `code`, `name`, `vatCode`, `registrationCode`, `countryCode`,
      * `email` (text), `isCustomer`, `isSupplier`, `isPrivatePerson` (boolean: `eq`, `ne`), `paymentTermDays`
-     * (integer), `createdAt`, `updatedAt` (timestamp), and filter on `id`; no totals. Default order: `name`, then `code`.
+     * (integer), `createdAt`, `updatedAt` (timestamp), and filter on `id` and `addressComplete` (boolean: an address
+     * with a city and a postal code, which SAF-T needs); no totals. Default order: `name`, then `code`.
      *
      * `POST /v1/partners/list` · scope `partners:read` · company-scoped (`companyId`)
      * Error keys: 400 `list.invalid`; 404 `company.not_found`.

@@ -1830,7 +1830,8 @@ export type paths = {
          * List partners
          * @description The company's partners. Filter and sort on `code`, `name`, `vatCode`, `registrationCode`, `countryCode`,
          *     `email` (text), `isCustomer`, `isSupplier`, `isPrivatePerson` (boolean: `eq`, `ne`), `paymentTermDays`
-         *     (integer), `createdAt`, `updatedAt` (timestamp), and filter on `id`; no totals. Default order: `name`, then `code`.
+         *     (integer), `createdAt`, `updatedAt` (timestamp), and filter on `id` and `addressComplete` (boolean: an address
+         *     with a city and a postal code, which SAF-T needs); no totals. Default order: `name`, then `code`.
          */
         post: operations["partners_list"];
         delete?: never;
@@ -7249,7 +7250,7 @@ export type components = {
          * @description The fields the partner list filters on (`filter[].field`).
          * @enum {string}
          */
-        "Partners.PartnerFilterField": "id" | "code" | "name" | "vatCode" | "registrationCode" | "countryCode" | "email" | "isCustomer" | "isSupplier" | "isPrivatePerson" | "paymentTermDays" | "createdAt" | "updatedAt";
+        "Partners.PartnerFilterField": "id" | "code" | "name" | "vatCode" | "registrationCode" | "countryCode" | "email" | "isCustomer" | "isSupplier" | "isPrivatePerson" | "paymentTermDays" | "createdAt" | "updatedAt" | "addressComplete";
         /**
          * @description Names one partner by `id` or by `code`: exactly one of them. A body with neither or both is 400, `fieldErrors`
          *     naming `id` and `code`.
