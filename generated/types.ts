@@ -10694,6 +10694,7 @@ export interface operations {
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
                      *       "invoiceIssuer": null,
+                     *       "contactPerson": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.654Z"
                      *     }
@@ -10787,6 +10788,7 @@ export interface operations {
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
                      *       "invoiceIssuer": null,
+                     *       "contactPerson": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.654Z"
                      *     }
@@ -10873,6 +10875,7 @@ export interface operations {
                      *           "iban": "LT601010012345678901",
                      *           "fiscalYearStartMonth": 1,
                      *           "invoiceIssuer": null,
+                     *           "contactPerson": null,
                      *           "createdAt": "2026-11-23T12:13:49.654Z",
                      *           "updatedAt": "2026-11-23T12:13:49.654Z"
                      *         }
@@ -10987,6 +10990,7 @@ export interface operations {
                      *       "iban": "LT601010012345678901",
                      *       "fiscalYearStartMonth": 1,
                      *       "invoiceIssuer": null,
+                     *       "contactPerson": null,
                      *       "createdAt": "2026-11-23T12:13:49.654Z",
                      *       "updatedAt": "2026-11-23T12:13:49.982Z"
                      *     }
@@ -14621,6 +14625,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "77fc3318-4ce4-4613-8bea-4661d17427f3",
+                 *       "part": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["Declarations.SaftDownloadRequest"];
             };
         };
@@ -14636,6 +14646,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fileName": "SAFT_GL_318161544_2026-06-01_2026-06-30_1of1.xml",
+                     *       "contentType": "application/xml",
+                     *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVRGLTgiPz4KPEF1ZGl0RmlsZSB4bWxucz0iaHR0cHM6Ly93d3cudm1pLmx0L2Ntcy9zYWYtdCIgeG1sbnM6eHNpPSJodHRwOi8vd3d3LnczLm9yZy8yMDAxL1hNTFNjaGVtYS1pbnN0YW5jZSI+CjxIZWFkZXI+PEF1ZGl0RmlsZVZlcnNpb24+Mi4wMTwvQXVkaXRGaWxlVmVyc2lvbj48QXVkaXRGaWxlQ291bnRyeT5MVDwvQXVkaXRGaWxlQ291bnRyeT48QXVkaXRGaWxlRGF0ZUNyZWF0ZWQ+MjAyNi0xMS0yOFQwMjoyMzozNTwvQXVkaXRGaWxlRGF0ZUNyZWF0ZWQ+PFNvZnR3YXJlQ29tcGFueU5hbWU+QWNjb3VudGluZyBBUEk8L1NvZnR3YXJlQ29tcGFueU5hbWU+PFNvZnR3YXJlSUQ+QWNjb3VudGluZyBBUEk8L1NvZnR3YXJlSUQ+PFNvZnR3YXJlVmVyc2lvbj4wLjMuNjwvU29mdHdhcmVWZXJzaW9uPjxDb21wYW55PjxSZWdpc3RyYXRpb25OdW1iZXI+MzE4MTYxNTQ0PC9SZWdpc3RyYXRpb25OdW1iZXI+PE5hbWU+QmFuZHltYXMgVUFCPC9OYW1lPjxBZGRyZXNzPjxTdHJlZXROYW1lPkdlZGltaW5vIHByLiAxPC9TdHJlZXROYW1lPjxDaXR5PlZpbG5pdXM8L0NpdHk+PFBvc3RhbENvZGU+TFQtMDExMDM8L1Bvc3RhbENvZGU+PENvdW50cnk+TFQ8L0NvdW50cnk+PEFkZHJlc3NUeXBlPkJBPC9BZGRyZXNzVHlwZT48L0FkZHJlc3M+PENvbnRhY3Q+PENvbnRhY3RQZXJzb24+PEZpcnN0TmFtZT5PbmE8L0ZpcnN0TmFtZT48TGFzdE5hbWU+T25haXTElzwvTGFzdE5hbWU+PC9Db250YWN0UGVyc29uPjxUZWxlcGhvbmU+KzM3MCA2MDAgMDAwMDA8L1RlbGVwaG9uZT48RW1haWw+b25hQGJhbmR5bWFzLmx0PC9FbWFpbD48L0NvbnRhY3Q+PFRheFJlZ2lzdHJhdGlvbj48VGF4UmVnaXN0cmF0aW9uTnVtYmVyPkxUMTAwMDAxOTE5MDE3PC9UYXhSZWdpc3RyYXRpb25OdW1iZXI+PFRheFR5cGU+UFZNPC9UYXhUeXBlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjwvVGF4UmVnaXN0cmF0aW9uPjxCYW5rQWNjb3VudD48SUJBTk51bWJlcj5MVDEyMTAwMDAxMTEwMTAwMTAwMDwvSUJBTk51bWJlcj48L0JhbmtBY2NvdW50PjwvQ29tcGFueT48RGVmYXVsdEN1cnJlbmN5Q29kZT5FVVI8L0RlZmF1bHRDdXJyZW5jeUNvZGU+PFNlbGVjdGlvbkNyaXRlcmlhPjxTZWxlY3Rpb25TdGFydERhdGU+MjAyNi0wNi0wMTwvU2VsZWN0aW9uU3RhcnREYXRlPjxTZWxlY3Rpb25FbmREYXRlPjIwMjYtMDYtMzA8L1NlbGVjdGlvbkVuZERhdGU+PFBlcmlvZFN0YXJ0PjIwMjYtMDYtMDE8L1BlcmlvZFN0YXJ0PjxQZXJpb2RFbmQ+MjAyNi0wNi0zMDwvUGVyaW9kRW5kPjwvU2VsZWN0aW9uQ3JpdGVyaWE+PFRheEFjY291bnRpbmdCYXNpcz5LPC9UYXhBY2NvdW50aW5nQmFzaXM+PEZpc2NhbFllYXJGcm9tPjIwMjYtMDEtMDE8L0Zpc2NhbFllYXJGcm9tPjxGaXNjYWxZZWFyVG8+MjAyNi0xMi0zMTwvRmlzY2FsWWVhclRvPjxFbnRpdHk+QUNDT1VOVElOR19BUEk8L0VudGl0eT48RGF0YVR5cGU+R0w8L0RhdGFUeXBlPjxOdW1iZXJPZlBhcnRzPjE8L051bWJlck9mUGFydHM+PFBhcnROdW1iZXI+MTwvUGFydE51bWJlcj48L0hlYWRlcj4KPE1hc3RlckZpbGVzPgo8R2VuZXJhbExlZGdlckFjY291bnRzPgo8QWNjb3VudD48QWNjb3VudElEPjI0MTA8L0FjY291bnRJRD48QWNjb3VudERlc2NyaXB0aW9uPlBpcmvEl2rFsyBza29sxbMgdmVydMSXPC9BY2NvdW50RGVzY3JpcHRpb24+PEFjY291bnRUYWJsZUlEPjI0MTA8L0FjY291bnRUYWJsZUlEPjxBY2NvdW50VGFibGVEZXNjcmlwdGlvbj5QaXJrxJdqxbMgc2tvbMWzIHZlcnTElzwvQWNjb3VudFRhYmxlRGVzY3JpcHRpb24+PEFjY291bnRUeXBlPlRUPC9BY2NvdW50VHlwZT48T3BlbmluZ0RlYml0QmFsYW5jZT4yNDIuMDA8L09wZW5pbmdEZWJpdEJhbGFuY2U+PENsb3NpbmdEZWJpdEJhbGFuY2U+MjQyLjAwPC9DbG9zaW5nRGViaXRCYWxhbmNlPjwvQWNjb3VudD4KPEFjY291bnQ+PEFjY291bnRJRD4yNDQxPC9BY2NvdW50SUQ+PEFjY291bnREZXNjcmlwdGlvbj5HYXV0aW5hcyBwcmlkxJd0aW7El3MgdmVydMSXcyBtb2tlc3RpczwvQWNjb3VudERlc2NyaXB0aW9uPjxBY2NvdW50VGFibGVJRD4yNDQxPC9BY2NvdW50VGFibGVJRD48QWNjb3VudFRhYmxlRGVzY3JpcHRpb24+R2F1dGluYXMgcHJpZMSXdGluxJdzIHZlcnTEl3MgbW9rZXN0aXM8L0FjY291bnRUYWJsZURlc2NyaXB0aW9uPjxBY2NvdW50VHlwZT5UVDwvQWNjb3VudFR5cGU+PE9wZW5pbmdEZWJpdEJhbGFuY2U+MTYuODA8L09wZW5pbmdEZWJpdEJhbGFuY2U+PENsb3NpbmdEZWJpdEJhbGFuY2U+MTYuODA8L0Nsb3NpbmdEZWJpdEJhbGFuY2U+PC9BY2NvdW50Pgo8QWNjb3VudD48QWNjb3VudElEPjI3MTA8L0FjY291bnRJRD48QWNjb3VudERlc2NyaXB0aW9uPlPEhXNrYWl0b3MgYmFua3Vvc2UgZXVyYWlzPC9BY2NvdW50RGVzY3JpcHRpb24+PEFjY291bnRUYWJsZUlEPjI3MTwvQWNjb3VudFRhYmxlSUQ+PEFjY291bnRUYWJsZURlc2NyaXB0aW9uPlPEhXNrYWl0b3MgYmFua3Vvc2U8L0FjY291bnRUYWJsZURlc2NyaXB0aW9uPjxBY2NvdW50VHlwZT5UVDwvQWNjb3VudFR5cGU+PE9wZW5pbmdEZWJpdEJhbGFuY2U+NTE2Mi4wMDwvT3BlbmluZ0RlYml0QmFsYW5jZT48Q2xvc2luZ0RlYml0QmFsYW5jZT41MTYyLjAwPC9DbG9zaW5nRGViaXRCYWxhbmNlPjwvQWNjb3VudD4KPEFjY291bnQ+PEFjY291bnRJRD4zMDEwPC9BY2NvdW50SUQ+PEFjY291bnREZXNjcmlwdGlvbj7ErnN0YXRpbmlzIGthcGl0YWxhcyDigJMgcGFwcmFzdG9zaW9zIGFrY2lqb3M8L0FjY291bnREZXNjcmlwdGlvbj48QWNjb3VudFRhYmxlSUQ+MzAxMTwvQWNjb3VudFRhYmxlSUQ+PEFjY291bnRUYWJsZURlc2NyaXB0aW9uPsSuc3RhdGluaXMga2FwaXRhbGFzIOKAkyBwYXByYXN0b3Npb3MgYWtjaWpvczwvQWNjb3VudFRhYmxlRGVzY3JpcHRpb24+PEFjY291bnRUeXBlPk5LPC9BY2NvdW50VHlwZT48T3BlbmluZ0NyZWRpdEJhbGFuY2U+NTAwMC4wMDwvT3BlbmluZ0NyZWRpdEJhbGFuY2U+PENsb3NpbmdDcmVkaXRCYWxhbmNlPjUwMDAuMDA8L0Nsb3NpbmdDcmVkaXRCYWxhbmNlPjwvQWNjb3VudD4KPEFjY291bnQ+PEFjY291bnRJRD40NDMwPC9BY2NvdW50SUQ+PEFjY291bnREZXNjcmlwdGlvbj5Ta29sb3MgdGlla8SXamFtcyB1xb4gcHJla2VzIGlyIHBhc2xhdWdhczwvQWNjb3VudERlc2NyaXB0aW9uPjxBY2NvdW50VGFibGVJRD40NDMwPC9BY2NvdW50VGFibGVJRD48QWNjb3VudFRhYmxlRGVzY3JpcHRpb24+U2tvbG9zIHRpZWvEl2phbXMgdcW+IHByZWtlcyBpciBwYXNsYXVnYXM8L0FjY291bnRUYWJsZURlc2NyaXB0aW9uPjxBY2NvdW50VHlwZT5JPC9BY2NvdW50VHlwZT48T3BlbmluZ0NyZWRpdEJhbGFuY2U+NDYuODA8L09wZW5pbmdDcmVkaXRCYWxhbmNlPjxDbG9zaW5nQ3JlZGl0QmFsYW5jZT40Ni44MDwvQ2xvc2luZ0NyZWRpdEJhbGFuY2U+PC9BY2NvdW50Pgo8QWNjb3VudD48QWNjb3VudElEPjQ0OTI8L0FjY291bnRJRD48QWNjb3VudERlc2NyaXB0aW9uPk1va8SXdGluYXMgcHJpZMSXdGluxJdzIHZlcnTEl3MgbW9rZXN0aXM8L0FjY291bnREZXNjcmlwdGlvbj48QWNjb3VudFRhYmxlSUQ+NDQ5MjwvQWNjb3VudFRhYmxlSUQ+PEFjY291bnRUYWJsZURlc2NyaXB0aW9uPk1va8SXdGluYXMgcHJpZMSXdGluxJdzIHZlcnTEl3MgbW9rZXN0aXM8L0FjY291bnRUYWJsZURlc2NyaXB0aW9uPjxBY2NvdW50VHlwZT5JPC9BY2NvdW50VHlwZT48T3BlbmluZ0NyZWRpdEJhbGFuY2U+NjMuMDA8L09wZW5pbmdDcmVkaXRCYWxhbmNlPjxDbG9zaW5nQ3JlZGl0QmFsYW5jZT42My4wMDwvQ2xvc2luZ0NyZWRpdEJhbGFuY2U+PC9BY2NvdW50Pgo8QWNjb3VudD48QWNjb3VudElEPjUwMDA8L0FjY291bnRJRD48QWNjb3VudERlc2NyaXB0aW9uPlBhcmR1b3TFsyBwcmVracWzIHBhamFtb3M8L0FjY291bnREZXNjcmlwdGlvbj48QWNjb3VudFRhYmxlSUQ+NTAwMDwvQWNjb3VudFRhYmxlSUQ+PEFjY291bnRUYWJsZURlc2NyaXB0aW9uPlBhcmR1b3TFsyBwcmVracWzIHBhamFtb3M8L0FjY291bnRUYWJsZURlc2NyaXB0aW9uPjxBY2NvdW50VHlwZT5QPC9BY2NvdW50VHlwZT48T3BlbmluZ0NyZWRpdEJhbGFuY2U+NDAxLjAwPC9PcGVuaW5nQ3JlZGl0QmFsYW5jZT48Q2xvc2luZ0NyZWRpdEJhbGFuY2U+NDAxLjAwPC9DbG9zaW5nQ3JlZGl0QmFsYW5jZT48L0FjY291bnQ+CjxBY2NvdW50PjxBY2NvdW50SUQ+NjMwMDwvQWNjb3VudElEPjxBY2NvdW50RGVzY3JpcHRpb24+TnVvbW9zIHPEhW5hdWRvczwvQWNjb3VudERlc2NyaXB0aW9uPjxBY2NvdW50VGFibGVJRD42MzAwPC9BY2NvdW50VGFibGVJRD48QWNjb3VudFRhYmxlRGVzY3JpcHRpb24+TnVvbW9zIHPEhW5hdWRvczwvQWNjb3VudFRhYmxlRGVzY3JpcHRpb24+PEFjY291bnRUeXBlPlM8L0FjY291bnRUeXBlPjxPcGVuaW5nRGViaXRCYWxhbmNlPjkwLjAwPC9PcGVuaW5nRGViaXRCYWxhbmNlPjxDbG9zaW5nRGViaXRCYWxhbmNlPjkwLjAwPC9DbG9zaW5nRGViaXRCYWxhbmNlPjwvQWNjb3VudD4KPC9HZW5lcmFsTGVkZ2VyQWNjb3VudHM+CjxDdXN0b21lcnM+CjxDdXN0b21lcj48UmVnaXN0cmF0aW9uTnVtYmVyPjMwMjIyMjIyMjwvUmVnaXN0cmF0aW9uTnVtYmVyPjxOYW1lPlBpcmvEl2phcyBVQUI8L05hbWU+PEFkZHJlc3M+PFN0cmVldE5hbWU+TGFpc3bEl3MgYWwuIDU8L1N0cmVldE5hbWU+PENpdHk+S2F1bmFzPC9DaXR5PjxQb3N0YWxDb2RlPkxULTQ0MjQwPC9Qb3N0YWxDb2RlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxBZGRyZXNzVHlwZT5CQTwvQWRkcmVzc1R5cGU+PC9BZGRyZXNzPjxUYXhSZWdpc3RyYXRpb24+PFRheFJlZ2lzdHJhdGlvbk51bWJlcj5MVDEwMDAwNDgwMTYxMDwvVGF4UmVnaXN0cmF0aW9uTnVtYmVyPjxUYXhUeXBlPlBWTTwvVGF4VHlwZT48L1RheFJlZ2lzdHJhdGlvbj48Q3VzdG9tZXJJRD5QSVJLPC9DdXN0b21lcklEPjxBY2NvdW50cz48QWNjb3VudElEPjI0MTA8L0FjY291bnRJRD48T3BlbmluZ0RlYml0QmFsYW5jZT4yNDIuMDA8L09wZW5pbmdEZWJpdEJhbGFuY2U+PENsb3NpbmdEZWJpdEJhbGFuY2U+MjQyLjAwPC9DbG9zaW5nRGViaXRCYWxhbmNlPjwvQWNjb3VudHM+PC9DdXN0b21lcj4KPC9DdXN0b21lcnM+CjxTdXBwbGllcnM+CjxTdXBwbGllcj48TmFtZT5UaWVrxJdqYXMgJmFtcDsgQ28gJmx0O1VBQiZndDs8L05hbWU+PEFkZHJlc3M+PFN0cmVldE5hbWU+TGFpc3bEl3MgYWwuIDU8L1N0cmVldE5hbWU+PENpdHk+S2xhaXDEl2RhPC9DaXR5PjxQb3N0YWxDb2RlPkxULTQ0MjQwPC9Qb3N0YWxDb2RlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxBZGRyZXNzVHlwZT5CQTwvQWRkcmVzc1R5cGU+PC9BZGRyZXNzPjxTdXBwbGllcklEPlRJRUs8L1N1cHBsaWVySUQ+PFNlbGZCaWxsaW5nSW5kaWNhdG9yPjwvU2VsZkJpbGxpbmdJbmRpY2F0b3I+PEFjY291bnRzPjxBY2NvdW50SUQ+NDQzMDwvQWNjb3VudElEPjxPcGVuaW5nQ3JlZGl0QmFsYW5jZT40Ni44MDwvT3BlbmluZ0NyZWRpdEJhbGFuY2U+PENsb3NpbmdDcmVkaXRCYWxhbmNlPjQ2LjgwPC9DbG9zaW5nQ3JlZGl0QmFsYW5jZT48L0FjY291bnRzPjwvU3VwcGxpZXI+CjwvU3VwcGxpZXJzPgo8VGF4VGFibGU+PFRheFRhYmxlRW50cnk+PFRheFR5cGU+UFZNPC9UYXhUeXBlPjxEZXNjcmlwdGlvbj5QcmlkxJd0aW7El3MgdmVydMSXcyBtb2tlc3RpcyAvIFZhbHVlIGFkZGVkIHRheDwvRGVzY3JpcHRpb24+PFRheENvZGVEZXRhaWxzPgo8VGF4Q29kZURldGFpbD48VGF4Q29kZT5QVk0xPC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5TdGFuZGFydGluaXMgdGFyaWZhcyAvIFN0YW5kYXJkIHJhdGU8L0Rlc2NyaXB0aW9uPjxUYXhQZXJjZW50YWdlPjIxLjAwPC9UYXhQZXJjZW50YWdlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxTVElUYXhDb2RlPlBWTTE8L1NUSVRheENvZGU+PC9UYXhDb2RlRGV0YWlsPgo8VGF4Q29kZURldGFpbD48VGF4Q29kZT5QVk0xMjwvVGF4Q29kZT48RGVzY3JpcHRpb24+UHJla2nFsyBla3Nwb3J0YXMgLyBFeHBvcnQgb2YgZ29vZHM8L0Rlc2NyaXB0aW9uPjxUYXhQZXJjZW50YWdlPjAuMDA8L1RheFBlcmNlbnRhZ2U+PENvdW50cnk+TFQ8L0NvdW50cnk+PFNUSVRheENvZGU+UFZNMTI8L1NUSVRheENvZGU+PC9UYXhDb2RlRGV0YWlsPgo8VGF4Q29kZURldGFpbD48VGF4Q29kZT5QVk0xMzwvVGF4Q29kZT48RGVzY3JpcHRpb24+VGlla2ltYXMgRVMgUFZNIG1va8SXdG9qYW1zIC8gSW50cmEtQ29tbXVuaXR5IHN1cHBseSBvZiBnb29kczwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MC4wMDwvVGF4UGVyY2VudGFnZT48Q291bnRyeT5MVDwvQ291bnRyeT48U1RJVGF4Q29kZT5QVk0xMzwvU1RJVGF4Q29kZT48L1RheENvZGVEZXRhaWw+CjxUYXhDb2RlRGV0YWlsPjxUYXhDb2RlPlBWTTE0PC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5LaXRpIDAgJSBzYW5kb3JpYWkgLyBPdGhlciB6ZXJvLXJhdGVkIHRyYW5zYWN0aW9uczwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MC4wMDwvVGF4UGVyY2VudGFnZT48Q291bnRyeT5MVDwvQ291bnRyeT48U1RJVGF4Q29kZT5QVk0xNDwvU1RJVGF4Q29kZT48L1RheENvZGVEZXRhaWw+CjxUYXhDb2RlRGV0YWlsPjxUYXhDb2RlPlBWTTE1PC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5QYXRpZWt0YSB1xb4gTGlldHV2b3MgcmlixbMgLyBTdXBwbGllZCBvdXRzaWRlIExpdGh1YW5pYTwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MC4wMDwvVGF4UGVyY2VudGFnZT48Q291bnRyeT5MVDwvQ291bnRyeT48U1RJVGF4Q29kZT5QVk0xNTwvU1RJVGF4Q29kZT48L1RheENvZGVEZXRhaWw+CjxUYXhDb2RlRGV0YWlsPjxUYXhDb2RlPlBWTTE2PC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5QcmVracWzIMSvc2lnaWppbWFzIGnFoSBFUyAvIEludHJhLUNvbW11bml0eSBhY3F1aXNpdGlvbiBvZiBnb29kczwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MjEuMDA8L1RheFBlcmNlbnRhZ2U+PENvdW50cnk+TFQ8L0NvdW50cnk+PFNUSVRheENvZGU+UFZNMTY8L1NUSVRheENvZGU+PC9UYXhDb2RlRGV0YWlsPgo8VGF4Q29kZURldGFpbD48VGF4Q29kZT5QVk0yMDwvVGF4Q29kZT48RGVzY3JpcHRpb24+UGFzbGF1Z29zIGnFoSBuZSBFUyAvIFNlcnZpY2VzIGJvdWdodCBmcm9tIG91dHNpZGUgdGhlIEVVPC9EZXNjcmlwdGlvbj48VGF4UGVyY2VudGFnZT4yMS4wMDwvVGF4UGVyY2VudGFnZT48Q291bnRyeT5MVDwvQ291bnRyeT48U1RJVGF4Q29kZT5QVk0yMDwvU1RJVGF4Q29kZT48L1RheENvZGVEZXRhaWw+CjxUYXhDb2RlRGV0YWlsPjxUYXhDb2RlPlBWTTIxPC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5QYXNsYXVnb3MgacWhIEVTIFBWTSBtb2vEl3RvasWzIC8gU2VydmljZXMgYm91Z2h0IGZyb20gRVUgVkFUIHBheWVyczwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MjEuMDA8L1RheFBlcmNlbnRhZ2U+PENvdW50cnk+TFQ8L0NvdW50cnk+PFNUSVRheENvZGU+UFZNMjE8L1NUSVRheENvZGU+PC9UYXhDb2RlRGV0YWlsPgo8VGF4Q29kZURldGFpbD48VGF4Q29kZT5QVk0yNTwvVGF4Q29kZT48RGVzY3JpcHRpb24+QXR2aXJrxaF0aW5pcyBhcG1va2VzdGluaW1hcyDFoWFseWplIC8gRG9tZXN0aWMgcmV2ZXJzZSBjaGFyZ2U8L0Rlc2NyaXB0aW9uPjxUYXhQZXJjZW50YWdlPjIxLjAwPC9UYXhQZXJjZW50YWdlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxTVElUYXhDb2RlPlBWTTI1PC9TVElUYXhDb2RlPjwvVGF4Q29kZURldGFpbD4KPFRheENvZGVEZXRhaWw+PFRheENvZGU+UFZNMzwvVGF4Q29kZT48RGVzY3JpcHRpb24+TGVuZ3ZhdGluaXMgNSAlIHRhcmlmYXMgLyBSZWR1Y2VkIHJhdGUgNSU8L0Rlc2NyaXB0aW9uPjxUYXhQZXJjZW50YWdlPjUuMDA8L1RheFBlcmNlbnRhZ2U+PENvdW50cnk+TFQ8L0NvdW50cnk+PFNUSVRheENvZGU+UFZNMzwvU1RJVGF4Q29kZT48L1RheENvZGVEZXRhaWw+CjxUYXhDb2RlRGV0YWlsPjxUYXhDb2RlPlBWTTQyPC9UYXhDb2RlPjxEZXNjcmlwdGlvbj5QcmVracWzIMSvc2lnaWppbWFzIHRyaWthbXBlaSBwcmVreWJhaSAvIEdvb2RzIGFjcXVpcmVkIGZvciB0cmlhbmd1bGFyIHRyYWRlPC9EZXNjcmlwdGlvbj48VGF4UGVyY2VudGFnZT4wLjAwPC9UYXhQZXJjZW50YWdlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxTVElUYXhDb2RlPlBWTTQyPC9TVElUYXhDb2RlPjwvVGF4Q29kZURldGFpbD4KPFRheENvZGVEZXRhaWw+PFRheENvZGU+UFZNNTwvVGF4Q29kZT48RGVzY3JpcHRpb24+TmVhcG1va2VzdGluYW1hIFBWTSAvIEV4ZW1wdDwvRGVzY3JpcHRpb24+PFRheFBlcmNlbnRhZ2U+MC4wMDwvVGF4UGVyY2VudGFnZT48Q291bnRyeT5MVDwvQ291bnRyeT48U1RJVGF4Q29kZT5QVk01PC9TVElUYXhDb2RlPjwvVGF4Q29kZURldGFpbD4KPFRheENvZGVEZXRhaWw+PFRheENvZGU+UFZNNTg8L1RheENvZGU+PERlc2NyaXB0aW9uPkxlbmd2YXRpbmlzIDEyICUgdGFyaWZhcyAvIFJlZHVjZWQgcmF0ZSAxMiU8L0Rlc2NyaXB0aW9uPjxUYXhQZXJjZW50YWdlPjEyLjAwPC9UYXhQZXJjZW50YWdlPjxDb3VudHJ5PkxUPC9Db3VudHJ5PjxTVElUYXhDb2RlPlBWTTU4PC9TVElUYXhDb2RlPjwvVGF4Q29kZURldGFpbD4KPC9UYXhDb2RlRGV0YWlscz48L1RheFRhYmxlRW50cnk+PC9UYXhUYWJsZT4KPC9NYXN0ZXJGaWxlcz4KPEdlbmVyYWxMZWRnZXJFbnRyaWVzPjxOdW1iZXJPZkVudHJpZXM+MDwvTnVtYmVyT2ZFbnRyaWVzPjxUb3RhbERlYml0PjAuMDA8L1RvdGFsRGViaXQ+PFRvdGFsQ3JlZGl0PjAuMDA8L1RvdGFsQ3JlZGl0Pgo8L0dlbmVyYWxMZWRnZXJFbnRyaWVzPgo8L0F1ZGl0RmlsZT4K",
+                     *       "sha256": "8f33875d941094aee1d6a847940c12ff7fbff9e1d07640f84dff3531a723b12f",
+                     *       "partNumber": 1,
+                     *       "parts": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Declarations.SaftDownload"];
                 };
             };
@@ -14695,6 +14715,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": "2026-06-01",
+                 *       "to": "2026-06-30",
+                 *       "dataType": "GL"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Declarations.SaftGenerateRequest"];
             };
         };
@@ -14711,6 +14738,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "77fc3318-4ce4-4613-8bea-4661d17427f3",
+                     *       "status": "queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Declarations.SaftGenerateAccepted"];
                 };
             };
@@ -14751,6 +14784,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "77fc3318-4ce4-4613-8bea-4661d17427f3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Declarations.SaftGetRequest"];
             };
         };
@@ -14766,6 +14804,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "77fc3318-4ce4-4613-8bea-4661d17427f3",
+                     *       "from": "2026-06-01",
+                     *       "to": "2026-06-30",
+                     *       "dataType": "GL",
+                     *       "status": "ready",
+                     *       "progress": {
+                     *         "rowsWritten": 0,
+                     *         "rowsTotal": 0
+                     *       },
+                     *       "parts": [
+                     *         {
+                     *           "partNumber": 1,
+                     *           "fileName": "SAFT_GL_318161544_2026-06-01_2026-06-30_1of1.xml",
+                     *           "bytes": 8841,
+                     *           "sha256": "8f33875d941094aee1d6a847940c12ff7fbff9e1d07640f84dff3531a723b12f"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "createdAt": "2026-11-28T00:23:35.921Z",
+                     *       "finishedAt": "2026-11-28T00:23:36.717Z",
+                     *       "expiresAt": "2026-12-05T00:23:36.717Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Declarations.SaftFile"];
                 };
             };
