@@ -1501,6 +1501,87 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/ledger/owners/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an owner
+         * @description Records an owner or shareholder of the company (written into SAF-T files' master files).
+         */
+        post: operations["ledger_owners_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/owners/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete an owner
+         * @description Deletes an owner and returns it as it was; 404 `owner.not_found` when there is none.
+         */
+        post: operations["ledger_owners_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/owners/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List owners
+         * @description The company's owners. Filter and sort on `code`, `name`, `countryCode` (text), `createdAt` (timestamp); filter on
+         *     `id`, `capitalAccountCode`. Default order: `code`.
+         */
+        post: operations["ledger_owners_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/owners/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update an owner
+         * @description Changes an owner and returns it; 404 `owner.not_found` when there is none.
+         */
+        post: operations["ledger_owners_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ledger/periods/list": {
         parameters: {
             query?: never;
@@ -6280,6 +6361,152 @@ export type components = {
             /** @description SAF-T `AccountTableID`; `null` clears it. */
             saftAccountTableId?: string | null;
         };
+        /** @description An owner or shareholder of the company. */
+        "Ledger.Owner": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description The owner's code (SAF-T `OwnerID`): its register code, or a person's code; unique in the company, at most 35 characters. */
+            code: components["schemas"]["Code"];
+            /** @description Name, or first name and last name (SAF-T cuts it to 70 characters). */
+            name: components["schemas"]["Name"];
+            /** @description Country of the owner's registration or residence. */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description The equity account its capital is booked on (SAF-T `AccountID`), e.g. `3010`. */
+            capitalAccountCode: components["schemas"]["Ledger.AccountCode"];
+            /** @description Its share of the capital in percent; null when not kept. */
+            sharePercent: string | null;
+            /** @description How many shares it holds; null when not kept. */
+            sharesQuantity: string | null;
+            /** @description The nominal value of its shares in EUR; null when not kept. */
+            sharesAmount: string | null;
+            /**
+             * @description What kind of shares; null when not kept.
+             * @enum {string|null}
+             */
+            sharesType: "ordinary" | "preference" | null;
+            /**
+             * Format: date
+             * @description When it acquired its shares; null when not kept.
+             */
+            acquiredOn: string | null;
+            /**
+             * Format: date
+             * @description When it transferred them; null while it holds them.
+             */
+            transferredOn: string | null;
+            /** @description When it was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Names one owner. */
+        "Ledger.OwnerById": {
+            /** @description The owner's id. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description Records an owner. */
+        "Ledger.OwnerCreateRequest": {
+            /** @description The owner's code: unique in the company (409 `owner.code_taken`). */
+            code: components["schemas"]["Code"];
+            /** @description Name. */
+            name: components["schemas"]["Name"];
+            /** @description Country. */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description An equity account of the chart (422 `owner.account_invalid` otherwise). */
+            capitalAccountCode: components["schemas"]["Ledger.AccountCode"];
+            /** @description Share of the capital in percent. */
+            sharePercent?: components["schemas"]["Percent"];
+            /** @description Number of shares (above 0). */
+            sharesQuantity?: components["schemas"]["Quantity"];
+            /** @description Nominal value of the shares in EUR (not negative). */
+            sharesAmount?: components["schemas"]["Money"];
+            /** @description Kind of shares. */
+            sharesType?: components["schemas"]["Ledger.SharesType"];
+            /** @description When the shares were acquired. */
+            acquiredOn?: components["schemas"]["Date"];
+            /** @description When they were transferred (on or after `acquiredOn`). */
+            transferredOn?: components["schemas"]["Date"];
+        };
+        /**
+         * @description The fields the owner list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Ledger.OwnerFilterField": "id" | "code" | "name" | "countryCode" | "capitalAccountCode" | "createdAt";
+        /** @description The owner list's request: the shared list request with its field names (it totals nothing). */
+        "Ledger.OwnerListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Ledger.OwnerSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Ledger.OwnerFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /**
+         * @description The fields the owner list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Ledger.OwnerSortField": "code" | "name" | "countryCode" | "createdAt";
+        /** @description Changes an owner: only the fields sent change; `null` clears an optional one. */
+        "Ledger.OwnerUpdateRequest": {
+            /** @description The owner to change. */
+            id: components["schemas"]["Id"];
+            /** @description The owner's code: unique in the company (409 `owner.code_taken`). */
+            code?: components["schemas"]["Code"];
+            /** @description Name. */
+            name?: components["schemas"]["Name"];
+            /** @description Country. */
+            countryCode?: components["schemas"]["CountryCode"];
+            /** @description An equity account of the chart. */
+            capitalAccountCode?: components["schemas"]["Ledger.AccountCode"];
+            /** @description Share of the capital in percent. */
+            sharePercent?: string | null;
+            /** @description Number of shares (above 0). */
+            sharesQuantity?: string | null;
+            /** @description Nominal value of the shares in EUR (not negative). */
+            sharesAmount?: string | null;
+            /**
+             * @description Kind of shares.
+             * @enum {string|null}
+             */
+            sharesType?: "ordinary" | "preference" | null;
+            /**
+             * Format: date
+             * @description When the shares were acquired.
+             */
+            acquiredOn?: string | null;
+            /**
+             * Format: date
+             * @description When they were transferred (on or after `acquiredOn`).
+             */
+            transferredOn?: string | null;
+        };
         /** @description An accounting period: one calendar month. */
         "Ledger.Period": {
             /** @description The month. */
@@ -6547,6 +6774,11 @@ export type components = {
          * @enum {string}
          */
         "Ledger.SaftGroupingCategory": "S1L" | "S2L" | "S" | "D1L" | "D";
+        /**
+         * @description What kind of shares an owner holds (SAF-T `SharesType`): `ordinary` (PP, paprastosios) or `preference` (PRV, privilegijuotos).
+         * @enum {string}
+         */
+        "Ledger.SharesType": "ordinary" | "preference";
         /**
          * @description Line of the Lithuanian financial statements, e.g. `B.II.1` (balance sheet, VAS 2: `A` … `H`) or `PL.5` (profit and
          *     loss, VAS 3); `X` is the opening-balance interim account, which must be zero.
@@ -9983,6 +10215,34 @@ export type components = {
         };
         /** @description Request validation failed, or `sort`, `filter` or `totals` names a field or operator this list does not accept (`list.invalid`): `error.fieldErrors` names every offending element (`filter[2].field`). */
         ListInvalid: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Conflicts with the current state: another owner has this `code` (`owner.code_taken`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
+        OwnerCodeTaken: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not found: no owner of the company has this `id` (`owner.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+        OwnerNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Api-Version": components["headers"]["X-Api-Version"];
@@ -18127,6 +18387,351 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             /** @description Breaks a rule (`fieldErrors` names the field where there is one): a line names an unknown or non-postable account, or an unknown partner (`journal.lines_rejected`); the transaction's total exceeds the largest amount one transaction may carry (`journal.total_too_large`); debits do not equal credits (`journal.unbalanced`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ledger_owners_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "38001010000",
+                 *       "name": "Jonas Jonaitis",
+                 *       "countryCode": "LT",
+                 *       "capitalAccountCode": "3010",
+                 *       "sharePercent": "60",
+                 *       "sharesQuantity": "600",
+                 *       "sharesAmount": "1800.00",
+                 *       "sharesType": "ordinary",
+                 *       "acquiredOn": "2020-05-04"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Ledger.OwnerCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e",
+                     *       "code": "38001010000",
+                     *       "name": "Jonas Jonaitis",
+                     *       "countryCode": "LT",
+                     *       "capitalAccountCode": "3010",
+                     *       "sharePercent": "60.00",
+                     *       "sharesQuantity": "600",
+                     *       "sharesAmount": "1800.00",
+                     *       "sharesType": "ordinary",
+                     *       "acquiredOn": "2020-05-04",
+                     *       "transferredOn": null,
+                     *       "createdAt": "2026-11-28T00:31:12.418Z",
+                     *       "updatedAt": "2026-11-28T00:31:12.418Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ledger.Owner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["OwnerCodeTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule (`fieldErrors` names the field): `capitalAccountCode` names no equity account of the chart (`owner.account_invalid`); `sharesQuantity` is not above 0, `sharesAmount` is negative, or `transferredOn` is before `acquiredOn` (`owner.invalid_fields`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ledger_owners_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Ledger.OwnerById"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e",
+                     *       "code": "38001010000",
+                     *       "name": "Jonas Jonaitis",
+                     *       "countryCode": "LT",
+                     *       "capitalAccountCode": "3010",
+                     *       "sharePercent": "60.00",
+                     *       "sharesQuantity": "600",
+                     *       "sharesAmount": "1800.00",
+                     *       "sharesType": "ordinary",
+                     *       "acquiredOn": "2020-05-04",
+                     *       "transferredOn": "2026-03-01",
+                     *       "createdAt": "2026-11-28T00:31:12.418Z",
+                     *       "updatedAt": "2026-11-28T00:35:40.102Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ledger.Owner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OwnerNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReuse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ledger_owners_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "countryCode",
+                 *           "op": "eq",
+                 *           "value": "LT"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Ledger.OwnerListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e",
+                     *           "code": "38001010000",
+                     *           "name": "Jonas Jonaitis",
+                     *           "countryCode": "LT",
+                     *           "capitalAccountCode": "3010",
+                     *           "sharePercent": "60.00",
+                     *           "sharesQuantity": "600",
+                     *           "sharesAmount": "1800.00",
+                     *           "sharesType": "ordinary",
+                     *           "acquiredOn": "2020-05-04",
+                     *           "transferredOn": null,
+                     *           "createdAt": "2026-11-28T00:31:12.418Z",
+                     *           "updatedAt": "2026-11-28T00:31:12.418Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Ledger.Owner"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ledger_owners_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e",
+                 *       "transferredOn": "2026-03-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Ledger.OwnerUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6a0f3c2e-5d1b-4f7a-9c8e-2b4d6f8a1c3e",
+                     *       "code": "38001010000",
+                     *       "name": "Jonas Jonaitis",
+                     *       "countryCode": "LT",
+                     *       "capitalAccountCode": "3010",
+                     *       "sharePercent": "60.00",
+                     *       "sharesQuantity": "600",
+                     *       "sharesAmount": "1800.00",
+                     *       "sharesType": "ordinary",
+                     *       "acquiredOn": "2020-05-04",
+                     *       "transferredOn": "2026-03-01",
+                     *       "createdAt": "2026-11-28T00:31:12.418Z",
+                     *       "updatedAt": "2026-11-28T00:35:40.102Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ledger.Owner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OwnerNotFound"];
+            409: components["responses"]["OwnerCodeTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule (`fieldErrors` names the field): `capitalAccountCode` names no equity account of the chart (`owner.account_invalid`); `sharesQuantity` is not above 0, `sharesAmount` is negative, or `transferredOn` is before `acquiredOn` (`owner.invalid_fields`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

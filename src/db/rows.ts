@@ -433,6 +433,23 @@ export interface OutboundEmailsRow {
   subject: string;
 }
 
+export interface OwnersRow {
+  acquired_on: string | null;
+  capital_account_code: string;
+  code: string;
+  company_id: string;
+  country_code: string;
+  created_at: Date;
+  id: string;
+  name: string;
+  share_percent: string | null;
+  shares_amount: string | null;
+  shares_quantity: string | null;
+  shares_type: "ordinary" | "preference" | null;
+  transferred_on: string | null;
+  updated_at: Date;
+}
+
 export interface PartnerBankIbansRow {
   company_id: string;
   iban: string;
@@ -971,6 +988,7 @@ export interface Tables {
   migration_imports: MigrationImportsRow;
   number_series: NumberSeriesRow;
   outbound_emails: OutboundEmailsRow;
+  owners: OwnersRow;
   partner_bank_ibans: PartnerBankIbansRow;
   partners: PartnersRow;
   posting_rules: PostingRulesRow;

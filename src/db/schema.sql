@@ -707,6 +707,35 @@ create table outbound_emails (
 );
 alter table outbound_emails add constraint outbound_emails_pkey PRIMARY KEY (id);
 
+create table owners (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  code text not null,
+  name text not null,
+  country_code text not null,
+  capital_account_code text not null,
+  share_percent numeric(5,2),
+  shares_quantity numeric(18,6),
+  shares_amount numeric(17,2),
+  shares_type text,
+  acquired_on date,
+  transferred_on date,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+alter table owners add constraint owners_capital_account_fkey FOREIGN KEY (company_id, capital_account_code) REFERENCES ledger_accounts(company_id, code);
+alter table owners add constraint owners_check CHECK ((transferred_on >= acquired_on));
+alter table owners add constraint owners_code_check CHECK (((length(code) >= 1) AND (length(code) <= 35)));
+alter table owners add constraint owners_code_key UNIQUE (company_id, code);
+alter table owners add constraint owners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table owners add constraint owners_country_code_check CHECK ((country_code ~ '^[A-Z]{2}$'::text));
+alter table owners add constraint owners_name_check CHECK (((length(name) >= 1) AND (length(name) <= 255)));
+alter table owners add constraint owners_pkey PRIMARY KEY (company_id, id);
+alter table owners add constraint owners_share_percent_check CHECK (((share_percent >= (0)::numeric) AND (share_percent <= (100)::numeric)));
+alter table owners add constraint owners_shares_amount_check CHECK ((shares_amount >= (0)::numeric));
+alter table owners add constraint owners_shares_quantity_check CHECK ((shares_quantity > (0)::numeric));
+alter table owners add constraint owners_shares_type_check CHECK ((shares_type = ANY (ARRAY['ordinary'::text, 'preference'::text])));
+
 create table partner_bank_ibans (
   company_id uuid not null,
   partner_code text not null,

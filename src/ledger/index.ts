@@ -16,6 +16,7 @@ export {
   type PostingEntry,
   type PostingRequest,
 } from "./posting.js";
+export { ownersOf } from "./owners.js";
 export { fiscalYearStart } from "./reports/balance-sheet.js";
 export { type DateRange, dayBefore, sumsQuery } from "./reports/balances.js";
 export { checkRange } from "./reports/common.js";

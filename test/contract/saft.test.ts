@@ -108,6 +108,16 @@ describe("a general ledger file (GL)", () => {
   beforeAll(async () => {
     w = await saftWorld();
     await postBooks(w);
+    await w.api.ledger.owners.create({
+      code: "38001010000",
+      name: "Jonas Jonaitis",
+      countryCode: "LT",
+      capitalAccountCode: "3010",
+      sharesQuantity: "600",
+      sharesAmount: "1800.00",
+      sharesType: "ordinary",
+      acquiredOn: "2020-05-04",
+    });
   });
 
   test("written in parts by the worker, each valid against the XSD; its figures are the books'", async () => {
@@ -187,6 +197,17 @@ describe("a general ledger file (GL)", () => {
         Accounts: [{ AccountID: "4430", OpeningDebitBalance: "0.00", ClosingCreditBalance: "46.80" }],
       }),
     ]);
+    expect(master.Owners).toEqual({
+      Owner: {
+        OwnerID: "38001010000",
+        OwnerName: "Jonas Jonaitis",
+        AccountID: "3010",
+        SharesQuantity: "600.000000",
+        SharesAmount: "1800.00",
+        SharesType: "PP",
+        SharesAcquisitionDate: "2020-05-04",
+      },
+    });
     expect(master.TaxTable.TaxTableEntry.TaxCodeDetails.TaxCodeDetail.find((d: Record<string, string>) => d.TaxCode === "PVM1")).toMatchObject({
       TaxPercentage: "21.00",
       Country: "LT",

@@ -63,6 +63,7 @@ import * as vatDeclared from "./20261127008000_vat_declared.js";
 import * as ledgerDayBalances from "./20261127009000_ledger_day_balances.js";
 import * as companyContactPerson from "./20261128000100_company_contact_person.js";
 import * as saftFiles from "./20261128000200_saft_files.js";
+import * as owners from "./20261128000300_owners.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -131,6 +132,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261127009000_ledger_day_balances": ledgerDayBalances,
   "20261128000100_company_contact_person": companyContactPerson,
   "20261128000200_saft_files": saftFiles,
+  "20261128000300_owners": owners,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

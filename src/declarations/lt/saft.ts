@@ -26,6 +26,8 @@
 //                                   its address (BA) must have a city and postal code (generate refuses otherwise).
 //                                   SelfBillingIndicator of a supplier is empty (choice: only "V", self-billing, is defined).
 //   TaxTable                        the VAT classifiers valid in the range: TaxCode = STITaxCode = the classifier.
+//   Owners                          the company's owners (ledger/owners): OwnerID the code, AccountID the capital account,
+//                                   SharesType PP (ordinary) or PRV (preference), what is kept of their shares.
 //   Journal                         one per document type of the journal (JOURNALS), in that order.
 //   Transaction                     TransactionID the number, or the id without one; Period the month of the financial
 //                                   year (1 = its first) and PeriodYear the year it starts in; SystemEntryDate when it was
@@ -39,7 +41,8 @@
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
-import { type DateRange, dayBefore, fiscalYearStart, sumsQuery } from "../../ledger/index.js";
+import type { OwnersRow } from "../../db/rows.js";
+import { type DateRange, dayBefore, fiscalYearStart, ownersOf, sumsQuery } from "../../ledger/index.js";
 import { SOFTWARE } from "../declarant.js";
 import { XmlWriter, type XmlFile } from "../xml-writer.js";
 
@@ -197,6 +200,7 @@ export interface SaftMasterData {
   partners: Map<string, PartnerRow>;
   taxCodes: { code: string; name: string; rate: string }[];
   accountNames: Map<string, string>;
+  owners: OwnersRow[];
 }
 
 /** The opening (the day before `from`) and closing (`to`) sums, for accounts or accounts and partners. */
@@ -262,7 +266,8 @@ export async function loadSaftMasterData(db: Db, companyId: string, range: { fro
     [range.to, range.from],
   );
   const names = await plainQuery<{ code: string; name: string }>(db, "select code, name from ledger_accounts where company_id = $1", [companyId]);
-  return { accounts, customers, suppliers, partners, taxCodes, accountNames: new Map(names.map((n) => [n.code, n.name])) };
+  const owners = await ownersOf(db, companyId);
+  return { accounts, customers, suppliers, partners, taxCodes, accountNames: new Map(names.map((n) => [n.code, n.name])), owners };
 }
 
 /** What the file's partners lack for SAF-T (generate refuses the file, naming them): at most `limit`. */
@@ -598,6 +603,19 @@ function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: SaftMaster
         .newline();
     }
     w.close("TaxCodeDetails").close("TaxTableEntry").close("TaxTable").newline();
+  }
+  if (master.owners.length) {
+    w.open("Owners").newline();
+    for (const o of master.owners) {
+      w.open("Owner").text("OwnerID", o.code).text("OwnerName", cut(o.name, 70)).text("AccountID", o.capital_account_code);
+      if (o.shares_quantity !== null) w.text("SharesQuantity", o.shares_quantity);
+      if (o.shares_amount !== null) w.text("SharesAmount", o.shares_amount);
+      if (o.shares_type !== null) w.text("SharesType", o.shares_type === "ordinary" ? "PP" : "PRV");
+      if (o.acquired_on !== null) w.text("SharesAcquisitionDate", o.acquired_on);
+      if (o.transferred_on !== null) w.text("SharesTransfersDate", o.transferred_on);
+      w.close("Owner").newline();
+    }
+    w.close("Owners").newline();
   }
   w.close("MasterFiles").newline();
 }

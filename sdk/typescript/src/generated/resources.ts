@@ -906,6 +906,49 @@ export interface Resources {
         reverse: Operation<"ledger_journal_transactions_reverse">;
       };
     };
+    owners: {
+      /**
+       * Record an owner
+       *
+       * Records an owner or shareholder of the company (written into SAF-T files' master files).
+       *
+       * `POST /v1/ledger/owners/create` · scope `ledger:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`, `owner.code_taken`; 422 `idempotency.key_reuse`, `owner.account_invalid`, `owner.invalid_fields`.
+       * Tag: `Ledger`.
+       */
+      create: Operation<"ledger_owners_create">;
+      /**
+       * Delete an owner
+       *
+       * Deletes an owner and returns it as it was; 404 `owner.not_found` when there is none.
+       *
+       * `POST /v1/ledger/owners/delete` · scope `ledger:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `owner.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`.
+       * Tag: `Ledger`.
+       */
+      delete: Operation<"ledger_owners_delete">;
+      /**
+       * List owners
+       *
+       * The company's owners. Filter and sort on `code`, `name`, `countryCode` (text), `createdAt` (timestamp); filter on
+       * `id`, `capitalAccountCode`. Default order: `code`.
+       *
+       * `POST /v1/ledger/owners/list` · scope `ledger:read` · company-scoped (`companyId`)
+       * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+       * Tag: `Ledger`.
+       */
+      list: Operation<"ledger_owners_list">;
+      /**
+       * Update an owner
+       *
+       * Changes an owner and returns it; 404 `owner.not_found` when there is none.
+       *
+       * `POST /v1/ledger/owners/update` · scope `ledger:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `owner.not_found`; 409 `idempotency.in_progress`, `owner.code_taken`; 422 `idempotency.key_reuse`, `owner.account_invalid`, `owner.invalid_fields`.
+       * Tag: `Ledger`.
+       */
+      update: Operation<"ledger_owners_update">;
+    };
     periods: {
       /**
        * List periods
@@ -1788,6 +1831,12 @@ export const RESOURCE_PATHS = {
         list: ["/v1/ledger/journal/transactions/list", "ledger_journal_transactions_list", false],
         reverse: ["/v1/ledger/journal/transactions/reverse", "ledger_journal_transactions_reverse", true],
       },
+    },
+    owners: {
+      create: ["/v1/ledger/owners/create", "ledger_owners_create", true],
+      delete: ["/v1/ledger/owners/delete", "ledger_owners_delete", true],
+      list: ["/v1/ledger/owners/list", "ledger_owners_list", false],
+      update: ["/v1/ledger/owners/update", "ledger_owners_update", true],
     },
     periods: {
       list: ["/v1/ledger/periods/list", "ledger_periods_list", false],
