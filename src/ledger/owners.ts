@@ -52,9 +52,12 @@ function columnsOf(input: Partial<CreateInput> | Omit<UpdateInput, "id">): Parti
   return columns;
 }
 
-/** The rules a schema cannot say, over the owner as it would be: 422 naming each field. */
-async function checkRules(db: Db, companyId: string, owner: Partial<OwnersRow>): Promise<void> {
-  if (owner.capital_account_code !== undefined) {
+/**
+ * The rules a schema cannot say, over the owner as it would be: 422 naming each field. The capital account is looked
+ * up only when `checkAccount` (it is sent).
+ */
+async function checkRules(db: Db, companyId: string, owner: Partial<OwnersRow>, checkAccount: boolean): Promise<void> {
+  if (checkAccount) {
     const account = await db("ledger_accounts").where({ company_id: companyId, code: owner.capital_account_code }).first("type");
     if (account?.type !== "equity") {
       throw unprocessable(
@@ -67,12 +70,7 @@ async function checkRules(db: Db, companyId: string, owner: Partial<OwnersRow>):
   const errors: FieldErrors = {};
   if (owner.shares_quantity !== undefined && owner.shares_quantity !== null && !new Decimal(owner.shares_quantity).greaterThan(0))
     errors.sharesQuantity = ["must be above 0"];
-  if (
-    owner.shares_amount !== undefined &&
-    owner.shares_amount !== null &&
-    new Decimal(owner.shares_amount).isNegative() &&
-    !new Decimal(owner.shares_amount).isZero()
-  )
+  if (owner.shares_amount !== undefined && owner.shares_amount !== null && new Decimal(owner.shares_amount).lessThan(0))
     errors.sharesAmount = ["must not be negative"];
   if (owner.acquired_on && owner.transferred_on && owner.transferred_on < owner.acquired_on) errors.transferredOn = ["must be on or after acquiredOn"];
   if (Object.keys(errors).length)
@@ -90,7 +88,7 @@ async function writing<T>(code: string | undefined, work: () => Promise<T>): Pro
 
 export async function createOwner(trx: Db, companyId: string, input: CreateInput): Promise<Owner> {
   const columns = columnsOf(input);
-  await checkRules(trx, companyId, columns);
+  await checkRules(trx, companyId, columns, true);
   const [row] = await writing(input.code, () =>
     trx<OwnersRow>("owners")
       .insert({ ...columns, company_id: companyId })
@@ -111,7 +109,7 @@ export async function updateOwner(trx: Db, companyId: string, input: UpdateInput
   const { id, ...changes } = input;
   const columns = columnsOf(changes);
   if (!Object.keys(columns).length) return ownerToApi(current);
-  await checkRules(trx, companyId, { ...current, ...columns, ...(columns.capital_account_code === undefined ? { capital_account_code: undefined } : {}) });
+  await checkRules(trx, companyId, { ...current, ...columns }, columns.capital_account_code !== undefined);
   const [row] = await writing(input.code, () =>
     trx<OwnersRow>("owners")
       .where({ company_id: companyId, id })
