@@ -13,7 +13,20 @@ import type { SaftFilePartsRow, SaftFilesRow } from "../db/rows.js";
 import { emitEvent } from "../events/index.js";
 import { collectGarbage } from "../shared/collect-garbage.js";
 import { ApiError, conflict, notFound, unprocessable } from "../shared/errors.js";
-import { type SaftCompany, type SaftPartWritten, incompleteCompany, incompletePartners, loadSaftMasterData, planSaftParts, writeSaftGl } from "./lt/saft.js";
+import { vatAccounts } from "./declarant.js";
+import {
+  type SaftCompany,
+  type SaftDataType,
+  type SaftMasterData,
+  type SaftPartWritten,
+  incompleteCompany,
+  incompletePartners,
+  loadSaftMasterData,
+  masterFor,
+  planSaftParts,
+  writeSaftGl,
+} from "./lt/saft.js";
+import { planSaftInvoiceParts, writeSaftInvoices } from "./lt/saft-invoices.js";
 
 type SaftFile = components["schemas"]["Declarations.SaftFile"];
 type GenerateInput = components["schemas"]["Declarations.SaftGenerateRequest"];
@@ -23,9 +36,11 @@ export const SAFT_TASK = "saft_generate";
 /** Attempts of a file's job: a failure that is not the books' (a lost connection) is retried. */
 export const SAFT_MAX_ATTEMPTS = 3;
 /** The data types written today; the others are refused (422 saft.data_type_unsupported). */
-const WRITTEN: readonly string[] = ["GL"];
+const WRITTEN: readonly string[] = ["GL", "SI", "PI"];
 const MAX_YEARS = 10;
 const FETCH_ROWS = 5_000;
+/** Documents a page of a SI or PI file reads (with their lines and VAT rows). */
+const INVOICE_PAGE = 1_000;
 
 function companyOf(row: Record<string, unknown>): SaftCompany {
   return {
@@ -68,14 +83,23 @@ const partnersIncomplete = (partners: ReturnType<typeof incompletePartners>) =>
     { partners },
   );
 
-/** The checks of generate that the job makes again when it starts (the books may have changed since). */
-async function checkReadiness(db: Db, companyId: string, range: { from: string; to: string }): Promise<SaftCompany> {
+/**
+ * The checks of generate that the job makes again when it starts (the books may have changed since): the company and
+ * the master data of the file's data type (its partners only), which it returns.
+ */
+async function checkReadiness(
+  db: Db,
+  companyId: string,
+  range: { from: string; to: string },
+  dataType: SaftDataType,
+): Promise<{ company: SaftCompany; master: SaftMasterData }> {
   const company = await loadCompany(db, companyId);
   const fields = incompleteCompany(company);
   if (fields.length) throw companyIncomplete(fields);
-  const partners = incompletePartners(await loadSaftMasterData(db, companyId, range));
+  const master = masterFor(await loadSaftMasterData(db, companyId, range), dataType);
+  const partners = incompletePartners(master);
   if (partners.length) throw partnersIncomplete(partners);
-  return company;
+  return { company, master };
 }
 
 /** declarations/lt/saft/generate: checks, records the file and queues its job in the caller's transaction. */
@@ -97,7 +121,7 @@ export async function requestSaft(trx: Db, companyId: string, keyId: string, inp
       },
     );
   }
-  await checkReadiness(trx, companyId, input);
+  await checkReadiness(trx, companyId, input, input.dataType);
   const id = randomUUID();
   await trx<SaftFilesRow>("saft_files").insert({
     company_id: companyId,
@@ -189,10 +213,13 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
   try {
     await db.transaction(
       async (trx) => {
-        const company = await checkReadiness(trx, companyId, range);
-        const master = await loadSaftMasterData(trx, companyId, range);
-        const plan = await planSaftParts(trx, companyId, range, config.saftPartSize);
-        const rows = plan.reduce((n, p) => n + p.transactions, 0);
+        const dataType = file.data_type as SaftDataType;
+        const { company, master } = await checkReadiness(trx, companyId, range, dataType);
+        const side = dataType === "SI" ? "sale" : dataType === "PI" ? "purchase" : null;
+        const accounts = side ? await vatAccounts(trx, companyId) : null;
+        const glPlan = side ? null : await planSaftParts(trx, companyId, range, config.saftPartSize);
+        const invoicePlan = side ? await planSaftInvoiceParts(trx, companyId, range, accounts!, side, config.saftPartSize) : null;
+        const rows = glPlan ? glPlan.reduce((n, p) => n + p.transactions, 0) : invoicePlan!.reduce((n, p) => n + p.documents, 0);
         await db("saft_files")
           .where({ company_id: companyId, id: fileId })
           .update({ rows_total: String(rows) });
@@ -216,16 +243,23 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
           });
           collectGarbage();
         };
-        await writeSaftGl(
-          trx,
-          companyId,
-          company,
-          { ...range, createdAt: new Date(file.created_at) },
-          master,
-          plan,
-          { partSize: config.saftPartSize, fetchRows: FETCH_ROWS },
-          store,
-        );
+        const request = { ...range, createdAt: new Date(file.created_at) };
+        if (side) {
+          await writeSaftInvoices(
+            trx,
+            companyId,
+            company,
+            request,
+            master,
+            accounts!,
+            side,
+            invoicePlan!,
+            { partSize: config.saftPartSize, fetchRows: INVOICE_PAGE },
+            store,
+          );
+        } else {
+          await writeSaftGl(trx, companyId, company, request, master, glPlan!, { partSize: config.saftPartSize, fetchRows: FETCH_ROWS }, store);
+        }
       },
       { isolationLevel: "repeatable read", readOnly: true },
     );

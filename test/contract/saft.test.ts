@@ -13,6 +13,7 @@ import { expectApiError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
 import { validateAgainstXsd } from "../support/xsd.js";
+import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, totalsOf } from "./declarations-fixture.js";
 
 let h: Harness;
 let worker: Worker;
@@ -90,7 +91,7 @@ async function settled(w: World, id: string) {
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
-  isArray: (name) => ["Account", "Customer", "Supplier", "Accounts", "Journal", "Transaction", "Line", "TaxCodeDetail"].includes(name),
+  isArray: (name) => ["Account", "Customer", "Supplier", "Accounts", "Journal", "Transaction", "Line", "TaxCodeDetail", "Invoice"].includes(name),
 });
 
 async function download(w: World, id: string, part: number) {
@@ -320,6 +321,191 @@ describe("a general ledger file (GL)", () => {
   });
 });
 
+describe("sales and purchase invoices (SI, PI) of the declarations' fixture month", () => {
+  let m: FixtureMonth;
+  beforeAll(async () => {
+    m = await fixtureMonth(h);
+    await m.w.api.account.companies.update({ id: m.w.companyId, contactPerson: { firstName: "Ona", lastName: "Onaitė", phone: "+370 600 00000" } });
+  });
+
+  /** The invoices of every part of a ready file, each part validated against the XSD, with the part's own totals checked. */
+  async function invoicesOfFile(id: string, section: "SalesInvoices" | "PurchaseInvoices") {
+    const file = await settled(m.w, id);
+    expect(file.status).toBe("ready");
+    const invoices: Record<string, unknown>[] = [];
+    for (const meta of file.parts) {
+      const part = await download(m.w, id, meta.partNumber);
+      const result = await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd");
+      expect(result.errors).toEqual([]);
+      expect(part.sha256).toBe(meta.sha256);
+      expect(part.doc.Header).toMatchObject({ DataType: section === "SalesInvoices" ? "SI" : "PI", PartNumber: String(meta.partNumber) });
+      const own = part.doc.SourceDocuments[section];
+      const lines = (own.Invoice as { Line: Record<string, { Amount: string } | string>[] }[]).flatMap((i) => i.Line);
+      const sum = (indicator: string) =>
+        lines.filter((l) => l.DebitCreditIndicator === indicator).reduce((s, l) => s.plus((l.InvoiceLineAmount as { Amount: string }).Amount), new Decimal(0));
+      expect(Number(own.NumberOfEntries)).toBe(own.Invoice.length);
+      expect(sum("D").toFixed(2)).toBe(own.TotalDebit);
+      expect(sum("K").toFixed(2)).toBe(own.TotalCredit);
+      if (meta.partNumber > 1) expect(part.doc.MasterFiles).toBeUndefined();
+      invoices.push(...own.Invoice);
+    }
+    return { file, invoices, byNo: new Map(invoices.map((i) => [i.InvoiceNo as string, i as Record<string, any>])) };
+  }
+
+  /** i.SAF's (InvoiceNo, TaxCode, taxable value, VAT) of the month, without signs (SAF-T carries the side apart). */
+  async function isafTotals(dataType: "S" | "P") {
+    const isaf = await m.w.api.declarations.lt.isaf.generate({ period: "2026-10", dataType });
+    return invoicesOf(decode(isaf.contentBase64))
+      .flatMap((inv) =>
+        totalsOf(inv).map(([base, code, , vat]) => [
+          elementText(inv, "InvoiceNo"),
+          code,
+          new Decimal(base!).abs().toFixed(2),
+          new Decimal(vat!).abs().toFixed(2),
+        ]),
+      )
+      .sort();
+  }
+  const saftTotals = (invoices: Record<string, any>[]) =>
+    invoices
+      .flatMap((inv) =>
+        [inv.DocumentTotals.TaxInformationTotals].flat().map((t: Record<string, any>) => [inv.InvoiceNo, t.TaxCode, t.TaxBase, t.TaxAmount.Amount]),
+      )
+      .sort();
+
+  test("SI: only the customers must have addresses; every part valid; per invoice and classifier the i.SAF's amounts", async () => {
+    const refused = await expectApiError(
+      m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "SI" }),
+      422,
+      "unprocessable",
+      "saft.partner_incomplete",
+    );
+    expect((refused.params as { partners: { code: string }[] }).partners.map((p) => p.code).sort()).toEqual(["ATBUY", "DEBUY", "PIRK", "PRIV", "USBUY"]);
+    const partners = (await m.w.api.partners.list({})).rows;
+    for (const p of partners) {
+      await m.w.api.partners.update({ id: p.id, address: { ...address("Kaunas"), countryCode: p.countryCode ?? "LT" } });
+    }
+
+    const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "SI" });
+    const { file, invoices, byNo } = await invoicesOfFile(asked.id, "SalesInvoices");
+    // 14 sales documents in October, parts of 3.
+    expect(file.progress).toEqual({ rowsWritten: 14, rowsTotal: 14 });
+    expect(file.parts).toHaveLength(5);
+    expect(invoices).toHaveLength(14);
+    expect(saftTotals(invoices)).toEqual(await isafTotals("S"));
+
+    const first = await download(m.w, asked.id, 1);
+    expect(first.doc.MasterFiles.Suppliers).toBeUndefined();
+    expect(first.doc.MasterFiles.GeneralLedgerAccounts).toBeUndefined();
+    expect(first.doc.MasterFiles.Customers.Customer.map((c: Record<string, string>) => c.CustomerID).sort()).toEqual([
+      "ATBUY",
+      "DEBUY",
+      "PIRK",
+      "PRIV",
+      "USBUY",
+    ]);
+
+    const inv = (name: string) => byNo.get(m.numbers[name])!;
+    const tx = async (name: string) => {
+      const [row] = await h
+        .db("sale_invoices as s")
+        .join("journal_transactions as t", function () {
+          this.on("t.company_id", "s.company_id").andOn("t.id", "s.journal_transaction_id");
+        })
+        .where("s.id", m.ids[name])
+        .select("t.number", "t.id");
+      return row.number ?? row.id;
+    };
+    expect(inv("S1")).toMatchObject({
+      CustomerInfo: { CustomerID: "PIRK", TaxRegistrationNumber: "LT212154314", TaxType: "PVM", Country: "LT" },
+      AccountID: "2410",
+      InvoiceDate: "2026-10-05",
+      InvoiceType: "SF",
+      GLPostingDate: "2026-10-05",
+      TransactionID: await tx("S1"),
+      GLTransactionID: await tx("S1"),
+      DocumentTotals: { NetTotal: "1300.00", GrossTotal: "1539.00" },
+    });
+    expect(inv("S1").Line).toEqual([
+      expect.objectContaining({
+        LineNumber: "1",
+        AccountID: "5000",
+        Quantity: "2",
+        UnitPrice: "500",
+        TaxPointDate: "2026-10-05",
+        InvoiceLineAmount: { Amount: "1000.00" },
+        DebitCreditIndicator: "K",
+        TaxInformation: { TaxType: "PVM", TaxCode: "PVM1", TaxPercentage: "21.00", TaxBase: "1000.00", TaxAmount: { Amount: "210.00" } },
+      }),
+      expect.objectContaining({ LineNumber: "2", TaxInformation: expect.objectContaining({ TaxCode: "PVM58", TaxAmount: { Amount: "24.00" } }) }),
+      expect.objectContaining({ LineNumber: "3", TaxInformation: expect.objectContaining({ TaxCode: "PVM3", TaxAmount: { Amount: "5.00" } }) }),
+    ]);
+    // The supply date is the lines' tax point.
+    expect(inv("S2").Line[0].TaxPointDate).toBe("2025-12-20");
+    // The USD invoice: its EUR amounts as posted, its currency amount beside them.
+    expect(inv("S9").Line[0]).toMatchObject({
+      InvoiceLineAmount: { Amount: "307.59", CurrencyCode: "USD", CurrencyAmount: "333.33" },
+      TaxInformation: { TaxBase: "307.59", TaxAmount: { Amount: "64.59" } },
+    });
+    expect(inv("S9").DocumentTotals).toMatchObject({ NetTotal: "307.59", GrossTotal: "372.18" });
+    // A credit note: KS, its lines on the debit side, naming the invoice it credits; a debit note DS; annulled AN.
+    expect(inv("KS1")).toMatchObject({ InvoiceType: "KS", References: { CreditNote: { Reference: m.numbers.S0 } } });
+    expect(inv("KS1").Line[0]).toMatchObject({ DebitCreditIndicator: "D", InvoiceLineAmount: { Amount: "100.00" } });
+    expect(inv("DS1")).toMatchObject({ InvoiceType: "DS", References: { CreditNote: { Reference: m.numbers.S0 } } });
+    expect(inv("DS1").Line[0].DebitCreditIndicator).toBe("K");
+    expect(inv("S12").InvoiceType).toBe("AN");
+    // A partner without a VAT code: its registration code as MMR, or ND.
+    expect(inv("S3").CustomerInfo).toMatchObject({ CustomerID: "PRIV", TaxRegistrationNumber: "ND", TaxType: "", Country: "LT" });
+    expect(inv("S4").CustomerInfo).toMatchObject({ CustomerID: "USBUY", Country: "US" });
+  });
+
+  test("PI: every part valid; per invoice and classifier the i.SAF's amounts; written again, the same bytes", async () => {
+    const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "PI" });
+    const { file, invoices, byNo } = await invoicesOfFile(asked.id, "PurchaseInvoices");
+    expect(file.progress).toEqual({ rowsWritten: 8, rowsTotal: 8 });
+    expect(file.parts).toHaveLength(3);
+    expect(saftTotals(invoices)).toEqual(await isafTotals("P"));
+    const first = await download(m.w, asked.id, 1);
+    expect(first.doc.MasterFiles.Customers).toBeUndefined();
+    expect(first.doc.MasterFiles.Suppliers.Supplier.map((c: Record<string, string>) => c.SupplierID).sort()).toEqual(["DETIEK", "TIEK", "USTIEK"]);
+
+    const inv = (name: string) => byNo.get(m.numbers[name])!;
+    // Two lines of one classifier share its stored VAT (105.00 deductible, 21.00 not) by their nets.
+    expect(inv("P1")).toMatchObject({
+      SupplierInfo: { SupplierID: "TIEK", TaxType: "PVM" },
+      AccountID: "4430",
+      InvoiceType: "SF",
+      GLPostingDate: "2026-10-15",
+    });
+    expect(inv("P1").Line.map((l: Record<string, any>) => [l.DebitCreditIndicator, l.InvoiceLineAmount.Amount, l.TaxInformation.TaxAmount.Amount])).toEqual([
+      ["D", "500.00", "105.00"],
+      ["D", "100.00", "21.00"],
+    ]);
+    expect(inv("P1").DocumentTotals).toMatchObject({ NetTotal: "600.00", GrossTotal: "726.00" });
+    // A reverse charge: the VAT the buyer calculates, and a payable without it.
+    expect(inv("P2").DocumentTotals).toMatchObject({ TaxInformationTotals: { TaxCode: "PVM16", TaxBase: "1000.00" }, GrossTotal: "1000.00" });
+    expect(inv("P2").SupplierInfo).toMatchObject({ TaxRegistrationNumber: "DE136695976", Country: "DE" });
+    expect(inv("PK1")).toMatchObject({ InvoiceType: "KS", References: { CreditNote: { Reference: "T-0916" } } });
+    expect(inv("PK1").Line[0].DebitCreditIndicator).toBe("K");
+
+    // As a recovery finds it: part 2 not stored yet; the job writes every part again with the same bytes.
+    await h.db("saft_files").where({ company_id: m.w.companyId, id: asked.id }).update({ status: "running", finished_at: null, expires_at: null });
+    await h.db("saft_file_parts").where({ company_id: m.w.companyId, file_id: asked.id, part_number: 2 }).delete();
+    await runSaftJob(h.db, h.config, m.w.companyId, asked.id, 1);
+    const again = await m.w.api.declarations.lt.saft.get({ id: asked.id });
+    expect(again.parts).toEqual(file.parts);
+  });
+
+  test("a range without documents: one part, no source documents, valid", async () => {
+    const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-06-01", to: "2026-06-30", dataType: "SI" });
+    const file = await settled(m.w, asked.id);
+    expect(file).toMatchObject({ status: "ready", progress: { rowsWritten: 0, rowsTotal: 0 } });
+    const part = await download(m.w, asked.id, 1);
+    expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(part.doc.SourceDocuments).toBeUndefined();
+  });
+});
+
 describe("refused before anything is queued", () => {
   const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
 
@@ -332,7 +518,7 @@ describe("refused before anything is queued", () => {
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 
-  test.each(["F", "SI", "PI", "PA", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
+  test.each(["F", "PA", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
     const w = await saftWorld();
     const error = await expectApiError(
       w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
@@ -340,7 +526,7 @@ describe("refused before anything is queued", () => {
       "unprocessable",
       "saft.data_type_unsupported",
     );
-    expect(error.params).toEqual({ dataType, supported: ["GL"] });
+    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI"] });
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 // SAF-T LT 2.01, the standard audit file of the books (issue 27), as shared/schemas/lt/SAFT_2_01.xsd defines it
-// (namespace https://www.vmi.lt/cms/saf-t). This writes the general ledger data type (`GL`): the header, the master
+// (namespace https://www.vmi.lt/cms/saf-t). This writes the general ledger data type (`GL`) — and the header and master
+// files every data type shares (./saft-invoices.ts writes `SI` and `PI` with them): the header, the master
 // files — the accounts the range touches with their opening and closing balances, the customers and suppliers with
 // theirs per partner account, the VAT table — and every journal transaction of the range with its lines. The file is
 // cut into parts of `partSize` transactions (SAFT_PART_SIZE); the master files go in part 1, and each part's
@@ -125,7 +126,7 @@ export function vilniusDateTime(at: Date): string {
 /** At most `max` characters (the XSD's maxLength counts characters), cut at a character, never inside a surrogate pair. */
 export const cut = (value: string, max: number) => (value.length <= max ? value : Array.from(value).slice(0, max).join("").slice(0, max));
 
-const money = (value: Decimal) => value.toFixed(2);
+export const money = (value: Decimal) => value.toFixed(2);
 
 /** The last day of the financial year that starts on `start` (`YYYY-MM-01`). */
 function fiscalYearEnd(start: string): string {
@@ -388,7 +389,7 @@ export async function writeSaftGl(
     partNumber++;
     w = new XmlWriter();
     w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, partNumber, parts);
+    writeHeader(w, company, request, "GL", partNumber, parts);
     if (partNumber === 1) writeMasterFiles(w, company, master);
     const { transactions, total } = plan[partNumber - 1];
     const totals = money(new Decimal(total));
@@ -490,7 +491,10 @@ function writeAddress(w: XmlWriter, address: NonNullable<SaftCompany["address"]>
   w.close("Address");
 }
 
-function writeHeader(w: XmlWriter, company: SaftCompany, request: SaftRequest, partNumber: number, parts: number): void {
+/** The SAF-T data types: F the whole file, GL the general ledger, SI sales, PI purchases, PA payments, MG movements of goods, AS assets. */
+export type SaftDataType = "F" | "GL" | "SI" | "PI" | "PA" | "MG" | "AS";
+
+export function writeHeader(w: XmlWriter, company: SaftCompany, request: SaftRequest, dataType: SaftDataType, partNumber: number, parts: number): void {
   const fiscalFrom = fiscalYearStart(request.from, company.fiscalYearStartMonth);
   w.open("Header")
     .text("AuditFileVersion", "2.01")
@@ -528,7 +532,7 @@ function writeHeader(w: XmlWriter, company: SaftCompany, request: SaftRequest, p
     .text("FiscalYearFrom", fiscalFrom)
     .text("FiscalYearTo", fiscalYearEnd(fiscalFrom))
     .text("Entity", ENTITY)
-    .text("DataType", "GL")
+    .text("DataType", dataType)
     .text("NumberOfParts", parts)
     .text("PartNumber", partNumber)
     .close("Header")
@@ -542,7 +546,20 @@ function writeBalance(w: XmlWriter, which: "Opening" | "Closing", debit: string,
   else w.text(`${which}DebitBalance`, money(net));
 }
 
-function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: SaftMasterData): void {
+/**
+ * The master files a data type writes: GL every section it reads; SI the customers and the tax table, PI the
+ * suppliers and the tax table (the partners and codes its documents name). The partners map keeps only those written,
+ * so that generate's check names only the partners of the file.
+ */
+export function masterFor(master: SaftMasterData, dataType: SaftDataType): SaftMasterData {
+  if (dataType === "GL" || dataType === "F") return master;
+  const customers = dataType === "SI" ? master.customers : new Map<string, PartnerAccountRow[]>();
+  const suppliers = dataType === "PI" ? master.suppliers : new Map<string, PartnerAccountRow[]>();
+  const partners = new Map([...master.partners].filter(([code]) => customers.has(code) || suppliers.has(code)));
+  return { ...master, accounts: [], customers, suppliers, partners, owners: [] };
+}
+
+export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: SaftMasterData): void {
   w.open("MasterFiles").newline();
   if (master.accounts.length) {
     w.open("GeneralLedgerAccounts").newline();
