@@ -19,6 +19,7 @@ import {
   type SaftDataType,
   type SaftMasterData,
   type SaftPartWritten,
+  type SaftRequest,
   incompleteCompany,
   incompletePartners,
   loadSaftMasterData,
@@ -27,6 +28,7 @@ import {
   writeSaftGl,
 } from "./lt/saft.js";
 import { planSaftInvoiceParts, writeSaftInvoices } from "./lt/saft-invoices.js";
+import { planSaftPaymentParts, writeSaftPayments } from "./lt/saft-payments.js";
 
 type SaftFile = components["schemas"]["Declarations.SaftFile"];
 type GenerateInput = components["schemas"]["Declarations.SaftGenerateRequest"];
@@ -36,10 +38,10 @@ export const SAFT_TASK = "saft_generate";
 /** Attempts of a file's job: a failure that is not the books' (a lost connection) is retried. */
 export const SAFT_MAX_ATTEMPTS = 3;
 /** The data types written today; the others are refused (422 saft.data_type_unsupported). */
-const WRITTEN: readonly string[] = ["GL", "SI", "PI"];
+const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA"];
 const MAX_YEARS = 10;
 const FETCH_ROWS = 5_000;
-/** Documents a page of a SI or PI file reads (with their lines and VAT rows). */
+/** Documents or payments a page of a SI, PI or PA file reads (with their lines). */
 const INVOICE_PAGE = 1_000;
 
 function companyOf(row: Record<string, unknown>): SaftCompany {
@@ -196,6 +198,45 @@ export async function downloadSaft(db: Db, companyId: string, id: string, part: 
   };
 }
 
+/** A data type's writer, planned: the rows (journal transactions, documents or payments) it will write, and the writing. */
+interface PlannedWriter {
+  rows: number;
+  write(onPart: (part: SaftPartWritten) => Promise<void>): Promise<void>;
+}
+
+async function writerOf(
+  trx: Db,
+  config: Config,
+  companyId: string,
+  dataType: SaftDataType,
+  company: SaftCompany,
+  master: SaftMasterData,
+  request: SaftRequest,
+): Promise<PlannedWriter> {
+  const size = config.saftPartSize;
+  if (dataType === "SI" || dataType === "PI") {
+    const side = dataType === "SI" ? "sale" : "purchase";
+    const accounts = await vatAccounts(trx, companyId);
+    const plan = await planSaftInvoiceParts(trx, companyId, request, accounts, side, size);
+    return {
+      rows: plan.reduce((n, p) => n + p.documents, 0),
+      write: (onPart) => writeSaftInvoices(trx, companyId, company, request, master, accounts, side, plan, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
+    };
+  }
+  if (dataType === "PA") {
+    const plan = await planSaftPaymentParts(trx, companyId, request, size);
+    return {
+      rows: plan.reduce((n, p) => n + p.payments, 0),
+      write: (onPart) => writeSaftPayments(trx, companyId, company, request, master, plan, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
+    };
+  }
+  const plan = await planSaftParts(trx, companyId, request, size);
+  return {
+    rows: plan.reduce((n, p) => n + p.transactions, 0),
+    write: (onPart) => writeSaftGl(trx, companyId, company, request, master, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
+  };
+}
+
 /**
  * The job of one file (src/jobs/generate-saft.ts). `attempt`: graphile-worker's attempt number; an error that is not
  * the books' is thrown to be retried until the last attempt, which marks the file failed.
@@ -215,14 +256,11 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
       async (trx) => {
         const dataType = file.data_type as SaftDataType;
         const { company, master } = await checkReadiness(trx, companyId, range, dataType);
-        const side = dataType === "SI" ? "sale" : dataType === "PI" ? "purchase" : null;
-        const accounts = side ? await vatAccounts(trx, companyId) : null;
-        const glPlan = side ? null : await planSaftParts(trx, companyId, range, config.saftPartSize);
-        const invoicePlan = side ? await planSaftInvoiceParts(trx, companyId, range, accounts!, side, config.saftPartSize) : null;
-        const rows = glPlan ? glPlan.reduce((n, p) => n + p.transactions, 0) : invoicePlan!.reduce((n, p) => n + p.documents, 0);
+        const request = { ...range, createdAt: new Date(file.created_at) };
+        const writer = await writerOf(trx, config, companyId, dataType, company, master, request);
         await db("saft_files")
           .where({ company_id: companyId, id: fileId })
-          .update({ rows_total: String(rows) });
+          .update({ rows_total: String(writer.rows) });
         const store = async (part: SaftPartWritten) => {
           // A part is tens of MB of short-lived strings and buffers; collected here, the worker's heap stays at about
           // one part (src/shared/collect-garbage.ts says why V8 would let it grow meanwhile).
@@ -243,23 +281,7 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
           });
           collectGarbage();
         };
-        const request = { ...range, createdAt: new Date(file.created_at) };
-        if (side) {
-          await writeSaftInvoices(
-            trx,
-            companyId,
-            company,
-            request,
-            master,
-            accounts!,
-            side,
-            invoicePlan!,
-            { partSize: config.saftPartSize, fetchRows: INVOICE_PAGE },
-            store,
-          );
-        } else {
-          await writeSaftGl(trx, companyId, company, request, master, glPlan!, { partSize: config.saftPartSize, fetchRows: FETCH_ROWS }, store);
-        }
+        await writer.write(store);
       },
       { isolationLevel: "repeatable read", readOnly: true },
     );

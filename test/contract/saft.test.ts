@@ -9,6 +9,7 @@ import { XMLParser } from "fast-xml-parser";
 import { createLogger } from "../../src/log.js";
 import { pruneSaftFiles, runSaftJob } from "../../src/declarations/index.js";
 import { startWorker, type Worker } from "../../src/worker.js";
+import { bankTransaction, bankWorld, ibanOf, issuedSale, registeredPurchase } from "../support/bank.js";
 import { expectApiError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
@@ -80,7 +81,7 @@ async function postBooks(w: World): Promise<void> {
 }
 
 /** Waits until the worker settled the file, then returns it. */
-async function settled(w: World, id: string) {
+async function settled(w: Pick<World, "api">, id: string) {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
     const file = await w.api.declarations.lt.saft.get({ id });
     if (file.status === "ready" || file.status === "failed") return file;
@@ -91,10 +92,10 @@ async function settled(w: World, id: string) {
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
-  isArray: (name) => ["Account", "Customer", "Supplier", "Accounts", "Journal", "Transaction", "Line", "TaxCodeDetail", "Invoice"].includes(name),
+  isArray: (name) => ["Account", "Customer", "Supplier", "Accounts", "Journal", "Transaction", "Line", "TaxCodeDetail", "Invoice", "Payment"].includes(name),
 });
 
-async function download(w: World, id: string, part: number) {
+async function download(w: Pick<World, "api">, id: string, part: number) {
   const d = await w.api.declarations.lt.saft.download({ id, part });
   const xml = Buffer.from(d.contentBase64, "base64");
   return { ...d, xml, doc: parser.parse(xml.toString("utf8")).AuditFile };
@@ -506,6 +507,85 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
   });
 });
 
+describe("payments (PA)", () => {
+  test("each matched bank line as a payment with its journal lines; every part valid; totals the journal's", async () => {
+    const w = await bankWorld(h);
+    await w.api.account.companies.update({
+      id: w.companyId,
+      address: COMPANY.address,
+      contactPerson: { firstName: "Ona", lastName: "Onaitė", phone: "+370 600 00000" },
+    });
+    for (const p of (await w.api.partners.list({})).rows) await w.api.partners.update({ id: p.id, address: address("Kaunas") });
+    const sale = await issuedSale(w, "100");
+    const purchase = await registeredPurchase(w, "200");
+    const customerIban = ibanOf("LT", "7044060001234567");
+    const paid = await bankTransaction(w, "121.00", { counterpartyIban: customerIban });
+    await w.api.bank.transactions.match({ transactionId: paid.id, allocations: [{ saleInvoiceId: sale.id, amount: "121.00" }] });
+    const out = await bankTransaction(w, "-242.00");
+    await w.api.bank.transactions.match({ transactionId: out.id, allocations: [{ purchaseInvoiceId: purchase.id, amount: "242.00" }] });
+    const fee = await bankTransaction(w, "-0.50");
+    await w.api.bank.transactions.match({ transactionId: fee.id, allocations: [{ accountCode: "6314", amount: "-0.50" }] });
+
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "PA" });
+    const file = await settled(w, asked.id);
+    expect(file.error).toBeNull();
+    expect(file).toMatchObject({ status: "ready", dataType: "PA", progress: { rowsWritten: 3, rowsTotal: 3 } });
+    // Parts of 3: one part.
+    expect(file.parts).toHaveLength(1);
+    const part = await download(w, asked.id, 1);
+    expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(part.doc.Header.DataType).toBe("PA");
+    expect(part.doc.MasterFiles.Customers.Customer.map((c: Record<string, string>) => c.CustomerID)).toEqual(["PIRKEJAS"]);
+    expect(part.doc.MasterFiles.Suppliers.Supplier.map((c: Record<string, string>) => c.SupplierID)).toEqual(["TIEKEJAS"]);
+    expect(part.doc.MasterFiles.TaxTable).toBeUndefined();
+
+    const payments = part.doc.SourceDocuments.Payments;
+    expect(payments).toMatchObject({ NumberOfEntries: "3", TotalDebit: "363.50", TotalCredit: "363.50" });
+    const journal = await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "payment" }).orderBy(["date", "id"]);
+    expect(journal).toHaveLength(3);
+    const sum = await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "payment" }).sum({ total: "total" });
+    expect(new Decimal(sum[0].total).toFixed(2)).toBe(payments.TotalDebit);
+    const byRef = new Map(payments.Payment.map((p: Record<string, any>) => [p.PaymentRefNo, p]));
+    const received = byRef.get(paid.bankReference) as Record<string, any>;
+    const tx = journal.find((j) => j.source_id === paid.id)!;
+    expect(received).toMatchObject({
+      PeriodYear: "2026",
+      TransactionID: tx.number ?? tx.id,
+      TransactionDate: "2026-03-20",
+      PaymentMethod: "BP",
+      BankAccount: { IBANNumber: customerIban },
+      GrossTotal: "121.00",
+    });
+    expect(received.Lines.Line).toEqual([
+      expect.objectContaining({
+        LineNumber: "1",
+        AccountID: "2710",
+        CustomerID: "",
+        SupplierID: "",
+        DebitCreditIndicator: "D",
+        PaymentLineAmount: { Amount: "121.00" },
+      }),
+      expect.objectContaining({
+        LineNumber: "2",
+        SourceDocumentID: sale.number,
+        AccountID: "2410",
+        CustomerID: "PIRKEJAS",
+        SupplierID: "",
+        DebitCreditIndicator: "K",
+        PaymentLineAmount: { Amount: "121.00" },
+      }),
+    ]);
+    const sent = byRef.get(out.bankReference) as Record<string, any>;
+    expect(sent.Lines.Line[1]).toMatchObject({ AccountID: "4430", CustomerID: "", SupplierID: "TIEKEJAS", DebitCreditIndicator: "D" });
+    expect(sent.BankAccount).toBeUndefined();
+    const charged = byRef.get(fee.bankReference) as Record<string, any>;
+    expect(charged.Lines.Line.map((l: Record<string, any>) => [l.AccountID, l.DebitCreditIndicator, l.PaymentLineAmount.Amount])).toEqual([
+      ["2710", "K", "0.50"],
+      ["6314", "D", "0.50"],
+    ]);
+  });
+});
+
 describe("refused before anything is queued", () => {
   const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
 
@@ -518,7 +598,7 @@ describe("refused before anything is queued", () => {
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 
-  test.each(["F", "PA", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
+  test.each(["F", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
     const w = await saftWorld();
     const error = await expectApiError(
       w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
@@ -526,7 +606,7 @@ describe("refused before anything is queued", () => {
       "unprocessable",
       "saft.data_type_unsupported",
     );
-    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI"] });
+    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA"] });
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 

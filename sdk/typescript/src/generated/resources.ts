@@ -571,7 +571,7 @@ export interface Resources {
          * Generate a SAF-T file
          *
          * Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions —
-         * or documents for `SI` and `PI` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         * documents for `SI` and `PI`, payments for `PA` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
          * it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
          * a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
          * and every customer and supplier the file names (for `SI` only the customers, for `PI` only the suppliers) an
