@@ -1470,6 +1470,7 @@ alter table vat_declared_rows add constraint vat_declared_rows_pkey PRIMARY KEY 
 alter table vat_declared_rows add constraint vat_declared_rows_side_check CHECK ((side = ANY (ARRAY['sale'::text, 'purchase'::text])));
 alter table vat_declared_rows add constraint vat_declared_rows_sign_check CHECK (((sign >= '-1'::integer) AND (sign <= 1)));
 CREATE INDEX vat_declared_rows_classifier_idx ON vat_declared_rows USING btree (company_id, side, classifier, decl_date, doc_no, document_id, rate_pct);
+CREATE INDEX vat_declared_rows_transaction_idx ON vat_declared_rows USING btree (company_id, journal_transaction_id) WHERE (journal_transaction_id IS NOT NULL);
 CREATE TRIGGER vat_declared_rows_no_truncate BEFORE TRUNCATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER vat_declared_rows_written_by_store BEFORE INSERT OR DELETE OR UPDATE ON vat_declared_rows FOR EACH STATEMENT EXECUTE FUNCTION vat_declared_written_by_store();
 

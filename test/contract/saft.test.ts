@@ -329,6 +329,13 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
     await m.w.api.account.companies.update({ id: m.w.companyId, contactPerson: { firstName: "Ona", lastName: "Onaitė", phone: "+370 600 00000" } });
   });
 
+  /** Gives every partner of the fixture an address with city and postal code (in its own country). */
+  async function completeAddresses() {
+    for (const p of (await m.w.api.partners.list({})).rows) {
+      await m.w.api.partners.update({ id: p.id, address: { ...address("Kaunas"), countryCode: p.countryCode ?? "LT" } });
+    }
+  }
+
   /** The invoices of every part of a ready file, each part validated against the XSD, with the part's own totals checked. */
   async function invoicesOfFile(id: string, section: "SalesInvoices" | "PurchaseInvoices") {
     const file = await settled(m.w, id);
@@ -382,10 +389,7 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
       "saft.partner_incomplete",
     );
     expect((refused.params as { partners: { code: string }[] }).partners.map((p) => p.code).sort()).toEqual(["ATBUY", "DEBUY", "PIRK", "PRIV", "USBUY"]);
-    const partners = (await m.w.api.partners.list({})).rows;
-    for (const p of partners) {
-      await m.w.api.partners.update({ id: p.id, address: { ...address("Kaunas"), countryCode: p.countryCode ?? "LT" } });
-    }
+    await completeAddresses();
 
     const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "SI" });
     const { file, invoices, byNo } = await invoicesOfFile(asked.id, "SalesInvoices");
@@ -495,6 +499,35 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
     await runSaftJob(h.db, h.config, m.w.companyId, asked.id, 1);
     const again = await m.w.api.declarations.lt.saft.get({ id: asked.id });
     expect(again.parts).toEqual(file.parts);
+  });
+
+  test("GL: a document's transaction carries what it declared on its partner's line; per document and classifier the i.SAF's", async () => {
+    await completeAddresses();
+    const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "GL" });
+    const file = await settled(m.w, asked.id);
+    expect(file.status).toBe("ready");
+    const lines: Record<string, any>[] = [];
+    for (const meta of file.parts) {
+      const part = await download(m.w, asked.id, meta.partNumber);
+      expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+      for (const journal of part.doc.GeneralLedgerEntries.Journals.Journal) {
+        for (const t of journal.Transactions.Transaction) lines.push(...t.Lines.Line);
+      }
+    }
+    const taxed = lines.filter((l) => l.TaxInformations);
+    const fromGl = taxed
+      .flatMap((l) => [l.TaxInformations.TaxInformation].flat().map((t: Record<string, any>) => [l.SourceDocumentID, t.TaxCode, t.TaxBase, t.TaxAmount.Amount]))
+      .sort();
+    expect(fromGl).toEqual([...(await isafTotals("S")), ...(await isafTotals("P"))].sort());
+    // On the receivable of a sale, the payable of a purchase.
+    const s1 = taxed.find((l) => l.SourceDocumentID === m.numbers.S1)!;
+    expect(s1).toMatchObject({ AccountID: "2410", CustomerID: "PIRK", DebitAmount: { Amount: "1539.00" } });
+    expect(s1.TaxInformations.TaxInformation).toEqual([
+      { TaxType: "PVM", TaxCode: "PVM3", TaxPercentage: "5.00", TaxBase: "100.00", TaxAmount: { Amount: "5.00" } },
+      { TaxType: "PVM", TaxCode: "PVM58", TaxPercentage: "12.00", TaxBase: "200.00", TaxAmount: { Amount: "24.00" } },
+      { TaxType: "PVM", TaxCode: "PVM1", TaxPercentage: "21.00", TaxBase: "1000.00", TaxAmount: { Amount: "210.00" } },
+    ]);
+    expect(taxed.find((l) => l.SourceDocumentID === "T-1015")).toMatchObject({ AccountID: "4430", SupplierID: "TIEK", CreditAmount: { Amount: "726.00" } });
   });
 
   test("a range without documents: one part, no source documents, valid", async () => {

@@ -64,6 +64,7 @@ import * as ledgerDayBalances from "./20261127009000_ledger_day_balances.js";
 import * as companyContactPerson from "./20261128000100_company_contact_person.js";
 import * as saftFiles from "./20261128000200_saft_files.js";
 import * as owners from "./20261128000300_owners.js";
+import * as vatRowsByTransaction from "./20261128000400_vat_rows_by_transaction.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -133,6 +134,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261128000100_company_contact_person": companyContactPerson,
   "20261128000200_saft_files": saftFiles,
   "20261128000300_owners": owners,
+  "20261128000400_vat_rows_by_transaction": vatRowsByTransaction,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -38,7 +38,12 @@
 //                                   without a partner).
 //   Line                            RecordID the line number; the same partner rule per line; Description the line's,
 //                                   else the transaction's, else the account's name; the amount in EUR with the
-//                                   line's currency and currency amount when it has them.
+//                                   line's currency and currency amount when it has them. On a document's transaction
+//                                   (a sale or purchase), the line that names the partner (its receivable or payable)
+//                                   carries the document's number (SourceDocumentID) and TaxInformations: one per
+//                                   (classifier, rate) the document declared, as stored when it posted
+//                                   (vat_declared_rows; the amounts i.SAF and FR0600 declare), in EUR, not negative
+//                                   (the line's side says which way; an annulled invoice's on its original posting).
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
@@ -363,6 +368,36 @@ interface Transaction {
   lines: JournalRow[];
 }
 
+/** What a document declared when it posted (vat_declared_rows), by its journal transaction. */
+interface TaxRow {
+  tx: string;
+  doc_no: string;
+  classifier: string;
+  rate_pct: string;
+  base: string;
+  vat: string;
+}
+/** The journals whose transactions a document posted with its VAT (the rows stored by vat_declared_store). */
+const TAXED_DOCUMENT_TYPES = ["sale_invoice", "purchase_invoice"];
+
+/** The declared rows of the fetched transactions posted by documents, added to `into` by transaction. */
+async function readTaxes(db: Db, companyId: string, rows: JournalRow[], into: Map<string, TaxRow[]>): Promise<void> {
+  const ids = [...new Set(rows.filter((r) => TAXED_DOCUMENT_TYPES.includes(r.document_type)).map((r) => r.id))];
+  if (!ids.length) return;
+  const taxes = await plainQuery<TaxRow>(
+    db,
+    `select journal_transaction_id as tx, doc_no, classifier, rate_pct::text as rate_pct, base::text as base, vat::text as vat
+       from vat_declared_rows where company_id = $1 and journal_transaction_id = any($2::uuid[]) and ord > 0
+      order by journal_transaction_id, document_id, ord`,
+    [companyId, ids],
+  );
+  for (const t of taxes) {
+    const list = into.get(t.tx);
+    if (list) list.push(t);
+    else into.set(t.tx, [t]);
+  }
+}
+
 /**
  * Writes every part of the file in order (`plan`: planSaftParts, in the same transaction), handing each to `onPart`
  * as it is done (to store it) before the next is written. A part's GeneralLedgerEntries opens with its count and
@@ -384,6 +419,8 @@ export async function writeSaftGl(
   let w = new XmlWriter();
   let inPart = 0;
   let journal: string | null = null;
+  // The declared VAT of the transactions fetched and not yet written (readTaxes).
+  const taxes = new Map<string, TaxRow[]>();
 
   const startPart = () => {
     partNumber++;
@@ -428,9 +465,14 @@ export async function writeSaftGl(
       .text("SystemEntryDate", vilniusDateTime(t.head.created_at))
       .text("GLPostingDate", t.head.date);
     writePartner(w, master, t.lines.find((l) => l.partner_code)?.partner_code ?? null);
+    // A document's declared VAT goes on its line that names the partner (its receivable or payable).
+    const declared = taxes.get(t.head.id);
+    taxes.delete(t.head.id);
+    const taxLine = declared ? t.lines.find((l) => l.partner_code) : undefined;
     w.open("Lines");
     for (const line of t.lines) {
       w.open("Line").text("RecordID", line.line_no).text("AccountID", line.account_code);
+      if (line === taxLine) w.text("SourceDocumentID", cut(declared![0].doc_no, 35));
       writePartner(w, master, line.partner_code);
       w.text("Description", cut(line.line_description || description || master.accountNames.get(line.account_code) || line.account_code, 256));
       // numeric(18,2) as text: two decimals already, as SAFmonetaryType wants them; one side is zero.
@@ -438,7 +480,23 @@ export async function writeSaftGl(
       const side = credit ? "CreditAmount" : "DebitAmount";
       w.open(side).text("Amount", credit ? line.credit : line.debit);
       if (line.currency && line.currency_amount) w.text("CurrencyCode", line.currency).text("CurrencyAmount", line.currency_amount);
-      w.close(side).close("Line");
+      w.close(side);
+      if (line === taxLine) {
+        w.open("TaxInformations");
+        for (const tax of declared!) {
+          w.open("TaxInformation")
+            .text("TaxType", "PVM")
+            .text("TaxCode", tax.classifier)
+            .text("TaxPercentage", tax.rate_pct)
+            .text("TaxBase", tax.base)
+            .open("TaxAmount")
+            .text("Amount", tax.vat)
+            .close("TaxAmount")
+            .close("TaxInformation");
+        }
+        w.close("TaxInformations");
+      }
+      w.close("Line");
     }
     w.close("Lines").close("Transaction").newline();
     inPart++;
@@ -458,6 +516,7 @@ export async function writeSaftGl(
   let current: Transaction | undefined;
   for (;;) {
     const fetched = await plainQuery<JournalRow>(db, `fetch ${sizes.fetchRows} from ${cursor}`, []);
+    await readTaxes(db, companyId, fetched, taxes);
     for (const row of fetched) {
       if (current?.head.id === row.id) current.lines.push(row);
       else {
