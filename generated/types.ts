@@ -935,11 +935,11 @@ export type paths = {
         /**
          * Generate a SAF-T file
          * @description Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions —
-         *     documents for `SI` and `PI`, payments for `PA` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         *     documents for `SI` and `PI`, payments for `PA`, asset transactions for `AS` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
          *     it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
          *     a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
-         *     and every customer and supplier the file names (for `SI` only the customers, for `PI` only the suppliers) an
-         *     address with city and postal code: 422 `saft.company_incomplete`
+         *     and every customer and supplier the file names (for `SI` only the customers, for `PI` only the suppliers, for
+         *     `AS` the assets' suppliers) an address with city and postal code: 422 `saft.company_incomplete`
          *     (`params.fields`) or `saft.partner_incomplete` (`params.partners`, at most 100) before anything is queued. 422
          *     `saft.range_invalid` (`to` before `from`, or more than 10 years), `saft.data_type_unsupported` (a data type not
          *     written yet).
@@ -4856,8 +4856,9 @@ export type components = {
          *     customers and the tax table, and every issued sales document of the range — by issue date, as i.SAF declares them —
          *     with its lines, their tax information and the document's totals per VAT classifier); `PI` (the suppliers and the
          *     tax table, and every registered purchase document by its accounting date, the same way); `PA` (the customers and
-         *     suppliers, and every payment of the range — a matched bank statement line's journal transaction — with its lines).
-         *     The others answer 422 `saft.data_type_unsupported`.
+         *     suppliers, and every payment of the range — a matched bank statement line's journal transaction — with its lines);
+         *     `AS` (the fixed asset register with each asset's valuation over the range, and every acquisition, monthly
+         *     depreciation and disposal of the range). The others answer 422 `saft.data_type_unsupported`.
          * @enum {string}
          */
         "Declarations.SaftDataType": "F" | "GL" | "SI" | "PI" | "PA" | "MG" | "AS";
@@ -4972,7 +4973,7 @@ export type components = {
             /** @description SHA-256 of its bytes. */
             sha256: components["schemas"]["Declarations.Sha256"];
         };
-        /** @description How far the worker is: rows written of the rows to write (journal transactions for `GL`, documents for `SI` and `PI`, payments for `PA`). */
+        /** @description How far the worker is: rows written of the rows to write (journal transactions for `GL`, documents for `SI` and `PI`, payments for `PA`, asset transactions for `AS`). */
         "Declarations.SaftProgress": {
             /**
              * Format: int64

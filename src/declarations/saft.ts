@@ -29,6 +29,7 @@ import {
 } from "./lt/saft.js";
 import { planSaftInvoiceParts, writeSaftInvoices } from "./lt/saft-invoices.js";
 import { planSaftPaymentParts, writeSaftPayments } from "./lt/saft-payments.js";
+import { type SaftAssetRow, countSaftAssetTransactions, loadSaftAssets, writeSaftAssets } from "./lt/saft-assets.js";
 
 type SaftFile = components["schemas"]["Declarations.SaftFile"];
 type GenerateInput = components["schemas"]["Declarations.SaftGenerateRequest"];
@@ -38,7 +39,7 @@ export const SAFT_TASK = "saft_generate";
 /** Attempts of a file's job: a failure that is not the books' (a lost connection) is retried. */
 export const SAFT_MAX_ATTEMPTS = 3;
 /** The data types written today; the others are refused (422 saft.data_type_unsupported). */
-const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA"];
+const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA", "AS"];
 const MAX_YEARS = 10;
 const FETCH_ROWS = 5_000;
 /** Documents or payments a page of a SI, PI or PA file reads (with their lines). */
@@ -94,14 +95,30 @@ async function checkReadiness(
   companyId: string,
   range: { from: string; to: string },
   dataType: SaftDataType,
-): Promise<{ company: SaftCompany; master: SaftMasterData }> {
+): Promise<{ company: SaftCompany; master: SaftMasterData; assets: SaftAssetRow[] }> {
   const company = await loadCompany(db, companyId);
   const fields = incompleteCompany(company);
   if (fields.length) throw companyIncomplete(fields);
   const master = masterFor(await loadSaftMasterData(db, companyId, range), dataType);
+  // An AS file names the assets' suppliers with their addresses (not as master records).
+  const assets = dataType === "AS" ? await loadSaftAssets(db, companyId, range) : [];
+  for (const a of assets) {
+    if (!a.supplier_code || master.partners.has(a.supplier_code)) continue;
+    master.partners.set(a.supplier_code, {
+      code: a.supplier_code,
+      name: a.supplier_name ?? a.supplier_code,
+      address: a.supplier_address,
+      country_code: a.supplier_country,
+      registration_code: null,
+      vat_code: null,
+      email: null,
+      phone: null,
+      iban: null,
+    });
+  }
   const partners = incompletePartners(master);
   if (partners.length) throw partnersIncomplete(partners);
-  return { company, master };
+  return { company, master, assets };
 }
 
 /** declarations/lt/saft/generate: checks, records the file and queues its job in the caller's transaction. */
@@ -212,8 +229,16 @@ async function writerOf(
   company: SaftCompany,
   master: SaftMasterData,
   request: SaftRequest,
+  assets: SaftAssetRow[],
 ): Promise<PlannedWriter> {
   const size = config.saftPartSize;
+  if (dataType === "AS") {
+    const rows = await countSaftAssetTransactions(trx, companyId, request);
+    return {
+      rows,
+      write: (onPart) => writeSaftAssets(trx, companyId, company, request, master, assets, rows, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
+    };
+  }
   if (dataType === "SI" || dataType === "PI") {
     const side = dataType === "SI" ? "sale" : "purchase";
     const accounts = await vatAccounts(trx, companyId);
@@ -255,9 +280,9 @@ export async function runSaftJob(db: Db, config: Config, companyId: string, file
     await db.transaction(
       async (trx) => {
         const dataType = file.data_type as SaftDataType;
-        const { company, master } = await checkReadiness(trx, companyId, range, dataType);
+        const { company, master, assets } = await checkReadiness(trx, companyId, range, dataType);
         const request = { ...range, createdAt: new Date(file.created_at) };
-        const writer = await writerOf(trx, config, companyId, dataType, company, master, request);
+        const writer = await writerOf(trx, config, companyId, dataType, company, master, request, assets);
         await db("saft_files")
           .where({ company_id: companyId, id: fileId })
           .update({ rows_total: String(writer.rows) });

@@ -14,7 +14,7 @@ import { expectApiError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
 import { validateAgainstXsd } from "../support/xsd.js";
-import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, totalsOf } from "./declarations-fixture.js";
+import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, purchase, totalsOf } from "./declarations-fixture.js";
 
 let h: Harness;
 let worker: Worker;
@@ -619,6 +619,149 @@ describe("payments (PA)", () => {
   });
 });
 
+describe("assets (AS)", () => {
+  /**
+   * Van A-1 bought from TIEK on 2026-01-10 (1,200.00, 12 months: 100.00 a month from February); trailer B-1 acquired
+   * 2025-12-01 (600.00, 6 months: 100.00 a month from January), its cost posted by hand, disposed of on 2026-03-20.
+   * Runs for January, February and March; March's first run reversed before the disposal and posted again (A-1 only).
+   */
+  async function assetsBooks() {
+    const w = await world(h, {
+      company: COMPANY,
+      partners: [{ code: "TIEK", name: "Tiekėjas & Co <UAB>", isSupplier: true, address: address("Klaipėda") }],
+      assetGroups: [{ code: "VANS", name: "Furgonai", assetAccountCode: "1230", depreciationAccountCode: "1237", defaultUsefulLifeMonths: 36 }],
+    });
+    const bought = await purchase(w, {
+      partnerCode: "TIEK",
+      documentNumber: "V-100",
+      documentDate: "2026-01-10",
+      vatTreatment: "standard",
+      lines: [
+        { description: "Ford Transit", quantity: "1", unitPriceExclVat: "1200", vatRatePercent: "21", vatClassifier: "PVM1", expenseAccountCode: "1230" },
+      ],
+    });
+    const { journal_transaction_id: purchaseTx } = await h.db("purchase_invoices").where({ company_id: w.companyId, id: bought.id }).first();
+    const van = await w.api.assets.assets.create({
+      code: "A-1",
+      name: "Ford Transit",
+      groupCode: "VANS",
+      acquisitionDate: "2026-01-10",
+      acquisitionCost: "1200.00",
+      usefulLifeMonths: 12,
+      sourceTransactionId: purchaseTx,
+    });
+    await w.api.ledger.journal.transactions.create({ date: "2025-12-01", entries: [line("1230", "debit", "600.00"), line("3010", "credit", "600.00")] });
+    const trailer = await w.api.assets.assets.create({
+      code: "B-1",
+      name: "Priekaba",
+      groupCode: "VANS",
+      acquisitionDate: "2025-12-01",
+      acquisitionCost: "600.00",
+      usefulLifeMonths: 6,
+    });
+    for (const month of ["2026-01", "2026-02", "2026-03"]) await w.api.assets.depreciation.post({ month });
+    await w.api.assets.depreciation.reverse({ month: "2026-03" });
+    await w.api.assets.assets.dispose({ assetId: trailer.id, date: "2026-03-20", proceeds: "450.00", accountCode: "2710" });
+    await w.api.assets.depreciation.post({ month: "2026-03" });
+    return { w, van, trailer, purchaseTx };
+  }
+
+  test("the register's valuations and the range's acquisitions, depreciation and disposals; valid; the ledger's balances", async () => {
+    const { w, purchaseTx } = await assetsBooks();
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-01-01", to: "2026-03-31", dataType: "AS" });
+    const file = await settled(w, asked.id);
+    expect(file.error).toBeNull();
+    // A-1's acquisition; January: B-1; February: A-1, B-1; the disposal; March (run 2): A-1. Parts of 3.
+    expect(file).toMatchObject({ status: "ready", dataType: "AS", progress: { rowsWritten: 6, rowsTotal: 6 } });
+    expect(file.parts).toHaveLength(2);
+    const parts = [await download(w, asked.id, 1), await download(w, asked.id, 2)];
+    for (const part of parts) expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(parts[1].doc.MasterFiles).toBeUndefined();
+    const assets = [parts[0].doc.MasterFiles.Assets.Asset].flat();
+    const [a1, b1] = assets;
+    expect(a1).toMatchObject({
+      AssetID: "A-1",
+      AccountID: "1230",
+      DateOfAcquisition: "2026-01-10",
+      StartUpDate: "2026-01-10",
+      Suppliers: { Supplier: [{ SupplierName: "Tiekėjas & Co <UAB>", SupplierID: "TIEK", PostalAddress: expect.objectContaining({ City: "Klaipėda" }) }] },
+      Valuations: {
+        Valuation: {
+          AssetValuationType: "IS",
+          ValuationClass: "VANS",
+          AccountID: "1230",
+          AcquisitionAndProductionCostsBegin: "0.00",
+          AcquisitionAndProductionCostsEnd: "1200.00",
+          AssetLifeMonth: "12",
+          BookValueBegin: "0.00",
+          DepreciationMethod: "T",
+          DepreciationForPeriod: "200.00",
+          AccountID2: "1237",
+          AccumulatedDepreciation: "200.00",
+          BookValueEnd: "1000.00",
+        },
+      },
+      DepreciationDate: "2026-02-01",
+    });
+    expect(b1.Suppliers).toBeUndefined();
+    expect(b1.Valuations.Valuation).toMatchObject({
+      AcquisitionAndProductionCostsBegin: "600.00",
+      AcquisitionAndProductionCostsEnd: "0.00",
+      AssetDisposal: "600.00",
+      AssetDisposalDate: "2026-03-20",
+      BookValueBegin: "600.00",
+      DepreciationForPeriod: "200.00",
+      AccumulatedDepreciation: "0.00",
+      BookValueEnd: "0.00",
+    });
+    // The register at the end is the ledger's: the cost and accumulated-depreciation accounts' closing balances.
+    const tb = await w.api.ledger.reports.trialBalance({ from: "2026-01-01", to: "2026-03-31" });
+    const closing = (code: string) => new Decimal(tb.rows.find((r) => r.accountCode === code)!.closingBalance);
+    const sum = (field: string) => assets.reduce((s: Decimal, a: Record<string, any>) => s.plus(a.Valuations.Valuation[field]), new Decimal(0));
+    expect(sum("AcquisitionAndProductionCostsEnd").toFixed(2)).toBe(closing("1230").toFixed(2));
+    expect(sum("AccumulatedDepreciation").negated().toFixed(2)).toBe(closing("1237").toFixed(2));
+
+    const transactions = parts.flatMap((p) => [p.doc.SourceDocuments.AssetTransactions.AssetTransaction].flat());
+    expect(parts.map((p) => p.doc.SourceDocuments.AssetTransactions.NumberOfAssetTransactions)).toEqual(["3", "3"]);
+    const number = async (id: string) => {
+      const t = await h.db("journal_transactions").where({ company_id: w.companyId, id }).first();
+      return t.number ?? t.id;
+    };
+    const runTx = async (month: string) => {
+      const [rt] = await h
+        .db("asset_depreciation_run_transactions as rt")
+        .join("asset_depreciation_runs as r", function () {
+          this.on("r.company_id", "rt.company_id").andOn("r.month", "rt.month").andOn("r.run_no", "rt.run_no");
+        })
+        .where({ "rt.company_id": w.companyId, "rt.month": `${month}-01` })
+        .whereNull("r.reversed_at")
+        .orderBy("rt.part");
+      return number(rt.journal_transaction_id);
+    };
+    const brief = (t: Record<string, any>) => [
+      t.AssetTransactionID,
+      t.AssetTransactionType,
+      t.AssetTransactionDate,
+      t.TransactionID,
+      t.AssetTransactionValuations.AssetTransactionValuation.BookValueOnTransaction,
+      t.AssetTransactionValuations.AssetTransactionValuation.AssetTransactionAmount,
+      t.AssetTransactionValuations.AssetTransactionValuation.DebitCreditIndicator,
+    ];
+    const disposed = await h.db("fixed_assets").where({ company_id: w.companyId, code: "B-1" }).first();
+    expect(transactions.map(brief)).toEqual(
+      [
+        ["A-1-I", "I", "2026-01-10", await number(purchaseTx), "1200.00", "1200.00", "D"],
+        ["B-1-NUS-2026-01", "NUS", "2026-01-31", await runTx("2026-01"), "500.00", "100.00", "K"],
+        ["A-1-NUS-2026-02", "NUS", "2026-02-28", await runTx("2026-02"), "1100.00", "100.00", "K"],
+        ["B-1-NUS-2026-02", "NUS", "2026-02-28", await runTx("2026-02"), "400.00", "100.00", "K"],
+        ["B-1-NUR", "NUR", "2026-03-20", await number(disposed.disposal_transaction_id), "400.00", "450.00", "K"],
+        ["A-1-NUS-2026-03", "NUS", "2026-03-31", await runTx("2026-03"), "1000.00", "100.00", "K"],
+      ].slice(0, 6),
+    );
+    expect(transactions[0].Supplier).toEqual([expect.objectContaining({ SupplierID: "TIEK", SupplierName: "Tiekėjas & Co <UAB>" })]);
+  });
+});
+
 describe("refused before anything is queued", () => {
   const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
 
@@ -631,7 +774,7 @@ describe("refused before anything is queued", () => {
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 
-  test.each(["F", "MG", "AS"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
+  test.each(["F", "MG"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
     const w = await saftWorld();
     const error = await expectApiError(
       w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
@@ -639,7 +782,7 @@ describe("refused before anything is queued", () => {
       "unprocessable",
       "saft.data_type_unsupported",
     );
-    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA"] });
+    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA", "AS"] });
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 

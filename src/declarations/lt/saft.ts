@@ -538,8 +538,9 @@ function writePartner(w: XmlWriter, master: SaftMasterData, partnerCode: string 
   else w.text("CustomerID", partnerCode ?? "");
 }
 
-function writeAddress(w: XmlWriter, address: NonNullable<SaftCompany["address"]>, countryCode: string): void {
-  w.open("Address");
+/** An AddressStructure (`element`: Address, or PostalAddress of an asset's supplier), registered address (BA). */
+export function writeAddress(w: XmlWriter, address: NonNullable<SaftCompany["address"]>, countryCode: string, element = "Address"): void {
+  w.open(element);
   const street = [address.line1, address.line2].filter(Boolean).join(", ");
   if (street) w.text("StreetName", cut(street, 70));
   w.text("City", address.city ?? "")
@@ -547,7 +548,7 @@ function writeAddress(w: XmlWriter, address: NonNullable<SaftCompany["address"]>
     .text("Country", address.countryCode ?? countryCode)
     .text("AddressType", "BA");
   if (street.length > 70) w.text("FullAddress", cut(`${street}, ${address.city ?? ""} ${address.postalCode ?? ""}`, 256));
-  w.close("Address");
+  w.close(element);
 }
 
 /** The SAF-T data types: F the whole file, GL the general ledger, SI sales, PI purchases, PA payments, MG movements of goods, AS assets. */
@@ -620,7 +621,11 @@ export function masterFor(master: SaftMasterData, dataType: SaftDataType): SaftM
   return { ...master, accounts: [], customers, suppliers, partners, taxCodes, owners: [] };
 }
 
-export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: SaftMasterData): void {
+/**
+ * The master files; `between` writes the sections a data type adds after the tax table and before the owners (the
+ * XSD's order: units, movement types, products, physical stock, assets).
+ */
+export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: SaftMasterData, between?: () => void): void {
   w.open("MasterFiles").newline();
   if (master.accounts.length) {
     w.open("GeneralLedgerAccounts").newline();
@@ -682,6 +687,7 @@ export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: Saf
     }
     w.close("TaxCodeDetails").close("TaxTableEntry").close("TaxTable").newline();
   }
+  between?.();
   if (master.owners.length) {
     w.open("Owners").newline();
     for (const o of master.owners) {
