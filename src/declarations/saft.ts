@@ -30,6 +30,7 @@ import {
 import { planSaftInvoiceParts, writeSaftInvoices } from "./lt/saft-invoices.js";
 import { planSaftPaymentParts, writeSaftPayments } from "./lt/saft-payments.js";
 import { type SaftAssetRow, countSaftAssetTransactions, loadSaftAssets, writeSaftAssets } from "./lt/saft-assets.js";
+import { loadSaftStock, planSaftStockParts, writeSaftStock } from "./lt/saft-stock.js";
 
 type SaftFile = components["schemas"]["Declarations.SaftFile"];
 type GenerateInput = components["schemas"]["Declarations.SaftGenerateRequest"];
@@ -39,7 +40,7 @@ export const SAFT_TASK = "saft_generate";
 /** Attempts of a file's job: a failure that is not the books' (a lost connection) is retried. */
 export const SAFT_MAX_ATTEMPTS = 3;
 /** The data types written today; the others are refused (422 saft.data_type_unsupported). */
-const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA", "AS"];
+const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA", "MG", "AS"];
 const MAX_YEARS = 10;
 const FETCH_ROWS = 5_000;
 /** Documents or payments a page of a SI, PI or PA file reads (with their lines). */
@@ -215,7 +216,7 @@ export async function downloadSaft(db: Db, companyId: string, id: string, part: 
   };
 }
 
-/** A data type's writer, planned: the rows (journal transactions, documents or payments) it will write, and the writing. */
+/** A data type's writer, planned: the rows (journal transactions, documents, payments, stock operations or asset transactions) it will write, and the writing. */
 interface PlannedWriter {
   rows: number;
   write(onPart: (part: SaftPartWritten) => Promise<void>): Promise<void>;
@@ -232,6 +233,14 @@ async function writerOf(
   assets: SaftAssetRow[],
 ): Promise<PlannedWriter> {
   const size = config.saftPartSize;
+  if (dataType === "MG") {
+    const stock = await loadSaftStock(trx, companyId, request);
+    const plan = await planSaftStockParts(trx, companyId, request, size);
+    return {
+      rows: plan.reduce((n, p) => n + p.operations, 0),
+      write: (onPart) => writeSaftStock(trx, companyId, company, request, master, stock, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
+    };
+  }
   if (dataType === "AS") {
     const rows = await countSaftAssetTransactions(trx, companyId, request);
     return {

@@ -14,7 +14,8 @@ import { expectApiError } from "../support/expect.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
 import { validateAgainstXsd } from "../support/xsd.js";
-import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, purchase, totalsOf } from "./declarations-fixture.js";
+import { ITEMS, WAREHOUSES } from "../support/inventory.js";
+import { decode, elementText, type FixtureMonth, fixtureMonth, invoicesOf, purchase, sale, totalsOf } from "./declarations-fixture.js";
 
 let h: Harness;
 let worker: Worker;
@@ -762,6 +763,133 @@ describe("assets (AS)", () => {
   });
 });
 
+describe("movements of goods (MG)", () => {
+  test("products, stock per warehouse with its purchase lots, every stock operation of the range; valid; the ledger's stock", async () => {
+    const w = await world(h, {
+      company: COMPANY,
+      partners: [
+        { code: "PIRK", name: "Pirkėjas UAB", registrationCode: "302222222", address: address("Kaunas") },
+        { code: "TIEK", name: "Tiekėjas UAB", registrationCode: "303333333", isSupplier: true, address: address("Klaipėda") },
+      ],
+      items: ITEMS,
+      warehouses: WAREHOUSES,
+    });
+    // February: 10 received at 4.00. March: 5 bought at 5.00, 12 sold (10 at 4.00, 2 at 5.00), 1 moved to FILIAL, 1 written off.
+    await w.api.inventory.stock.receive({
+      warehouseCode: "CENTR",
+      date: "2026-02-10",
+      counterAccountCode: "4430",
+      lines: [{ itemCode: "PREKE", quantity: "10", unitCost: "4" }],
+    });
+    const bought = await purchase(w, {
+      partnerCode: "TIEK",
+      documentNumber: "T-0302",
+      documentDate: "2026-03-02",
+      vatTreatment: "standard",
+      lines: [{ itemCode: "PREKE", quantity: "5", unitPriceExclVat: "5", vatRatePercent: "21", vatClassifier: "PVM1", warehouseCode: "CENTR" }],
+    });
+    const sold = await sale(w, {
+      partnerCode: "PIRK",
+      issueDate: "2026-03-05",
+      lines: [{ itemCode: "PREKE", quantity: "12", unitPriceExclVat: "10", vatRatePercent: "21", warehouseCode: "CENTR" }],
+    });
+    await w.api.inventory.stock.transfer({
+      fromWarehouseCode: "CENTR",
+      toWarehouseCode: "FILIAL",
+      date: "2026-03-06",
+      lines: [{ itemCode: "PREKE", quantity: "1" }],
+    });
+    await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-07", lines: [{ itemCode: "PREKE", quantity: "1" }] });
+
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "MG" });
+    const file = await settled(w, asked.id);
+    expect(file.error).toBeNull();
+    expect(file).toMatchObject({ status: "ready", dataType: "MG", progress: { rowsWritten: 4, rowsTotal: 4 } });
+    expect(file.parts).toHaveLength(2);
+    const parts = [await download(w, asked.id, 1), await download(w, asked.id, 2)];
+    for (const part of parts) expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    const master = parts[0].doc.MasterFiles;
+    expect(parts[1].doc.MasterFiles).toBeUndefined();
+    expect([master.Products.Product].flat()).toEqual([
+      expect.objectContaining({ ProductCode: "PREKE", GoodsServicesID: "PR", Description: "Prekė", ValuationMethod: "FIFO", UOMBase: "vnt." }),
+    ]);
+    const entries = [master.PhysicalStock.PhysicalStockEntry].flat();
+    expect(
+      entries.map((e: Record<string, any>) => [
+        e.WarehouseID,
+        e.ProductCode,
+        e.OpeningStockQuantity,
+        e.OpeningStockValue,
+        e.ClosingStockQuantity,
+        e.ClosingStockValue,
+      ]),
+    ).toEqual([
+      ["CENTR", "PREKE", "10", "40.00", "1", "5.00"],
+      ["FILIAL", "PREKE", "0", "0.00", "1", "5.00"],
+    ]);
+    expect(entries[0].PhysicalStockAcquisitions.PhysicalStockAcquisition).toEqual({
+      Supplier: [{ RegistrationNumber: "303333333", Name: "Tiekėjas UAB" }],
+      DateOfAcquisition: "2026-03-02",
+      InvoiceNo: "T-0302",
+      InvoiceDate: "2026-03-02",
+      GLPostingDate: "2026-03-02",
+      AcquiredQuantity: "5",
+      StockRemainderQuantity: "1",
+      StockRemainderAmount: "5.00",
+    });
+    expect(entries[1].PhysicalStockAcquisitions).toBeUndefined();
+    // The stock at `to` is the ledger's: the inventory account's closing balance.
+    const tb = await w.api.ledger.reports.trialBalance({ from: "2026-03-01", to: "2026-03-31" });
+    const closing = entries.reduce((s: Decimal, e: Record<string, any>) => s.plus(e.ClosingStockValue), new Decimal(0));
+    expect(closing.toFixed(2)).toBe(new Decimal(tb.rows.find((r) => r.accountCode === "2040")!.closingBalance).toFixed(2));
+
+    const goods = parts.map((p) => p.doc.SourceDocuments.MovementOfGoods);
+    expect(goods.map((g) => [g.NumberOfMovementLines, g.TotalQuantityReceived, g.TotalQuantityIssued])).toEqual([
+      ["4", "6", "13"],
+      ["1", "0", "1"],
+    ]);
+    const movements = goods.flatMap((g) => [g.StockMovement].flat());
+    const brief = (m: Record<string, any>) => [
+      m.MovementDate,
+      m.MovementType,
+      m.DocumentReference?.DocumentNumber ?? null,
+      [m.Lines.Line]
+        .flat()
+        .map((l: Record<string, string>) => [
+          l.AccountID,
+          l.CustomerID,
+          l.SupplierID,
+          l.ProductCode,
+          l.Quantity,
+          l.BookValue,
+          l.MovementSubType,
+          l.DebitCreditIndicator,
+        ]),
+    ];
+    expect(movements.map(brief)).toEqual([
+      ["2026-03-02", "PIR", "T-0302", [["2040", "", "TIEK", "PREKE", "5", "25.00", "purchase_invoice", "D"]]],
+      ["2026-03-05", "PARD", sold.number, [["2040", "PIRK", "", "PREKE", "12", "50.00", "sale_invoice", "K"]]],
+      [
+        "2026-03-06",
+        "VP",
+        null,
+        [
+          ["2040", "", "", "PREKE", "1", "5.00", "transfer", "K"],
+          ["2040", "", "", "PREKE", "1", "5.00", "transfer", "D"],
+        ],
+      ],
+      ["2026-03-07", "N", null, [["2040", "", "", "PREKE", "1", "5.00", "write_off", "K"]]],
+    ]);
+    // A movement that posted names its journal transaction as the GL file does.
+    const purchaseTx = await h
+      .db("purchase_invoices as p")
+      .join("journal_transactions as t", "t.id", "p.journal_transaction_id")
+      .where("p.id", bought.id)
+      .first("t.number", "t.id");
+    expect(movements[0].GLTransactionID).toBe(purchaseTx.number ?? purchaseTx.id);
+  });
+});
+
 describe("refused before anything is queued", () => {
   const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
 
@@ -774,7 +902,7 @@ describe("refused before anything is queued", () => {
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 
-  test.each(["F", "MG"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
+  test.each(["F"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
     const w = await saftWorld();
     const error = await expectApiError(
       w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
@@ -782,7 +910,7 @@ describe("refused before anything is queued", () => {
       "unprocessable",
       "saft.data_type_unsupported",
     );
-    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA", "AS"] });
+    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA", "MG", "AS"] });
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 

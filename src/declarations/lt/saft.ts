@@ -608,14 +608,15 @@ function writeBalance(w: XmlWriter, which: "Opening" | "Closing", debit: string,
 
 /**
  * The master files a data type writes: GL every section it reads; SI the customers and the tax table, PI the
- * suppliers and the tax table (the partners and codes its documents name), PA the customers and the suppliers. The partners map keeps only those written,
+ * suppliers and the tax table (the partners and codes its documents name), PA and MG the customers and the suppliers,
+ * AS none of these (its assets name their suppliers with their addresses). The partners map keeps only those written,
  * so that generate's check names only the partners of the file.
  */
 export function masterFor(master: SaftMasterData, dataType: SaftDataType): SaftMasterData {
   if (dataType === "GL" || dataType === "F") return master;
   const none = new Map<string, PartnerAccountRow[]>();
-  const customers = dataType === "SI" || dataType === "PA" ? master.customers : none;
-  const suppliers = dataType === "PI" || dataType === "PA" ? master.suppliers : none;
+  const customers = dataType === "SI" || dataType === "PA" || dataType === "MG" ? master.customers : none;
+  const suppliers = dataType === "PI" || dataType === "PA" || dataType === "MG" ? master.suppliers : none;
   const partners = new Map([...master.partners].filter(([code]) => customers.has(code) || suppliers.has(code)));
   const taxCodes = dataType === "SI" || dataType === "PI" ? master.taxCodes : [];
   return { ...master, accounts: [], customers, suppliers, partners, taxCodes, owners: [] };
