@@ -935,14 +935,13 @@ export type paths = {
         /**
          * Generate a SAF-T file
          * @description Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions —
-         *     documents for `SI` and `PI`, payments for `PA`, asset transactions for `AS` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         *     documents for `SI` and `PI`, payments for `PA`, stock operations for `MG`, asset transactions for `AS` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
          *     it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
          *     a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
          *     and every customer and supplier the file names (for `SI` only the customers, for `PI` only the suppliers, for
-         *     `AS` the assets' suppliers) an address with city and postal code: 422 `saft.company_incomplete`
+         *     `AS` the assets' suppliers, for `F` all of them) an address with city and postal code: 422 `saft.company_incomplete`
          *     (`params.fields`) or `saft.partner_incomplete` (`params.partners`, at most 100) before anything is queued. 422
-         *     `saft.range_invalid` (`to` before `from`, or more than 10 years), `saft.data_type_unsupported` (a data type not
-         *     written yet).
+         *     `saft.range_invalid` (`to` before `from`, or more than 10 years).
          */
         post: operations["declarations_lt_saft_generate"];
         delete?: never;
@@ -4850,15 +4849,17 @@ export type components = {
             difference: components["schemas"]["Money"];
         };
         /**
-         * @description What a SAF-T file carries (the XSD's `DataType`): `F` everything, `GL` the general ledger (accounts with their
-         *     balances, customers and suppliers with theirs, the tax table, every journal transaction), `SI` sales invoices, `PI`
-         *     purchase invoices, `PA` payments, `MG` movements of goods, `AS` asset transactions. Written today: `GL`; `SI` (the
-         *     customers and the tax table, and every issued sales document of the range — by issue date, as i.SAF declares them —
-         *     with its lines, their tax information and the document's totals per VAT classifier); `PI` (the suppliers and the
-         *     tax table, and every registered purchase document by its accounting date, the same way); `PA` (the customers and
-         *     suppliers, and every payment of the range — a matched bank statement line's journal transaction — with its lines);
-         *     `AS` (the fixed asset register with each asset's valuation over the range, and every acquisition, monthly
-         *     depreciation and disposal of the range). The others answer 422 `saft.data_type_unsupported`.
+         * @description What a SAF-T file carries (the XSD's `DataType`), all written: `GL` the general ledger (accounts with their
+         *     balances, customers and suppliers with theirs, the tax table, owners, every journal transaction with its lines — a
+         *     sales or purchase document's with the VAT it declared); `SI` (the customers and the tax table, and every issued
+         *     sales document of the range — by issue date, as i.SAF declares them — with its lines, their tax information and
+         *     the document's totals per VAT classifier); `PI` (the suppliers and the tax table, and every registered purchase
+         *     document by its accounting date, the same way); `PA` (the customers and suppliers, and every payment of the range —
+         *     a matched bank statement line's journal transaction — with its lines); `MG` (units, movement types, products, stock
+         *     per warehouse with the purchase lots left, and every stock operation of the range as a movement of goods); `AS`
+         *     (the fixed asset register with each asset's valuation over the range, and every acquisition, monthly depreciation
+         *     and disposal of the range); `F` the whole file: every master file in part 1, then the parts of `GL`, `SI`, `PI`,
+         *     `PA`, `MG` and `AS` in turn (a source document section only when the range has some).
          * @enum {string}
          */
         "Declarations.SaftDataType": "F" | "GL" | "SI" | "PI" | "PA" | "MG" | "AS";
@@ -4973,7 +4974,7 @@ export type components = {
             /** @description SHA-256 of its bytes. */
             sha256: components["schemas"]["Declarations.Sha256"];
         };
-        /** @description How far the worker is: rows written of the rows to write (journal transactions for `GL`, documents for `SI` and `PI`, payments for `PA`, asset transactions for `AS`). */
+        /** @description How far the worker is: rows written of the rows to write (journal transactions for `GL`, documents for `SI` and `PI`, payments for `PA`, stock operations for `MG`, asset transactions for `AS`; all of them for `F`). */
         "Declarations.SaftProgress": {
             /**
              * Format: int64
@@ -15020,7 +15021,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); `to` is before `from` or more than 10 years after it (`saft.range_invalid`); the data type is not written yet (`saft.data_type_unsupported`); the company lacks what the header needs (`saft.company_incomplete`, `params.fields`); customers or suppliers lack an address with city and postal code (`saft.partner_incomplete`, `params.partners`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            /** @description Breaks a rule: the company is not registered in LT (`jurisdiction.mismatch`); `to` is before `from` or more than 10 years after it (`saft.range_invalid`); the company lacks what the header needs (`saft.company_incomplete`, `params.fields`); customers or suppliers lack an address with city and postal code (`saft.partner_incomplete`, `params.partners`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -19,18 +19,21 @@ import {
   type SaftDataType,
   type SaftMasterData,
   type SaftPartWritten,
+  type SaftFrame,
   type SaftRequest,
   incompleteCompany,
   incompletePartners,
   loadSaftMasterData,
   masterFor,
   planSaftParts,
+  writeMasterFiles,
   writeSaftGl,
 } from "./lt/saft.js";
 import { planSaftInvoiceParts, writeSaftInvoices } from "./lt/saft-invoices.js";
 import { planSaftPaymentParts, writeSaftPayments } from "./lt/saft-payments.js";
-import { type SaftAssetRow, countSaftAssetTransactions, loadSaftAssets, writeSaftAssets } from "./lt/saft-assets.js";
-import { loadSaftStock, planSaftStockParts, writeSaftStock } from "./lt/saft-stock.js";
+import { type SaftAssetRow, countSaftAssetTransactions, loadSaftAssets, writeAssets, writeSaftAssets } from "./lt/saft-assets.js";
+import { loadSaftStock, planSaftStockParts, writeSaftStock, writeStockMasters } from "./lt/saft-stock.js";
+import type { XmlWriter } from "./xml-writer.js";
 
 type SaftFile = components["schemas"]["Declarations.SaftFile"];
 type GenerateInput = components["schemas"]["Declarations.SaftGenerateRequest"];
@@ -39,8 +42,6 @@ type Download = components["schemas"]["Declarations.SaftDownload"];
 export const SAFT_TASK = "saft_generate";
 /** Attempts of a file's job: a failure that is not the books' (a lost connection) is retried. */
 export const SAFT_MAX_ATTEMPTS = 3;
-/** The data types written today; the others are refused (422 saft.data_type_unsupported). */
-const WRITTEN: readonly string[] = ["GL", "SI", "PI", "PA", "MG", "AS"];
 const MAX_YEARS = 10;
 const FETCH_ROWS = 5_000;
 /** Documents or payments a page of a SI, PI or PA file reads (with their lines). */
@@ -102,7 +103,7 @@ async function checkReadiness(
   if (fields.length) throw companyIncomplete(fields);
   const master = masterFor(await loadSaftMasterData(db, companyId, range), dataType);
   // An AS file names the assets' suppliers with their addresses (not as master records).
-  const assets = dataType === "AS" ? await loadSaftAssets(db, companyId, range) : [];
+  const assets = dataType === "AS" || dataType === "F" ? await loadSaftAssets(db, companyId, range) : [];
   for (const a of assets) {
     if (!a.supplier_code || master.partners.has(a.supplier_code)) continue;
     master.partners.set(a.supplier_code, {
@@ -130,16 +131,6 @@ export async function requestSaft(trx: Db, companyId: string, keyId: string, inp
       from: input.from,
       to: input.to,
     });
-  }
-  if (!WRITTEN.includes(input.dataType)) {
-    throw unprocessable(
-      `SAF-T data type ${input.dataType} is not written yet; ${WRITTEN.join(", ")} is. The others follow (issue 27).`,
-      "saft.data_type_unsupported",
-      {
-        dataType: input.dataType,
-        supported: WRITTEN,
-      },
-    );
   }
   await checkReadiness(trx, companyId, input, input.dataType);
   const id = randomUUID();
@@ -216,12 +207,83 @@ export async function downloadSaft(db: Db, companyId: string, id: string, part: 
   };
 }
 
-/** A data type's writer, planned: the rows (journal transactions, documents, payments, stock operations or asset transactions) it will write, and the writing. */
+/**
+ * A data type's writer, planned: the rows it will write (journal transactions, documents, payments, stock operations
+ * or asset transactions) in how many parts, and the writing of those parts within a file's frame.
+ */
 interface PlannedWriter {
   rows: number;
-  write(onPart: (part: SaftPartWritten) => Promise<void>): Promise<void>;
+  parts: number;
+  write(frame: SaftFrame, onPart: (part: SaftPartWritten) => Promise<void>): Promise<void>;
 }
 
+type Section = Exclude<SaftDataType, "F">;
+/** A whole file's writers in the XSD's order of sections: the general ledger, then the source documents. */
+const WHOLE_FILE: readonly Section[] = ["GL", "SI", "PI", "PA", "MG", "AS"];
+
+async function planWriter(
+  trx: Db,
+  config: Config,
+  companyId: string,
+  dataType: Section,
+  company: SaftCompany,
+  master: SaftMasterData,
+  request: SaftRequest,
+): Promise<PlannedWriter> {
+  const size = config.saftPartSize;
+  const pages = { partSize: size, fetchRows: INVOICE_PAGE };
+  switch (dataType) {
+    case "SI":
+    case "PI": {
+      const side = dataType === "SI" ? "sale" : "purchase";
+      const accounts = await vatAccounts(trx, companyId);
+      const plan = await planSaftInvoiceParts(trx, companyId, request, accounts, side, size);
+      return {
+        rows: plan.reduce((n, p) => n + p.documents, 0),
+        parts: plan.length,
+        write: (frame, onPart) => writeSaftInvoices(trx, companyId, company, request, master, accounts, side, frame, plan, pages, onPart),
+      };
+    }
+    case "PA": {
+      const plan = await planSaftPaymentParts(trx, companyId, request, size);
+      return {
+        rows: plan.reduce((n, p) => n + p.payments, 0),
+        parts: plan.length,
+        write: (frame, onPart) => writeSaftPayments(trx, companyId, company, request, frame, plan, pages, onPart),
+      };
+    }
+    case "MG": {
+      const plan = await planSaftStockParts(trx, companyId, request, size);
+      return {
+        rows: plan.reduce((n, p) => n + p.operations, 0),
+        parts: plan.length,
+        write: (frame, onPart) => writeSaftStock(trx, companyId, company, request, frame, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
+      };
+    }
+    case "AS": {
+      const rows = await countSaftAssetTransactions(trx, companyId, request);
+      return {
+        rows,
+        parts: Math.max(1, Math.ceil(rows / size)),
+        write: (frame, onPart) => writeSaftAssets(trx, companyId, company, request, frame, rows, pages, onPart),
+      };
+    }
+    case "GL": {
+      const plan = await planSaftParts(trx, companyId, request, size);
+      return {
+        rows: plan.reduce((n, p) => n + p.transactions, 0),
+        parts: plan.length,
+        write: (frame, onPart) => writeSaftGl(trx, companyId, company, request, master, frame, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
+      };
+    }
+  }
+}
+
+/**
+ * The file's writer: one data type's, or for `F` each data type's in turn (the general ledger always; a source
+ * document section only when the range has some), their parts numbered on through the file. The master files of
+ * the data type (all of them for `F`) go in the file's first part.
+ */
 async function writerOf(
   trx: Db,
   config: Config,
@@ -231,43 +293,29 @@ async function writerOf(
   master: SaftMasterData,
   request: SaftRequest,
   assets: SaftAssetRow[],
-): Promise<PlannedWriter> {
-  const size = config.saftPartSize;
-  if (dataType === "MG") {
-    const stock = await loadSaftStock(trx, companyId, request);
-    const plan = await planSaftStockParts(trx, companyId, request, size);
-    return {
-      rows: plan.reduce((n, p) => n + p.operations, 0),
-      write: (onPart) => writeSaftStock(trx, companyId, company, request, master, stock, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
-    };
+): Promise<{ rows: number; write(onPart: (part: SaftPartWritten) => Promise<void>): Promise<void> }> {
+  const sections = dataType === "F" ? WHOLE_FILE : [dataType];
+  const stock = sections.includes("MG") ? await loadSaftStock(trx, companyId, request) : null;
+  const masterFiles = (w: XmlWriter) =>
+    writeMasterFiles(w, company, master, () => {
+      if (stock) writeStockMasters(w, stock);
+      if (sections.includes("AS")) writeAssets(w, company, assets, request.to);
+    });
+  const planned: PlannedWriter[] = [];
+  for (const section of sections) {
+    const writer = await planWriter(trx, config, companyId, section, company, master, request);
+    if (dataType !== "F" || section === "GL" || writer.rows > 0) planned.push(writer);
   }
-  if (dataType === "AS") {
-    const rows = await countSaftAssetTransactions(trx, companyId, request);
-    return {
-      rows,
-      write: (onPart) => writeSaftAssets(trx, companyId, company, request, master, assets, rows, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
-    };
-  }
-  if (dataType === "SI" || dataType === "PI") {
-    const side = dataType === "SI" ? "sale" : "purchase";
-    const accounts = await vatAccounts(trx, companyId);
-    const plan = await planSaftInvoiceParts(trx, companyId, request, accounts, side, size);
-    return {
-      rows: plan.reduce((n, p) => n + p.documents, 0),
-      write: (onPart) => writeSaftInvoices(trx, companyId, company, request, master, accounts, side, plan, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
-    };
-  }
-  if (dataType === "PA") {
-    const plan = await planSaftPaymentParts(trx, companyId, request, size);
-    return {
-      rows: plan.reduce((n, p) => n + p.payments, 0),
-      write: (onPart) => writeSaftPayments(trx, companyId, company, request, master, plan, { partSize: size, fetchRows: INVOICE_PAGE }, onPart),
-    };
-  }
-  const plan = await planSaftParts(trx, companyId, request, size);
+  const parts = planned.reduce((n, p) => n + p.parts, 0);
   return {
-    rows: plan.reduce((n, p) => n + p.transactions, 0),
-    write: (onPart) => writeSaftGl(trx, companyId, company, request, master, plan, { partSize: size, fetchRows: FETCH_ROWS }, onPart),
+    rows: planned.reduce((n, p) => n + p.rows, 0),
+    write: async (onPart) => {
+      let offset = 0;
+      for (const writer of planned) {
+        await writer.write({ dataType, offset, parts, masterFiles }, onPart);
+        offset += writer.parts;
+      }
+    },
   };
 }
 

@@ -760,6 +760,23 @@ describe("assets (AS)", () => {
       ].slice(0, 6),
     );
     expect(transactions[0].Supplier).toEqual([expect.objectContaining({ SupplierID: "TIEK", SupplierName: "Tiekėjas & Co <UAB>" })]);
+
+    // In the whole file (F), the same assets and asset transactions, after the ledger and the purchase.
+    const whole = await w.api.declarations.lt.saft.generate({ from: "2026-01-01", to: "2026-03-31", dataType: "F" });
+    const f = await settled(w, whole.id);
+    expect(f.error).toBeNull();
+    const docs = [];
+    for (const meta of f.parts) {
+      const part = await download(w, whole.id, meta.partNumber);
+      expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+      docs.push(part.doc);
+    }
+    expect(docs[0].MasterFiles.Assets).toEqual(parts[0].doc.MasterFiles.Assets);
+    expect(Object.keys(docs[0].MasterFiles)).toEqual(["GeneralLedgerAccounts", "Suppliers", "TaxTable", "Assets"]);
+    const inWhole = docs.flatMap((d) => (d.SourceDocuments?.AssetTransactions ? [d.SourceDocuments.AssetTransactions.AssetTransaction].flat() : []));
+    expect(inWhole).toEqual(transactions);
+    expect(docs.some((d) => d.SourceDocuments?.PurchaseInvoices)).toBe(true);
+    expect(docs.some((d) => d.SourceDocuments?.SalesInvoices)).toBe(false);
   });
 });
 
@@ -887,6 +904,49 @@ describe("movements of goods (MG)", () => {
       .where("p.id", bought.id)
       .first("t.number", "t.id");
     expect(movements[0].GLTransactionID).toBe(purchaseTx.number ?? purchaseTx.id);
+
+    // The whole file (F): the general ledger, then each source document section the range has (no payments or assets
+    // here), its parts numbered on; every master file in part 1.
+    const whole = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "F" });
+    const f = await settled(w, whole.id);
+    expect(f.error).toBeNull();
+    const journal = await h.db("journal_transactions").where({ company_id: w.companyId }).whereBetween("date", ["2026-03-01", "2026-03-31"]);
+    // 3 journal transactions (a transfer posts nothing), 1 sale, 1 purchase, 4 stock operations (2 parts of 3).
+    expect(journal).toHaveLength(3);
+    expect(f).toMatchObject({ status: "ready", dataType: "F", progress: { rowsWritten: 9, rowsTotal: 9 } });
+    const fParts = [];
+    for (const meta of f.parts) {
+      const part = await download(w, whole.id, meta.partNumber);
+      expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+      expect(part.doc.Header).toMatchObject({ DataType: "F", NumberOfParts: "5", PartNumber: String(meta.partNumber) });
+      expect(part.fileName).toBe(`SAFT_F_${part.doc.Header.Company.RegistrationNumber}_2026-03-01_2026-03-31_${meta.partNumber}of5.xml`);
+      fParts.push(part.doc);
+    }
+    const sections = fParts.map((d) => [
+      Object.keys(d).filter((k) => k !== "Header" && !k.startsWith("@_")),
+      d.SourceDocuments ? Object.keys(d.SourceDocuments) : [],
+    ]);
+    expect(sections).toEqual([
+      [["MasterFiles", "GeneralLedgerEntries"], []],
+      [["SourceDocuments"], ["SalesInvoices"]],
+      [["SourceDocuments"], ["PurchaseInvoices"]],
+      [["SourceDocuments"], ["MovementOfGoods"]],
+      [["SourceDocuments"], ["MovementOfGoods"]],
+    ]);
+    expect(Object.keys(fParts[0].MasterFiles)).toEqual([
+      "GeneralLedgerAccounts",
+      "Customers",
+      "Suppliers",
+      "TaxTable",
+      "UOMTable",
+      "MovementTypeTable",
+      "Products",
+      "PhysicalStock",
+    ]);
+    // The sections are those of the data types' own files.
+    expect(fParts[3].SourceDocuments.MovementOfGoods.StockMovement).toEqual(goods[0].StockMovement);
+    expect(fParts[0].GeneralLedgerEntries.NumberOfEntries).toBe("3");
+    expect(fParts[0].MasterFiles.PhysicalStock).toEqual(master.PhysicalStock);
   });
 });
 
@@ -899,18 +959,6 @@ describe("refused before anything is queued", () => {
   ])("$name -> 422 $key", async ({ body, key }) => {
     const w = await saftWorld();
     await expectApiError(w.api.declarations.lt.saft.generate({ ...body, dataType: "GL" }), 422, "unprocessable", key);
-    expect(await filesOf(w.companyId)).toEqual([]);
-  });
-
-  test.each(["F"] as const)("data type %s (not written yet) -> 422 saft.data_type_unsupported", async (dataType) => {
-    const w = await saftWorld();
-    const error = await expectApiError(
-      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType }),
-      422,
-      "unprocessable",
-      "saft.data_type_unsupported",
-    );
-    expect(error.params).toEqual({ dataType, supported: ["GL", "SI", "PI", "PA", "MG", "AS"] });
     expect(await filesOf(w.companyId)).toEqual([]);
   });
 

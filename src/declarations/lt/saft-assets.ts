@@ -29,7 +29,7 @@
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
-import { XmlWriter } from "../xml-writer.js";
+import type { XmlWriter } from "../xml-writer.js";
 import {
   type SaftCompany,
   type SaftMasterData,
@@ -39,12 +39,10 @@ import {
   cut,
   money,
   writeAddress,
-  writeHeader,
-  writeMasterFiles,
+  type SaftFrame,
+  closePart,
+  openPart,
 } from "./saft.js";
-
-const NS = "https://www.vmi.lt/cms/saf-t";
-const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 
 type PartnerAddress = NonNullable<SaftCompany["address"]>;
 
@@ -180,7 +178,8 @@ function writeSupplier(w: XmlWriter, row: SupplierColumns, company: SaftCompany)
   w.close("Supplier");
 }
 
-function writeAssets(w: XmlWriter, company: SaftCompany, assets: SaftAssetRow[], to: string): void {
+/** MasterFiles/Assets (after the physical stock, before the owners). */
+export function writeAssets(w: XmlWriter, company: SaftCompany, assets: SaftAssetRow[], to: string): void {
   if (!assets.length) return;
   w.open("Assets").newline();
   for (const a of assets) {
@@ -252,8 +251,7 @@ export async function writeSaftAssets(
   companyId: string,
   company: SaftCompany,
   request: SaftRequest,
-  master: SaftMasterData,
-  assets: SaftAssetRow[],
+  frame: SaftFrame,
   transactions: number,
   sizes: SaftSizes,
   onPart: (part: SaftPartWritten) => Promise<void>,
@@ -264,10 +262,7 @@ export async function writeSaftAssets(
   await plainQuery(db, `declare ${cursor} no scroll cursor for ${sql.text}`, sql.values);
   for (let partNumber = 1; partNumber <= parts; partNumber++) {
     const count = partNumber < parts ? sizes.partSize : transactions - sizes.partSize * (parts - 1);
-    const w = new XmlWriter();
-    w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, "AS", partNumber, parts);
-    if (partNumber === 1) writeMasterFiles(w, company, master, () => writeAssets(w, company, assets, request.to));
+    const w = openPart(company, request, frame, partNumber);
     if (count) w.open("SourceDocuments").open("AssetTransactions").text("NumberOfAssetTransactions", count).newline();
     let written = 0;
     while (written < count) {
@@ -278,14 +273,7 @@ export async function writeSaftAssets(
     }
     if (written !== count) throw new Error(`writeSaftAssets: part ${partNumber} wrote ${written} asset transactions, its plan ${count}`);
     if (count) w.close("AssetTransactions").close("SourceDocuments").newline();
-    w.close("AuditFile").newline();
-    await onPart({
-      partNumber,
-      parts,
-      fileName: `SAFT_AS_${company.code}_${request.from}_${request.to}_${partNumber}of${parts}.xml`,
-      file: w.finish(),
-      transactions: written,
-    });
+    await onPart(closePart(w, company, request, frame, partNumber, written));
   }
   await plainQuery(db, `close ${cursor}`, []);
 }

@@ -40,7 +40,7 @@ import { plainQuery } from "../../db/prepared.js";
 import { accountsForRules } from "../../ledger/index.js";
 import { Decimal } from "../../shared/decimal.js";
 import { splitByWeights } from "../../shared/weights.js";
-import { XmlWriter } from "../xml-writer.js";
+import type { XmlWriter } from "../xml-writer.js";
 import { documentTypeOf } from "./document-types.js";
 import { type DocumentQuery, type VatAccounts, documentHeadersSql } from "./documents.js";
 import {
@@ -51,12 +51,10 @@ import {
   type SaftSizes,
   cut,
   money,
-  writeHeader,
-  writeMasterFiles,
+  type SaftFrame,
+  closePart,
+  openPart,
 } from "./saft.js";
-
-const NS = "https://www.vmi.lt/cms/saf-t";
-const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 
 export type InvoiceSide = "sale" | "purchase";
 
@@ -388,21 +386,19 @@ export async function writeSaftInvoices(
   master: SaftMasterData,
   vatAccounts: VatAccounts,
   side: InvoiceSide,
+  frame: SaftFrame,
   plan: SaftInvoicePartPlan[],
   sizes: SaftSizes,
   onPart: (part: SaftPartWritten) => Promise<void>,
 ): Promise<void> {
-  const { section, dataType } = SECTION[side];
+  const { section } = SECTION[side];
   const accounts = await sideAccounts(db, companyId, side);
   const q = query(companyId, request, vatAccounts, side);
   const parts = plan.length;
   let after: { date: string; id: string } | undefined;
   for (let partNumber = 1; partNumber <= parts; partNumber++) {
     const { documents, debit, credit } = plan[partNumber - 1];
-    const w = new XmlWriter();
-    w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, dataType, partNumber, parts);
-    if (partNumber === 1) writeMasterFiles(w, company, master);
+    const w = openPart(company, request, frame, partNumber);
     if (documents) {
       w.open("SourceDocuments")
         .open(section)
@@ -428,13 +424,6 @@ export async function writeSaftInvoices(
       throw new Error(`writeSaftInvoices: part ${partNumber} wrote ${written} documents (${totals.D}/${totals.K}), its plan ${documents} (${debit}/${credit})`);
     }
     if (documents) w.close(section).close("SourceDocuments").newline();
-    w.close("AuditFile").newline();
-    await onPart({
-      partNumber,
-      parts,
-      fileName: `SAFT_${dataType}_${company.code}_${request.from}_${request.to}_${partNumber}of${parts}.xml`,
-      file: w.finish(),
-      transactions: written,
-    });
+    await onPart(closePart(w, company, request, frame, partNumber, written));
   }
 }

@@ -23,7 +23,7 @@
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
-import { XmlWriter } from "../xml-writer.js";
+import type { XmlWriter } from "../xml-writer.js";
 import {
   type SaftCompany,
   type SaftMasterData,
@@ -33,12 +33,11 @@ import {
   cut,
   fiscalPeriod,
   money,
-  writeHeader,
-  writeMasterFiles,
+  type SaftFrame,
+  closePart,
+  openPart,
 } from "./saft.js";
 
-const NS = "https://www.vmi.lt/cms/saf-t";
-const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 const PAYMENT = "payment";
 
 /** A part of the file: its payments and their total (their lines' debits, equal to their credits). */
@@ -154,7 +153,7 @@ export async function writeSaftPayments(
   companyId: string,
   company: SaftCompany,
   request: SaftRequest,
-  master: SaftMasterData,
+  frame: SaftFrame,
   plan: SaftPaymentPartPlan[],
   sizes: SaftSizes,
   onPart: (part: SaftPartWritten) => Promise<void>,
@@ -163,10 +162,7 @@ export async function writeSaftPayments(
   let after: { date: string; id: string } | undefined;
   for (let partNumber = 1; partNumber <= parts; partNumber++) {
     const { payments, total } = plan[partNumber - 1];
-    const w = new XmlWriter();
-    w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, "PA", partNumber, parts);
-    if (partNumber === 1) writeMasterFiles(w, company, master);
+    const w = openPart(company, request, frame, partNumber);
     const totals = money(new Decimal(total));
     if (payments) {
       w.open("SourceDocuments").open("Payments").text("NumberOfEntries", payments).text("TotalDebit", totals).text("TotalCredit", totals).newline();
@@ -187,13 +183,6 @@ export async function writeSaftPayments(
       throw new Error(`writeSaftPayments: part ${partNumber} wrote ${written} payments (${debits}), its plan ${payments} (${total})`);
     }
     if (payments) w.close("Payments").close("SourceDocuments").newline();
-    w.close("AuditFile").newline();
-    await onPart({
-      partNumber,
-      parts,
-      fileName: `SAFT_PA_${company.code}_${request.from}_${request.to}_${partNumber}of${parts}.xml`,
-      file: w.finish(),
-      transactions: written,
-    });
+    await onPart(closePart(w, company, request, frame, partNumber, written));
   }
 }

@@ -29,7 +29,7 @@ import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { accountsForRules } from "../../ledger/index.js";
 import { Decimal } from "../../shared/decimal.js";
-import { XmlWriter } from "../xml-writer.js";
+import type { XmlWriter } from "../xml-writer.js";
 import {
   type SaftCompany,
   type SaftMasterData,
@@ -38,12 +38,10 @@ import {
   type SaftSizes,
   cut,
   money,
-  writeHeader,
-  writeMasterFiles,
+  type SaftFrame,
+  closePart,
+  openPart,
 } from "./saft.js";
-
-const NS = "https://www.vmi.lt/cms/saf-t";
-const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 
 /** The movement types the file uses (MovementTypeTable), by stock operation kind and the source document's type. */
 const MOVEMENT_TYPES: readonly { type: string; description: string }[] = [
@@ -215,15 +213,18 @@ function movementsSql(companyId: string, range: { from: string; to: string }) {
   };
 }
 
-function writeStockMasters(w: XmlWriter, stock: SaftStockData): void {
+/** UOMTable, MovementTypeTable, Products and PhysicalStock (in the XSD's order, after the tax table). */
+export function writeStockMasters(w: XmlWriter, stock: SaftStockData): void {
   const units = [...new Set(stock.products.map((p) => p.unit).filter(Boolean))].sort();
   if (units.length) {
     w.open("UOMTable");
     for (const unit of units) w.open("UOMTableEntry").text("UnitOfMeasure", cut(unit, 24)).text("Description", cut(unit, 256)).close("UOMTableEntry");
     w.close("UOMTable").newline();
   }
+  if (!stock.entries.length) return; // books without stock: no movement types, products or stock to describe
   w.open("MovementTypeTable");
-  for (const t of MOVEMENT_TYPES) w.open("MovementTypeTableEntry").text("MovementType", t.type).text("Description", t.description).close("MovementTypeTableEntry");
+  for (const t of MOVEMENT_TYPES)
+    w.open("MovementTypeTableEntry").text("MovementType", t.type).text("Description", t.description).close("MovementTypeTableEntry");
   w.close("MovementTypeTable").newline();
   if (stock.products.length) {
     w.open("Products").newline();
@@ -293,7 +294,8 @@ function writeOperation(w: XmlWriter, op: Operation, stockAccount: string): void
     .text("MovementDate", h.date)
     .text("MovementPostingDate", h.date)
     .text("MovementType", type);
-  if (h.doc_no && h.source_type) w.open("DocumentReference").text("DocumentType", cut(h.source_type, 18)).text("DocumentNumber", cut(h.doc_no, 35)).close("DocumentReference");
+  if (h.doc_no && h.source_type)
+    w.open("DocumentReference").text("DocumentType", cut(h.source_type, 18)).text("DocumentNumber", cut(h.doc_no, 35)).close("DocumentReference");
   w.open("Lines");
   const sale = h.kind === "sale_invoice";
   const purchase = h.kind === "purchase_invoice";
@@ -323,8 +325,7 @@ export async function writeSaftStock(
   companyId: string,
   company: SaftCompany,
   request: SaftRequest,
-  master: SaftMasterData,
-  stock: SaftStockData,
+  frame: SaftFrame,
   plan: SaftStockPartPlan[],
   sizes: SaftSizes,
   onPart: (part: SaftPartWritten) => Promise<void>,
@@ -363,10 +364,7 @@ export async function writeSaftStock(
   };
   for (let partNumber = 1; partNumber <= parts; partNumber++) {
     const planned = plan[partNumber - 1];
-    const w = new XmlWriter();
-    w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, "MG", partNumber, parts);
-    if (partNumber === 1) writeMasterFiles(w, company, master, () => writeStockMasters(w, stock));
+    const w = openPart(company, request, frame, partNumber);
     if (planned.operations) {
       w.open("SourceDocuments")
         .open("MovementOfGoods")
@@ -388,14 +386,7 @@ export async function writeSaftStock(
       throw new Error(`writeSaftStock: part ${partNumber} wrote ${operations} operations (${lines} lines), its plan ${planned.operations} (${planned.lines})`);
     }
     if (planned.operations) w.close("MovementOfGoods").close("SourceDocuments").newline();
-    w.close("AuditFile").newline();
-    await onPart({
-      partNumber,
-      parts,
-      fileName: `SAFT_MG_${company.code}_${request.from}_${request.to}_${partNumber}of${parts}.xml`,
-      file: w.finish(),
-      transactions: operations,
-    });
+    await onPart(closePart(w, company, request, frame, partNumber, operations));
   }
   await plainQuery(db, `close ${cursor}`, []);
 }

@@ -109,6 +109,41 @@ export interface SaftPartWritten {
   transactions: number;
 }
 
+/**
+ * Where a writer's parts stand in the file: the file's data type, the parts before the writer's first (a whole file,
+ * `F`, is the parts of each data type's writer one after another) and the file's parts in all, and what the file's
+ * first part carries as master files.
+ */
+export interface SaftFrame {
+  dataType: SaftDataType;
+  offset: number;
+  parts: number;
+  masterFiles(w: XmlWriter): void;
+}
+
+/** A new part: the root element, the header, and in the file's first part the master files. `local`: the writer's own part number, from 1. */
+export function openPart(company: SaftCompany, request: SaftRequest, frame: SaftFrame, local: number): XmlWriter {
+  const w = new XmlWriter();
+  const partNumber = frame.offset + local;
+  w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
+  writeHeader(w, company, request, frame.dataType, partNumber, frame.parts);
+  if (partNumber === 1) frame.masterFiles(w);
+  return w;
+}
+
+/** A finished part (the root element closed here) as the caller stores it. */
+export function closePart(w: XmlWriter, company: SaftCompany, request: SaftRequest, frame: SaftFrame, local: number, rows: number): SaftPartWritten {
+  w.close("AuditFile").newline();
+  const partNumber = frame.offset + local;
+  return {
+    partNumber,
+    parts: frame.parts,
+    fileName: `SAFT_${frame.dataType}_${company.code}_${request.from}_${request.to}_${partNumber}of${frame.parts}.xml`,
+    file: w.finish(),
+    transactions: rows,
+  };
+}
+
 // One formatter for every time written: making one costs more than writing a transaction.
 const VILNIUS = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Vilnius",
@@ -409,12 +444,12 @@ export async function writeSaftGl(
   company: SaftCompany,
   request: SaftRequest,
   master: SaftMasterData,
+  frame: SaftFrame,
   plan: SaftPartPlan[],
   sizes: SaftSizes,
   onPart: (part: SaftPartWritten) => Promise<void>,
 ): Promise<void> {
   const parts = plan.length;
-  const fileStem = `SAFT_GL_${company.code}_${request.from}_${request.to}`;
   let partNumber = 0;
   let w = new XmlWriter();
   let inPart = 0;
@@ -424,10 +459,7 @@ export async function writeSaftGl(
 
   const startPart = () => {
     partNumber++;
-    w = new XmlWriter();
-    w.open("AuditFile", { xmlns: NS, "xmlns:xsi": XSI }).newline();
-    writeHeader(w, company, request, "GL", partNumber, parts);
-    if (partNumber === 1) writeMasterFiles(w, company, master);
+    w = openPart(company, request, frame, partNumber);
     const { transactions, total } = plan[partNumber - 1];
     const totals = money(new Decimal(total));
     w.open("GeneralLedgerEntries").text("NumberOfEntries", transactions).text("TotalDebit", totals).text("TotalCredit", totals).newline();
@@ -440,8 +472,8 @@ export async function writeSaftGl(
     if (inPart !== expected) throw new Error(`writeSaftGl: part ${partNumber} has ${inPart} transactions, its plan ${expected}`);
     if (journal !== null) w.close("Transactions").close("Journal").newline();
     if (expected) w.close("Journals").newline();
-    w.close("GeneralLedgerEntries").newline().close("AuditFile").newline();
-    await onPart({ partNumber, parts, fileName: `${fileStem}_${partNumber}of${parts}.xml`, file: w.finish(), transactions: inPart });
+    w.close("GeneralLedgerEntries").newline();
+    await onPart(closePart(w, company, request, frame, partNumber, inPart));
   };
   const writeTransaction = (t: Transaction) => {
     if (inPart === plan[partNumber - 1].transactions) throw new Error(`writeSaftGl: part ${partNumber} is full`);

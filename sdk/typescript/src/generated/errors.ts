@@ -241,7 +241,6 @@ export const ERROR_KEYS = [
   "request.timeout",
   "route.not_found",
   "saft.company_incomplete",
-  "saft.data_type_unsupported",
   "saft.not_found",
   "saft.not_ready",
   "saft.part_unknown",

@@ -571,17 +571,16 @@ export interface Resources {
          * Generate a SAF-T file
          *
          * Asks for a SAF-T LT 2.01 file of a range: the worker writes it in parts (`SAFT_PART_SIZE` journal transactions —
-         * documents for `SI` and `PI`, payments for `PA`, asset transactions for `AS` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
+         * documents for `SI` and `PI`, payments for `PA`, stock operations for `MG`, asset transactions for `AS` — a part; the master files in part 1) as the tax authority's XSD defines it, and emits `declaration.saft_ready`. Follow
          * it with `declarations/lt/saft/get`, then download each part. The company must have what the file's header needs —
          * a registered address with city and postal code, a contact person (`account/companies/update`) and a telephone —
          * and every customer and supplier the file names (for `SI` only the customers, for `PI` only the suppliers, for
-         * `AS` the assets' suppliers) an address with city and postal code: 422 `saft.company_incomplete`
+         * `AS` the assets' suppliers, for `F` all of them) an address with city and postal code: 422 `saft.company_incomplete`
          * (`params.fields`) or `saft.partner_incomplete` (`params.partners`, at most 100) before anything is queued. 422
-         * `saft.range_invalid` (`to` before `from`, or more than 10 years), `saft.data_type_unsupported` (a data type not
-         * written yet).
+         * `saft.range_invalid` (`to` before `from`, or more than 10 years).
          *
          * `POST /v1/declarations/lt/saft/generate` · scope `declarations:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
-         * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `jurisdiction.mismatch`, `saft.company_incomplete`, `saft.data_type_unsupported`, `saft.partner_incomplete`, `saft.range_invalid`.
+         * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `jurisdiction.mismatch`, `saft.company_incomplete`, `saft.partner_incomplete`, `saft.range_invalid`.
          * Tag: `Declarations`.
          */
         generate: Operation<"declarations_lt_saft_generate">;
