@@ -1,11 +1,15 @@
-// SAF-T (issue 27): a year of 1,000,000 journal entries — 100,000 sales postings of three lines naming one of 1,000
-// customers (receivable, income, VAT) and 350,000 two-line postings — written as a GL file by the real worker process
-// (`src/main.ts --worker-only`), in parts of SAFT_PART_SIZE (default 20,000) transactions. Seeded in SQL with every
-// trigger and constraint in force, as the trial-balance benchmark does. Prints, per run, the time from the request to
-// the file's ready (its `finished_at` less its `created_at`), the parts and bytes, and the worker's peak RSS; next to it,
-// the same run's baseline: `COPY (the file's rows) TO STDOUT` through psql, the database's own time to hand out the
-// journal lines the file carries. Targets: the file in < 60 s, the worker's peak RSS < 400 MB.
-// Env: BENCH_RUNS (default 3), BENCH_ENTRIES (default 1,000,000), SAFT_PART_SIZE, DATABASE_URL (else embedded PostgreSQL).
+// SAF-T (issue 27): a year of 1,000,000 journal entries — 100,000 sales invoices, each issued with one line and posted
+// in three lines naming one of 1,000 customers (receivable, income, VAT), and 350,000 two-line postings — written as
+// the whole file (`F`: the general ledger and the sales invoices; BENCH_DATA_TYPE=GL for the ledger alone) by the real
+// worker process (`src/main.ts --worker-only`), in parts of SAFT_PART_SIZE (default 20,000) transactions or documents.
+// Seeded in SQL with every trigger and constraint in force, as the trial-balance benchmark does: the invoices are
+// inserted as drafts with their lines and then issued, so the database stores what each declares (vat_declared_rows)
+// as an issue does. Prints, per run, the time from the request to the file's ready (its `finished_at` less its
+// `created_at`), the parts and bytes, and the worker's peak RSS; next to it, the same run's baseline: `COPY (the file's
+// rows) TO STDOUT` through psql — the journal lines, and for `F` the invoices' lines with what they declare — the
+// database's own time to hand out the rows the file carries. Targets: the file in < 60 s, the worker's peak RSS < 400 MB.
+// Env: BENCH_RUNS (default 3), BENCH_ENTRIES (default 1,000,000), BENCH_DATA_TYPE (F or GL, default F),
+// SAFT_PART_SIZE, DATABASE_URL (else embedded PostgreSQL).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { requestSaft } from "../src/declarations/index.js";
@@ -16,6 +20,7 @@ const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const SALES = Math.round(ENTRIES / 10); // three lines each
 const OTHERS = Math.round((ENTRIES - SALES * 3) / 2); // two lines each
 const BATCH = 50_000;
+const DATA_TYPE = (process.env.BENCH_DATA_TYPE ?? "F") as "F" | "GL";
 const database = await benchDatabase({ everyCpu: true });
 const { db } = database;
 const account = await benchTenant(db);
@@ -34,6 +39,10 @@ await db.raw(
      from generate_series(1, 1000) g`,
   [c],
 );
+
+const [series] = await db("number_series")
+  .insert({ company_id: c, document_type: "sale_invoice", prefix: "SF", year: 2026, next_number: SALES + 1 })
+  .returning("id");
 
 const seedStarted = Date.now();
 // Posting g (1..SALES+OTHERS) on a day of 2026: a sale (three lines, partner P(g % 1000 + 1)) while g <= SALES, else
@@ -66,11 +75,39 @@ for (let start = 1; start <= SALES + OTHERS; start += BATCH) {
        union all select :c::uuid, id, 2, day, case when other in ('5000') then other else '2710' end, 0, net, null from (${pick}) p where not sale`,
       params,
     );
+    // Sale g's invoice (id md5('inv-' || g)): a draft with its line, then issued with its posting (as an issue does).
+    const invoice = { ...params, series: series.id };
+    await trx.raw(
+      `insert into sale_invoices (company_id, id, type, status, series_prefix, partner_code, issue_date, due_date, currency, net_total, vat_total, gross_total)
+       select :c::uuid, md5('inv-' || g)::uuid, 'invoice', 'draft', 'SF', partner, day, day + 14, 'EUR', net, round(net * 1.21, 2) - net, round(net * 1.21, 2)
+         from (${pick}) p where sale`,
+      invoice,
+    );
+    await trx.raw(
+      `insert into sale_invoice_lines (company_id, invoice_id, line_no, description, quantity, unit, unit_price, vat_rate_percent, vat_classifier, revenue_account_code, net_amount)
+       select :c::uuid, md5('inv-' || g)::uuid, 1, 'Paslauga ' || g, 1, 'vnt.', net, 21, 'PVM1', '5000', net from (${pick}) p where sale`,
+      invoice,
+    );
+    await trx.raw(
+      `update sale_invoices s
+          set status = 'issued', series_id = :series::uuid, sequence = p.g, number = 'SF-' || p.g, rate = 1, rate_source = 'base', rate_date = p.day,
+              partner_snapshot = jsonb_build_object('code', p.partner, 'name', 'Pirkėjas ' || p.partner || ' UAB', 'vatCode', null, 'registrationCode', null,
+                                                    'countryCode', 'LT', 'address', null, 'isPrivatePerson', false),
+              gross_total_base = round(p.net * 1.21, 2), outstanding = round(p.net * 1.21, 2), journal_transaction_id = p.id, issued_at = now(),
+              vat_breakdown = jsonb_build_array(jsonb_build_object('vatClassifier', 'PVM1', 'vatRatePercent', '21.00', 'taxableAmount', p.net::numeric(17,2)::text,
+                                                                   'vatAmount', (round(p.net * 1.21, 2) - p.net)::numeric(17,2)::text))
+         from (${pick}) p
+        where p.sale and s.company_id = :c::uuid and s.id = md5('inv-' || p.g)::uuid`,
+      invoice,
+    );
   });
 }
 await db.raw("analyze");
 const [{ n }] = await db("journal_entries").where({ company_id: c }).count({ n: "*" });
-console.log(`seeded ${n} journal entries (${SALES} sales postings of 3 lines, ${OTHERS} of 2) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+const [{ declared }] = (await db.raw("select count(*)::int as declared from vat_declared_rows where company_id = ?", [c])).rows;
+console.log(
+  `seeded ${n} journal entries (${SALES} sales invoices posted in 3 lines, ${OTHERS} postings of 2; ${declared} declared VAT rows) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
+);
 
 const env = { LOG_LEVEL: "warn", ...(process.env.SAFT_PART_SIZE ? { SAFT_PART_SIZE: process.env.SAFT_PART_SIZE } : {}) };
 const worker = await startChild(
@@ -87,22 +124,28 @@ const memory = (field: "VmRSS" | "VmHWM") => {
 };
 console.log(`worker RSS after start: ${memory("VmRSS").toFixed(0)} MiB`);
 
-/** The baseline: the file's journal lines as COPY hands them out (psql to /dev/null), in ms. */
+/** The baseline: the file's rows as COPY hands them out (psql to /dev/null), in ms. */
 function copyBaseline(): number {
+  const copies = [
+    `copy (select t.id, t.number, t.date, t.description, t.document_type, t.created_at, e.line_no, e.account_code, e.debit, e.credit, e.partner_code
+             from journal_transactions t join journal_entries e on e.company_id = t.company_id and e.transaction_id = t.id
+            where t.company_id = '${c}' and t.date between '2026-01-01' and '2026-12-31'
+            order by t.document_type, t.date, t.created_at, t.id, e.line_no) to stdout`,
+  ];
+  if (DATA_TYPE === "F") {
+    copies.push(
+      `copy (select s.id, s.number, s.issue_date, s.partner_snapshot, l.line_no, l.description, l.quantity, l.unit_price, l.net_amount, v.classifier, v.base, v.vat
+               from sale_invoices s join sale_invoice_lines l on l.company_id = s.company_id and l.invoice_id = s.id
+               join vat_declared_rows v on v.company_id = s.company_id and v.document_id = s.id and v.ord = 1
+              where s.company_id = '${c}' and s.issue_date between '2026-01-01' and '2026-12-31' and s.status <> 'draft'
+              order by s.issue_date, s.id, l.line_no) to stdout`,
+    );
+  }
   const started = performance.now();
-  const result = spawnSync(
-    "psql",
-    [
-      database.connectionString,
-      "-qAtc",
-      `copy (select t.id, t.number, t.date, t.description, t.document_type, t.created_at, e.line_no, e.account_code, e.debit, e.credit, e.partner_code
-               from journal_transactions t join journal_entries e on e.company_id = t.company_id and e.transaction_id = t.id
-              where t.company_id = '${c}' and t.date between '2026-01-01' and '2026-12-31'
-              order by t.document_type, t.date, t.created_at, t.id, e.line_no) to stdout`,
-    ],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  );
-  if (result.status !== 0) throw new Error("psql copy failed");
+  for (const sql of copies) {
+    const result = spawnSync("psql", [database.connectionString, "-qAtc", sql], { stdio: ["ignore", "ignore", "inherit"] });
+    if (result.status !== 0) throw new Error("psql copy failed");
+  }
   return performance.now() - started;
 }
 
@@ -111,7 +154,7 @@ const times: number[] = [];
 const baselines: number[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
-    const { id } = await db.transaction((trx) => requestSaft(trx, c, account.keyId, { from: "2026-01-01", to: "2026-12-31", dataType: "GL" }));
+    const { id } = await db.transaction((trx) => requestSaft(trx, c, account.keyId, { from: "2026-01-01", to: "2026-12-31", dataType: DATA_TYPE }));
     let row: Record<string, any> | undefined;
     for (const deadline = Date.now() + 600_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
       row = await db("saft_files").where({ company_id: c, id }).first();
@@ -126,7 +169,7 @@ try {
     times.push(ms);
     baselines.push(base);
     console.log(
-      `run ${run}: ${row.rows_total} transactions in ${parts} parts, ${(Number(bytes) / 1e6).toFixed(1)} MB, ${ms} ms; COPY baseline ${base.toFixed(0)} ms; ratio ${(ms / base).toFixed(1)}; worker peak RSS ${memory("VmHWM").toFixed(0)} MiB`,
+      `run ${run}: ${DATA_TYPE}, ${row.rows_total} rows (transactions and documents) in ${parts} parts, ${(Number(bytes) / 1e6).toFixed(1)} MB, ${ms} ms; COPY baseline ${base.toFixed(0)} ms; ratio ${(ms / base).toFixed(1)}; worker peak RSS ${memory("VmHWM").toFixed(0)} MiB`,
     );
     await db("saft_files").where({ company_id: c, id }).delete();
   }
