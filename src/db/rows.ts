@@ -450,6 +450,21 @@ export interface OwnersRow {
   updated_at: Date;
 }
 
+export interface PartnerAddressesRow {
+  building: string | null;
+  city: string;
+  company_id: string;
+  country_code: string;
+  created_at: Date;
+  id: string;
+  is_default: boolean;
+  partner_id: string;
+  postal_code: string | null;
+  street: string | null;
+  type: "registered" | "billing" | "shipping";
+  updated_at: Date;
+}
+
 export interface PartnerBankIbansRow {
   company_id: string;
   iban: string;
@@ -989,6 +1004,7 @@ export interface Tables {
   number_series: NumberSeriesRow;
   outbound_emails: OutboundEmailsRow;
   owners: OwnersRow;
+  partner_addresses: PartnerAddressesRow;
   partner_bank_ibans: PartnerBankIbansRow;
   partners: PartnersRow;
   posting_rules: PostingRulesRow;

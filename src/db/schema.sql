@@ -736,6 +736,31 @@ alter table owners add constraint owners_shares_amount_check CHECK ((shares_amou
 alter table owners add constraint owners_shares_quantity_check CHECK ((shares_quantity > (0)::numeric));
 alter table owners add constraint owners_shares_type_check CHECK ((shares_type = ANY (ARRAY['ordinary'::text, 'preference'::text])));
 
+create table partner_addresses (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  partner_id uuid not null,
+  type text not null,
+  street text,
+  building text,
+  city text not null,
+  postal_code text,
+  country_code text not null,
+  is_default boolean default false not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+alter table partner_addresses add constraint partner_addresses_building_check CHECK (((length(building) >= 1) AND (length(building) <= 18)));
+alter table partner_addresses add constraint partner_addresses_city_check CHECK (((length(city) >= 1) AND (length(city) <= 35)));
+alter table partner_addresses add constraint partner_addresses_country_code_check CHECK ((country_code ~ '^[A-Z]{2}$'::text));
+alter table partner_addresses add constraint partner_addresses_partner_fkey FOREIGN KEY (company_id, partner_id) REFERENCES partners(company_id, id) ON DELETE CASCADE;
+alter table partner_addresses add constraint partner_addresses_pkey PRIMARY KEY (company_id, id);
+alter table partner_addresses add constraint partner_addresses_postal_code_check CHECK (((length(postal_code) >= 1) AND (length(postal_code) <= 18)));
+alter table partner_addresses add constraint partner_addresses_street_check CHECK (((length(street) >= 1) AND (length(street) <= 200)));
+alter table partner_addresses add constraint partner_addresses_type_check CHECK ((type = ANY (ARRAY['registered'::text, 'billing'::text, 'shipping'::text])));
+CREATE UNIQUE INDEX partner_addresses_one_default ON partner_addresses USING btree (company_id, partner_id) WHERE is_default;
+CREATE INDEX partner_addresses_partner_idx ON partner_addresses USING btree (company_id, partner_id, created_at, id);
+
 create table partner_bank_ibans (
   company_id uuid not null,
   partner_code text not null,

@@ -116,6 +116,7 @@ async function checkReadiness(
       email: null,
       phone: null,
       iban: null,
+      addresses: [],
     });
   }
   const partners = incompletePartners(master);

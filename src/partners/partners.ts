@@ -184,7 +184,10 @@ const partnerListSpec: ListSpec = {
     updatedAt: { column: "updated_at", type: "timestamp" },
     // What a SAF-T file needs of a customer or supplier (src/declarations/lt/saft.ts, incompletePartners).
     addressComplete: {
-      column: "(coalesce(address ->> 'city', '') <> '' and coalesce(address ->> 'postalCode', '') <> '')",
+      // A structured address with a postal code (partners/addresses); without structured ones, the free address's city and postal code.
+      column: `(case when exists (select 1 from partner_addresses a where a.company_id = partners.company_id and a.partner_id = partners.id)
+                     then exists (select 1 from partner_addresses a where a.company_id = partners.company_id and a.partner_id = partners.id and a.postal_code is not null)
+                     else coalesce(address ->> 'city', '') <> '' and coalesce(address ->> 'postalCode', '') <> '' end)`,
       type: "boolean",
       sort: false,
     },

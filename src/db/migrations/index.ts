@@ -65,6 +65,7 @@ import * as companyContactPerson from "./20261128000100_company_contact_person.j
 import * as saftFiles from "./20261128000200_saft_files.js";
 import * as owners from "./20261128000300_owners.js";
 import * as vatRowsByTransaction from "./20261128000400_vat_rows_by_transaction.js";
+import * as partnerAddresses from "./20261128000500_partner_addresses.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -135,6 +136,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261128000200_saft_files": saftFiles,
   "20261128000300_owners": owners,
   "20261128000400_vat_rows_by_transaction": vatRowsByTransaction,
+  "20261128000500_partner_addresses": partnerAddresses,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

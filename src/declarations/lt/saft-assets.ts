@@ -56,7 +56,13 @@ interface SupplierColumns {
 
 /** The supplier of asset `a` (alias), as SupplierColumns: a lateral join of its source transaction's purchase. */
 const SUPPLIER_SQL = `left join lateral (
-    select pa.code as supplier_code, pa.name as supplier_name, pa.address as supplier_address, pa.country_code as supplier_country
+    select pa.code as supplier_code, pa.name as supplier_name, pa.country_code as supplier_country,
+           -- Its default structured address with a postal code (partners/addresses), else its free address.
+           coalesce((select jsonb_build_object('line1', concat_ws(' ', sa.street, sa.building), 'city', sa.city, 'postalCode', sa.postal_code,
+                                               'countryCode', sa.country_code)
+                       from partner_addresses sa
+                      where sa.company_id = pa.company_id and sa.partner_id = pa.id and sa.postal_code is not null
+                      order by sa.is_default desc, sa.created_at, sa.id limit 1), pa.address) as supplier_address
       from journal_transactions st
       join purchase_invoices p
         on p.company_id = st.company_id and p.id = (case when st.source_type like 'purchase\\_%' then st.source_id::uuid end)

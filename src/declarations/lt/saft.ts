@@ -211,6 +211,19 @@ interface AccountRow {
   cc: string;
 }
 
+/** A partner's structured address (partners/addresses) as a file writes it. */
+export interface SaftStructuredAddress {
+  type: "registered" | "billing" | "shipping";
+  street: string | null;
+  building: string | null;
+  city: string;
+  postal_code: string | null;
+  country_code: string;
+}
+
+/** AddressType of a structured address: BA the registered office, KA the mailing (billing) address, PIA shipping. */
+const ADDRESS_TYPES: Record<SaftStructuredAddress["type"], string> = { registered: "BA", billing: "KA", shipping: "PIA" };
+
 interface PartnerRow {
   code: string;
   name: string;
@@ -221,6 +234,8 @@ interface PartnerRow {
   email: string | null;
   phone: string | null;
   iban: string | null;
+  /** Its structured addresses, the default first; empty when it has none (the free `address` is written then). */
+  addresses: SaftStructuredAddress[];
 }
 
 interface PartnerAccountRow {
@@ -293,8 +308,12 @@ export async function loadSaftMasterData(db: Db, companyId: string, range: { fro
   if (codes.length) {
     const rows = await plainQuery<PartnerRow>(
       db,
-      `select code, name, registration_code, vat_code, country_code, address, email, phone, iban
-         from partners where company_id = $1 and code = any($2::text[]) order by code`,
+      `select p.code, p.name, p.registration_code, p.vat_code, p.country_code, p.address, p.email, p.phone, p.iban,
+              coalesce((select jsonb_agg(jsonb_build_object('type', a.type, 'street', a.street, 'building', a.building, 'city', a.city,
+                                                            'postal_code', a.postal_code, 'country_code', a.country_code)
+                                         order by a.is_default desc, a.created_at, a.id)
+                          from partner_addresses a where a.company_id = p.company_id and a.partner_id = p.id), '[]') as addresses
+         from partners p where p.company_id = $1 and p.code = any($2::text[]) order by p.code`,
       [companyId, codes],
     );
     for (const row of rows) partners.set(row.code, row);
@@ -316,11 +335,16 @@ export function incompletePartners(master: SaftMasterData, limit = 100): { code:
   const problems: { code: string; name: string; missing: string[] }[] = [];
   for (const [code, partner] of master.partners) {
     const missing: string[] = [];
-    if (!partner.address?.city) missing.push("address.city");
-    if (!partner.address?.postalCode) missing.push("address.postalCode");
-    if (!partner.address?.countryCode && !partner.country_code) missing.push("address.countryCode");
-    if ((partner.address?.postalCode ?? "").length > 18) missing.push("address.postalCode (at most 18 characters)");
-    if ((partner.address?.city ?? "").length > 35) missing.push("address.city (at most 35 characters)");
+    if (partner.addresses?.length) {
+      // Its structured addresses are written (those with a postal code): one of them must have one.
+      if (!partner.addresses.some((a) => a.postal_code)) missing.push("addresses[].postalCode");
+    } else {
+      if (!partner.address?.city) missing.push("address.city");
+      if (!partner.address?.postalCode) missing.push("address.postalCode");
+      if (!partner.address?.countryCode && !partner.country_code) missing.push("address.countryCode");
+      if ((partner.address?.postalCode ?? "").length > 18) missing.push("address.postalCode (at most 18 characters)");
+      if ((partner.address?.city ?? "").length > 35) missing.push("address.city (at most 35 characters)");
+    }
     if (code.length > 35) missing.push("code (at most 35 characters)");
     if ((partner.registration_code ?? "").length > 35) missing.push("registrationCode (at most 35 characters)");
     if (missing.length) problems.push({ code, name: partner.name, missing });
@@ -570,6 +594,19 @@ function writePartner(w: XmlWriter, master: SaftMasterData, partnerCode: string 
   else w.text("CustomerID", partnerCode ?? "");
 }
 
+/** A structured address (partners/addresses) as an AddressStructure: street, building (Number), city, postal code, country, type. */
+export function writeStructuredAddress(w: XmlWriter, a: SaftStructuredAddress, element = "Address"): void {
+  w.open(element);
+  if (a.street) w.text("StreetName", cut(a.street, 70));
+  if (a.building) w.text("Number", cut(a.building, 18));
+  w.text("City", cut(a.city, 35))
+    .text("PostalCode", cut(a.postal_code ?? "", 18))
+    .text("Country", a.country_code)
+    .text("AddressType", ADDRESS_TYPES[a.type]);
+  if (a.street && a.street.length > 70) w.text("FullAddress", cut(`${a.street} ${a.building ?? ""}, ${a.city} ${a.postal_code ?? ""}`, 256));
+  w.close(element);
+}
+
 /** An AddressStructure (`element`: Address, or PostalAddress of an asset's supplier), registered address (BA). */
 export function writeAddress(w: XmlWriter, address: NonNullable<SaftCompany["address"]>, countryCode: string, element = "Address"): void {
   w.open(element);
@@ -686,7 +723,9 @@ export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: Saf
       w.open(element);
       if (p.registration_code) w.text("RegistrationNumber", p.registration_code);
       w.text("Name", cut(p.name, 70));
-      writeAddress(w, p.address ?? {}, p.country_code ?? company.address?.countryCode ?? "LT");
+      const structured = p.addresses.filter((a) => a.postal_code);
+      if (structured.length) for (const a of structured) writeStructuredAddress(w, a);
+      else writeAddress(w, p.address ?? {}, p.country_code ?? company.address?.countryCode ?? "LT");
       if (p.vat_code) w.open("TaxRegistration").text("TaxRegistrationNumber", p.vat_code).text("TaxType", "PVM").close("TaxRegistration");
       if (p.iban) w.open("BankAccount").text("IBANNumber", p.iban).close("BankAccount");
       w.text(idElement, code);

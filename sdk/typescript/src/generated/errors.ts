@@ -181,6 +181,8 @@ export const ERROR_KEYS = [
   "partner.invalid_fields",
   "partner.not_found",
   "partner.referenced",
+  "partner_address.default_required",
+  "partner_address.not_found",
   "peppol.endpoint_unknown",
   "peppol_id.invalid",
   "period.locked",

@@ -1088,6 +1088,50 @@ export interface Resources {
    * A company's customers and suppliers, with Lithuanian registry, VAT and IBAN checks.
    */
   partners: {
+    addresses: {
+      /**
+       * Add a partner address
+       *
+       * Adds a structured address to a partner; its first address becomes its default.
+       *
+       * `POST /v1/partners/addresses/create` · scope `partners:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `partner.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `country_code.unknown`.
+       * Tag: `Partners`.
+       */
+      create: Operation<"partners_addresses_create">;
+      /**
+       * Delete a partner address
+       *
+       * Deletes a partner address and returns it as it was; the default passes to the partner's oldest address left.
+       *
+       * `POST /v1/partners/addresses/delete` · scope `partners:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `partner_address.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`.
+       * Tag: `Partners`.
+       */
+      delete: Operation<"partners_addresses_delete">;
+      /**
+       * List partner addresses
+       *
+       * The company's partner addresses (filter on `partnerId` for one partner's). Filter and sort on `type`, `city`,
+       * `postalCode`, `countryCode` (text), `createdAt` (timestamp); filter on `id`, `partnerId`, `isDefault` (boolean).
+       * Default order: `createdAt`.
+       *
+       * `POST /v1/partners/addresses/list` · scope `partners:read` · company-scoped (`companyId`)
+       * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+       * Tag: `Partners`.
+       */
+      list: Operation<"partners_addresses_list">;
+      /**
+       * Update a partner address
+       *
+       * Changes a partner address and returns it; 404 `partner_address.not_found` when there is none.
+       *
+       * `POST /v1/partners/addresses/update` · scope `partners:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+       * Error keys: 404 `company.not_found`, `partner_address.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `country_code.unknown`, `partner_address.default_required`.
+       * Tag: `Partners`.
+       */
+      update: Operation<"partners_addresses_update">;
+    };
     /**
      * Partner balances on a date
      *
@@ -1861,6 +1905,12 @@ export const RESOURCE_PATHS = {
     },
   },
   partners: {
+    addresses: {
+      create: ["/v1/partners/addresses/create", "partners_addresses_create", true],
+      delete: ["/v1/partners/addresses/delete", "partners_addresses_delete", true],
+      list: ["/v1/partners/addresses/list", "partners_addresses_list", false],
+      update: ["/v1/partners/addresses/update", "partners_addresses_update", true],
+    },
     balances: ["/v1/partners/balances", "partners_balances", false],
     create: ["/v1/partners/create", "partners_create", true],
     delete: ["/v1/partners/delete", "partners_delete", true],

@@ -1813,6 +1813,88 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/partners/addresses/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a partner address
+         * @description Adds a structured address to a partner; its first address becomes its default.
+         */
+        post: operations["partners_addresses_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/addresses/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a partner address
+         * @description Deletes a partner address and returns it as it was; the default passes to the partner's oldest address left.
+         */
+        post: operations["partners_addresses_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/addresses/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List partner addresses
+         * @description The company's partner addresses (filter on `partnerId` for one partner's). Filter and sort on `type`, `city`,
+         *     `postalCode`, `countryCode` (text), `createdAt` (timestamp); filter on `id`, `partnerId`, `isDefault` (boolean).
+         *     Default order: `createdAt`.
+         */
+        post: operations["partners_addresses_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/addresses/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a partner address
+         * @description Changes a partner address and returns it; 404 `partner_address.not_found` when there is none.
+         */
+        post: operations["partners_addresses_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partners/balances": {
         parameters: {
             query?: never;
@@ -7309,6 +7391,128 @@ export type components = {
          * @enum {string}
          */
         "Partners.PartnerAccountSide": "receivable" | "payable";
+        /** @description One structured address of a partner. */
+        "Partners.PartnerAddress": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description The partner it belongs to. */
+            partnerId: components["schemas"]["Id"];
+            /** @description What it is for. */
+            type: components["schemas"]["Partners.PartnerAddressType"];
+            /** @description Street (and house, when not apart in `building`); null when not kept. */
+            street: string | null;
+            /** @description Building or house number; null when not kept. */
+            building: string | null;
+            /** @description City or town. */
+            city: string;
+            /** @description Postal code; null when not kept (a SAF-T file requires one). */
+            postalCode: string | null;
+            /** @description Country. */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description Whether it is the partner's default address (exactly one is, while the partner has addresses). */
+            isDefault: boolean;
+            /** @description When it was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Names one partner address. */
+        "Partners.PartnerAddressById": {
+            /** @description The address's id. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description Adds an address to a partner. The partner's first address is its default. */
+        "Partners.PartnerAddressCreateRequest": {
+            /** @description The partner (404 `partner.not_found` when the company has none with this id). */
+            partnerId: components["schemas"]["Id"];
+            /** @description What it is for. */
+            type: components["schemas"]["Partners.PartnerAddressType"];
+            /** @description Street. */
+            street?: string;
+            /** @description Building or house number. */
+            building?: string;
+            /** @description City or town (at most 35 characters, as SAF-T allows). */
+            city: string;
+            /** @description Postal code (at most 18 characters, as SAF-T allows). */
+            postalCode?: string;
+            /** @description Country (an assigned ISO 3166-1 code: 422 `country_code.unknown` otherwise). */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description Make it the default (the partner's former default is one no longer). */
+            isDefault?: boolean;
+        };
+        /**
+         * @description The fields the partner address list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Partners.PartnerAddressFilterField": "id" | "partnerId" | "type" | "city" | "postalCode" | "countryCode" | "isDefault" | "createdAt";
+        /** @description The partner address list's request: the shared list request with its field names (it totals nothing). */
+        "Partners.PartnerAddressListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page?: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize?: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Partners.PartnerAddressSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir?: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Partners.PartnerAddressFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /**
+         * @description The fields the partner address list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Partners.PartnerAddressSortField": "type" | "city" | "postalCode" | "countryCode" | "createdAt";
+        /**
+         * @description What an address is for: `registered` (the registered office; SAF-T `BA`), `billing` (mail and invoices; `KA`), `shipping` (deliveries; `PIA`).
+         * @enum {string}
+         */
+        "Partners.PartnerAddressType": "registered" | "billing" | "shipping";
+        /** @description Changes an address: only the fields sent change; `null` clears an optional one. */
+        "Partners.PartnerAddressUpdateRequest": {
+            /** @description The address to change. */
+            id: components["schemas"]["Id"];
+            /** @description What it is for. */
+            type?: components["schemas"]["Partners.PartnerAddressType"];
+            /** @description Street. */
+            street?: string | null;
+            /** @description Building or house number. */
+            building?: string | null;
+            /** @description City or town. */
+            city?: string;
+            /** @description Postal code. */
+            postalCode?: string | null;
+            /** @description Country. */
+            countryCode?: components["schemas"]["CountryCode"];
+            /**
+             * @description `true` makes it the default (the former default is one no longer); `false` on the default is refused (422
+             *     `partner_address.default_required`: make another address the default instead).
+             */
+            isDefault?: boolean;
+        };
         /** @description One partner's receivable and payable at the end of a day. */
         "Partners.PartnerBalance": {
             /** @description The partner. */
@@ -10153,6 +10357,15 @@ export type components = {
         };
         /** @description Not found: no owner of the company has this `id` (`owner.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
         OwnerNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not found: no partner address of the company has this `id` (`partner_address.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+        PartnerAddressNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -18987,6 +19200,316 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    partners_addresses_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "partnerId": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "type": "registered",
+                 *       "street": "Laisvės al.",
+                 *       "building": "5",
+                 *       "city": "Kaunas",
+                 *       "postalCode": "LT-44240",
+                 *       "countryCode": "LT"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerAddressCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f",
+                     *       "partnerId": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "type": "registered",
+                     *       "street": "Laisvės al.",
+                     *       "building": "5",
+                     *       "city": "Kaunas",
+                     *       "postalCode": "LT-44240",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Partners.PartnerAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found: the company has no partner with this `partnerId` (`partner.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule (`fieldErrors` names the field): `countryCode` is not an assigned ISO 3166-1 code (`country_code.unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    partners_addresses_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerAddressById"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f",
+                     *       "partnerId": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "type": "registered",
+                     *       "street": "Laisvės al.",
+                     *       "building": "5",
+                     *       "city": "Kaunas",
+                     *       "postalCode": "LT-44241",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Partners.PartnerAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PartnerAddressNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReuse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    partners_addresses_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "partnerId",
+                 *           "op": "eq",
+                 *           "value": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerAddressListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f",
+                     *           "partnerId": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *           "type": "registered",
+                     *           "street": "Laisvės al.",
+                     *           "building": "5",
+                     *           "city": "Kaunas",
+                     *           "postalCode": "LT-44240",
+                     *           "countryCode": "LT",
+                     *           "isDefault": true,
+                     *           "createdAt": "2026-11-28T03:30:00.000Z",
+                     *           "updatedAt": "2026-11-28T03:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Partners.PartnerAddress"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    partners_addresses_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f",
+                 *       "postalCode": "LT-44241"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Partners.PartnerAddressUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2d4e6f-8a0b-4c1d-9e2f-3a4b5c6d7e8f",
+                     *       "partnerId": "4b1e2c3d-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "type": "registered",
+                     *       "street": "Laisvės al.",
+                     *       "building": "5",
+                     *       "city": "Kaunas",
+                     *       "postalCode": "LT-44241",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Partners.PartnerAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PartnerAddressNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: `countryCode` is not an assigned ISO 3166-1 code (`country_code.unknown`); `isDefault: false` on the default address (`partner_address.default_required`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
