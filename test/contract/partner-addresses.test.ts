@@ -7,6 +7,7 @@ import { copyFreeAddresses } from "../../src/db/migrations/20261128000500_partne
 import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { expectApiError } from "../support/expect.js";
+import { settledSaft } from "../support/saft.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
 import { validateAgainstXsd } from "../support/xsd.js";
@@ -220,12 +221,7 @@ describe("in a SAF-T file", () => {
     });
     expect((await incomplete(true)).rows.map((p) => p.code)).toEqual(["PIRK"]);
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
-    let file = await w.api.declarations.lt.saft.get({ id: asked.id });
-    for (const deadline = Date.now() + 60_000; file.status !== "ready" && file.status !== "failed" && Date.now() < deadline; ) {
-      await new Promise((r) => setTimeout(r, 100));
-      file = await w.api.declarations.lt.saft.get({ id: asked.id });
-    }
-    expect(file.status).toBe("ready");
+    expect((await settledSaft(w, asked.id)).status).toBe("ready");
     const part = await w.api.declarations.lt.saft.download({ id: asked.id, part: 1 });
     const xml = Buffer.from(part.contentBase64, "base64");
     expect((await validateAgainstXsd(xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);

@@ -11,6 +11,7 @@ import { pruneSaftFiles, runSaftJob } from "../../src/declarations/index.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { bankTransaction, bankWorld, ibanOf, issuedSale, registeredPurchase } from "../support/bank.js";
 import { expectApiError } from "../support/expect.js";
+import { settledSaft } from "../support/saft.js";
 import { startHarness, type Harness } from "../support/harness.js";
 import { world, type World } from "../support/world.js";
 import { validateAgainstXsd } from "../support/xsd.js";
@@ -81,14 +82,6 @@ async function postBooks(w: World): Promise<void> {
   await post("2026-04-01", [line("2710", "debit", "1.00"), line("5000", "credit", "1.00")]);
 }
 
-/** Waits until the worker settled the file, then returns it. */
-async function settled(w: Pick<World, "api">, id: string) {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const file = await w.api.declarations.lt.saft.get({ id });
-    if (file.status === "ready" || file.status === "failed") return file;
-  }
-  throw new Error(`SAF-T file ${id} was not settled within 60 s`);
-}
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -126,7 +119,7 @@ describe("a general ledger file (GL)", () => {
   test("written in parts by the worker, each valid against the XSD; its figures are the books'", async () => {
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
     expect(asked).toEqual({ id: expect.any(String), status: "queued" });
-    const file = await settled(w, asked.id);
+    const file = await settledSaft(w, asked.id);
     // March has 6 transactions: parts of 3.
     expect(file).toMatchObject({
       status: "ready",
@@ -266,7 +259,7 @@ describe("a general ledger file (GL)", () => {
 
   test("written again (a worker that died mid-file), the file has the same bytes", async () => {
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
-    const first = await settled(w, asked.id);
+    const first = await settledSaft(w, asked.id);
     // As the recovery finds it: running, its first part stored and the second not.
     await h.db("saft_files").where({ company_id: w.companyId, id: asked.id }).update({ status: "running", finished_at: null, expires_at: null });
     await h.db("saft_file_parts").where({ company_id: w.companyId, file_id: asked.id, part_number: 2 }).delete();
@@ -278,7 +271,7 @@ describe("a general ledger file (GL)", () => {
 
   test("an empty range: one part, no entries, valid", async () => {
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-06-01", to: "2026-06-30", dataType: "GL" });
-    const file = await settled(w, asked.id);
+    const file = await settledSaft(w, asked.id);
     expect(file).toMatchObject({ status: "ready", progress: { rowsWritten: 0, rowsTotal: 0 } });
     expect(file.parts).toHaveLength(1);
     const part = await download(w, asked.id, 1);
@@ -292,7 +285,7 @@ describe("a general ledger file (GL)", () => {
 
   test("download: 422 above the parts, 409 before it is ready, 404 for another company's file or an unknown id", async () => {
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
-    await settled(w, asked.id);
+    await settledSaft(w, asked.id);
     const error = await expectApiError(w.api.declarations.lt.saft.download({ id: asked.id, part: 3 }), 422, "unprocessable", "saft.part_unknown");
     expect(error.params).toEqual({ parts: 2 });
     const [queued] = await h
@@ -311,7 +304,7 @@ describe("a general ledger file (GL)", () => {
 
   test("a file past its keeping time is pruned with its parts", async () => {
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-04-01", to: "2026-04-30", dataType: "GL" });
-    await settled(w, asked.id);
+    await settledSaft(w, asked.id);
     expect(await pruneSaftFiles(h.db)).toBe(0);
     await h
       .db("saft_files")
@@ -339,7 +332,7 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
 
   /** The invoices of every part of a ready file, each part validated against the XSD, with the part's own totals checked. */
   async function invoicesOfFile(id: string, section: "SalesInvoices" | "PurchaseInvoices") {
-    const file = await settled(m.w, id);
+    const file = await settledSaft(m.w, id);
     expect(file.status).toBe("ready");
     const invoices: Record<string, unknown>[] = [];
     for (const meta of file.parts) {
@@ -466,6 +459,7 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
   });
 
   test("PI: every part valid; per invoice and classifier the i.SAF's amounts; written again, the same bytes", async () => {
+    await completeAddresses();
     const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "PI" });
     const { file, invoices, byNo } = await invoicesOfFile(asked.id, "PurchaseInvoices");
     expect(file.progress).toEqual({ rowsWritten: 8, rowsTotal: 8 });
@@ -505,7 +499,7 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
   test("GL: a document's transaction carries what it declared on its partner's line; per document and classifier the i.SAF's", async () => {
     await completeAddresses();
     const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-10-01", to: "2026-10-31", dataType: "GL" });
-    const file = await settled(m.w, asked.id);
+    const file = await settledSaft(m.w, asked.id);
     expect(file.status).toBe("ready");
     const lines: Record<string, any>[] = [];
     for (const meta of file.parts) {
@@ -533,7 +527,7 @@ describe("sales and purchase invoices (SI, PI) of the declarations' fixture mont
 
   test("a range without documents: one part, no source documents, valid", async () => {
     const asked = await m.w.api.declarations.lt.saft.generate({ from: "2026-06-01", to: "2026-06-30", dataType: "SI" });
-    const file = await settled(m.w, asked.id);
+    const file = await settledSaft(m.w, asked.id);
     expect(file).toMatchObject({ status: "ready", progress: { rowsWritten: 0, rowsTotal: 0 } });
     const part = await download(m.w, asked.id, 1);
     expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
@@ -561,7 +555,7 @@ describe("payments (PA)", () => {
     await w.api.bank.transactions.match({ transactionId: fee.id, allocations: [{ accountCode: "6314", amount: "-0.50" }] });
 
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "PA" });
-    const file = await settled(w, asked.id);
+    const file = await settledSaft(w, asked.id);
     expect(file.error).toBeNull();
     expect(file).toMatchObject({ status: "ready", dataType: "PA", progress: { rowsWritten: 3, rowsTotal: 3 } });
     // Parts of 3: one part.
@@ -670,7 +664,7 @@ describe("assets (AS)", () => {
   test("the register's valuations and the range's acquisitions, depreciation and disposals; valid; the ledger's balances", async () => {
     const { w, purchaseTx } = await assetsBooks();
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-01-01", to: "2026-03-31", dataType: "AS" });
-    const file = await settled(w, asked.id);
+    const file = await settledSaft(w, asked.id);
     expect(file.error).toBeNull();
     // A-1's acquisition; January: B-1; February: A-1, B-1; the disposal; March (run 2): A-1. Parts of 3.
     expect(file).toMatchObject({ status: "ready", dataType: "AS", progress: { rowsWritten: 6, rowsTotal: 6 } });
@@ -763,7 +757,7 @@ describe("assets (AS)", () => {
 
     // In the whole file (F), the same assets and asset transactions, after the ledger and the purchase.
     const whole = await w.api.declarations.lt.saft.generate({ from: "2026-01-01", to: "2026-03-31", dataType: "F" });
-    const f = await settled(w, whole.id);
+    const f = await settledSaft(w, whole.id);
     expect(f.error).toBeNull();
     const docs = [];
     for (const meta of f.parts) {
@@ -819,7 +813,7 @@ describe("movements of goods (MG)", () => {
     await w.api.inventory.stock.writeOff({ warehouseCode: "CENTR", date: "2026-03-07", lines: [{ itemCode: "PREKE", quantity: "1" }] });
 
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "MG" });
-    const file = await settled(w, asked.id);
+    const file = await settledSaft(w, asked.id);
     expect(file.error).toBeNull();
     expect(file).toMatchObject({ status: "ready", dataType: "MG", progress: { rowsWritten: 4, rowsTotal: 4 } });
     expect(file.parts).toHaveLength(2);
@@ -908,7 +902,7 @@ describe("movements of goods (MG)", () => {
     // The whole file (F): the general ledger, then each source document section the range has (no payments or assets
     // here), its parts numbered on; every master file in part 1.
     const whole = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "F" });
-    const f = await settled(w, whole.id);
+    const f = await settledSaft(w, whole.id);
     expect(f.error).toBeNull();
     const journal = await h.db("journal_transactions").where({ company_id: w.companyId }).whereBetween("date", ["2026-03-01", "2026-03-31"]);
     // 3 journal transactions (a transfer posts nothing), 1 sale, 1 purchase, 4 stock operations (2 parts of 3).
@@ -973,7 +967,7 @@ describe("refused before anything is queued", () => {
     expect(error.params).toEqual({ fields: ["contactPerson", "contactPerson.phone"] });
     await w.api.account.companies.update({ id: w.companyId, contactPerson: { firstName: "Ona", lastName: "Onaitė", phone: "+370 611 11111" } });
     const ok = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
-    expect((await settled(w, ok.id)).status).toBe("ready");
+    expect((await settledSaft(w, ok.id)).status).toBe("ready");
   });
 
   test("a partner of the file without an address -> 422 saft.partner_incomplete naming it; one the file does not name is no matter", async () => {
@@ -1003,7 +997,7 @@ describe("refused before anything is queued", () => {
     await w.api.partners.update({ id: beadr.id, address: address("Šiauliai") });
     expect((await incomplete(true)).rows.map((p) => p.code)).toEqual(["BEADR"]);
     const ok = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
-    expect((await settled(w, ok.id)).status).toBe("ready");
+    expect((await settledSaft(w, ok.id)).status).toBe("ready");
   });
 
   test("a company registered outside Lithuania -> 422 jurisdiction.mismatch", async () => {
