@@ -82,7 +82,6 @@ async function postBooks(w: World): Promise<void> {
   await post("2026-04-01", [line("2710", "debit", "1.00"), line("5000", "credit", "1.00")]);
 }
 
-
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,

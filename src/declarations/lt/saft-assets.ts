@@ -32,7 +32,6 @@ import { Decimal } from "../../shared/decimal.js";
 import type { XmlWriter } from "../xml-writer.js";
 import {
   type SaftCompany,
-  type SaftMasterData,
   type SaftPartWritten,
   type SaftRequest,
   type SaftSizes,

@@ -30,18 +30,7 @@ import { plainQuery } from "../../db/prepared.js";
 import { accountsForRules } from "../../ledger/index.js";
 import { Decimal } from "../../shared/decimal.js";
 import type { XmlWriter } from "../xml-writer.js";
-import {
-  type SaftCompany,
-  type SaftMasterData,
-  type SaftPartWritten,
-  type SaftRequest,
-  type SaftSizes,
-  cut,
-  money,
-  type SaftFrame,
-  closePart,
-  openPart,
-} from "./saft.js";
+import { type SaftCompany, type SaftPartWritten, type SaftRequest, type SaftSizes, cut, money, type SaftFrame, closePart, openPart } from "./saft.js";
 
 /** The movement types the file uses (MovementTypeTable), by stock operation kind and the source document's type. */
 const MOVEMENT_TYPES: readonly { type: string; description: string }[] = [
