@@ -847,7 +847,17 @@ describe("movements of goods (MG)", () => {
       StockRemainderQuantity: "1",
       StockRemainderAmount: "5.00",
     });
-    expect(entries[1].PhysicalStockAcquisitions).toBeUndefined();
+    // The unit moved to FILIAL is the same purchase's lot: its supplier and invoice, bought on 2 March.
+    expect(entries[1].PhysicalStockAcquisitions.PhysicalStockAcquisition).toEqual({
+      Supplier: [{ RegistrationNumber: "303333333", Name: "Tiekėjas UAB" }],
+      DateOfAcquisition: "2026-03-02",
+      InvoiceNo: "T-0302",
+      InvoiceDate: "2026-03-02",
+      GLPostingDate: "2026-03-02",
+      AcquiredQuantity: "1",
+      StockRemainderQuantity: "1",
+      StockRemainderAmount: "5.00",
+    });
     // The stock at `to` is the ledger's: the inventory account's closing balance.
     const tb = await w.api.ledger.reports.trialBalance({ from: "2026-03-01", to: "2026-03-31" });
     const closing = entries.reduce((s: Decimal, e: Record<string, any>) => s.plus(e.ClosingStockValue), new Decimal(0));

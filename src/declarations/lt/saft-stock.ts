@@ -12,7 +12,9 @@
 //                         (FIFO layers) received by a purchase invoice into that warehouse and left at `to` (what
 //                         was consumed after `to` counts as left): the supplier (registration code, else VAT code,
 //                         and name), the invoice's number, date and accounting date, the quantity acquired and what
-//                         is left of it. A lot that came by transfer names no supplier and is not listed (choice).
+//                         is left of it. A lot that came by transfer from another warehouse is its first layer's
+//                         (origin_layer_id, followed back): the same supplier and invoice, the date bought, the
+//                         quantity that came here.
 //   StockMovement         MovementReference its journal transaction as the GL file names it, else the operation's id
 //                         without hyphens (32 characters); MovementType PARD a sale, PG a sale's credit note (goods
 //                         back), PIR a purchase, PRG a purchase's credit note, VP a transfer, N a write-off, KT a
@@ -118,20 +120,35 @@ export async function loadSaftStock(db: Db, companyId: string, range: { from: st
   );
   const lots = await plainQuery<AcquisitionRow & { warehouse_id: string; item_code: string }>(
     db,
-    `select l.warehouse_id, l.item_code, coalesce(pa.registration_code, pa.vat_code, '') as supplier_reg, coalesce(pa.name, p.partner_code) as supplier_name,
-            l.date::text as date, p.document_number as invoice_no, p.document_date::text as invoice_date, p.accounting_date::text as posting_date,
-            l.quantity::text as quantity, (l.quantity - coalesce(c.quantity, 0))::text as left_quantity, (l.value - coalesce(c.value, 0))::text as left_value
-       from stock_layers l
-       join stock_movements m on m.company_id = l.company_id and m.id = l.movement_id
-       join stock_operations o on o.company_id = m.company_id and o.id = m.operation_id and o.kind = 'purchase_invoice' and o.source_type = 'purchase_invoice'
-       join purchase_invoices p on p.company_id = o.company_id and p.id = o.source_id
+    `with recursive open_lots as (
+       select l.id, l.warehouse_id, l.item_code, l.date, l.seq, l.quantity, l.origin_layer_id,
+              l.quantity - coalesce(c.quantity, 0) as left_quantity, l.value - coalesce(c.value, 0) as left_value
+         from stock_layers l
+         left join lateral (
+           select sum(sc.quantity) as quantity, sum(sc.value) as value
+             from stock_consumptions sc join stock_movements cm on cm.company_id = sc.company_id and cm.id = sc.movement_id
+            where sc.company_id = l.company_id and sc.layer_id = l.id and cm.date <= $2::date) c on true
+        where l.company_id = $1 and l.date <= $2::date and l.quantity - coalesce(c.quantity, 0) > 0
+     ),
+     -- Each open lot's first layer: a lot moved by a transfer came from the layer it names (origin_layer_id).
+     chain as (
+       select o.id as lot_id, o.id as layer_id, o.origin_layer_id, 0 as depth from open_lots o
+       union all
+       select c.lot_id, l.id, l.origin_layer_id, c.depth + 1
+         from chain c join stock_layers l on l.company_id = $1 and l.id = c.origin_layer_id
+        where c.depth < 50
+     )
+     select o.warehouse_id, o.item_code, coalesce(pa.registration_code, pa.vat_code, '') as supplier_reg, coalesce(pa.name, p.partner_code) as supplier_name,
+            first.date::text as date, p.document_number as invoice_no, p.document_date::text as invoice_date, p.accounting_date::text as posting_date,
+            o.quantity::text as quantity, o.left_quantity::text as left_quantity, o.left_value::text as left_value
+       from open_lots o
+       join chain root on root.lot_id = o.id and root.origin_layer_id is null
+       join stock_layers first on first.company_id = $1 and first.id = root.layer_id
+       join stock_movements m on m.company_id = first.company_id and m.id = first.movement_id
+       join stock_operations op on op.company_id = m.company_id and op.id = m.operation_id and op.kind = 'purchase_invoice' and op.source_type = 'purchase_invoice'
+       join purchase_invoices p on p.company_id = op.company_id and p.id = op.source_id
        left join partners pa on pa.company_id = p.company_id and pa.code = p.partner_code
-       left join lateral (
-         select sum(sc.quantity) as quantity, sum(sc.value) as value
-           from stock_consumptions sc join stock_movements cm on cm.company_id = sc.company_id and cm.id = sc.movement_id
-          where sc.company_id = l.company_id and sc.layer_id = l.id and cm.date <= $2::date) c on true
-      where l.company_id = $1 and l.date <= $2::date and l.quantity - coalesce(c.quantity, 0) > 0
-      order by l.warehouse_id, l.item_code, l.date, l.seq`,
+      order by o.warehouse_id, o.item_code, o.date, o.seq`,
     [companyId, range.to],
   );
   const acquisitions = new Map<string, AcquisitionRow[]>();
