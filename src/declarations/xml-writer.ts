@@ -9,10 +9,13 @@ import { readSync, writeSync } from "node:fs";
 const CHUNK = 64 * 1024;
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const SPECIAL = /[&<>"']/g;
+const NEEDS_ESCAPE = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const ENTITY: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
 /** `value` as XML character data (also safe in an attribute value in double quotes). */
 export function escapeXml(value: string): string {
+  // Most values (numbers, dates, codes) need nothing: one scan tells, instead of two replacing ones.
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(NOT_XML, "\uFFFD").replace(SPECIAL, (c) => ENTITY[c]);
 }
 

@@ -8,6 +8,7 @@ import { Decimal } from "decimal.js";
 import { XMLParser } from "fast-xml-parser";
 import { createLogger } from "../../src/log.js";
 import { pruneSaftFiles, runSaftJob } from "../../src/declarations/index.js";
+import { vilniusDateTime } from "../../src/declarations/lt/saft.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { bankTransaction, bankWorld, ibanOf, issuedSale, registeredPurchase } from "../support/bank.js";
 import { expectApiError } from "../support/expect.js";
@@ -241,6 +242,9 @@ describe("a general ledger file (GL)", () => {
     const sale = transactions.find((t) => (t as { Description: string }).Description === "Pardavimas „A“ & <B>") as Record<string, unknown>;
     expect(sale).toMatchObject({ Period: "3", PeriodYear: "2026", TransactionDate: "2026-03-01", GLPostingDate: "2026-03-01", CustomerID: "PIRK" });
     expect(sale.TransactionID).toMatch(/^BZ-\d+$/);
+    // When it was posted, in Vilnius time: the database's formatting is the one the header's time uses.
+    const posted = await h.db("journal_transactions").where({ company_id: w.companyId, number: sale.TransactionID }).first("created_at");
+    expect(sale.SystemEntryDate).toBe(vilniusDateTime(posted.created_at));
     expect((sale.Lines as { Line: unknown[] }).Line).toEqual([
       expect.objectContaining({ RecordID: "1", AccountID: "2410", CustomerID: "PIRK", DebitAmount: { Amount: "242.00" } }),
       expect.objectContaining({ RecordID: "2", AccountID: "5000", CustomerID: "PIRK", CreditAmount: { Amount: "200.00" } }),

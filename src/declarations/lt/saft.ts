@@ -163,6 +163,12 @@ export function vilniusDateTime(at: Date): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+/**
+ * SQL giving timestamptz `column` as vilniusDateTime does, formatted by the database (a file's million transactions
+ * are not parsed into dates and formatted again in the worker).
+ */
+export const vilniusSql = (column: string) => `to_char(${column} at time zone 'Europe/Vilnius', 'YYYY-MM-DD"T"HH24:MI:SS')`;
+
 /** At most `max` characters (the XSD's maxLength counts characters), cut at a character, never inside a surrogate pair. */
 export const cut = (value: string, max: number) => (value.length <= max ? value : Array.from(value).slice(0, max).join("").slice(0, max));
 
@@ -371,7 +377,7 @@ export function incompleteCompany(company: SaftCompany): string[] {
 /** The journal transactions of the range, in file order (journal, date, creation, id): the statement and its values. */
 function journalSql(companyId: string, range: { from: string; to: string }) {
   return {
-    text: `select t.id, t.number, t.date::text as date, t.description, t.document_type, t.created_at,
+    text: `select t.id, t.number, t.date::text as date, t.description, t.document_type, ${vilniusSql("t.created_at")} as system_entry,
                   e.line_no, e.account_code, e.debit::text as debit, e.credit::text as credit, e.partner_code, e.currency,
                   e.currency_amount::text as currency_amount, e.description as line_description
              from journal_transactions t
@@ -411,7 +417,8 @@ interface JournalRow {
   date: string;
   description: string | null;
   document_type: string;
-  created_at: Date;
+  /** When it was posted, `YYYY-MM-DDThh:mm:ss` in Vilnius (vilniusSql). */
+  system_entry: string;
   line_no: number;
   account_code: string;
   debit: string;
@@ -518,7 +525,7 @@ export async function writeSaftGl(
       .text("PeriodYear", year)
       .text("TransactionDate", t.head.date)
       .text("Description", cut(description, 256))
-      .text("SystemEntryDate", vilniusDateTime(t.head.created_at))
+      .text("SystemEntryDate", t.head.system_entry)
       .text("GLPostingDate", t.head.date);
     writePartner(w, master, t.lines.find((l) => l.partner_code)?.partner_code ?? null);
     // A document's declared VAT goes on its line that names the partner (its receivable or payable).
