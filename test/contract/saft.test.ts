@@ -957,6 +957,22 @@ describe("movements of goods (MG)", () => {
   });
 });
 
+describe("a range with nothing in it", () => {
+  test.each(["F", "GL", "SI", "PI", "PA", "MG", "AS"] as const)("%s: one part, valid, its sections empty or left out", async (dataType) => {
+    const w = await saftWorld();
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-06-01", to: "2026-06-30", dataType });
+    const file = await settledSaft(w, asked.id);
+    expect(file).toMatchObject({ status: "ready", dataType, error: null, progress: { rowsWritten: 0, rowsTotal: 0 } });
+    expect(file.parts).toHaveLength(1);
+    const part = await download(w, asked.id, 1);
+    expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(part.doc.Header).toMatchObject({ DataType: dataType, NumberOfParts: "1", PartNumber: "1" });
+    expect(part.doc.SourceDocuments).toBeUndefined();
+    if (dataType === "F" || dataType === "GL") expect(part.doc.GeneralLedgerEntries).toMatchObject({ NumberOfEntries: "0" });
+    else expect(part.doc.GeneralLedgerEntries).toBeUndefined();
+  });
+});
+
 describe("refused before anything is queued", () => {
   const filesOf = (companyId: string) => h.db("saft_files").where({ company_id: companyId });
 
