@@ -4,6 +4,7 @@ export { lookupRate } from "./exchange-rates.js";
 export { allocateNumber, type DocumentType } from "./number-series.js";
 export {
   EU_MEMBER_STATES,
+  euCountryOfVatCode,
   classifierRows,
   itemClassifier,
   kindProblem,

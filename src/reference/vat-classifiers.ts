@@ -107,6 +107,14 @@ export function kindProblem(classifier: string, kind: string, document: VatDocum
 /** The EU member states by ISO 3166 code (Greece is GR here; its VAT prefix is EL). */
 export const EU_MEMBER_STATES: ReadonlySet<string> = new Set("AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK".split(" "));
 
+/** The EU member state (ISO 3166) whose VAT codes begin as `vatCode` does (EL is Greece, GR), or null. */
+export function euCountryOfVatCode(vatCode: string | null | undefined): string | null {
+  const prefix = vatCode?.slice(0, 2).toUpperCase();
+  if (!prefix) return null;
+  const country = prefix === "EL" ? "GR" : prefix === "GR" ? null : prefix;
+  return country && EU_MEMBER_STATES.has(country) ? country : null;
+}
+
 /**
  * The classifier a reverse-charge purchase line gets when it names none, from where the supplier is and what is
  * bought (VMI classifier): a supplier of the company's own country -> PVM25 (domestic reverse charge, Art. 96);

@@ -38,6 +38,7 @@
 import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { accountsForRules } from "../../ledger/index.js";
+import { euCountryOfVatCode } from "../../reference/index.js";
 import { Decimal } from "../../shared/decimal.js";
 import { splitByWeights } from "../../shared/weights.js";
 import type { XmlWriter } from "../xml-writer.js";
@@ -248,21 +249,16 @@ async function readPage(
   };
 }
 
-/** The EU member states by the prefix of their VAT codes (Greece is EL). */
-const VAT_PREFIX_COUNTRY: Readonly<Record<string, string>> = { EL: "GR" };
-const EU = new Set("AT BE BG CY CZ DE DK EE ES FI FR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK EL".split(" "));
-
 function writeParty(w: XmlWriter, side: InvoiceSide, head: HeadRow, master: SaftMasterData, company: SaftCompany): void {
   const s = head.partner_snapshot ?? {};
   const vatCode = (s.vatCode as string | null) ?? null;
   const regCode = (s.registrationCode as string | null) ?? null;
   const partner = master.partners.get(head.partner_code);
-  const prefix = vatCode?.slice(0, 2).toUpperCase() ?? "";
   const country =
     (s.countryCode as string | null) ??
     partner?.address?.countryCode ??
     partner?.country_code ??
-    (EU.has(prefix) ? (VAT_PREFIX_COUNTRY[prefix] ?? prefix) : null) ??
+    euCountryOfVatCode(vatCode) ??
     company.address?.countryCode ??
     "LT";
   const { info, id } = SECTION[side];
