@@ -1,7 +1,7 @@
 // The face of the ledger module: what other modules may use of it (issue 23; STYLE 20). Anything not exported here is
 // the module's own business; dependency-cruiser (.dependency-cruiser.cjs) refuses an import past this file.
 export { postReversal } from "./journal.js";
-export { saftAccountTypeOf } from "./lt-standard.js";
+export { saftAccountTableDescription, saftAccountTypeOf } from "./lt-standard.js";
 export { POSTING_RULES, accountForRule, accountsForRules, type PostingRuleName } from "./posting-rules.js";
 export {
   checkPosting,

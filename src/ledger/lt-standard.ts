@@ -704,3 +704,16 @@ function build(): TemplateAccount[] {
 
 /** Parents before children, so the accounts can be inserted in this order. */
 export const LT_STANDARD: readonly TemplateAccount[] = build();
+
+/**
+ * The description of a SAF-T AccountTableID: the name of the sample chart's account of that code (the tax authority's
+ * classifier No. 1 numbers its accounts as the sample chart does), whatever a company named its own accounts; for an
+ * id the sample chart has no account of (3011), the name of the sample-chart account that maps to it. Undefined for
+ * an id outside the classifier (a company's own mapping).
+ */
+export function saftAccountTableDescription(id: string): string | undefined {
+  // An account of the id's own code wins over the accounts that map to it (the later entries of a Map's list do).
+  TABLE_DESCRIPTIONS ??= new Map([...LT_STANDARD.map((a) => [a.saftAccountTableId, a.name] as const), ...LT_STANDARD.map((a) => [a.code, a.name] as const)]);
+  return TABLE_DESCRIPTIONS.get(id);
+}
+let TABLE_DESCRIPTIONS: Map<string, string> | undefined;

@@ -103,6 +103,8 @@ describe("a general ledger file (GL)", () => {
   let w: World;
   beforeAll(async () => {
     w = await saftWorld();
+    await w.api.ledger.accounts.update({ code: "271", name: "Mano bankai" });
+    await w.api.ledger.accounts.update({ code: "2710", name: "Swedbank sąskaita" });
     await postBooks(w);
     await w.api.ledger.owners.create({
       code: "38001010000",
@@ -174,6 +176,12 @@ describe("a general ledger file (GL)", () => {
     expect(fromFile).toEqual(fromReport);
     const bank = master.GeneralLedgerAccounts.Account.find((a: Record<string, string>) => a.AccountID === "2710");
     expect(bank).toMatchObject({ AccountTableID: "271", AccountType: "TT", OpeningDebitBalance: "5000.00", ClosingDebitBalance: "5161.00" });
+    // The classifier's description of the id, whatever the company calls its accounts (the chart's 271 was renamed);
+    // an id the sample chart has no account of (3011) is described by the account that maps to it.
+    expect(bank.AccountTableDescription).toBe("Sąskaitos bankuose");
+    expect(bank.AccountDescription).toBe("Swedbank sąskaita");
+    const capital = master.GeneralLedgerAccounts.Account.find((a: Record<string, string>) => a.AccountID === "3010");
+    expect(capital).toMatchObject({ AccountTableID: "3011", AccountTableDescription: "Įstatinis kapitalas – paprastosios akcijos" });
 
     // Customers and suppliers with their balances on each partner account.
     expect(master.Customers.Customer).toEqual([

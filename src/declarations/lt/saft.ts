@@ -18,9 +18,10 @@
 //   Header/Entity                   ENTITY (choice: the XSD asks for an identifier of the information system).
 //   Account                         each account with a line on or before `to`: AccountTableID and AccountType from the
 //                                   chart (`saft_account_table_id`, `saft_account_type`; without them the account's own
-//                                   code and a type from its kind), AccountTableDescription the name of the chart's
-//                                   account whose code is that id, else the account's own (choice: the authority's own
-//                                   classifier texts are not held); a balance on the debit side when debits exceed
+//                                   code and a type from its kind), AccountTableDescription the classifier's name of
+//                                   that id: the sample chart's account of that code (ledger's saftAccountTableDescription),
+//                                   else the company's chart account of that code, else the account's own name; a balance
+//                                   on the debit side when debits exceed
 //                                   credits, else on the credit side (a zero balance: Debit 0.00).
 //   Customer / Supplier             each partner with a line on an asset account (customer) or a liability account
 //                                   (supplier) on or before `to`, with its balance on each such account (`Accounts`);
@@ -48,7 +49,7 @@ import type { Db } from "../../db/connection.js";
 import { plainQuery } from "../../db/prepared.js";
 import { Decimal } from "../../shared/decimal.js";
 import type { OwnersRow } from "../../db/rows.js";
-import { type DateRange, dayBefore, fiscalYearStart, ownersOf, sumsQuery } from "../../ledger/index.js";
+import { type DateRange, dayBefore, fiscalYearStart, ownersOf, saftAccountTableDescription, sumsQuery } from "../../ledger/index.js";
 import { SOFTWARE } from "../declarant.js";
 import { XmlWriter, type XmlFile } from "../xml-writer.js";
 
@@ -209,7 +210,8 @@ interface AccountRow {
   name: string;
   type: string;
   table_id: string;
-  table_description: string;
+  /** The company's chart account of the SAF-T id, else the account's own name (for an id outside the classifier). */
+  chart_description: string;
   saft_type: string | null;
   od: string;
   oc: string;
@@ -281,7 +283,7 @@ export async function loadSaftMasterData(db: Db, companyId: string, range: { fro
     ? (
         await db.raw<{ rows: AccountRow[] }>(
           `select a.code, a.name, a.type, coalesce(a.saft_account_table_id, a.code) as table_id,
-                  coalesce(t.name, a.name) as table_description, a.saft_account_type as saft_type,
+                  coalesce(t.name, a.name) as chart_description, a.saft_account_type as saft_type,
                   s.d0::text as od, s.c0::text as oc, s.d1::text as cd, s.c1::text as cc
              from (${sums.sql}) s
              join ledger_accounts a on a.company_id = ? and a.code = s.account_code
@@ -711,7 +713,7 @@ export function writeMasterFiles(w: XmlWriter, company: SaftCompany, master: Saf
         .text("AccountID", a.code)
         .text("AccountDescription", cut(a.name, 256))
         .text("AccountTableID", cut(a.table_id, 70))
-        .text("AccountTableDescription", cut(a.table_description, 256))
+        .text("AccountTableDescription", cut(saftAccountTableDescription(a.table_id) ?? a.chart_description, 256))
         .text("AccountType", a.saft_type ?? accountTypeOf(a.type, a.code));
       writeBalance(w, "Opening", a.od, a.oc);
       writeBalance(w, "Closing", a.cd, a.cc);
