@@ -84,6 +84,87 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/companies/addresses/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a company address
+         * @description Adds a structured address to the company (`X-Company-Id`); its first address becomes its default.
+         */
+        post: operations["account_companies_addresses_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/companies/addresses/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a company address
+         * @description Deletes a company address and returns it as it was; the default passes to the company's oldest address left.
+         */
+        post: operations["account_companies_addresses_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/companies/addresses/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List company addresses
+         * @description The company's addresses. Filter and sort on `type`, `city`, `postalCode`, `countryCode` (text), `createdAt`
+         *     (timestamp); filter on `id`, `isDefault` (boolean). Default order: `createdAt`.
+         */
+        post: operations["account_companies_addresses_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/companies/addresses/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a company address
+         * @description Changes a company address and returns it; 404 `company_address.not_found` when there is none.
+         */
+        post: operations["account_companies_addresses_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/companies/create": {
         parameters: {
             query?: never;
@@ -2939,6 +3020,11 @@ export type components = {
             /** @description Country of the address (any ISO 3166-1 alpha-2 code). */
             countryCode: components["schemas"]["CountryCode"];
         };
+        /**
+         * @description What an address is for: `registered` (the registered office; SAF-T `BA`), `billing` (mail and invoices; `KA`), `shipping` (deliveries; `PIA`).
+         * @enum {string}
+         */
+        "Account.AddressType": "registered" | "billing" | "shipping";
         /** @description An API key as listed. The secret is never shown again after creation. */
         "Account.ApiKey": {
             /** @description Identifier (also used by the operator CLI's `key-limit`). */
@@ -3177,6 +3263,119 @@ export type components = {
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the company was last changed. */
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description One structured address of the company. */
+        "Account.CompanyAddress": {
+            /** @description Identifier. */
+            id: components["schemas"]["Id"];
+            /** @description What it is for. */
+            type: components["schemas"]["Account.AddressType"];
+            /** @description Street (and house, when not apart in `building`); null when not kept. */
+            street: string | null;
+            /** @description Building or house number; null when not kept. */
+            building: string | null;
+            /** @description City or town. */
+            city: string;
+            /** @description Postal code; null when not kept (a SAF-T file requires one). */
+            postalCode: string | null;
+            /** @description Country. */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description Whether it is the company's default address (exactly one is, while the company has addresses). */
+            isDefault: boolean;
+            /** @description When it was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it was last changed. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Names one company address. */
+        "Account.CompanyAddressById": {
+            /** @description The address's id. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description Adds an address to the company. Its first address is its default. */
+        "Account.CompanyAddressCreateRequest": {
+            /** @description What it is for. */
+            type: components["schemas"]["Account.AddressType"];
+            /** @description Street. */
+            street?: string;
+            /** @description Building or house number. */
+            building?: string;
+            /** @description City or town (at most 35 characters, as SAF-T allows). */
+            city: string;
+            /** @description Postal code (at most 18 characters, as SAF-T allows). */
+            postalCode?: string;
+            /** @description Country (an assigned ISO 3166-1 code: 422 `country_code.unknown` otherwise). */
+            countryCode: components["schemas"]["CountryCode"];
+            /** @description Make it the default (the former default is one no longer). */
+            isDefault?: boolean;
+        };
+        /**
+         * @description The fields the company address list filters on (`filter[].field`).
+         * @enum {string}
+         */
+        "Account.CompanyAddressFilterField": "id" | "type" | "city" | "postalCode" | "countryCode" | "isDefault" | "createdAt";
+        /** @description The company address list's request: the shared list request with its field names (it totals nothing). */
+        "Account.CompanyAddressListRequest": {
+            /**
+             * Format: int32
+             * @description Page to return, from 1.
+             * @default 1
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Rows per page, 1 to 500.
+             * @default 50
+             */
+            pageSize: number;
+            /** @description Sort keys, at most 3. Rows are always ordered deterministically (ties broken by id). */
+            sort?: {
+                /** @description Field to sort by. */
+                field: components["schemas"]["Account.CompanyAddressSortField"];
+                /**
+                 * @description Direction; default `asc`.
+                 * @default asc
+                 */
+                dir: components["schemas"]["SortDirection"];
+            }[];
+            /** @description Conditions, all of which must hold; at most 10. */
+            filter?: {
+                /** @description Field to filter on. */
+                field: components["schemas"]["Account.CompanyAddressFilterField"];
+                /** @description Operator (which apply depends on the field's type; the list's description says). */
+                op: components["schemas"]["FilterOp"];
+                /** @description Value: a string, number or boolean, or for `in` a non-empty array of at most 100 strings or numbers. */
+                value: components["schemas"]["FilterScalar"] | components["schemas"]["FilterValueListItem"];
+            }[];
+            /** @description This list totals no field: empty when sent. */
+            totals?: never[];
+        };
+        /**
+         * @description The fields the company address list sorts by (`sort[].field`).
+         * @enum {string}
+         */
+        "Account.CompanyAddressSortField": "type" | "city" | "postalCode" | "countryCode" | "createdAt";
+        /** @description Changes an address: only the fields sent change; `null` clears an optional one. */
+        "Account.CompanyAddressUpdateRequest": {
+            /** @description The address to change. */
+            id: components["schemas"]["Id"];
+            /** @description What it is for. */
+            type?: components["schemas"]["Account.AddressType"];
+            /** @description Street. */
+            street?: string | null;
+            /** @description Building or house number. */
+            building?: string | null;
+            /** @description City or town. */
+            city?: string;
+            /** @description Postal code. */
+            postalCode?: string | null;
+            /** @description Country. */
+            countryCode?: components["schemas"]["CountryCode"];
+            /**
+             * @description `true` makes it the default (the former default is one no longer); `false` on the default is refused (422
+             *     `company_address.default_required`: make another address the default instead).
+             */
+            isDefault?: boolean;
         };
         /**
          * @description Creates a company. Its identifiers go through the rules partners' do (422 `unprocessable` naming the field): a
@@ -7398,7 +7597,7 @@ export type components = {
             /** @description The partner it belongs to. */
             partnerId: components["schemas"]["Id"];
             /** @description What it is for. */
-            type: components["schemas"]["Partners.PartnerAddressType"];
+            type: components["schemas"]["Account.AddressType"];
             /** @description Street (and house, when not apart in `building`); null when not kept. */
             street: string | null;
             /** @description Building or house number; null when not kept. */
@@ -7426,7 +7625,7 @@ export type components = {
             /** @description The partner (404 `partner.not_found` when the company has none with this id). */
             partnerId: components["schemas"]["Id"];
             /** @description What it is for. */
-            type: components["schemas"]["Partners.PartnerAddressType"];
+            type: components["schemas"]["Account.AddressType"];
             /** @description Street. */
             street?: string;
             /** @description Building or house number. */
@@ -7486,17 +7685,12 @@ export type components = {
          * @enum {string}
          */
         "Partners.PartnerAddressSortField": "type" | "city" | "postalCode" | "countryCode" | "createdAt";
-        /**
-         * @description What an address is for: `registered` (the registered office; SAF-T `BA`), `billing` (mail and invoices; `KA`), `shipping` (deliveries; `PIA`).
-         * @enum {string}
-         */
-        "Partners.PartnerAddressType": "registered" | "billing" | "shipping";
         /** @description Changes an address: only the fields sent change; `null` clears an optional one. */
         "Partners.PartnerAddressUpdateRequest": {
             /** @description The address to change. */
             id: components["schemas"]["Id"];
             /** @description What it is for. */
-            type?: components["schemas"]["Partners.PartnerAddressType"];
+            type?: components["schemas"]["Account.AddressType"];
             /** @description Street. */
             street?: string | null;
             /** @description Building or house number. */
@@ -10270,6 +10464,20 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Not found: the company has no address with this `id` (`company_address.not_found`). Also `company.not_found`: the company of `X-Company-Id` does not exist, or this key may not reach it. */
+        CompanyAddressNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description Conflicts with the current state: another company of the account has this `code` (`company.code_taken`). Also `idempotency.in_progress` (code `idempotency_in_progress`): a request with this `Idempotency-Key` is still being processed; retry after it completes. */
         CompanyCodeTaken: {
             headers: {
@@ -10286,6 +10494,20 @@ export type components = {
         };
         /** @description The company named by `X-Company-Id` does not exist, or this key may not reach it (`company.not_found`). */
         CompanyNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Api-Version": components["headers"]["X-Api-Version"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Breaks a rule (`fieldErrors` names the field): `countryCode` is not an assigned ISO 3166-1 code (`country_code.unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+        CountryCodeUnknown: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Api-Version": components["headers"]["X-Api-Version"];
@@ -11105,6 +11327,323 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    account_companies_addresses_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "registered",
+                 *       "street": "Gedimino pr.",
+                 *       "building": "1",
+                 *       "city": "Vilnius",
+                 *       "postalCode": "LT-01103",
+                 *       "countryCode": "LT"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Account.CompanyAddressCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d",
+                     *       "type": "registered",
+                     *       "street": "Gedimino pr.",
+                     *       "building": "1",
+                     *       "city": "Vilnius",
+                     *       "postalCode": "LT-01103",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account.CompanyAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["CountryCodeUnknown"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    account_companies_addresses_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Account.CompanyAddressById"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d",
+                     *       "type": "registered",
+                     *       "street": "Gedimino pr.",
+                     *       "building": "1",
+                     *       "city": "Vilnius",
+                     *       "postalCode": "LT-01104",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account.CompanyAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReuse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    account_companies_addresses_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": [
+                 *         {
+                 *           "field": "type",
+                 *           "op": "eq",
+                 *           "value": "registered"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Account.CompanyAddressListRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d",
+                     *           "type": "registered",
+                     *           "street": "Gedimino pr.",
+                     *           "building": "1",
+                     *           "city": "Vilnius",
+                     *           "postalCode": "LT-01103",
+                     *           "countryCode": "LT",
+                     *           "isDefault": true,
+                     *           "createdAt": "2026-11-28T03:30:00.000Z",
+                     *           "updatedAt": "2026-11-28T03:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "pageSize": 50,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        rows: components["schemas"]["Account.CompanyAddress"][];
+                        /**
+                         * Format: int32
+                         * @description Page returned.
+                         */
+                        page: number;
+                        /**
+                         * Format: int32
+                         * @description Page size used.
+                         */
+                        pageSize: number;
+                        /**
+                         * Format: int32
+                         * @description Number of rows matching the filter.
+                         */
+                        total: number;
+                        /** @description Field name -> sum (decimal string) over every matching row; present when `totals` was requested. */
+                        totals?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["ListInvalid"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    account_companies_addresses_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company to act on. May be omitted when the key is restricted to exactly one company. */
+                "X-Company-Id"?: components["parameters"]["CompanyHeader"];
+                /**
+                 * @description Makes a retry safe: a retry with the same key and payload replays the first response (with
+                 *     `x-idempotent-replay: true`) instead of executing again. Keys are scoped to the account and company
+                 *     and remembered for at least 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d",
+                 *       "postalCode": "LT-01104"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Account.CompanyAddressUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description A successful response of a mutating operation (may be a replay). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "x-idempotent-replay": components["headers"]["x-idempotent-replay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5e1a7b3c-2d4f-4a6b-8c9d-1e2f3a4b5c6d",
+                     *       "type": "registered",
+                     *       "street": "Gedimino pr.",
+                     *       "building": "1",
+                     *       "city": "Vilnius",
+                     *       "postalCode": "LT-01104",
+                     *       "countryCode": "LT",
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-11-28T03:30:00.000Z",
+                     *       "updatedAt": "2026-11-28T03:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account.CompanyAddress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CompanyAddressNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Breaks a rule: `countryCode` is not an assigned ISO 3166-1 code (`country_code.unknown`); `isDefault: false` on the default address (`company_address.default_required`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -20419,20 +20958,7 @@ export interface operations {
             };
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Breaks a rule (`fieldErrors` names the field): `countryCode` is not an assigned ISO 3166-1 code (`country_code.unknown`). Also `idempotency.key_reuse` (code `idempotency_key_reuse`): this `Idempotency-Key` was used with a different request. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Api-Version": components["headers"]["X-Api-Version"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            422: components["responses"]["CountryCodeUnknown"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

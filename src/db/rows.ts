@@ -201,6 +201,20 @@ export interface CompaniesRow {
   vat_code: string | null;
 }
 
+export interface CompanyAddressesRow {
+  building: string | null;
+  city: string;
+  company_id: string;
+  country_code: string;
+  created_at: Date;
+  id: string;
+  is_default: boolean;
+  postal_code: string | null;
+  street: string | null;
+  type: "registered" | "billing" | "shipping";
+  updated_at: Date;
+}
+
 export interface DeclarationSubmissionFilesRow {
   company_id: string;
   content: Buffer;
@@ -984,6 +998,7 @@ export interface Tables {
   bank_transactions: BankTransactionsRow;
   catalog_items: CatalogItemsRow;
   companies: CompaniesRow;
+  company_addresses: CompanyAddressesRow;
   declaration_submission_files: DeclarationSubmissionFilesRow;
   declaration_submission_statuses: DeclarationSubmissionStatusesRow;
   declaration_submissions: DeclarationSubmissionsRow;

@@ -320,6 +320,30 @@ alter table companies add constraint companies_fiscal_year_start_month_check CHE
 alter table companies add constraint companies_invoice_issuer_check CHECK (((invoice_issuer IS NULL) OR ((jsonb_typeof(invoice_issuer) = 'object'::text) AND (jsonb_typeof((invoice_issuer -> 'name'::text)) = 'string'::text))));
 alter table companies add constraint companies_pkey PRIMARY KEY (id);
 
+create table company_addresses (
+  company_id uuid not null,
+  id uuid default gen_random_uuid() not null,
+  type text not null,
+  street text,
+  building text,
+  city text not null,
+  postal_code text,
+  country_code text not null,
+  is_default boolean default false not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null
+);
+alter table company_addresses add constraint company_addresses_building_check CHECK (((length(building) >= 1) AND (length(building) <= 18)));
+alter table company_addresses add constraint company_addresses_city_check CHECK (((length(city) >= 1) AND (length(city) <= 35)));
+alter table company_addresses add constraint company_addresses_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+alter table company_addresses add constraint company_addresses_country_code_check CHECK ((country_code ~ '^[A-Z]{2}$'::text));
+alter table company_addresses add constraint company_addresses_pkey PRIMARY KEY (company_id, id);
+alter table company_addresses add constraint company_addresses_postal_code_check CHECK (((length(postal_code) >= 1) AND (length(postal_code) <= 18)));
+alter table company_addresses add constraint company_addresses_street_check CHECK (((length(street) >= 1) AND (length(street) <= 200)));
+alter table company_addresses add constraint company_addresses_type_check CHECK ((type = ANY (ARRAY['registered'::text, 'billing'::text, 'shipping'::text])));
+CREATE UNIQUE INDEX company_addresses_one_default ON company_addresses USING btree (company_id) WHERE is_default;
+CREATE INDEX company_addresses_order_idx ON company_addresses USING btree (company_id, created_at, id);
+
 create table declaration_submission_files (
   company_id uuid not null,
   submission_id uuid not null,

@@ -23,6 +23,7 @@ import {
   type SaftRequest,
   incompleteCompany,
   incompletePartners,
+  structuredAddressesSql,
   loadSaftMasterData,
   masterFor,
   planSaftParts,
@@ -59,13 +60,16 @@ function companyOf(row: Record<string, unknown>): SaftCompany {
     email: row.email as string | null,
     contactPerson: row.contact_person as SaftCompany["contactPerson"],
     fiscalYearStartMonth: Number(row.fiscal_year_start_month),
+    addresses: row.addresses as SaftCompany["addresses"],
   };
 }
 
 async function loadCompany(db: Db, companyId: string): Promise<SaftCompany> {
   const [row] = await plainQuery<Record<string, unknown>>(
     db,
-    "select code, name, vat_code, base_currency, address, iban, phone, email, contact_person, fiscal_year_start_month from companies where id = $1",
+    `select c.code, c.name, c.vat_code, c.base_currency, c.address, c.iban, c.phone, c.email, c.contact_person, c.fiscal_year_start_month,
+            ${structuredAddressesSql("company_addresses", "a.company_id = c.id")} as addresses
+       from companies c where c.id = $1`,
     [companyId],
   );
   return companyOf(row);

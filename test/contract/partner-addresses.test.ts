@@ -1,9 +1,11 @@
-// partners/addresses/create|list|update|delete (issue 27): a partner's structured addresses, one of them its default;
-// a SAF-T file names each of a customer's addresses with its type, and refuses a partner none of whose addresses has a
-// postal code; the free address of an existing partner becomes its registered default address where it parses.
+// partners/addresses/create|list|update|delete and account/companies/addresses/create|list|update|delete (issue 27):
+// a partner's and the company's structured addresses, one of them the default; a SAF-T file names each of a
+// customer's and the company's addresses with its type, and refuses one none of whose addresses has a postal code;
+// the free address of an existing partner or company becomes its registered default address where it parses.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { XMLParser } from "fast-xml-parser";
 import { copyFreeAddresses } from "../../src/db/migrations/20261128000500_partner_addresses.js";
+import { copyCompanyAddresses } from "../../src/db/migrations/20261128000600_company_addresses.js";
 import { createLogger } from "../../src/log.js";
 import { startWorker, type Worker } from "../../src/worker.js";
 import { expectApiError } from "../support/expect.js";
@@ -185,6 +187,76 @@ describe("partners/addresses", () => {
   });
 });
 
+describe("account/companies/addresses", () => {
+  const storedOf = (w: World) =>
+    h.db("company_addresses").where({ company_id: w.companyId }).orderBy(["created_at", "id"]).select("city", "type", "is_default", "postal_code");
+
+  test("the company's addresses: the first is the default, another takes it, the default cannot be unset, deleting it hands it on", async () => {
+    const w = await world(h, {});
+    const registered = await w.api.account.companies.addresses.create({
+      type: "registered",
+      street: "Gedimino pr.",
+      building: "1",
+      city: "Vilnius",
+      postalCode: "LT-01103",
+      countryCode: "LT",
+    });
+    expect(registered).toMatchObject({
+      type: "registered",
+      street: "Gedimino pr.",
+      building: "1",
+      city: "Vilnius",
+      postalCode: "LT-01103",
+      countryCode: "LT",
+      isDefault: true,
+    });
+    const billing = await w.api.account.companies.addresses.create({ type: "billing", city: "Kaunas", countryCode: "LT", isDefault: true });
+    expect(billing.isDefault).toBe(true);
+    expect(await storedOf(w)).toEqual([
+      { city: "Vilnius", type: "registered", is_default: false, postal_code: "LT-01103" },
+      { city: "Kaunas", type: "billing", is_default: true, postal_code: null },
+    ]);
+    const error = await expectApiError(
+      w.api.account.companies.addresses.update({ id: billing.id, isDefault: false, postalCode: "LT-44240" }),
+      422,
+      "unprocessable",
+      "company_address.default_required",
+    );
+    expect(error.params).toEqual({ id: billing.id });
+    expect((await storedOf(w))[1]).toEqual({ city: "Kaunas", type: "billing", is_default: true, postal_code: null });
+    expect(await w.api.account.companies.addresses.update({ id: billing.id, postalCode: "LT-44240" })).toMatchObject({
+      postalCode: "LT-44240",
+      isDefault: true,
+    });
+    const listed = await w.api.account.companies.addresses.list({ filter: [{ field: "type", op: "eq", value: "billing" }] });
+    expect(listed.rows.map((a) => a.id)).toEqual([billing.id]);
+    await w.api.account.companies.addresses.delete({ id: billing.id });
+    expect(await storedOf(w)).toEqual([{ city: "Vilnius", type: "registered", is_default: true, postal_code: "LT-01103" }]);
+    await expectApiError(w.api.account.companies.addresses.delete({ id: billing.id }), 404, "not_found", "company_address.not_found");
+    await expectApiError(
+      w.api.account.companies.addresses.create({ type: "registered", city: "Vilnius", countryCode: "XX" }),
+      422,
+      "unprocessable",
+      "country_code.unknown",
+    );
+    // Another company's key finds none of them.
+    const other = await world(h, {});
+    await expectApiError(other.api.account.companies.addresses.update({ id: registered.id, city: "Riga" }), 404, "not_found", "company_address.not_found");
+    expect((await other.api.account.companies.addresses.list({})).rows).toEqual([]);
+    expect(await storedOf(w)).toEqual([{ city: "Vilnius", type: "registered", is_default: true, postal_code: "LT-01103" }]);
+  });
+
+  test("an existing company's free address becomes its registered default address where it parses", async () => {
+    const w = await world(h, { company: { address: { line1: "Gedimino pr. 1", city: "Vilnius", postalCode: "LT-01103", countryCode: "LT" } } });
+    const long = await world(h, { company: { address: { line1: "Gatvė 1", city: "V".repeat(40), postalCode: "LT-01103", countryCode: "LT" } } });
+    await copyCompanyAddresses(h.db);
+    expect(await storedOf(w)).toEqual([{ city: "Vilnius", type: "registered", is_default: true, postal_code: "LT-01103" }]);
+    expect(await storedOf(long)).toEqual([]);
+    await copyCompanyAddresses(h.db);
+    expect(await storedOf(w)).toHaveLength(1);
+  });
+});
+
 describe("in a SAF-T file", () => {
   const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isArray: (name) => ["Customer", "Address"].includes(name) });
 
@@ -230,6 +302,40 @@ describe("in a SAF-T file", () => {
     expect(customer.Address).toEqual([
       { StreetName: "Laisvės al.", Number: "5", City: "Kaunas", PostalCode: "LT-44240", Country: "LT", AddressType: "BA" },
       { StreetName: "Pulko g.", Number: "12A", City: "Alytus", PostalCode: "LT-62001", Country: "LT", AddressType: "PIA" },
+    ]);
+    // The company had no structured address: its free address, as the registered office.
+    const header = parser.parse(xml.toString("utf8")).AuditFile.Header.Company;
+    expect(header.Address).toEqual([{ StreetName: "Gedimino pr. 1", City: "Vilnius", PostalCode: "LT-01103", Country: "LT", AddressType: "BA" }]);
+  });
+
+  test("the company's structured addresses in the header; one with no postal code on any is refused", async () => {
+    const w = await addressesWorld();
+    const billing = await w.api.account.companies.addresses.create({ type: "billing", city: "Kaunas", countryCode: "LT" });
+    const refused = await expectApiError(
+      w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" }),
+      422,
+      "unprocessable",
+      "saft.company_incomplete",
+    );
+    expect(refused.params).toEqual({ fields: ["addresses[].postalCode"] });
+    await w.api.account.companies.addresses.update({ id: billing.id, postalCode: "LT-44240", street: "Laisvės al.", building: "5" });
+    await w.api.account.companies.addresses.create({
+      type: "registered",
+      street: "Gedimino pr.",
+      building: "1",
+      city: "Vilnius",
+      postalCode: "LT-01103",
+      countryCode: "LT",
+      isDefault: true,
+    });
+    const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "GL" });
+    expect((await settledSaft(w, asked.id)).status).toBe("ready");
+    const part = await w.api.declarations.lt.saft.download({ id: asked.id, part: 1 });
+    const xml = Buffer.from(part.contentBase64, "base64");
+    expect((await validateAgainstXsd(xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(parser.parse(xml.toString("utf8")).AuditFile.Header.Company.Address).toEqual([
+      { StreetName: "Gedimino pr.", Number: "1", City: "Vilnius", PostalCode: "LT-01103", Country: "LT", AddressType: "BA" },
+      { StreetName: "Laisvės al.", Number: "5", City: "Kaunas", PostalCode: "LT-44240", Country: "LT", AddressType: "KA" },
     ]);
   });
 });

@@ -29,6 +29,7 @@ const EXPANSIONS: Record<string, string[]> = {
   "KEY_PREFIX[side]": ["sale_invoice", "purchase_invoice"],
   prefix: ["sale_invoice", "purchase_invoice"],
   role: ["customer", "supplier"],
+  "book.kind": ["partner_address", "company_address"],
 };
 
 const THROWERS: Record<string, number> = { notFound: 404, conflict: 409, unprocessable: 422, forbidden: 403 };

@@ -66,6 +66,7 @@ import * as saftFiles from "./20261128000200_saft_files.js";
 import * as owners from "./20261128000300_owners.js";
 import * as vatRowsByTransaction from "./20261128000400_vat_rows_by_transaction.js";
 import * as partnerAddresses from "./20261128000500_partner_addresses.js";
+import * as companyAddresses from "./20261128000600_company_addresses.js";
 
 // Migrations are listed here (not discovered from the file system) so that they load the same way under tsx,
 // jest and the knex CLI. Append new ones at the end; never edit one that has shipped.
@@ -137,6 +138,7 @@ const migrations: Record<string, Knex.Migration> = {
   "20261128000300_owners": owners,
   "20261128000400_vat_rows_by_transaction": vatRowsByTransaction,
   "20261128000500_partner_addresses": partnerAddresses,
+  "20261128000600_company_addresses": companyAddresses,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

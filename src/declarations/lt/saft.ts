@@ -11,7 +11,8 @@
 //
 // What each element holds (the XSD's annotations; what the XSD leaves open is marked "choice"):
 //   Header/AuditFileDateCreated     when the file was asked for, Vilnius time (the request's, so a restart writes the same).
-//   Header/Company                  the company's code, name (at most 70 characters: cut), registered address (BA),
+//   Header/Company                  the company's code, name (at most 70 characters: cut), its structured addresses with a
+//                                   postal code (default first, each with its type) else its registered address (BA),
 //                                   contact person with the contact's or the company's telephone, VAT code (PVM), IBAN.
 //   Header/SelectionCriteria        the range; PeriodStart/PeriodEnd the same dates.
 //   Header/FiscalYearFrom|To        the company's financial year that holds `from` (fiscalYearStartMonth).
@@ -85,6 +86,8 @@ export interface SaftCompany {
   email: string | null;
   contactPerson: { firstName: string; lastName: string; phone?: string | null; email?: string | null } | null;
   fiscalYearStartMonth: number;
+  /** Its structured addresses (account/companies/addresses), the default first; empty when it has none. */
+  addresses: SaftStructuredAddress[];
 }
 
 export interface SaftRequest {
@@ -229,6 +232,13 @@ export interface SaftStructuredAddress {
   country_code: string;
 }
 
+/** SQL of an owner's structured addresses (`table` aliased `a`, rows where `owner`) as a JSON list, the default first. */
+export const structuredAddressesSql = (table: "partner_addresses" | "company_addresses", owner: string) =>
+  `coalesce((select jsonb_agg(jsonb_build_object('type', a.type, 'street', a.street, 'building', a.building, 'city', a.city,
+                                                 'postal_code', a.postal_code, 'country_code', a.country_code)
+                              order by a.is_default desc, a.created_at, a.id)
+               from ${table} a where ${owner}), '[]')`;
+
 /** AddressType of a structured address: BA the registered office, KA the mailing (billing) address, PIA shipping. */
 const ADDRESS_TYPES: Record<SaftStructuredAddress["type"], string> = { registered: "BA", billing: "KA", shipping: "PIA" };
 
@@ -317,10 +327,7 @@ export async function loadSaftMasterData(db: Db, companyId: string, range: { fro
     const rows = await plainQuery<PartnerRow>(
       db,
       `select p.code, p.name, p.registration_code, p.vat_code, p.country_code, p.address, p.email, p.phone, p.iban,
-              coalesce((select jsonb_agg(jsonb_build_object('type', a.type, 'street', a.street, 'building', a.building, 'city', a.city,
-                                                            'postal_code', a.postal_code, 'country_code', a.country_code)
-                                         order by a.is_default desc, a.created_at, a.id)
-                          from partner_addresses a where a.company_id = p.company_id and a.partner_id = p.id), '[]') as addresses
+              ${structuredAddressesSql("partner_addresses", "a.company_id = p.company_id and a.partner_id = p.id")} as addresses
          from partners p where p.company_id = $1 and p.code = any($2::text[]) order by p.code`,
       [companyId, codes],
     );
@@ -364,10 +371,15 @@ export function incompletePartners(master: SaftMasterData, limit = 100): { code:
 /** What the company lacks for a SAF-T header (generate refuses the file, naming the fields). */
 export function incompleteCompany(company: SaftCompany): string[] {
   const missing: string[] = [];
-  if (!company.address?.city) missing.push("address.city");
-  if (!company.address?.postalCode) missing.push("address.postalCode");
-  if ((company.address?.postalCode ?? "").length > 18) missing.push("address.postalCode (at most 18 characters)");
-  if ((company.address?.city ?? "").length > 35) missing.push("address.city (at most 35 characters)");
+  if (company.addresses.length) {
+    // Its structured addresses are written (those with a postal code): one of them must have one.
+    if (!company.addresses.some((a) => a.postal_code)) missing.push("addresses[].postalCode");
+  } else {
+    if (!company.address?.city) missing.push("address.city");
+    if (!company.address?.postalCode) missing.push("address.postalCode");
+    if ((company.address?.postalCode ?? "").length > 18) missing.push("address.postalCode (at most 18 characters)");
+    if ((company.address?.city ?? "").length > 35) missing.push("address.city (at most 35 characters)");
+  }
   if (!company.contactPerson) missing.push("contactPerson");
   const phone = company.contactPerson?.phone ?? company.phone;
   if (!phone) missing.push("contactPerson.phone");
@@ -644,7 +656,9 @@ export function writeHeader(w: XmlWriter, company: SaftCompany, request: SaftReq
     .open("Company")
     .text("RegistrationNumber", company.code)
     .text("Name", cut(company.name, 70));
-  writeAddress(w, company.address ?? {}, "LT");
+  const structured = company.addresses.filter((a) => a.postal_code);
+  if (structured.length) for (const a of structured) writeStructuredAddress(w, a);
+  else writeAddress(w, company.address ?? {}, "LT");
   const contact = company.contactPerson!;
   w.open("Contact")
     .open("ContactPerson")

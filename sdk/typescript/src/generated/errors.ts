@@ -74,6 +74,8 @@ export const ERROR_KEYS = [
   "company.create_restricted_key",
   "company.invalid_fields",
   "company.not_found",
+  "company_address.default_required",
+  "company_address.not_found",
   "company_code.invalid",
   "country_code.unknown",
   "currency.unknown",

@@ -63,6 +63,49 @@ export interface Resources {
       list: Operation<"account_audit_log_list">;
     };
     companies: {
+      addresses: {
+        /**
+         * Add a company address
+         *
+         * Adds a structured address to the company (`X-Company-Id`); its first address becomes its default.
+         *
+         * `POST /v1/account/companies/addresses/create` · scope `account:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+         * Error keys: 404 `company.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `country_code.unknown`.
+         * Tag: `Account`.
+         */
+        create: Operation<"account_companies_addresses_create">;
+        /**
+         * Delete a company address
+         *
+         * Deletes a company address and returns it as it was; the default passes to the company's oldest address left.
+         *
+         * `POST /v1/account/companies/addresses/delete` · scope `account:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+         * Error keys: 404 `company.not_found`, `company_address.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`.
+         * Tag: `Account`.
+         */
+        delete: Operation<"account_companies_addresses_delete">;
+        /**
+         * List company addresses
+         *
+         * The company's addresses. Filter and sort on `type`, `city`, `postalCode`, `countryCode` (text), `createdAt`
+         * (timestamp); filter on `id`, `isDefault` (boolean). Default order: `createdAt`.
+         *
+         * `POST /v1/account/companies/addresses/list` · scope `account:read` · company-scoped (`companyId`)
+         * Error keys: 400 `list.invalid`; 404 `company.not_found`.
+         * Tag: `Account`.
+         */
+        list: Operation<"account_companies_addresses_list">;
+        /**
+         * Update a company address
+         *
+         * Changes a company address and returns it; 404 `company_address.not_found` when there is none.
+         *
+         * `POST /v1/account/companies/addresses/update` · scope `account:write` · company-scoped (`companyId`) · accepts `idempotencyKey`
+         * Error keys: 404 `company.not_found`, `company_address.not_found`; 409 `idempotency.in_progress`; 422 `idempotency.key_reuse`, `company_address.default_required`, `country_code.unknown`.
+         * Tag: `Account`.
+         */
+        update: Operation<"account_companies_addresses_update">;
+      };
       /**
        * Create a company
        *
@@ -1756,6 +1799,12 @@ export const RESOURCE_PATHS = {
       list: ["/v1/account/audit-log/list", "account_audit_log_list", false],
     },
     companies: {
+      addresses: {
+        create: ["/v1/account/companies/addresses/create", "account_companies_addresses_create", true],
+        delete: ["/v1/account/companies/addresses/delete", "account_companies_addresses_delete", true],
+        list: ["/v1/account/companies/addresses/list", "account_companies_addresses_list", false],
+        update: ["/v1/account/companies/addresses/update", "account_companies_addresses_update", true],
+      },
       create: ["/v1/account/companies/create", "account_companies_create", true],
       get: ["/v1/account/companies/get", "account_companies_get", false],
       list: ["/v1/account/companies/list", "account_companies_list", false],
