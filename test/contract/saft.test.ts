@@ -564,15 +564,20 @@ describe("payments (PA)", () => {
     await w.api.bank.transactions.match({ transactionId: out.id, allocations: [{ purchaseInvoiceId: purchase.id, amount: "242.00" }] });
     const fee = await bankTransaction(w, "-0.50");
     await w.api.bank.transactions.match({ transactionId: fee.id, allocations: [{ accountCode: "6314", amount: "-0.50" }] });
+    // A day later, the fourth: parts of 3 make two.
+    const later = await bankTransaction(w, "-1.00", { bookingDate: "2026-03-21" });
+    await w.api.bank.transactions.match({ transactionId: later.id, allocations: [{ accountCode: "6314", amount: "-1.00" }] });
 
     const asked = await w.api.declarations.lt.saft.generate({ from: "2026-03-01", to: "2026-03-31", dataType: "PA" });
     const file = await settledSaft(w, asked.id);
     expect(file.error).toBeNull();
-    expect(file).toMatchObject({ status: "ready", dataType: "PA", progress: { rowsWritten: 3, rowsTotal: 3 } });
-    // Parts of 3: one part.
-    expect(file.parts).toHaveLength(1);
-    const part = await download(w, asked.id, 1);
-    expect((await validateAgainstXsd(part.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(file).toMatchObject({ status: "ready", dataType: "PA", progress: { rowsWritten: 4, rowsTotal: 4 } });
+    expect(file.parts).toHaveLength(2);
+    const [part, second] = [await download(w, asked.id, 1), await download(w, asked.id, 2)];
+    for (const p of [part, second]) expect((await validateAgainstXsd(p.xml, "lt/SAFT_2_01.xsd")).errors).toEqual([]);
+    expect(second.doc.MasterFiles).toBeUndefined();
+    expect(second.doc.SourceDocuments.Payments).toMatchObject({ NumberOfEntries: "1", TotalDebit: "1.00", TotalCredit: "1.00" });
+    expect(second.doc.SourceDocuments.Payments.Payment.map((p: Record<string, string>) => p.PaymentRefNo)).toEqual([later.bankReference]);
     expect(part.doc.Header.DataType).toBe("PA");
     expect(part.doc.MasterFiles.Customers.Customer.map((c: Record<string, string>) => c.CustomerID)).toEqual(["PIRKEJAS"]);
     expect(part.doc.MasterFiles.Suppliers.Supplier.map((c: Record<string, string>) => c.SupplierID)).toEqual(["TIEKEJAS"]);
@@ -581,9 +586,9 @@ describe("payments (PA)", () => {
     const payments = part.doc.SourceDocuments.Payments;
     expect(payments).toMatchObject({ NumberOfEntries: "3", TotalDebit: "363.50", TotalCredit: "363.50" });
     const journal = await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "payment" }).orderBy(["date", "id"]);
-    expect(journal).toHaveLength(3);
+    expect(journal).toHaveLength(4);
     const sum = await h.db("journal_transactions").where({ company_id: w.companyId, document_type: "payment" }).sum({ total: "total" });
-    expect(new Decimal(sum[0].total).toFixed(2)).toBe(payments.TotalDebit);
+    expect(new Decimal(sum[0].total).toFixed(2)).toBe(new Decimal(payments.TotalDebit).plus("1.00").toFixed(2));
     const byRef = new Map(payments.Payment.map((p: Record<string, any>) => [p.PaymentRefNo, p]));
     const received = byRef.get(paid.bankReference) as Record<string, any>;
     const tx = journal.find((j) => j.source_id === paid.id)!;
